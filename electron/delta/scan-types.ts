@@ -1,0 +1,32 @@
+// What a scan yields. A position (file ordinal, rows emitted from it) identifies how far a consumer has come, so an
+// exactly-once export can resume after its last committed batch.
+import type { RecordBatch } from 'apache-arrow';
+
+export interface ScanPosition {
+  /** Index into Snapshot.files. */
+  fileIndex: number;
+  /** Rows already emitted from that file (after deletion vectors are applied). */
+  rowsInFile: number;
+}
+
+export interface ScanBatch {
+  /** Columns in the requested order, with logical names and the canonical Arrow types of arrow-types.ts. */
+  batch: RecordBatch;
+  /** Position after this batch: resuming from it continues with the next row. */
+  end: ScanPosition;
+  /** Bytes of data files fully read so far, for progress. */
+  bytesDone: number;
+  /** Files fully read so far. */
+  filesDone: number;
+}
+
+export interface ScanOptions {
+  /** Logical column names in output order; absent = all columns in schema order. */
+  columns?: string[];
+  /** Rows per emitted batch (the source's parquetBatchSize); default 2048. */
+  batchSize?: number;
+  /** Stop after this many rows (previews). */
+  limit?: number;
+  signal?: AbortSignal;
+  resumeFrom?: ScanPosition;
+}

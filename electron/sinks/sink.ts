@@ -1,0 +1,23 @@
+// Every sink (SQLite, PostgreSQL, Parquet, CSV, JSON Lines) takes the scan's Arrow batches through this interface;
+// electron/export/run-export.ts drives it.
+import type { Schema } from 'apache-arrow';
+import type { ScanBatch, ScanPosition } from '../delta/scan-types.js';
+import type { DeltaSource } from '../delta/source.js';
+
+export interface SinkOpenContext {
+  source: DeltaSource;
+  /** The Arrow schema of every batch that will follow. */
+  schema: Schema;
+  signal: AbortSignal;
+}
+
+export interface BatchSink {
+  /** Prepares the target. Returns where an exactly-once job resumes, or null to start from the first row. */
+  open(ctx: SinkOpenContext): Promise<ScanPosition | null>;
+  /** Writes one batch; a SQL sink commits it (with its position, when exactly-once) before resolving. */
+  write(batch: ScanBatch): Promise<void>;
+  /** Completes the export (final commit, rename into place). */
+  close(): Promise<void>;
+  /** Undoes what is not committed and removes partial output; safe to call after any failure. */
+  abort(): Promise<void>;
+}

@@ -1,0 +1,47 @@
+// Errors cross the renderer/main boundary as values: a stable code a program can branch on and a one-line message a
+// person can act on.
+
+export type ErrorCode =
+  | 'VALIDATION'
+  | 'NOT_A_DELTA_TABLE'
+  | 'TABLE_NOT_FOUND'
+  | 'UNSUPPORTED_PROTOCOL'
+  | 'CORRUPT_LOG'
+  | 'MISSING_FILE'
+  | 'VERSION_NOT_FOUND'
+  | 'TIMESTAMP_OUT_OF_RANGE'
+  | 'CORRUPT_DATA'
+  | 'SINK_CONNECTION'
+  | 'SINK_AUTH'
+  | 'SINK_INCOMPATIBLE'
+  | 'SINK_WRITE'
+  | 'CANCELLED'
+  | 'NOT_FOUND'
+  | 'FORBIDDEN'
+  | 'INTERNAL';
+
+export interface ErrorValue {
+  code: ErrorCode;
+  message: string;
+}
+
+export class DeltaportError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+
+  toValue(): ErrorValue {
+    return { code: this.code, message: this.message };
+  }
+}
+
+/** Turns anything thrown into an ErrorValue; unknown errors keep only their first line, never a stack. */
+export function toErrorValue(err: unknown): ErrorValue {
+  if (err instanceof DeltaportError) return err.toValue();
+  const text = err instanceof Error ? err.message : String(err);
+  return { code: 'INTERNAL', message: text.split('\n')[0] || 'unknown error' };
+}

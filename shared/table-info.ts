@@ -1,0 +1,46 @@
+// What the reader reports about a table and its history, in a form that crosses IPC/HTTP as plain JSON.
+import type { StructType } from './delta-schema.js';
+
+export interface ProtocolInfo {
+  minReaderVersion: number;
+  minWriterVersion: number;
+  readerFeatures: string[];
+  writerFeatures: string[];
+}
+
+export interface TableInfo {
+  /** Absolute path of the table folder. */
+  path: string;
+  /** Snapshot version this info describes. */
+  version: number;
+  /** Commit time of that version, epoch ms (in-commit timestamp or made-monotonic file time). */
+  timestamp: number;
+  /** Readable versions: earliest recreatable to latest. */
+  versionRange: { earliest: number; latest: number };
+  id: string;
+  name: string | null;
+  description: string | null;
+  createdTime: number | null;
+  schema: StructType;
+  partitionColumns: string[];
+  protocol: ProtocolInfo;
+  configuration: Record<string, string>;
+  numFiles: number;
+  sizeBytes: number;
+  /** Sum of numRecords from file stats less deletion-vector cardinalities; null when any file lacks stats. */
+  numRecords: number | null;
+}
+
+export interface CommitSummary {
+  version: number;
+  /** The commit's time as time travel resolves it, epoch ms. */
+  timestamp: number;
+  /** commitInfo.timestamp as written by the engine, when present. */
+  commitInfoTimestamp: number | null;
+  operation: string | null;
+  operationParameters: Record<string, unknown>;
+  operationMetrics: Record<string, unknown>;
+  engineInfo: string | null;
+  userName: string | null;
+  isBlindAppend: boolean | null;
+}
