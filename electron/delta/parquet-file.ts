@@ -1,0 +1,62 @@
+// The one door to parquet-wasm. Files are opened as lazy Blobs so that only the footer and the requested column
+// chunks are read from disk; decoded data crosses into apache-arrow through the IPC stream format.
+import { openAsBlob } from 'node:fs';
+import { tableFromIPC, type Table } from 'apache-arrow';
+import * as wasm from 'parquet-wasm/node';
+import { DeltaportError } from '../../shared/errors.js';
+
+export interface ReadRequest {
+  /** Top-level names or dotted paths into structs ("add.path"); absent = every column. */
+  columns?: string[];
+  rowGroups?: number[];
+  /** Rows per decoded batch. parquet-wasm's default (1024) is slow; decoding is cheapest with large batches. */
+  batchSize?: number;
+  limit?: number;
+  offset?: number;
+}
+
+export interface ParquetHandle {
+  readonly path: string;
+  readonly numRows: number;
+  /** Rows per row group, in file order. */
+  readonly rowGroupRows: number[];
+  read(request?: ReadRequest): Promise<Table>;
+  close(): void;
+}
+
+const LARGE_BATCH = 1 << 20;
+
+export async function openParquet(path: string): Promise<ParquetHandle> {
+  let file: wasm.ParquetFile;
+  try {
+    file = await wasm.ParquetFile.fromFile(await openAsBlob(path));
+  } catch (err) {
+    throw parquetError(path, err);
+  }
+  const meta = file.metadata();
+  const rowGroupRows = meta.rowGroups().map((rg) => rg.numRows());
+  meta.free();
+  return {
+    path,
+    numRows: rowGroupRows.reduce((a, b) => a + b, 0),
+    rowGroupRows,
+    async read(request: ReadRequest = {}): Promise<Table> {
+      try {
+        const decoded = await file.read({ ...request, batchSize: request.batchSize ?? LARGE_BATCH });
+        return tableFromIPC(decoded.intoIPCStream());
+      } catch (err) {
+        throw parquetError(path, err);
+      }
+    },
+    close(): void {
+      file.free();
+    },
+  };
+}
+
+function parquetError(path: string, err: unknown): DeltaportError {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new DeltaportError('MISSING_FILE', `data file is missing: ${path}`);
+  const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  return new DeltaportError('CORRUPT_DATA', `cannot read Parquet file ${path}: ${detail}`);
+}
