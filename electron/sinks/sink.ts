@@ -1,13 +1,16 @@
 // Every sink (SQLite, PostgreSQL, Parquet, CSV, JSON Lines) takes the scan's Arrow batches through this interface;
 // electron/export/run-export.ts drives it.
 import type { Schema } from 'apache-arrow';
+import type { StructField } from '../../shared/delta-schema.js';
 import type { ScanBatch, ScanPosition } from '../delta/scan-types.js';
-import type { DeltaSource } from '../delta/source.js';
 
 export interface SinkOpenContext {
-  source: DeltaSource;
+  /** Delta fields of the exported columns, in batch column order: the source of truth for target types. */
+  fields: StructField[];
   /** The Arrow schema of every batch that will follow. */
   schema: Schema;
+  /** The snapshot being exported; an exactly-once job key is made of these, the columns and the target. */
+  snapshot: { tableId: string; tableRoot: string; version: number };
   signal: AbortSignal;
 }
 
