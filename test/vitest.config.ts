@@ -9,5 +9,6 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Two cores: suites that start servers or browsers must not pile up.
     maxWorkers: 2,
+    reporters: ['default', ['json', { outputFile: 'test-output/vitest-results.json' }]],
   },
 });
