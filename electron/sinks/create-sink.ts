@@ -1,0 +1,19 @@
+// Picks the sink for a spec. Each sink is imported only when chosen, so that a CSV export or a preview never loads
+// pg or better-sqlite3 (and the CLI starts fast).
+import type { SinkSpec } from '../../shared/sink-spec.js';
+import type { BatchSink } from './sink.js';
+
+export async function createSink(spec: SinkSpec): Promise<BatchSink> {
+  switch (spec.kind) {
+    case 'sqlite':
+      return (await import('./sqlite-sink.js')).createSqliteSink(spec);
+    case 'postgres':
+      return (await import('./postgres-sink.js')).createPostgresSink(spec);
+    case 'parquet':
+      return (await import('./parquet-sink.js')).createParquetSink(spec.path);
+    case 'csv':
+      return (await import('./csv-sink.js')).createCsvSink(spec.path);
+    case 'jsonl':
+      return (await import('./jsonl-sink.js')).createJsonlSink(spec.path);
+  }
+}
