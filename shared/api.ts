@@ -39,6 +39,8 @@ export interface PreviewResult {
 export interface ExportRequest {
   source: DeltaSourceSpec;
   sink: SinkSpec;
+  /** A saved profile whose stored password fills in a PostgreSQL sink given without one. */
+  profile?: string;
 }
 
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -82,6 +84,8 @@ export interface SinkProfile {
   /** Saved PostgreSQL passwords are stored encrypted and come back as "" with hasPassword true. */
   sink: SinkSpec;
   hasPassword: boolean;
+  /** A password was given but not kept, because no OS encryption is available (e.g. in `deltaport serve`). */
+  passwordNotSaved: boolean;
 }
 
 export interface DeltaportApi {
@@ -91,7 +95,7 @@ export interface DeltaportApi {
   resolveVersion(req: TableRef): Promise<Result<{ version: number; timestamp: number }>>;
   preview(req: PreviewRequest): Promise<Result<PreviewResult>>;
   planExport(req: ExportRequest): Promise<Result<ExportPlan>>;
-  testConnection(req: { sink: SinkSpec }): Promise<Result<ConnectionReport>>;
+  testConnection(req: { sink: SinkSpec; profile?: string }): Promise<Result<ConnectionReport>>;
   startExport(req: ExportRequest): Promise<Result<JobInfo>>;
   cancelJob(req: { id: string }): Promise<Result<JobInfo>>;
   listJobs(): Promise<Result<JobInfo[]>>;

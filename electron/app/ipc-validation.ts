@@ -1,0 +1,282 @@
+// Who may call the API and with what. Pure checks shared by the Electron IPC handlers and the HTTP host: every
+// payload is rebuilt from its known fields (unknown keys refused, sizes bounded, paths absolute) before any handler
+// sees it, so nothing reaches the disk or a database unchecked.
+import path from 'node:path';
+import type { ApiMethod, DeltaportApi, ExportRequest, PreviewRequest, TableRef } from '../../shared/api.js';
+import { API_METHODS } from '../../shared/api.js';
+import { DeltaportError } from '../../shared/errors.js';
+import type { ExecutionOptions, PostgresConnection, SinkSpec, SqlTargetOptions, WriteMode } from '../../shared/sink-spec.js';
+import { DEFAULT_EXECUTION } from '../../shared/sink-spec.js';
+import type { DeltaSourceSpec, OptionValue } from '../../shared/source-spec.js';
+import { isAppUrl } from './security.js';
+
+export const LIMITS = {
+  path: 4096,
+  name: 200,
+  text: 1000,
+  sql: 100_000,
+  columns: 10_000,
+  options: 100,
+  previewRows: 100_000,
+  historyRows: 1_000_000,
+  batchSize: 1_000_000,
+  batchIntervalMs: 3_600_000,
+  maxRetries: 100,
+  timeoutMs: 600_000,
+} as const;
+
+export interface SenderInfo {
+  /** URL of the frame that sent the message, or null when it is gone. */
+  frameUrl: string | null;
+  isMainFrame: boolean;
+  /** The frame belongs to the app's own window (not a devtools or stray webContents). */
+  isOurWindow: boolean;
+}
+
+/** Only the main frame of our window, showing one of our own pages, may call the API. */
+export function isTrustedSender(sender: SenderInfo): boolean {
+  return sender.isOurWindow && sender.isMainFrame && sender.frameUrl !== null && isAppUrl(sender.frameUrl);
+}
+
+export function isApiMethod(name: string): name is ApiMethod {
+  return (API_METHODS as readonly string[]).includes(name);
+}
+
+function invalid(at: string, problem: string): never {
+  throw new DeltaportError('VALIDATION', `${at} ${problem}`);
+}
+
+type Obj = Record<string, unknown>;
+
+function record(v: unknown, at: string): Obj {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) invalid(at, 'must be an object');
+  return v as Obj;
+}
+
+function object(v: unknown, at: string, allowed: readonly string[]): Obj {
+  record(v, at);
+  for (const key of Object.keys(v as Obj)) if (!allowed.includes(key)) invalid(at, `has an unknown field "${key.slice(0, 50)}"`);
+  return v as Obj;
+}
+
+function string(v: unknown, at: string, max: number = LIMITS.text): string {
+  if (typeof v !== 'string') invalid(at, 'must be a string');
+  if (v.length > max) invalid(at, `must be at most ${max} characters`);
+  return v;
+}
+
+function nonEmptyString(v: unknown, at: string, max?: number): string {
+  const s = string(v, at, max);
+  if (s.trim() === '') invalid(at, 'must not be empty');
+  return s;
+}
+
+function absolutePath(v: unknown, at: string): string {
+  const s = nonEmptyString(v, at, LIMITS.path);
+  if (s.includes('\0')) invalid(at, 'must not contain NUL');
+  if (!path.isAbsolute(s)) invalid(at, `must be an absolute path (got "${s.slice(0, 200)}")`);
+  return s;
+}
+
+function integer(v: unknown, at: string, min: number, max: number): number {
+  if (typeof v !== 'number' || !Number.isInteger(v)) invalid(at, 'must be an integer');
+  if (v < min || v > max) invalid(at, `must be between ${min} and ${max}`);
+  return v;
+}
+
+function boolean(v: unknown, at: string): boolean {
+  if (typeof v !== 'boolean') invalid(at, 'must be true or false');
+  return v;
+}
+
+function stringList(v: unknown, at: string): string[] {
+  if (!Array.isArray(v)) invalid(at, 'must be a list of names');
+  if (v.length > LIMITS.columns) invalid(at, `must have at most ${LIMITS.columns} entries`);
+  return v.map((item, i) => string(item, `${at}[${i}]`, LIMITS.name * 5));
+}
+
+function oneOf<T extends string>(v: unknown, at: string, values: readonly T[]): T {
+  if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) invalid(at, `must be one of ${values.join(', ')}`);
+  return v as T;
+}
+
+function noArgument(v: unknown, at: string): [] {
+  if (v !== null && v !== undefined) invalid(at, 'takes no argument');
+  return [];
+}
+
+function optional<T>(o: Obj, key: string, check: (v: unknown) => T): T | undefined {
+  return o[key] === undefined ? undefined : check(o[key]);
+}
+
+/** Copies only the keys whose value is defined, so an optional field stays absent rather than undefined. */
+function defined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function tableRef(v: unknown, at: string): TableRef {
+  const o = object(v, at, ['path', 'versionAsOf', 'timestampAsOf']);
+  return defined({
+    path: absolutePath(o.path, `${at}.path`),
+    versionAsOf: optional(o, 'versionAsOf', (x) => integer(x, `${at}.versionAsOf`, 0, Number.MAX_SAFE_INTEGER)),
+    timestampAsOf: optional(o, 'timestampAsOf', (x) => nonEmptyString(x, `${at}.timestampAsOf`, 64)),
+  });
+}
+
+function sourceOptions(v: unknown, at: string): Record<string, OptionValue> {
+  const entries = Object.entries(record(v, at));
+  if (entries.length > LIMITS.options) invalid(at, `must have at most ${LIMITS.options} entries`);
+  const out: Record<string, OptionValue> = {};
+  for (const [key, value] of entries) {
+    string(key, `${at} key`, LIMITS.name);
+    if (typeof value === 'string') out[key] = string(value, `${at}.${key}`);
+    else if (typeof value === 'boolean') out[key] = value;
+    else if (typeof value === 'number' && Number.isFinite(value)) out[key] = value;
+    else invalid(`${at}.${key}`, 'must be a string, a boolean or a finite number');
+  }
+  return out;
+}
+
+function sourceSpec(v: unknown, at: string): DeltaSourceSpec {
+  const o = object(v, at, ['tablePath', 'columnNames', 'versionAsOf', 'timestampAsOf', 'options']);
+  return defined({
+    tablePath: absolutePath(o.tablePath, `${at}.tablePath`),
+    columnNames: o.columnNames === null ? null : optional(o, 'columnNames', (x) => stringList(x, `${at}.columnNames`)),
+    versionAsOf: optional(o, 'versionAsOf', (x) => integer(x, `${at}.versionAsOf`, 0, Number.MAX_SAFE_INTEGER)),
+    timestampAsOf: optional(o, 'timestampAsOf', (x) => nonEmptyString(x, `${at}.timestampAsOf`, 64)),
+    options: optional(o, 'options', (x) => sourceOptions(x, `${at}.options`)),
+  });
+}
+
+function execution(v: unknown, at: string): ExecutionOptions {
+  const o = object(v, at, ['batchSize', 'batchIntervalMs', 'maxRetries']);
+  return {
+    batchSize: optional(o, 'batchSize', (x) => integer(x, `${at}.batchSize`, 1, LIMITS.batchSize)) ?? DEFAULT_EXECUTION.batchSize,
+    batchIntervalMs:
+      optional(o, 'batchIntervalMs', (x) => integer(x, `${at}.batchIntervalMs`, 0, LIMITS.batchIntervalMs)) ??
+      DEFAULT_EXECUTION.batchIntervalMs,
+    maxRetries: optional(o, 'maxRetries', (x) => integer(x, `${at}.maxRetries`, 0, LIMITS.maxRetries)) ?? DEFAULT_EXECUTION.maxRetries,
+  };
+}
+
+function postgresConnection(v: unknown, at: string): PostgresConnection {
+  const o = object(v, at, ['url', 'host', 'port', 'database', 'user', 'password', 'ssl', 'connectTimeoutMs', 'checkBeforeReuse']);
+  const url = optional(o, 'url', (x) => string(x, `${at}.url`, LIMITS.path));
+  if (url && !/^postgres(ql)?:\/\//i.test(url)) invalid(`${at}.url`, 'must start with postgres:// or postgresql://');
+  return defined({
+    url,
+    host: optional(o, 'host', (x) => string(x, `${at}.host`, 255)),
+    port: optional(o, 'port', (x) => integer(x, `${at}.port`, 1, 65535)),
+    database: optional(o, 'database', (x) => string(x, `${at}.database`, LIMITS.name)),
+    user: optional(o, 'user', (x) => string(x, `${at}.user`, LIMITS.name)),
+    password: optional(o, 'password', (x) => string(x, `${at}.password`)),
+    ssl: optional(o, 'ssl', (x) => boolean(x, `${at}.ssl`)),
+    connectTimeoutMs: optional(o, 'connectTimeoutMs', (x) => integer(x, `${at}.connectTimeoutMs`, 0, LIMITS.timeoutMs)),
+    checkBeforeReuse: optional(o, 'checkBeforeReuse', (x) => boolean(x, `${at}.checkBeforeReuse`)),
+  });
+}
+
+const SQL_TARGET_KEYS = ['table', 'mode', 'keyColumns', 'sql', 'execution', 'exactlyOnce'] as const;
+const WRITE_MODES: readonly WriteMode[] = ['append', 'overwrite', 'upsert', 'sql'];
+
+function sqlTarget(o: Obj, at: string): SqlTargetOptions {
+  return defined({
+    table: string(o.table ?? '', `${at}.table`, LIMITS.name),
+    mode: o.mode === undefined ? 'append' : oneOf(o.mode, `${at}.mode`, WRITE_MODES),
+    keyColumns: optional(o, 'keyColumns', (x) => stringList(x, `${at}.keyColumns`)),
+    sql: optional(o, 'sql', (x) => string(x, `${at}.sql`, LIMITS.sql)),
+    execution: o.execution === undefined ? { ...DEFAULT_EXECUTION } : execution(o.execution, `${at}.execution`),
+    exactlyOnce: o.exactlyOnce === undefined ? false : boolean(o.exactlyOnce, `${at}.exactlyOnce`),
+  });
+}
+
+export function validateSinkShape(v: unknown, at = 'sink'): SinkSpec {
+  const kind = oneOf(record(v, at).kind, `${at}.kind`, [
+    'sqlite',
+    'postgres',
+    'parquet',
+    'csv',
+    'jsonl',
+  ] as const);
+  switch (kind) {
+    case 'sqlite': {
+      const o = object(v, at, ['kind', 'path', ...SQL_TARGET_KEYS]);
+      return { kind, path: absolutePath(o.path, `${at}.path`), ...sqlTarget(o, at) };
+    }
+    case 'postgres': {
+      const o = object(v, at, ['kind', 'connection', ...SQL_TARGET_KEYS]);
+      return { kind, connection: postgresConnection(o.connection, `${at}.connection`), ...sqlTarget(o, at) };
+    }
+    default: {
+      const o = object(v, at, ['kind', 'path']);
+      return { kind, path: absolutePath(o.path, `${at}.path`) };
+    }
+  }
+}
+
+function exportRequest(v: unknown, at: string): ExportRequest {
+  const o = object(v, at, ['source', 'sink', 'profile']);
+  return defined({
+    source: sourceSpec(o.source, `${at}.source`),
+    sink: validateSinkShape(o.sink, `${at}.sink`),
+    profile: optional(o, 'profile', (x) => nonEmptyString(x, `${at}.profile`, LIMITS.name)),
+  });
+}
+
+function previewRequest(v: unknown, at: string): PreviewRequest {
+  const o = object(v, at, ['source', 'limit']);
+  return { source: sourceSpec(o.source, `${at}.source`), limit: integer(o.limit, `${at}.limit`, 1, LIMITS.previewRows) };
+}
+
+function named(v: unknown, at: string): { name: string } {
+  const o = object(v, at, ['name']);
+  return { name: nonEmptyString(o.name, `${at}.name`, LIMITS.name) };
+}
+
+type Validators = { [M in ApiMethod]: (payload: unknown) => Parameters<DeltaportApi[M]> };
+
+const VALIDATORS: Validators = {
+  openTable: (p) => [tableRef(p, 'openTable')],
+  history: (p) => {
+    const o = object(p, 'history', ['path', 'limit']);
+    return [
+      defined({
+        path: absolutePath(o.path, 'history.path'),
+        limit: optional(o, 'limit', (x) => integer(x, 'history.limit', 1, LIMITS.historyRows)),
+      }),
+    ];
+  },
+  resolveVersion: (p) => [tableRef(p, 'resolveVersion')],
+  preview: (p) => [previewRequest(p, 'preview')],
+  planExport: (p) => [exportRequest(p, 'planExport')],
+  testConnection: (p) => {
+    const o = object(p, 'testConnection', ['sink', 'profile']);
+    return [
+      defined({
+        sink: validateSinkShape(o.sink, 'testConnection.sink'),
+        profile: optional(o, 'profile', (x) => nonEmptyString(x, 'testConnection.profile', LIMITS.name)),
+      }),
+    ];
+  },
+  startExport: (p) => [exportRequest(p, 'startExport')],
+  cancelJob: (p) => {
+    const o = object(p, 'cancelJob', ['id']);
+    return [{ id: nonEmptyString(o.id, 'cancelJob.id', 100) }];
+  },
+  listJobs: (p) => noArgument(p, 'listJobs'),
+  recentTables: (p) => noArgument(p, 'recentTables'),
+  sampleTable: (p) => noArgument(p, 'sampleTable'),
+  listProfiles: (p) => noArgument(p, 'listProfiles'),
+  saveProfile: (p) => {
+    const o = object(p, 'saveProfile', ['name', 'sink']);
+    return [{ name: nonEmptyString(o.name, 'saveProfile.name', LIMITS.name), sink: validateSinkShape(o.sink, 'saveProfile.sink') }];
+  },
+  deleteProfile: (p) => [named(p, 'deleteProfile')],
+  chooseTableFolder: (p) => noArgument(p, 'chooseTableFolder'),
+  chooseSqliteFile: (p) => noArgument(p, 'chooseSqliteFile'),
+};
+
+/** The checked argument list for a call; throws a VALIDATION DeltaportError naming the first bad field. */
+export function validateCall<M extends ApiMethod>(method: M, payload: unknown): Parameters<DeltaportApi[M]> {
+  return VALIDATORS[method](payload) as Parameters<DeltaportApi[M]>;
+}
