@@ -1,6 +1,7 @@
 // The source spec: what to read from a Delta table. Shaped after Flink's bounded Delta source builder.
 // Pure validation (validateSourceSpec) lives here so the UI can validate as the user types; checks that need the
 // table itself (column names, version range) happen in electron/delta/source.ts when the source is built.
+import { parseTimestampAsOf } from './timestamp.js';
 
 export type OptionValue = string | boolean | number;
 
@@ -12,4 +13,155 @@ export interface DeltaSourceSpec {
   /** One of the six accepted UTC formats, see shared/timestamp.ts. */
   timestampAsOf?: string;
   options?: Record<string, OptionValue>;
+}
+
+/** Rows per emitted batch when parquetBatchSize is not set (Flink's default). */
+export const DEFAULT_PARQUET_BATCH_SIZE = 2048;
+
+/** The options a bounded source takes; versionAsOf and timestampAsOf may also be set as options, as in Flink. */
+export const SOURCE_OPTIONS = ['versionAsOf', 'timestampAsOf', 'parquetBatchSize'] as const;
+
+// Flink's continuous-source options: known names, so the message can say why they do not apply here.
+const CONTINUOUS_ONLY_OPTIONS = new Set([
+  'startingVersion',
+  'startingTimestamp',
+  'updateCheckIntervalMillis',
+  'updateCheckDelayMillis',
+  'ignoreDeletes',
+  'ignoreChanges',
+]);
+
+export const TIMESTAMP_FORMS =
+  '2022-02-24, 2022-02-24 04:55:00, 2022-02-24 04:55:00.001, 2022-02-24T04:55:00, 2022-02-24T04:55:00.001, ' +
+  '2022-02-24T04:55:00.001Z';
+
+/** A spec with its settings checked and put in their final form. */
+export interface ResolvedSourceSpec {
+  tablePath: string;
+  /** Undefined = every column. */
+  columns: string[] | undefined;
+  versionAsOf: number | undefined;
+  /** Epoch ms of timestampAsOf. */
+  timestampMs: number | undefined;
+  batchSize: number;
+}
+
+/** Every problem found in the spec without looking at the table, one message each. */
+export function validateSourceSpec(spec: DeltaSourceSpec): string[] {
+  return resolveSourceSpec(spec).problems;
+}
+
+export function resolveSourceSpec(spec: DeltaSourceSpec): { problems: string[]; resolved: ResolvedSourceSpec } {
+  const problems: string[] = [];
+  if (typeof spec.tablePath !== 'string' || spec.tablePath.trim() === '') problems.push('the table path is empty');
+
+  const columns = checkColumns(spec, problems);
+  const options = spec.options ?? {};
+  for (const name of Object.keys(options)) {
+    if ((SOURCE_OPTIONS as readonly string[]).includes(name)) continue;
+    problems.push(
+      CONTINUOUS_ONLY_OPTIONS.has(name)
+        ? `option '${name}' applies only to continuous (streaming) sources; this source reads one snapshot`
+        : `unknown option '${name}' (known options: ${SOURCE_OPTIONS.join(', ')})`,
+    );
+  }
+
+  const versionSetting = pickSetting(spec.versionAsOf, options.versionAsOf, 'versionAsOf', problems);
+  const versionAsOf = versionSetting === undefined ? undefined : checkVersion(versionSetting, problems);
+  const timestampSetting = pickSetting(spec.timestampAsOf, options.timestampAsOf, 'timestampAsOf', problems);
+  const timestampMs = timestampSetting === undefined ? undefined : checkTimestamp(timestampSetting, problems);
+  if (versionSetting !== undefined && timestampSetting !== undefined) {
+    problems.push('versionAsOf and timestampAsOf are mutually exclusive: set one of them');
+  }
+
+  let batchSize = DEFAULT_PARQUET_BATCH_SIZE;
+  if (options.parquetBatchSize !== undefined) {
+    const n = integerOf(options.parquetBatchSize);
+    if (n === null || n < 1) {
+      problems.push(`option parquetBatchSize must be a positive integer, got ${show(options.parquetBatchSize)}`);
+    } else {
+      batchSize = n;
+    }
+  }
+
+  return {
+    problems,
+    resolved: { tablePath: spec.tablePath, columns, versionAsOf, timestampMs, batchSize },
+  };
+}
+
+function checkColumns(spec: DeltaSourceSpec, problems: string[]): string[] | undefined {
+  if (!('columnNames' in spec) || spec.columnNames === undefined) return undefined;
+  const names: unknown = spec.columnNames;
+  if (names === null) {
+    problems.push('the column list is null: leave it out to read every column');
+    return undefined;
+  }
+  if (!Array.isArray(names)) {
+    problems.push('the column list must be a list of names');
+    return undefined;
+  }
+  if (names.length === 0) problems.push('the column list is empty: name at least one column');
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  names.forEach((name: unknown, i) => {
+    const where = `column name ${i + 1} of ${names.length}`;
+    if (name === null || name === undefined) problems.push(`${where} is null`);
+    else if (typeof name !== 'string') problems.push(`${where} is not a string: ${show(name)}`);
+    else if (name === '') problems.push(`${where} is empty`);
+    else if (name.trim() === '') problems.push(`${where} is blank`);
+    else if (seen.has(name)) repeated.add(name);
+    else seen.add(name);
+  });
+  for (const name of repeated) problems.push(`column '${name}' is listed more than once`);
+  return names as string[];
+}
+
+// A setting given both as a field and as an option counts once; two different values are an error.
+function pickSetting(
+  field: unknown,
+  option: OptionValue | undefined,
+  name: string,
+  problems: string[],
+): unknown {
+  if (field !== undefined && option !== undefined && String(field) !== String(option)) {
+    problems.push(`${name} is set twice with different values (${show(field)} and ${show(option)})`);
+  }
+  return field ?? option;
+}
+
+function checkVersion(value: unknown, problems: string[]): number | undefined {
+  const n = integerOf(value);
+  if (n === null || n < 0) {
+    problems.push(`versionAsOf must be a non-negative integer, got ${show(value)}`);
+    return undefined;
+  }
+  return n;
+}
+
+function checkTimestamp(value: unknown, problems: string[]): number | undefined {
+  if (typeof value !== 'string') {
+    problems.push(`timestampAsOf must be text in one of the forms ${TIMESTAMP_FORMS}, got ${show(value)}`);
+    return undefined;
+  }
+  const ms = parseTimestampAsOf(value);
+  if (ms === null) {
+    problems.push(`timestampAsOf ${show(value)} is not a valid UTC timestamp in one of the forms ${TIMESTAMP_FORMS}`);
+    return undefined;
+  }
+  return ms;
+}
+
+/** A safe integer from a number or from decimal digits (option values arrive as text from the CLI and forms). */
+function integerOf(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : null;
+  if (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)) {
+    const n = Number(value);
+    return Number.isSafeInteger(n) ? n : null;
+  }
+  return null;
+}
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : String(value);
 }
