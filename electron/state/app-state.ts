@@ -1,0 +1,189 @@
+// The app's own memory in one SQLite file: recent tables, saved sink profiles (passwords only ever encrypted) and
+// job history. A file that is not a readable state database is set aside under a timestamped name and replaced, so
+// a damaged file never stops the app from starting.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { JobInfo, RecentTable, SinkProfile } from '../../shared/api.js';
+import type { SinkSpec } from '../../shared/sink-spec.js';
+import type { Encryptor } from './secrets.js';
+import { redactSink, splitPassword } from './secrets.js';
+
+export const STATE_FILE_NAME = 'state.db';
+const SCHEMA_VERSION = 1;
+const MAX_RECENT = 20;
+const MAX_JOBS = 500;
+
+const SCHEMA = `
+  CREATE TABLE recent_tables (path TEXT PRIMARY KEY, opened_at INTEGER NOT NULL);
+  CREATE TABLE profiles (
+    name TEXT PRIMARY KEY,
+    sink_json TEXT NOT NULL,
+    password_cipher BLOB,
+    password_not_saved INTEGER NOT NULL DEFAULT 0,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE TABLE jobs (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, info_json TEXT NOT NULL);
+  CREATE INDEX jobs_by_time ON jobs (created_at);
+`;
+
+export interface AppStateOptions {
+  /** Encrypts saved passwords; null when the platform offers no encryption (passwords are then not saved). */
+  encryptor: Encryptor | null;
+}
+
+interface ProfileRow {
+  name: string;
+  sink_json: string;
+  password_cipher: Buffer | null;
+  password_not_saved: number;
+}
+
+export class AppState {
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly encryptor: Encryptor | null,
+    /** Where an unreadable state file was moved, when that happened on open. */
+    readonly setAsidePath: string | null,
+  ) {}
+
+  static open(file: string, options: AppStateOptions): AppState {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    try {
+      return new AppState(openDatabase(file), options.encryptor, null);
+    } catch (err) {
+      if (!(err instanceof Database.SqliteError)) throw err;
+      const aside = setAside(file);
+      return new AppState(openDatabase(file), options.encryptor, aside);
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  addRecentTable(tablePath: string, openedAt = Date.now()): void {
+    this.db.transaction(() => {
+      this.db.prepare('INSERT INTO recent_tables (path, opened_at) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET opened_at = excluded.opened_at').run(tablePath, openedAt);
+      this.db
+        .prepare('DELETE FROM recent_tables WHERE path NOT IN (SELECT path FROM recent_tables ORDER BY opened_at DESC, rowid DESC LIMIT ?)')
+        .run(MAX_RECENT);
+    })();
+  }
+
+  recentTables(): RecentTable[] {
+    const rows = this.db.prepare('SELECT path, opened_at FROM recent_tables ORDER BY opened_at DESC, rowid DESC').all() as {
+      path: string;
+      opened_at: number;
+    }[];
+    return rows.map((r) => ({ path: r.path, openedAt: r.opened_at }));
+  }
+
+  /**
+   * Saves a profile. Its password is encrypted when an encryptor exists and dropped otherwise (the profile then says
+   * passwordNotSaved). Saving again without a password keeps the one stored before.
+   */
+  saveProfile(name: string, spec: SinkSpec, now = Date.now()): SinkProfile {
+    const { sink, password } = splitPassword(spec);
+    const previous = this.profileRow(name);
+    let cipher: Buffer | null = previous?.password_cipher ?? null;
+    let notSaved = false;
+    if (password) {
+      if (this.encryptor) cipher = this.encryptor.encrypt(password);
+      else {
+        cipher = null;
+        notSaved = true;
+      }
+    }
+    this.db
+      .prepare(
+        `INSERT INTO profiles (name, sink_json, password_cipher, password_not_saved, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET sink_json = excluded.sink_json, password_cipher = excluded.password_cipher,
+           password_not_saved = excluded.password_not_saved, updated_at = excluded.updated_at`,
+      )
+      .run(name, JSON.stringify(sink), cipher, notSaved ? 1 : 0, now);
+    return toProfile(this.profileRow(name)!);
+  }
+
+  listProfiles(): SinkProfile[] {
+    const rows = this.db.prepare('SELECT * FROM profiles ORDER BY name').all() as ProfileRow[];
+    return rows.map(toProfile);
+  }
+
+  /** The decrypted password of a saved profile, '' when it has none or it cannot be decrypted any more. */
+  profilePassword(name: string): string {
+    const row = this.profileRow(name);
+    if (!row?.password_cipher || !this.encryptor) return '';
+    try {
+      return this.encryptor.decrypt(row.password_cipher);
+    } catch {
+      return '';
+    }
+  }
+
+  deleteProfile(name: string): boolean {
+    return this.db.prepare('DELETE FROM profiles WHERE name = ?').run(name).changes > 0;
+  }
+
+  /** Stores (or updates) a job's record; its sink is kept without any password. */
+  recordJob(job: JobInfo): void {
+    const stored: JobInfo = { ...job, request: { ...job.request, sink: redactSink(job.request.sink) } };
+    this.db.transaction(() => {
+      this.db
+        .prepare('INSERT INTO jobs (id, created_at, info_json) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET info_json = excluded.info_json')
+        .run(job.id, job.createdAt, JSON.stringify(stored));
+      this.db.prepare('DELETE FROM jobs WHERE id NOT IN (SELECT id FROM jobs ORDER BY created_at DESC LIMIT ?)').run(MAX_JOBS);
+    })();
+  }
+
+  /** Recorded jobs, newest first. */
+  jobHistory(): JobInfo[] {
+    const rows = this.db.prepare('SELECT info_json FROM jobs ORDER BY created_at DESC, rowid DESC').all() as { info_json: string }[];
+    return rows.map((r) => JSON.parse(r.info_json) as JobInfo);
+  }
+
+  private profileRow(name: string): ProfileRow | undefined {
+    return this.db.prepare('SELECT * FROM profiles WHERE name = ?').get(name) as ProfileRow | undefined;
+  }
+}
+
+function toProfile(row: ProfileRow): SinkProfile {
+  return {
+    name: row.name,
+    sink: JSON.parse(row.sink_json) as SinkSpec,
+    hasPassword: row.password_cipher !== null,
+    passwordNotSaved: row.password_not_saved === 1,
+  };
+}
+
+function openDatabase(file: string): Database.Database {
+  const db = new Database(file);
+  try {
+    // Reading the header and schema is what reveals a file that is not a database or is damaged.
+    const version = db.pragma('user_version', { simple: true }) as number;
+    const check = db.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw new Database.SqliteError(`state file failed its check: ${String(check)}`, 'SQLITE_CORRUPT');
+    if (version === 0) {
+      db.transaction(() => {
+        db.exec(SCHEMA);
+        db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      })();
+    } else if (version !== SCHEMA_VERSION) {
+      throw new Database.SqliteError(`state file has unknown schema version ${version}`, 'SQLITE_MISMATCH');
+    }
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** Moves an unreadable state file (and its journal) aside as FILE.corrupt-<time>; returns the new name. */
+function setAside(file: string): string {
+  const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  fs.renameSync(file, aside);
+  for (const suffix of ['-journal', '-wal', '-shm']) {
+    if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, aside + suffix);
+  }
+  return aside;
+}

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { API_METHODS } from '../../../shared/api.js';
+import type { ApiMethod } from '../../../shared/api.js';
+import { DeltaportError } from '../../../shared/errors.js';
+import { isApiMethod, isTrustedSender, validateCall } from '../../../electron/app/ipc-validation.js';
+
+function rejects(method: ApiMethod, payload: unknown, message: RegExp): void {
+  let thrown: unknown;
+  try {
+    validateCall(method, payload);
+  } catch (err) {
+    thrown = err;
+  }
+  expect(thrown, `${method} ${JSON.stringify(payload)}`).toBeInstanceOf(DeltaportError);
+  expect((thrown as DeltaportError).code).toBe('VALIDATION');
+  expect((thrown as DeltaportError).message).toMatch(message);
+}
+
+const source = { tablePath: '/data/people' };
+const sqlite = { kind: 'sqlite', path: '/out/people.db', table: 'people', mode: 'append' };
+
+describe('isTrustedSender', () => {
+  it('accepts the main frame of our window showing the app', () => {
+    expect(isTrustedSender({ frameUrl: 'app://deltaport/index.html', isMainFrame: true, isOurWindow: true })).toBe(true);
+  });
+
+  it('refuses subframes, other windows, other origins and vanished frames', () => {
+    const good = { frameUrl: 'app://deltaport/index.html', isMainFrame: true, isOurWindow: true };
+    expect(isTrustedSender({ ...good, isMainFrame: false })).toBe(false);
+    expect(isTrustedSender({ ...good, isOurWindow: false })).toBe(false);
+    expect(isTrustedSender({ ...good, frameUrl: null })).toBe(false);
+    for (const url of ['https://evil.example/', 'file:///tmp/x.html', 'app://other/index.html', 'http://127.0.0.1:5173/', 'about:blank']) {
+      expect(isTrustedSender({ ...good, frameUrl: url })).toBe(false);
+    }
+  });
+});
+
+describe('validateCall', () => {
+  it('knows exactly the API methods', () => {
+    for (const m of API_METHODS) expect(isApiMethod(m)).toBe(true);
+    expect(isApiMethod('constructor')).toBe(false);
+    expect(isApiMethod('__proto__')).toBe(false);
+    expect(isApiMethod('runShell')).toBe(false);
+  });
+
+  it('passes good payloads through, filling sink defaults', () => {
+    expect(validateCall('openTable', { path: '/data/people', versionAsOf: 2 })).toEqual([{ path: '/data/people', versionAsOf: 2 }]);
+    expect(validateCall('history', { path: '/data/people', limit: 10 })).toEqual([{ path: '/data/people', limit: 10 }]);
+    expect(validateCall('preview', { source: { ...source, columnNames: ['a', 'b'], options: { parquetBatchSize: 10 } }, limit: 100 })).toEqual([
+      { source: { ...source, columnNames: ['a', 'b'], options: { parquetBatchSize: 10 } }, limit: 100 },
+    ]);
+    const [req] = validateCall('startExport', { source, sink: sqlite });
+    expect(req.sink).toEqual({ ...sqlite, execution: { batchSize: 5000, batchIntervalMs: 0, maxRetries: 3 }, exactlyOnce: false });
+    expect(validateCall('planExport', { source, sink: { kind: 'csv', path: '/out/x.csv' } })).toEqual([{ source, sink: { kind: 'csv', path: '/out/x.csv' } }]);
+    expect(validateCall('testConnection', { sink: { kind: 'postgres', connection: { url: 'postgres://u@h/db', port: 5432 }, table: 't' }, profile: 'p' })[0].profile).toBe('p');
+    expect(validateCall('cancelJob', { id: 'job-1' })).toEqual([{ id: 'job-1' }]);
+    expect(validateCall('saveProfile', { name: 'local', sink: sqlite })[0].name).toBe('local');
+    expect(validateCall('deleteProfile', { name: 'local' })).toEqual([{ name: 'local' }]);
+    for (const m of ['listJobs', 'recentTables', 'sampleTable', 'listProfiles', 'chooseTableFolder', 'chooseSqliteFile'] as const) {
+      expect(validateCall(m, null)).toEqual([]);
+      expect(validateCall(m, undefined)).toEqual([]);
+    }
+  });
+
+  it('refuses bad table references', () => {
+    rejects('openTable', null, /openTable must be an object/);
+    rejects('openTable', '/data/people', /must be an object/);
+    rejects('openTable', { path: 'relative/table' }, /openTable.path must be an absolute path/);
+    rejects('openTable', { path: '' }, /must not be empty/);
+    rejects('openTable', { path: '/x\0y' }, /NUL/);
+    rejects('openTable', { path: '/' + 'x'.repeat(5000) }, /at most 4096/);
+    rejects('openTable', { path: '/t', versionAsOf: -1 }, /versionAsOf must be between 0/);
+    rejects('openTable', { path: '/t', versionAsOf: 1.5 }, /versionAsOf must be an integer/);
+    rejects('openTable', { path: '/t', versionAsOf: '3' }, /versionAsOf must be an integer/);
+    rejects('openTable', { path: '/t', timestampAsOf: 42 }, /timestampAsOf must be a string/);
+    rejects('openTable', { path: '/t', extra: 1 }, /unknown field "extra"/);
+    rejects('resolveVersion', { path: 7 }, /resolveVersion.path must be a string/);
+    rejects('history', { path: '/t', limit: 0 }, /history.limit must be between 1/);
+  });
+
+  it('refuses bad previews', () => {
+    rejects('preview', { source, limit: 0 }, /preview.limit must be between 1 and 100000/);
+    rejects('preview', { source, limit: 1e9 }, /preview.limit/);
+    rejects('preview', { source }, /preview.limit must be an integer/);
+    rejects('preview', { source: { tablePath: 'x' }, limit: 5 }, /preview.source.tablePath must be an absolute path/);
+    rejects('preview', { source: { ...source, columnNames: 'a,b' }, limit: 5 }, /columnNames must be a list/);
+    rejects('preview', { source: { ...source, columnNames: ['a', 3] }, limit: 5 }, /columnNames\[1\] must be a string/);
+    rejects('preview', { source: { ...source, columnNames: Array(10_001).fill('a') }, limit: 5 }, /at most 10000 entries/);
+    rejects('preview', { source: { ...source, options: { x: { nested: 1 } } }, limit: 5 }, /options.x must be a string, a boolean or a finite number/);
+    rejects('preview', { source: { ...source, options: { x: Infinity } }, limit: 5 }, /options.x/);
+    rejects('preview', { source: { ...source, options: [] }, limit: 5 }, /options must be an object/);
+  });
+
+  it('refuses bad sinks', () => {
+    const bad = (sink: unknown, message: RegExp) => rejects('startExport', { source, sink }, message);
+    bad(undefined, /startExport.sink must be an object/);
+    bad({ kind: 'mysql', path: '/x' }, /sink.kind must be one of sqlite, postgres, parquet, csv, jsonl/);
+    bad({ kind: 'csv', path: 'out.csv' }, /sink.path must be an absolute path/);
+    bad({ kind: 'csv', path: '/o.csv', table: 't' }, /unknown field "table"/);
+    bad({ ...sqlite, mode: 'merge' }, /sink.mode must be one of append, overwrite, upsert, sql/);
+    bad({ ...sqlite, keyColumns: 'id' }, /keyColumns must be a list/);
+    bad({ ...sqlite, sql: 'x'.repeat(100_001) }, /sink.sql must be at most 100000/);
+    bad({ ...sqlite, execution: { batchSize: 0 } }, /execution.batchSize must be between 1/);
+    bad({ ...sqlite, execution: { maxRetries: -1 } }, /execution.maxRetries/);
+    bad({ ...sqlite, execution: { batchIntervalMs: 'soon' } }, /execution.batchIntervalMs must be an integer/);
+    bad({ ...sqlite, exactlyOnce: 'yes' }, /exactlyOnce must be true or false/);
+    bad({ kind: 'postgres', connection: 'postgres://x', table: 't' }, /sink.connection must be an object/);
+    bad({ kind: 'postgres', connection: { url: 'mysql://x' }, table: 't' }, /connection.url must start with postgres:\/\//);
+    bad({ kind: 'postgres', connection: { port: 70000 }, table: 't' }, /connection.port must be between 1 and 65535/);
+    bad({ kind: 'postgres', connection: { ssl: 'true' }, table: 't' }, /connection.ssl must be true or false/);
+    bad({ kind: 'postgres', connection: { evil: 1 }, table: 't' }, /unknown field "evil"/);
+    rejects('startExport', { source, sink: sqlite, profile: '' }, /startExport.profile must not be empty/);
+    rejects('testConnection', { sink: { kind: 'postgres' } }, /testConnection.sink.connection must be an object/);
+    rejects('saveProfile', { name: ' ', sink: sqlite }, /saveProfile.name must not be empty/);
+    rejects('saveProfile', { name: 'x'.repeat(201), sink: sqlite }, /at most 200/);
+  });
+
+  it('refuses bad job ids, names and arguments to no-argument methods', () => {
+    rejects('cancelJob', { id: 5 }, /cancelJob.id must be a string/);
+    rejects('cancelJob', {}, /cancelJob.id must be a string/);
+    rejects('deleteProfile', { name: null }, /deleteProfile.name must be a string/);
+    for (const m of ['listJobs', 'recentTables', 'sampleTable', 'listProfiles', 'chooseTableFolder', 'chooseSqliteFile'] as const) {
+      rejects(m, { path: '/etc' }, /takes no argument/);
+    }
+  });
+});

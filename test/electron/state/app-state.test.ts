@@ -1,0 +1,161 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { JobInfo } from '../../../shared/api.js';
+import type { SinkSpec } from '../../../shared/sink-spec.js';
+import { AppState, STATE_FILE_NAME } from '../../../electron/state/app-state.js';
+import type { Encryptor } from '../../../electron/state/secrets.js';
+
+// A reversible stand-in for safeStorage: XOR with a key, so the plain text never appears in the output bytes.
+const xorEncryptor: Encryptor = {
+  encrypt: (plain) => Buffer.from(Buffer.from(plain, 'utf8').map((b) => b ^ 0x5a)),
+  decrypt: (cipher) => Buffer.from(cipher.map((b) => b ^ 0x5a)).toString('utf8'),
+};
+
+const SECRET = 'hunter2-Very-Secret-Pass';
+
+function pgSink(connection: Extract<SinkSpec, { kind: 'postgres' }>['connection']): SinkSpec {
+  return {
+    kind: 'postgres',
+    connection,
+    table: 'people',
+    mode: 'append',
+    execution: { batchSize: 100, batchIntervalMs: 0, maxRetries: 3 },
+    exactlyOnce: false,
+  };
+}
+
+let dir: string;
+let file: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-state-'));
+  file = path.join(dir, STATE_FILE_NAME);
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('AppState', () => {
+  it('keeps recent tables across reopen, newest first, without duplicates', () => {
+    const state = AppState.open(file, { encryptor: null });
+    state.addRecentTable('/t/a', 1000);
+    state.addRecentTable('/t/b', 2000);
+    state.addRecentTable('/t/a', 3000);
+    state.close();
+    const again = AppState.open(file, { encryptor: null });
+    expect(again.recentTables()).toEqual([
+      { path: '/t/a', openedAt: 3000 },
+      { path: '/t/b', openedAt: 2000 },
+    ]);
+    again.close();
+  });
+
+  it('keeps only the 20 most recent tables', () => {
+    const state = AppState.open(file, { encryptor: null });
+    for (let i = 0; i < 25; i++) state.addRecentTable(`/t/${i}`, i);
+    const recent = state.recentTables();
+    expect(recent).toHaveLength(20);
+    expect(recent[0]!.path).toBe('/t/24');
+    expect(recent[19]!.path).toBe('/t/5');
+    state.close();
+  });
+
+  it('stores a profile password only encrypted, and gives it back through the encryptor', () => {
+    const state = AppState.open(file, { encryptor: xorEncryptor });
+    const saved = state.saveProfile('prod', pgSink({ host: 'db', user: 'me', password: SECRET }));
+    expect(saved).toMatchObject({ name: 'prod', hasPassword: true, passwordNotSaved: false });
+    expect(saved.sink.kind === 'postgres' && saved.sink.connection.password).toBeFalsy();
+    state.close();
+
+    expect(fs.readFileSync(file).includes(Buffer.from(SECRET))).toBe(false);
+
+    const again = AppState.open(file, { encryptor: xorEncryptor });
+    expect(again.listProfiles().map((p) => [p.name, p.hasPassword])).toEqual([['prod', true]]);
+    expect(again.profilePassword('prod')).toBe(SECRET);
+    // Saving the loaded profile again (its password field empty) keeps the stored password.
+    again.saveProfile('prod', pgSink({ host: 'db2', user: 'me' }));
+    expect(again.profilePassword('prod')).toBe(SECRET);
+    expect(again.deleteProfile('prod')).toBe(true);
+    expect(again.listProfiles()).toEqual([]);
+    again.close();
+  });
+
+  it('takes a password out of a connection URL too', () => {
+    const state = AppState.open(file, { encryptor: xorEncryptor });
+    const saved = state.saveProfile('url', pgSink({ url: `postgres://me:${SECRET}@db:5432/app` }));
+    expect(saved.sink.kind === 'postgres' && saved.sink.connection.url).toBe('postgres://me@db:5432/app');
+    expect(state.profilePassword('url')).toBe(SECRET);
+    state.close();
+    expect(fs.readFileSync(file).includes(Buffer.from(SECRET))).toBe(false);
+  });
+
+  it('does not save a password without an encryptor, and says so', () => {
+    const state = AppState.open(file, { encryptor: null });
+    const saved = state.saveProfile('serve', pgSink({ host: 'db', password: SECRET }));
+    expect(saved).toMatchObject({ hasPassword: false, passwordNotSaved: true });
+    expect(state.profilePassword('serve')).toBe('');
+    state.close();
+    expect(fs.readFileSync(file).includes(Buffer.from(SECRET))).toBe(false);
+  });
+
+  it('records jobs without their passwords, newest first, across reopen', () => {
+    const state = AppState.open(file, { encryptor: null });
+    const job = (id: string, createdAt: number): JobInfo => ({
+      id,
+      kind: 'export',
+      title: id,
+      request: { source: { tablePath: '/t/a' }, sink: pgSink({ url: `postgres://me:${SECRET}@db/app`, password: SECRET }) },
+      state: 'succeeded',
+      progress: { rows: 5, files: 1, filesTotal: 1, bytes: 10, bytesTotal: 10, rowsPerSec: 5, etaSeconds: 0, percent: 100 },
+      createdAt,
+      startedAt: createdAt,
+      finishedAt: createdAt + 1,
+      error: null,
+      result: { rows: 5, seconds: 1, rowsPerSec: 5 },
+    });
+    state.recordJob(job('j1', 1));
+    state.recordJob(job('j2', 2));
+    state.recordJob({ ...job('j1', 1), state: 'failed' });
+    state.close();
+    expect(fs.readFileSync(file).includes(Buffer.from(SECRET))).toBe(false);
+    const again = AppState.open(file, { encryptor: null });
+    const jobs = again.jobHistory();
+    expect(jobs.map((j) => [j.id, j.state])).toEqual([
+      ['j2', 'succeeded'],
+      ['j1', 'failed'],
+    ]);
+    expect(jobs[0]!.result).toEqual({ rows: 5, seconds: 1, rowsPerSec: 5 });
+    again.close();
+  });
+
+  it('sets a corrupt state file aside and starts fresh', () => {
+    fs.writeFileSync(file, 'this is not an SQLite database, just some bytes '.repeat(100));
+    const state = AppState.open(file, { encryptor: null });
+    expect(state.setAsidePath).toMatch(/state\.db\.corrupt-\d{4}-/);
+    expect(fs.readFileSync(state.setAsidePath!, 'utf8')).toContain('not an SQLite database');
+    expect(state.recentTables()).toEqual([]);
+    state.addRecentTable('/t/x', 1);
+    state.close();
+    const again = AppState.open(file, { encryptor: null });
+    expect(again.setAsidePath).toBeNull();
+    expect(again.recentTables()).toEqual([{ path: '/t/x', openedAt: 1 }]);
+    again.close();
+  });
+
+  it('sets aside a database whose pages are damaged', () => {
+    const state = AppState.open(file, { encryptor: null });
+    for (let i = 0; i < 200; i++) state.addRecentTable(`/some/long/table/path/number/${i}`.padEnd(300, 'x'), i);
+    state.close();
+    const bytes = fs.readFileSync(file);
+    // Keep the header (page 1) intact and overwrite the rest with garbage.
+    bytes.fill(0xa7, 4096);
+    fs.writeFileSync(file, bytes);
+    const fresh = AppState.open(file, { encryptor: null });
+    expect(fresh.setAsidePath).not.toBeNull();
+    expect(fresh.recentTables()).toEqual([]);
+    fresh.close();
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('quick_check', { simple: true })).toBe('ok');
+    db.close();
+  });
+});
