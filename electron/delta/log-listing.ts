@@ -1,0 +1,148 @@
+// What the _delta_log folder holds and which files rebuild a given version (PROTOCOL.md "Delta Log Entries",
+// "Checkpoints"). The folder is always listed: _last_checkpoint is only an optimisation for object stores and may be
+// stale, so it is not consulted.
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { CorruptLogError, NotADeltaTableError, VersionNotFoundError } from './errors.js';
+
+export type CheckpointKind = 'classic' | 'multi-part' | 'v2';
+
+export interface CheckpointRef {
+  version: number;
+  kind: CheckpointKind;
+  /** Absolute paths; a multi-part checkpoint's parts in part order. */
+  files: string[];
+}
+
+export interface LogListing {
+  logDir: string;
+  /** Version -> absolute path of its NNN.json commit file. */
+  commits: Map<number, string>;
+  /** Complete checkpoints, oldest first; at most one per version. */
+  checkpoints: CheckpointRef[];
+  earliest: number;
+  latest: number;
+}
+
+/** The files that rebuild one version: a checkpoint (if any) and the commits after it, oldest first. */
+export interface LogSegment {
+  version: number;
+  checkpoint: CheckpointRef | null;
+  commitVersions: number[];
+}
+
+const COMMIT = /^(\d{20})\.json$/;
+const CLASSIC_CHECKPOINT = /^(\d{20})\.checkpoint\.parquet$/;
+const MULTI_PART_CHECKPOINT = /^(\d{20})\.checkpoint\.(\d{10})\.(\d{10})\.parquet$/;
+const V2_CHECKPOINT = /^(\d{20})\.checkpoint\.([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.(json|parquet)$/;
+
+// When several complete checkpoints exist for one version, the one that is cheapest to read wins.
+const KIND_PREFERENCE: CheckpointKind[] = ['classic', 'v2', 'multi-part'];
+
+export async function listLog(tableRoot: string): Promise<LogListing> {
+  const logDir = path.join(tableRoot, '_delta_log');
+  let names: string[];
+  try {
+    names = await readdir(logDir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new NotADeltaTableError(`not a Delta table: ${tableRoot} has no _delta_log folder`);
+    }
+    throw new NotADeltaTableError(`cannot list ${logDir}: ${(err as Error).message.split('\n')[0]}`);
+  }
+  return parseListing(logDir, names);
+}
+
+/** Classifies the names in a _delta_log folder; anything not a commit or a checkpoint (.crc, compacted, ...) is ignored. */
+export function parseListing(logDir: string, names: string[]): LogListing {
+  const commits = new Map<number, string>();
+  const single = new Map<number, CheckpointRef>();
+  const parts = new Map<string, { version: number; total: number; byPart: Map<number, string> }>();
+  for (const name of names) {
+    let m = COMMIT.exec(name);
+    if (m) {
+      commits.set(Number(m[1]), path.join(logDir, name));
+      continue;
+    }
+    m = CLASSIC_CHECKPOINT.exec(name) ?? V2_CHECKPOINT.exec(name);
+    if (m) {
+      const ref: CheckpointRef = {
+        version: Number(m[1]),
+        kind: m[2] === undefined ? 'classic' : 'v2',
+        files: [path.join(logDir, name)],
+      };
+      const existing = single.get(ref.version);
+      if (!existing || KIND_PREFERENCE.indexOf(ref.kind) < KIND_PREFERENCE.indexOf(existing.kind)) {
+        single.set(ref.version, ref);
+      }
+      continue;
+    }
+    m = MULTI_PART_CHECKPOINT.exec(name);
+    if (m) {
+      const key = `${m[1]}/${m[3]}`;
+      const group = parts.get(key) ?? { version: Number(m[1]), total: Number(m[3]), byPart: new Map() };
+      group.byPart.set(Number(m[2]), path.join(logDir, name));
+      parts.set(key, group);
+    }
+  }
+  for (const group of parts.values()) {
+    if (single.has(group.version) || !isComplete(group.total, group.byPart)) continue;
+    const files = [...group.byPart.entries()].sort((a, b) => a[0] - b[0]).map(([, file]) => file);
+    single.set(group.version, { version: group.version, kind: 'multi-part', files });
+  }
+  const checkpoints = [...single.values()].sort((a, b) => a.version - b.version);
+  if (commits.size === 0 && checkpoints.length === 0) {
+    throw new NotADeltaTableError(`not a Delta table: ${logDir} holds no commits or checkpoints`);
+  }
+  const { earliest, latest } = readableRange(commits, checkpoints);
+  return { logDir, commits, checkpoints, earliest, latest };
+}
+
+function isComplete(total: number, byPart: Map<number, string>): boolean {
+  if (total < 1 || byPart.size !== total) return false;
+  for (let p = 1; p <= total; p++) if (!byPart.has(p)) return false;
+  return true;
+}
+
+/**
+ * The latest version, and the earliest version from which every later version can be rebuilt: the oldest starting
+ * point (a checkpoint, or the table's creation when 0.json exists) followed by an unbroken run of commits to the end.
+ */
+function readableRange(
+  commits: Map<number, string>,
+  checkpoints: CheckpointRef[],
+): { earliest: number; latest: number } {
+  let latest = checkpoints.length ? checkpoints[checkpoints.length - 1].version : -1;
+  for (const v of commits.keys()) if (v > latest) latest = v;
+  // runStart: first version of the unbroken run of commit files that ends at `latest`.
+  let runStart = latest + 1;
+  while (runStart > 0 && commits.has(runStart - 1)) runStart--;
+  if (runStart === 0) return { earliest: 0, latest };
+  const start = checkpoints.find((c) => c.version >= runStart - 1);
+  if (!start) {
+    throw new CorruptLogError(
+      `cannot rebuild version ${latest}: commit ${runStart - 1} is missing from _delta_log and no checkpoint follows it`,
+    );
+  }
+  return { earliest: start.version, latest };
+}
+
+/** The checkpoint and commits that rebuild `version`: the newest checkpoint at or below it, then every later commit. */
+export function segmentFor(listing: LogListing, version: number): LogSegment {
+  if (!Number.isInteger(version) || version < listing.earliest || version > listing.latest) {
+    throw new VersionNotFoundError(`no version ${version}: ${describeRange(listing)}`);
+  }
+  let checkpoint: CheckpointRef | null = null;
+  for (const c of listing.checkpoints) if (c.version <= version) checkpoint = c;
+  const from = checkpoint ? checkpoint.version + 1 : 0;
+  const commitVersions: number[] = [];
+  for (let v = from; v <= version; v++) commitVersions.push(v);
+  return { version, checkpoint, commitVersions };
+}
+
+export function describeRange(listing: { earliest: number; latest: number }): string {
+  return listing.earliest === listing.latest
+    ? `this table has only version ${listing.latest}`
+    : `this table has versions ${listing.earliest} to ${listing.latest}`;
+}

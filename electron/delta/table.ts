@@ -1,0 +1,206 @@
+// A Delta table folder: its readable versions, snapshots, history and summary. Parsed log pieces (commits,
+// checkpoints, file times) are cached per DeltaTable: log files never change once written, so a second snapshot()
+// or history() re-lists the folder (to see new commits) but re-reads nothing already read.
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { StructType } from '../../shared/delta-schema.js';
+import { DeltaportError } from '../../shared/errors.js';
+import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
+import type { Action, CommitInfo } from './actions.js';
+import { numRecordsOf, readCheckpoint, recordCounts, type CheckpointState } from './checkpoint-reader.js';
+import { readJsonActions } from './commit-file.js';
+import { CommitClock, fileMtime, inCommitTimestampsFrom } from './commit-time.js';
+import { CorruptLogError, TableNotFoundError } from './errors.js';
+import { commitSummary, historyVersions } from './history.js';
+import { listLog, segmentFor, type CheckpointRef, type LogListing } from './log-listing.js';
+import { assertReadable } from './protocol.js';
+import { replay, type ReplayResult } from './replay.js';
+import type { Snapshot } from './snapshot.js';
+
+// Commit files read at once by history(): enough to overlap I/O, few enough to stay far from the open-file limit.
+const READ_CONCURRENCY = 32;
+
+export class DeltaTable {
+  private readonly commits = new Map<number, Promise<Action[]>>();
+  private readonly checkpoints = new Map<string, Promise<CheckpointState>>();
+  private readonly checkpointCounts = new Map<string, Promise<Map<string, number | null>>>();
+  private readonly states = new Map<number, Promise<ReplayResult>>();
+  private readonly mtimes = new Map<string, number>();
+  private clock: { latest: number; clock: Promise<CommitClock> } | null = null;
+
+  private constructor(readonly root: string) {}
+
+  static async open(tablePath: string): Promise<DeltaTable> {
+    const root = path.resolve(tablePath);
+    try {
+      if (!(await stat(root)).isDirectory()) throw new TableNotFoundError(`not a folder: ${root}`);
+    } catch (err) {
+      if (err instanceof DeltaportError) throw err;
+      throw new TableNotFoundError(`no such folder: ${root}`);
+    }
+    await listLog(root);
+    return new DeltaTable(root);
+  }
+
+  async versionRange(): Promise<{ earliest: number; latest: number }> {
+    const { earliest, latest } = await listLog(this.root);
+    return { earliest, latest };
+  }
+
+  async snapshot(at: { version?: number; timestampMs?: number } = {}): Promise<Snapshot> {
+    if (at.version !== undefined && at.timestampMs !== undefined) {
+      throw new DeltaportError('VALIDATION', 'a version and a timestamp are mutually exclusive: give one of them');
+    }
+    const listing = await listLog(this.root);
+    const version =
+      at.version ??
+      (at.timestampMs !== undefined ? await (await this.clockFor(listing)).resolve(at.timestampMs) : listing.latest);
+    const state = await this.stateAt(listing, version);
+    assertReadable(state.protocol);
+    return {
+      tableRoot: this.root,
+      version,
+      timestamp: await (await this.clockFor(listing)).timeOf(version),
+      protocol: state.protocol,
+      metadata: state.metadata,
+      schema: parseSchema(state.metadata.schemaString, version),
+      partitionColumns: state.metadata.partitionColumns ?? [],
+      files: state.files,
+    };
+  }
+
+  async resolveTimestamp(timestampMs: number): Promise<number> {
+    const listing = await listLog(this.root);
+    return (await this.clockFor(listing)).resolve(timestampMs);
+  }
+
+  async history(opts: { limit?: number } = {}): Promise<CommitSummary[]> {
+    const listing = await listLog(this.root);
+    const clock = await this.clockFor(listing);
+    const versions = historyVersions(listing, opts.limit ?? Number.POSITIVE_INFINITY);
+    const out: CommitSummary[] = [];
+    for (let i = 0; i < versions.length; i += READ_CONCURRENCY) {
+      const batch = versions.slice(i, i + READ_CONCURRENCY);
+      const infos = await Promise.all(batch.map((v) => this.commitInfo(v, listing)));
+      for (let j = 0; j < batch.length; j++) out.push(commitSummary(batch[j], await clock.timeOf(batch[j]), infos[j]));
+    }
+    return out;
+  }
+
+  async tableInfo(snapshot: Snapshot): Promise<TableInfo> {
+    const listing = await listLog(this.root);
+    const { metadata, protocol } = snapshot;
+    return {
+      path: this.root,
+      version: snapshot.version,
+      timestamp: snapshot.timestamp,
+      versionRange: { earliest: listing.earliest, latest: listing.latest },
+      id: metadata.id,
+      name: metadata.name ?? null,
+      description: metadata.description ?? null,
+      createdTime: metadata.createdTime ?? null,
+      schema: snapshot.schema,
+      partitionColumns: snapshot.partitionColumns,
+      protocol: {
+        minReaderVersion: protocol.minReaderVersion,
+        minWriterVersion: protocol.minWriterVersion,
+        readerFeatures: protocol.readerFeatures ?? [],
+        writerFeatures: protocol.writerFeatures ?? [],
+      },
+      configuration: metadata.configuration ?? {},
+      numFiles: snapshot.files.length,
+      sizeBytes: snapshot.files.reduce((sum, f) => sum + f.add.size, 0),
+      numRecords: await this.numRecords(snapshot, listing),
+    };
+  }
+
+  private async numRecords(snapshot: Snapshot, listing: LogListing): Promise<number | null> {
+    // Adds read from a Parquet checkpoint carry no `stats` key at all; their counts come from the checkpoint.
+    const fromCheckpoint = snapshot.files.some((f) => !('stats' in f.add));
+    const checkpoint = fromCheckpoint ? segmentFor(listing, snapshot.version).checkpoint : null;
+    const counts = checkpoint ? await this.checkpointRecordCounts(checkpoint) : null;
+    let total = 0;
+    for (const { add } of snapshot.files) {
+      const n = 'stats' in add ? numRecordsOf(add.stats) : (counts?.get(add.path) ?? null);
+      if (n === null) return null;
+      total += n - (add.deletionVector?.cardinality ?? 0);
+    }
+    return total;
+  }
+
+  private stateAt(listing: LogListing, version: number): Promise<ReplayResult> {
+    return this.cached(this.states, version, async () => {
+      const segment = segmentFor(listing, version);
+      const checkpoint = segment.checkpoint ? await this.checkpointState(segment.checkpoint) : null;
+      const commits = await Promise.all(segment.commitVersions.map((v) => this.commitActions(v, listing)));
+      return replay(this.root, version, checkpoint, commits);
+    });
+  }
+
+  // The clock depends on the latest metadata (whether in-commit timestamps are on), so it is rebuilt when the table
+  // gains a version.
+  private clockFor(listing: LogListing): Promise<CommitClock> {
+    if (this.clock?.latest !== listing.latest) {
+      const clock = this.stateAt(listing, listing.latest).then(
+        (latest) =>
+          new CommitClock(listing, inCommitTimestampsFrom(latest.metadata), {
+            mtime: (file) => this.mtime(file),
+            commitInfo: (v) => this.commitInfo(v, listing),
+          }),
+      );
+      this.clock = { latest: listing.latest, clock };
+      clock.catch(() => {
+        if (this.clock?.clock === clock) this.clock = null;
+      });
+    }
+    return this.clock.clock;
+  }
+
+  private mtime(file: string): number {
+    let t = this.mtimes.get(file);
+    if (t === undefined) {
+      t = fileMtime(file);
+      this.mtimes.set(file, t);
+    }
+    return t;
+  }
+
+  private async commitInfo(version: number, listing: LogListing): Promise<CommitInfo | null> {
+    return (await this.commitActions(version, listing)).find((a) => a.commitInfo)?.commitInfo ?? null;
+  }
+
+  private commitActions(version: number, listing: LogListing): Promise<Action[]> {
+    const file = listing.commits.get(version);
+    if (!file) throw new CorruptLogError(`commit ${version} is missing from _delta_log`);
+    return this.cached(this.commits, version, () => readJsonActions(file));
+  }
+
+  private checkpointState(ref: CheckpointRef): Promise<CheckpointState> {
+    return this.cached(this.checkpoints, ref.files[0], () => readCheckpoint(ref));
+  }
+
+  private checkpointRecordCounts(ref: CheckpointRef): Promise<Map<string, number | null>> {
+    return this.cached(this.checkpointCounts, ref.files[0], async () => recordCounts(await this.checkpointState(ref)));
+  }
+
+  /** Memoizes a load; a failed load is forgotten so that a retry reads again. */
+  private cached<K, V>(cache: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
+    let pending = cache.get(key);
+    if (!pending) {
+      pending = load();
+      cache.set(key, pending);
+      pending.catch(() => cache.delete(key));
+    }
+    return pending;
+  }
+}
+
+function parseSchema(schemaString: string, version: number): StructType {
+  try {
+    const schema = JSON.parse(schemaString) as StructType;
+    if (schema?.type === 'struct' && Array.isArray(schema.fields)) return schema;
+  } catch {
+    // reported below
+  }
+  throw new CorruptLogError(`cannot read version ${version}: its metaData.schemaString is not a valid schema`);
+}
