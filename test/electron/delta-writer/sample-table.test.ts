@@ -1,0 +1,137 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSampleTable } from '../../../electron/delta-writer/sample-table.js';
+import { loadDeletionVector } from '../../../electron/delta/deletion-vectors.js';
+import { commitVersions, duck, liveAdds, readCommit, sqlString, type Json } from './log-reading.js';
+
+let dir: string;
+let root: string;
+
+beforeAll(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sample-table-'));
+  root = await writeSampleTable(dir);
+});
+
+afterAll(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+/** Live rows of the table as the test computes them: every live file through DuckDB, minus its deleted rows. */
+async function liveOrderIds(version?: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (const add of (await liveAdds(root, version)).values()) {
+    const file = path.join(root, decodeURIComponent(add.path));
+    const rows = await duck(`SELECT order_id FROM read_parquet(${sqlString(file)}, file_row_number = true) ORDER BY file_row_number`);
+    const deleted = add.deletionVector ? new Set(await loadDeletionVector(root, add.deletionVector)) : new Set();
+    rows.forEach((r, i) => {
+      if (!deleted.has(i)) ids.push(Number(r.order_id));
+    });
+  }
+  return ids.sort((a, b) => a - b);
+}
+
+describe('writeSampleTable', () => {
+  it('writes the table under the given folder and returns its path', async () => {
+    expect(root).toBe(path.join(dir, 'sample-sales'));
+    expect(await commitVersions(root)).toEqual([0, 1, 2, 3, 4, 5]);
+    const leftovers = (await fs.readdir(dir)).filter((n) => n !== 'sample-sales');
+    expect(leftovers).toEqual([]);
+  });
+
+  it('records create, two appends, an update and two deletes, in that order', async () => {
+    const operations: string[] = [];
+    for (let v = 0; v <= 5; v++) {
+      const info = (await readCommit(root, v)).find((a) => a.commitInfo)?.commitInfo as Json;
+      operations.push(info.operation);
+    }
+    expect(operations).toEqual(['CREATE TABLE', 'WRITE', 'WRITE', 'UPDATE', 'DELETE', 'DELETE']);
+  });
+
+  it('declares reader version 3 with deletion vectors, and partitions by region', async () => {
+    const first = await readCommit(root, 0);
+    const protocol = first.find((a) => a.protocol)?.protocol;
+    expect(protocol).toEqual({
+      minReaderVersion: 3,
+      minWriterVersion: 7,
+      readerFeatures: ['deletionVectors'],
+      writerFeatures: ['deletionVectors'],
+    });
+    const metaData = first.find((a) => a.metaData)?.metaData;
+    expect(metaData.partitionColumns).toEqual(['region']);
+    expect(JSON.parse(metaData.schemaString).fields.map((f: Json) => f.name)).toEqual([
+      'order_id',
+      'region',
+      'product',
+      'quantity',
+      'unit_price',
+      'ordered_at',
+      'paid',
+      'note',
+    ]);
+  });
+
+  it('has 36 orders after the appends and 33 after the deletes', async () => {
+    const all = Array.from({ length: 36 }, (_, i) => i + 1);
+    expect(await liveOrderIds(2)).toEqual(all);
+    expect(await liveOrderIds()).toEqual(all.filter((id) => ![3, 6, 20].includes(id)));
+  });
+
+  it('uses a deletion vector file and an inline deletion vector', async () => {
+    const dvs = [...(await liveAdds(root)).values()].filter((a) => a.deletionVector).map((a) => a.deletionVector);
+    expect(dvs.map((d) => [d.storageType, d.cardinality]).sort()).toEqual([
+      ['i', 1],
+      ['u', 2],
+    ]);
+    const binFiles = (await fs.readdir(root)).filter((n) => n.startsWith('deletion_vector_') && n.endsWith('.bin'));
+    expect(binFiles).toHaveLength(1);
+  });
+
+  it('stores the region in folders and not in the data files, and the update in a rewritten file', async () => {
+    const adds = [...(await liveAdds(root)).values()];
+    expect(adds.map((a) => a.path.split('/')[0]).sort()).toEqual([
+      'region=APAC',
+      'region=EU',
+      'region=EU',
+      'region=NA',
+      'region=NA',
+    ]);
+    const naFiles = adds.filter((a) => a.partitionValues.region === 'NA').map((a) => path.join(root, a.path));
+    const rows = await duck(
+      `SELECT order_id, unit_price FROM read_parquet([${naFiles.map(sqlString).join(',')}]) WHERE order_id <= 16 ORDER BY order_id`,
+    );
+    expect(rows.map((r) => [Number(r.order_id), r.unit_price])).toEqual([
+      [9, 35],
+      [10, 35],
+      [11, 35],
+      [12, 35],
+      [13, 4.75],
+      [14, 8.25],
+      [15, 39.9],
+      [16, 59],
+    ]);
+    const columns = await duck(`DESCRIBE SELECT * FROM read_parquet(${sqlString(naFiles[0])}, hive_partitioning = false)`);
+    expect(columns.map((c) => c.column_name)).not.toContain('region');
+  });
+
+  it('gives each commit file the modification time of its commit, a day apart', async () => {
+    const times: number[] = [];
+    for (let v = 0; v <= 5; v++) {
+      const info = (await readCommit(root, v)).find((a) => a.commitInfo)?.commitInfo as Json;
+      const stat = await fs.stat(path.join(root, '_delta_log', `${String(v).padStart(20, '0')}.json`));
+      expect(stat.mtimeMs).toBe(info.timestamp);
+      times.push(info.timestamp);
+    }
+    expect(times[0]).toBe(Date.parse('2024-03-01T09:00:00Z'));
+    expect(times.slice(1).map((t, i) => t - times[i])).toEqual([1, 1, 1, 1, 1].map(() => 86_400_000));
+  });
+
+  it('keeps an existing sample instead of writing it again', async () => {
+    const before = await fs.stat(path.join(root, '_delta_log', '00000000000000000000.json'));
+    expect(await writeSampleTable(dir)).toBe(root);
+    const after = await fs.stat(path.join(root, '_delta_log', '00000000000000000000.json'));
+    expect(after.ino).toBe(before.ino);
+    expect(await commitVersions(root)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+});
