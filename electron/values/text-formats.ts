@@ -1,0 +1,48 @@
+// Cell text for the file sinks and the CLI, built on the JsonValue readers so that every output agrees on how a
+// value is written (exact decimals and longs, ISO-8601 times, base64 binary, nested values as JSON).
+import type { Data, Vector } from 'apache-arrow';
+import type { JsonValue } from '../../shared/api.js';
+import { jsonReader } from './json-value.js';
+
+/** A JSON text of row i of a column. */
+export function jsonTextReader(column: Vector | Data): (i: number) => string {
+  const read = jsonReader(column);
+  return (i) => JSON.stringify(read(i));
+}
+
+/** An RFC 4180 field of row i: null is an empty field, an empty string is "" so that the two stay apart. */
+export function csvFieldReader(column: Vector | Data): (i: number) => string {
+  const read = jsonReader(column);
+  return (i) => csvField(read(i));
+}
+
+export function csvField(value: JsonValue): string {
+  if (value === null) return '';
+  if (typeof value === 'string') return value === '' ? '""' : quoteIfNeeded(value);
+  if (typeof value === 'object') return quoteIfNeeded(JSON.stringify(value));
+  return String(value);
+}
+
+const NEEDS_QUOTES = /[",\r\n]/;
+
+function quoteIfNeeded(text: string): string {
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** One-line text of row i for a terminal table; null for a null cell (the caller shows it distinctly). */
+export function displayTextReader(column: Vector | Data): (i: number) => string | null {
+  const read = jsonReader(column);
+  return (i) => {
+    const value = read(i);
+    if (value === null) return null;
+    if (typeof value === 'string') return oneLine(value);
+    if (typeof value === 'object') return oneLine(JSON.stringify(value));
+    return String(value);
+  };
+}
+
+// Control characters would break the table's rows and columns; show them escaped instead.
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f]/.test(text) ? JSON.stringify(text).slice(1, -1) : text;
+}
