@@ -1,0 +1,204 @@
+// The export queue. Each job gets an id, runs in its own worker thread when its turn comes (one at a time by
+// default), reports progress as JobEvents, can be cancelled whether queued or running, and has every state change
+// recorded through the JobStore (app state), passwords removed.
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { ExportRequest, JobEvent, JobInfo } from '../../shared/api.js';
+import { DeltaportError, toErrorValue } from '../../shared/errors.js';
+import type { PostgresConnection, SinkSpec } from '../../shared/sink-spec.js';
+import { redactSink } from '../state/secrets.js';
+import { NO_PROGRESS, ProgressMeter } from './progress.js';
+import type { ExportOutcome } from './tasks.js';
+import type { TaskHandle } from './task-worker.js';
+import { startTask } from './task-worker.js';
+
+export interface JobStore {
+  recordJob(job: JobInfo): void;
+  jobHistory(): JobInfo[];
+}
+
+export interface JobRunnerOptions {
+  store: JobStore;
+  /** Exports running at once; the rest wait in order. */
+  concurrency?: number;
+  now?: () => number;
+}
+
+interface ActiveJob {
+  info: JobInfo;
+  /** The request as given, password included; JobInfo carries only the redacted copy. */
+  request: ExportRequest;
+  handle: TaskHandle<ExportOutcome> | null;
+  cancelRequested: boolean;
+  done: Promise<JobInfo>;
+  resolveDone: (job: JobInfo) => void;
+}
+
+export class JobRunner {
+  private readonly jobs = new Map<string, ActiveJob>();
+  private readonly queue: ActiveJob[] = [];
+  private readonly listeners = new Set<(event: JobEvent) => void>();
+  private running = 0;
+  private readonly concurrency: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: JobRunnerOptions) {
+    this.concurrency = options.concurrency ?? 1;
+    this.now = options.now ?? Date.now;
+    // A job still queued or running in the record was cut short when the app last quit.
+    for (const job of options.store.jobHistory()) {
+      if (job.state === 'queued' || job.state === 'running') {
+        options.store.recordJob({
+          ...job,
+          state: 'failed',
+          finishedAt: job.finishedAt ?? job.startedAt ?? job.createdAt,
+          error: { code: 'CANCELLED', message: 'Deltaport quit before this job finished' },
+        });
+      }
+    }
+  }
+
+  onJobEvent(listener: (event: JobEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Queues an export and returns its JobInfo at once; it starts when a slot is free. */
+  start(request: ExportRequest): JobInfo {
+    const info: JobInfo = {
+      id: randomUUID(),
+      kind: 'export',
+      title: jobTitle(request),
+      request: { source: request.source, sink: redactSink(request.sink) },
+      state: 'queued',
+      progress: NO_PROGRESS,
+      createdAt: this.now(),
+      startedAt: null,
+      finishedAt: null,
+      error: null,
+      result: null,
+    };
+    let resolveDone!: (job: JobInfo) => void;
+    const done = new Promise<JobInfo>((resolve) => (resolveDone = resolve));
+    const job: ActiveJob = { info, request, handle: null, cancelRequested: false, done, resolveDone };
+    this.jobs.set(info.id, job);
+    this.queue.push(job);
+    this.publish(job, true);
+    this.pump();
+    return info;
+  }
+
+  /** Cancels a queued job at once, or asks a running one to stop (it is terminated if it does not, within 1 s). */
+  cancel(id: string): JobInfo {
+    const job = this.jobs.get(id);
+    if (!job) {
+      const past = this.options.store.jobHistory().find((j) => j.id === id);
+      if (past) return past;
+      throw new DeltaportError('NOT_FOUND', `no job ${id}`);
+    }
+    if (job.info.state === 'queued') {
+      this.queue.splice(this.queue.indexOf(job), 1);
+      this.settle(job, { state: 'cancelled', error: { code: 'CANCELLED', message: 'cancelled before it started' } });
+    } else if (job.info.state === 'running') {
+      job.cancelRequested = true;
+      job.handle?.cancel();
+    }
+    return job.info;
+  }
+
+  /** Resolves with the job's final info once it has succeeded, failed or been cancelled. */
+  wait(id: string): Promise<JobInfo> {
+    const job = this.jobs.get(id);
+    if (!job) throw new DeltaportError('NOT_FOUND', `no job ${id}`);
+    return job.done;
+  }
+
+  /** This session's jobs and the recorded ones, newest first. */
+  list(): JobInfo[] {
+    const current = [...this.jobs.values()].map((j) => j.info);
+    const ids = new Set(current.map((j) => j.id));
+    const past = this.options.store.jobHistory().filter((j) => !ids.has(j.id));
+    return [...current, ...past].sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  /** Jobs that closing the app would cut short. */
+  activeCount(): number {
+    return [...this.jobs.values()].filter((j) => j.info.state === 'queued' || j.info.state === 'running').length;
+  }
+
+  /** Cancels everything queued or running and waits until each has stopped. */
+  async cancelAll(): Promise<void> {
+    const active = [...this.jobs.values()].filter((j) => j.info.state === 'queued' || j.info.state === 'running');
+    for (const job of active) this.cancel(job.info.id);
+    await Promise.all(active.map((j) => j.done));
+  }
+
+  private pump(): void {
+    while (this.running < this.concurrency && this.queue.length > 0) {
+      const job = this.queue.shift()!;
+      this.running++;
+      void this.run(job).finally(() => {
+        this.running--;
+        this.pump();
+      });
+    }
+  }
+
+  private async run(job: ActiveJob): Promise<void> {
+    const startedAt = this.now();
+    const meter = new ProgressMeter(startedAt);
+    job.info = { ...job.info, state: 'running', startedAt };
+    this.publish(job, true);
+    job.handle = startTask<ExportOutcome>({ kind: 'export', request: job.request }, (raw) => {
+      job.info = { ...job.info, progress: meter.update(raw, this.now()) };
+      this.publish(job, false);
+    });
+    try {
+      const result = await job.handle.result;
+      job.info = { ...job.info, progress: meter.finish(result.rows, result.rowsPerSec) };
+      this.settle(job, { state: 'succeeded', result });
+    } catch (err) {
+      const error = toErrorValue(err);
+      const cancelled = job.cancelRequested || error.code === 'CANCELLED';
+      this.settle(job, cancelled ? { state: 'cancelled', error: { code: 'CANCELLED', message: 'cancelled' } } : { state: 'failed', error });
+    }
+  }
+
+  private settle(job: ActiveJob, outcome: Pick<JobInfo, 'state'> & Partial<Pick<JobInfo, 'error' | 'result'>>): void {
+    job.info = { ...job.info, ...outcome, finishedAt: this.now() };
+    this.publish(job, true);
+    job.resolveDone(job.info);
+  }
+
+  private publish(job: ActiveJob, record: boolean): void {
+    if (record) this.options.store.recordJob(job.info);
+    const event: JobEvent = { type: 'job', job: job.info };
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+function jobTitle(request: ExportRequest): string {
+  const table = path.basename(request.source.tablePath);
+  const version = request.source.versionAsOf !== undefined ? ` v${request.source.versionAsOf}` : request.source.timestampAsOf ? ` @ ${request.source.timestampAsOf}` : '';
+  return `${table}${version} -> ${sinkTarget(request.sink)}`;
+}
+
+function sinkTarget(sink: SinkSpec): string {
+  switch (sink.kind) {
+    case 'sqlite':
+      return `sqlite:${sink.path} (${sink.table})`;
+    case 'postgres':
+      return `postgres:${postgresHost(sink.connection)} (${sink.table})`;
+    default:
+      return `${sink.kind}:${sink.path}`;
+  }
+}
+
+function postgresHost(connection: PostgresConnection): string {
+  if (connection.host) return connection.host;
+  try {
+    return connection.url ? new URL(connection.url).host : 'localhost';
+  } catch {
+    return 'postgres';
+  }
+}

@@ -1,0 +1,192 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobEvent, Result } from '../../../shared/api.js';
+import type { TableInfo } from '../../../shared/table-info.js';
+import { createApiService } from '../../../electron/app/api-service.js';
+import { CONTENT_SECURITY_POLICY } from '../../../electron/app/security.js';
+import { JobRunner } from '../../../electron/jobs/job-runner.js';
+import type { HttpHost } from '../../../electron/server/http-host.js';
+import { startHttpHost } from '../../../electron/server/http-host.js';
+import { AppState } from '../../../electron/state/app-state.js';
+import { tablePath } from '../../support/tables.js';
+
+let dir: string;
+let host: HttpHost;
+let state: AppState;
+let jobs: JobRunner;
+let base: string;
+const INDEX = '<!doctype html><title>Deltaport test page</title>';
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-host-'));
+  const root = path.join(dir, 'renderer');
+  fs.mkdirSync(path.join(root, 'assets'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'index.html'), INDEX);
+  fs.writeFileSync(path.join(root, 'assets', 'app-123.js'), 'console.log(1)');
+  fs.writeFileSync(path.join(dir, 'secret.txt'), 'outside the root');
+  state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
+  jobs = new JobRunner({ store: state });
+  const api = createApiService({ state, jobs, sampleTable: async () => path.join(dir, 'no-sample') });
+  host = await startHttpHost({ api, events: { onJobEvent: (l) => jobs.onJobEvent(l) }, staticRoot: root });
+  base = `http://127.0.0.1:${host.port}`;
+});
+
+afterAll(async () => {
+  await jobs.cancelAll();
+  await host.close();
+  state.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A raw request, so that Host and other headers fetch would fix are sent as given. */
+function raw(pathname: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: host.port, path: pathname, method, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function call<T>(method: string, payload: unknown, headers: Record<string, string> = {}): Promise<{ status: number; result: Result<T> }> {
+  const res = await fetch(`${base}/api/${method}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Deltaport-Token': host.token, ...headers },
+    body: JSON.stringify(payload),
+  });
+  return { status: res.status, result: (await res.json()) as Result<T> };
+}
+
+describe('deltaport serve host', () => {
+  it('prints a loopback URL with a 32-byte base64url token', () => {
+    expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${host.token}`);
+    expect(Buffer.from(host.token, 'base64url')).toHaveLength(32);
+    expect(host.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('refuses requests without the right token', async () => {
+    for (const url of [`${base}/`, `${base}/?token=wrong`, `${base}/assets/app-123.js`, `${base}/api/events`]) {
+      const res = await fetch(url);
+      expect(res.status, url).toBe(403);
+      await res.body?.cancel();
+    }
+    const api = await fetch(`${base}/api/recentTables`, { method: 'POST', body: 'null' });
+    expect(api.status).toBe(403);
+    const wrongCookie = await fetch(`${base}/`, { headers: { Cookie: 'deltaport_token=nope' } });
+    expect(wrongCookie.status).toBe(403);
+  });
+
+  it('answers the page for the token in the query and sets the cookie, then accepts the cookie', async () => {
+    const res = await fetch(host.url);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(INDEX);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('set-cookie')).toBe(`deltaport_token=${host.token}; HttpOnly; SameSite=Strict; Path=/`);
+
+    const asset = await fetch(`${base}/assets/app-123.js`, { headers: { Cookie: `other=1; deltaport_token=${host.token}` } });
+    expect(asset.status).toBe(200);
+    expect(await asset.text()).toBe('console.log(1)');
+    expect(asset.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+  });
+
+  it('refuses a foreign Host (DNS rebinding) and a foreign Origin, even with the token', async () => {
+    const token = { 'X-Deltaport-Token': host.token };
+    expect((await raw('/', { ...token, Host: `127.0.0.1:${host.port}` })).status).toBe(200);
+    expect((await raw('/', { ...token, Host: `localhost:${host.port}` })).status).toBe(200);
+    expect((await raw('/', { ...token, Host: `evil.example:${host.port}` })).status).toBe(403);
+    expect((await raw('/', { ...token, Host: '127.0.0.1:1' })).status).toBe(403);
+    const foreign = await raw('/api/recentTables', { ...token, Host: `127.0.0.1:${host.port}`, Origin: 'http://127.0.0.1:9999' }, 'POST');
+    expect(foreign.status).toBe(403);
+  });
+
+  it('never serves files outside the renderer folder', async () => {
+    for (const p of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt']) {
+      const res = await raw(p, { 'X-Deltaport-Token': host.token });
+      expect(res.status, p).toBe(404);
+      expect(res.body).not.toContain('outside the root');
+    }
+  });
+
+  it('listens on 127.0.0.1 only', async () => {
+    const nets = Object.values(os.networkInterfaces()).flat();
+    const other = nets.find((n) => n && n.family === 'IPv4' && !n.internal);
+    const addresses = ['::1', ...(other ? [other.address] : [])];
+    for (const address of addresses) {
+      const error = await new Promise<unknown>((resolve) => {
+        const req = http.request({ host: address, port: host.port, path: '/', timeout: 2000 }, () => resolve(null));
+        req.on('error', resolve);
+        req.on('timeout', () => req.destroy(new Error('timeout')));
+        req.end();
+      });
+      expect(error, address).toBeInstanceOf(Error);
+    }
+  });
+
+  it('round-trips API calls as Results, validating payloads and refusing unknown methods', async () => {
+    const table = tablePath('simple_table');
+    const opened = await call<TableInfo>('openTable', { path: table });
+    expect(opened.status).toBe(200);
+    expect(opened.result.ok && opened.result.value.path).toBe(table);
+    const recent = await call<{ path: string }[]>('recentTables', null);
+    expect(recent.result.ok && recent.result.value.map((r) => r.path)).toEqual([table]);
+
+    const bad = await call('openTable', { path: 'relative' });
+    expect(bad.status).toBe(200);
+    expect(bad.result).toEqual({ ok: false, error: { code: 'VALIDATION', message: expect.stringMatching(/openTable.path must be an absolute path/) } });
+
+    const notDelta = await call('openTable', { path: dir });
+    expect(notDelta.result.ok).toBe(false);
+
+    const unknown = await call('runShell', { cmd: 'ls' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.result.ok).toBe(false);
+    expect(!unknown.result.ok && unknown.result.error.code).toBe('NOT_FOUND');
+
+    const junk = await fetch(`${base}/api/recentTables`, { method: 'POST', headers: { 'X-Deltaport-Token': host.token }, body: '{oops' });
+    expect(junk.status).toBe(400);
+    const get = await fetch(`${base}/api/recentTables`, { headers: { 'X-Deltaport-Token': host.token } });
+    expect(get.status).toBe(405);
+  });
+
+  it('delivers job events as server-sent events', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${base}/api/events`, { headers: { 'X-Deltaport-Token': host.token }, signal: controller.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    const events: JobEvent[] = [];
+    let buffer = '';
+
+    const out = path.join(dir, 'events.jsonl');
+    const started = await call<{ id: string }>('startExport', { source: { tablePath: tablePath('simple_table') }, sink: { kind: 'jsonl', path: out } });
+    expect(started.result.ok).toBe(true);
+    const id = started.result.ok ? started.result.value.id : '';
+
+    while (!events.some((e) => e.job.id === id && ['succeeded', 'failed', 'cancelled'].includes(e.job.state))) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const message = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (message.startsWith('data: ')) events.push(JSON.parse(message.slice(6)) as JobEvent);
+      }
+    }
+    controller.abort();
+    const states = events.filter((e) => e.job.id === id).map((e) => e.job.state);
+    expect(states[0]).toBe('queued');
+    expect(states).toContain('running');
+    expect(states.at(-1)).toBe('succeeded');
+  });
+});
