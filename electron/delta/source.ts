@@ -1,0 +1,147 @@
+// The bounded Delta source, modelled on Flink's RowDataBoundedDeltaSourceBuilder: a builder collects columns, a
+// version or timestamp and options; build() checks all of it at once, against the table where needed, and reports
+// every problem in one DeltaSourceValidationError. Errors of the table itself (no _delta_log, unsupported protocol,
+// a missing data file) keep their own types.
+import type { Schema } from 'apache-arrow';
+import type { StructField } from '../../shared/delta-schema.js';
+import { DeltaportError } from '../../shared/errors.js';
+import { resolveSourceSpec, type DeltaSourceSpec, type OptionValue } from '../../shared/source-spec.js';
+import { outputSchema, selectFields } from './arrow-types.js';
+import type { ScanBatch, ScanPosition } from './scan-types.js';
+import type { Snapshot } from './snapshot.js';
+import { DeltaTable } from './table.js';
+
+export class DeltaSourceValidationError extends DeltaportError {
+  constructor(readonly problems: string[]) {
+    super('VALIDATION', problems.join('\n'));
+  }
+}
+
+export interface DeltaSource {
+  readonly table: DeltaTable;
+  readonly snapshot: Snapshot;
+  /** The columns read, in output order. */
+  readonly columns: string[];
+  /** Delta fields of those columns. */
+  readonly fields: StructField[];
+  /** Arrow schema of every batch. */
+  readonly schema: Schema;
+  readonly batchSize: number;
+  batches(opts?: { signal?: AbortSignal; limit?: number; resumeFrom?: ScanPosition }): AsyncGenerator<ScanBatch>;
+}
+
+export function forTable(tablePath: string): DeltaSourceBuilder {
+  return new DeltaSourceBuilder(tablePath);
+}
+
+export class DeltaSourceBuilder {
+  private names: string[] | null | undefined;
+  private readonly options: Record<string, OptionValue> = {};
+
+  constructor(private readonly tablePath: string) {}
+
+  /** Columns to read, in this order: a list, or the names as arguments. */
+  columnNames(names: string[] | null): this;
+  columnNames(...names: string[]): this;
+  columnNames(...args: unknown[]): this {
+    const list = args.length === 1 && (args[0] === null || Array.isArray(args[0])) ? args[0] : args;
+    this.names = list === null ? null : [...(list as string[])];
+    return this;
+  }
+
+  versionAsOf(version: number): this {
+    return this.option('versionAsOf', version);
+  }
+
+  timestampAsOf(timestamp: string): this {
+    return this.option('timestampAsOf', timestamp);
+  }
+
+  /** Any source option; versionAsOf and timestampAsOf set here are the same settings as the methods' (last wins). */
+  option(name: string, value: OptionValue): this {
+    this.options[name] = value;
+    return this;
+  }
+
+  toSpec(): DeltaSourceSpec {
+    const spec: DeltaSourceSpec = { tablePath: this.tablePath, options: { ...this.options } };
+    if (this.names !== undefined) spec.columnNames = this.names;
+    return spec;
+  }
+
+  build(): Promise<DeltaSource> {
+    return openSource(this.toSpec());
+  }
+}
+
+/** Opens the source a spec describes (the app and the CLI), with the builder's checks. */
+export async function openSource(spec: DeltaSourceSpec): Promise<DeltaSource> {
+  const { problems, resolved } = resolveSourceSpec(spec);
+  if (typeof spec.tablePath !== 'string' || spec.tablePath.trim() === '') throw new DeltaSourceValidationError(problems);
+
+  const table = await DeltaTable.open(resolved.tablePath);
+  const { versionAsOf, timestampMs } = resolved;
+  let snapshot: Snapshot | null = null;
+  if (versionAsOf === undefined || timestampMs === undefined) {
+    try {
+      snapshot = await table.snapshot({ version: versionAsOf, timestampMs });
+    } catch (err) {
+      if (!(err instanceof DeltaportError && TIME_TRAVEL_CODES.has(err.code))) throw err;
+      problems.push(err.message);
+    }
+  }
+  // The column names are still checked when the version is wrong, against the latest schema.
+  const schemaSource = snapshot ?? (await table.snapshot());
+  problems.push(...columnProblems(resolved.columns, schemaSource));
+  if (problems.length > 0 || !snapshot) throw new DeltaSourceValidationError(problems);
+
+  const columns = resolved.columns ?? snapshot.schema.fields.map((f) => f.name);
+  return new OpenedSource(table, snapshot, columns, resolved.batchSize);
+}
+
+const TIME_TRAVEL_CODES = new Set(['VERSION_NOT_FOUND', 'TIMESTAMP_OUT_OF_RANGE']);
+
+function columnProblems(columns: string[] | undefined, snapshot: Snapshot): string[] {
+  if (!columns) return [];
+  const names = snapshot.schema.fields.map((f) => f.name);
+  const known = new Set(names);
+  const problems: string[] = [];
+  for (const name of new Set(columns)) {
+    if (typeof name !== 'string' || name.trim() === '' || known.has(name)) continue;
+    const sameButCase = names.find((n) => n.toLowerCase() === name.toLowerCase());
+    problems.push(
+      sameButCase
+        ? `no column '${name}' in version ${snapshot.version} (did you mean '${sameButCase}'?)`
+        : `no column '${name}' in version ${snapshot.version}; its columns are ${listNames(names)}`,
+    );
+  }
+  return problems;
+}
+
+function listNames(names: string[]): string {
+  const shown = names.slice(0, 12).map((n) => `'${n}'`);
+  return shown.join(', ') + (names.length > shown.length ? ` and ${names.length - shown.length} more` : '');
+}
+
+class OpenedSource implements DeltaSource {
+  readonly fields: StructField[];
+  readonly schema: Schema;
+
+  constructor(
+    readonly table: DeltaTable,
+    readonly snapshot: Snapshot,
+    readonly columns: string[],
+    readonly batchSize: number,
+  ) {
+    this.fields = selectFields(snapshot, columns);
+    this.schema = outputSchema(snapshot, columns);
+  }
+
+  async *batches(
+    opts: { signal?: AbortSignal; limit?: number; resumeFrom?: ScanPosition } = {},
+  ): AsyncGenerator<ScanBatch> {
+    // Loaded on first use: showing a schema or a history never needs the scan and its Parquet decoder.
+    const { scan } = await import('./scan.js');
+    yield* scan(this.snapshot, { ...opts, columns: this.columns, batchSize: this.batchSize });
+  }
+}
