@@ -32,7 +32,12 @@ export async function writeCommit(
   await setModificationTime(file, timestampMs);
 }
 
+/**
+ * Sets a file's mtime so that readers, which floor it to whole milliseconds as Hadoop does, see `timestampMs`.
+ * utimes takes float seconds, which cannot hold every millisecond exactly; aiming half a millisecond in keeps the
+ * rounding error (well under a microsecond) from falling into the millisecond before.
+ */
 export async function setModificationTime(file: string, timestampMs: number): Promise<void> {
-  const seconds = timestampMs / 1000;
+  const seconds = (timestampMs + 0.5) / 1000;
   await fs.utimes(file, seconds, seconds);
 }
