@@ -1,7 +1,8 @@
 // The one door to parquet-wasm. Files are opened as lazy Blobs so that only the footer and the requested column
 // chunks are read from disk; decoded data crosses into apache-arrow through the IPC stream format.
 import { openAsBlob } from 'node:fs';
-import { tableFromIPC, type Table } from 'apache-arrow';
+import { stat } from 'node:fs/promises';
+import { tableFromIPC, type Schema, type Table } from 'apache-arrow';
 import * as wasm from 'parquet-wasm/node';
 import { DeltaportError } from '../../shared/errors.js';
 
@@ -20,6 +21,8 @@ export interface ParquetHandle {
   readonly numRows: number;
   /** Rows per row group, in file order. */
   readonly rowGroupRows: number[];
+  /** The file's Arrow schema (field metadata carries Parquet field ids as PARQUET:field_id). */
+  readonly schema: Schema;
   read(request?: ReadRequest): Promise<Table>;
   close(): void;
 }
@@ -29,6 +32,8 @@ const LARGE_BATCH = 1 << 20;
 export async function openParquet(path: string): Promise<ParquetHandle> {
   let file: wasm.ParquetFile;
   try {
+    // openAsBlob reports a missing file only as a generic TypeError; stat names the cause (ENOENT).
+    await stat(path);
     file = await wasm.ParquetFile.fromFile(await openAsBlob(path));
   } catch (err) {
     throw parquetError(path, err);
@@ -36,10 +41,12 @@ export async function openParquet(path: string): Promise<ParquetHandle> {
   const meta = file.metadata();
   const rowGroupRows = meta.rowGroups().map((rg) => rg.numRows());
   meta.free();
+  const schema = tableFromIPC(file.schema().intoIPCStream()).schema;
   return {
     path,
     numRows: rowGroupRows.reduce((a, b) => a + b, 0),
     rowGroupRows,
+    schema,
     async read(request: ReadRequest = {}): Promise<Table> {
       try {
         const decoded = await file.read({ ...request, batchSize: request.batchSize ?? LARGE_BATCH });

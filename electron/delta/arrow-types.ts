@@ -1,0 +1,63 @@
+// Delta types to the canonical Arrow types every scan emits, whatever the Parquet files hold (see normalize.ts).
+import * as arrow from 'apache-arrow';
+import { decimalParts, isArray, isMap, isStruct, type DeltaType, type StructField } from '../../shared/delta-schema.js';
+import { DeltaportError } from '../../shared/errors.js';
+import type { Snapshot } from './snapshot.js';
+
+const PRIMITIVES: Record<string, () => arrow.DataType> = {
+  byte: () => new arrow.Int8(),
+  short: () => new arrow.Int16(),
+  integer: () => new arrow.Int32(),
+  long: () => new arrow.Int64(),
+  float: () => new arrow.Float32(),
+  double: () => new arrow.Float64(),
+  boolean: () => new arrow.Bool(),
+  string: () => new arrow.Utf8(),
+  binary: () => new arrow.Binary(),
+  date: () => new arrow.DateDay(),
+  timestamp: () => new arrow.TimestampMicrosecond('UTC'),
+  timestamp_ntz: () => new arrow.TimestampMicrosecond(),
+  void: () => new arrow.Null(),
+  // Variant values leave the reader as JSON text (variant.ts).
+  variant: () => new arrow.Utf8(),
+};
+
+export function toArrowType(t: DeltaType): arrow.DataType {
+  if (typeof t === 'string') {
+    const make = PRIMITIVES[t];
+    if (make) return make();
+    const decimal = decimalParts(t);
+    if (decimal && decimal.precision >= 1 && decimal.precision <= 38 && decimal.scale >= 0 && decimal.scale <= decimal.precision) {
+      return new arrow.Decimal(decimal.scale, decimal.precision, 128);
+    }
+    throw new DeltaportError('UNSUPPORTED_PROTOCOL', `unsupported Delta type '${t}'`);
+  }
+  if (isStruct(t)) return new arrow.Struct(t.fields.map(toArrowField));
+  if (isArray(t)) return new arrow.List(new arrow.Field('element', toArrowType(t.elementType), t.containsNull));
+  if (isMap(t)) {
+    const entries = new arrow.Struct([
+      new arrow.Field('key', toArrowType(t.keyType), false),
+      new arrow.Field('value', toArrowType(t.valueType), t.valueContainsNull),
+    ]);
+    return new arrow.Map_(new arrow.Field('entries', entries, false), false);
+  }
+  throw new DeltaportError('UNSUPPORTED_PROTOCOL', `unsupported Delta type ${JSON.stringify(t)}`);
+}
+
+export function toArrowField(f: StructField): arrow.Field {
+  return new arrow.Field(f.name, toArrowType(f.type), f.nullable);
+}
+
+/** The top-level Delta fields of the chosen columns (logical names), in the given order; all when absent. */
+export function selectFields(snapshot: Snapshot, columns?: string[]): StructField[] {
+  if (!columns) return snapshot.schema.fields;
+  return columns.map((name) => {
+    const field = snapshot.schema.fields.find((f) => f.name === name);
+    if (!field) throw new DeltaportError('VALIDATION', `no column '${name}' in the table's schema`);
+    return field;
+  });
+}
+
+export function outputSchema(snapshot: Snapshot, columns?: string[]): arrow.Schema {
+  return new arrow.Schema(selectFields(snapshot, columns).map(toArrowField));
+}

@@ -1,0 +1,176 @@
+// Snapshot -> stream of canonical Arrow record batches. Files are read one at a time, row group by row group, only
+// the chosen columns decoded (with a large decode batch); emitted batches are zero-copy slices of at most batchSize
+// rows that never straddle a row group or a run of deleted rows.
+import * as arrow from 'apache-arrow';
+import type { StructField } from '../../shared/delta-schema.js';
+import { DeltaportError } from '../../shared/errors.js';
+import { constantData } from './arrow-data.js';
+import { selectFields, toArrowField, toArrowType } from './arrow-types.js';
+import { columnMappingMode, findFileField, physicalName, type ColumnMappingMode } from './column-mapping.js';
+import { loadDeletionVector } from './deletion-vectors.js';
+import { normalizeColumn } from './normalize.js';
+import { openParquet } from './parquet-file.js';
+import { parsePartitionValue } from './partition-values.js';
+import type { ScanBatch, ScanOptions, ScanPosition } from './scan-types.js';
+import type { LiveFile, Snapshot } from './snapshot.js';
+
+const DEFAULT_BATCH_SIZE = 2048;
+const NO_DELETIONS = new Float64Array(0);
+
+interface Plan {
+  fields: StructField[];
+  schema: arrow.Schema;
+  structType: arrow.Struct;
+  partitions: Set<string>;
+  mode: ColumnMappingMode;
+  batchSize: number;
+  signal?: AbortSignal;
+}
+
+interface Progress {
+  remaining: number;
+  bytesDone: number;
+  filesDone: number;
+}
+
+export async function* scan(snapshot: Snapshot, options: ScanOptions = {}): AsyncGenerator<ScanBatch> {
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw invalid(`batch size must be a positive integer, got ${batchSize}`);
+  const limit = options.limit ?? Infinity;
+  if (limit !== Infinity && (!Number.isInteger(limit) || limit < 0)) throw invalid(`limit must be a non-negative integer, got ${limit}`);
+  const start: ScanPosition = options.resumeFrom ?? { fileIndex: 0, rowsInFile: 0 };
+  if (!Number.isInteger(start.fileIndex) || start.fileIndex < 0 || start.fileIndex > snapshot.files.length ||
+      !Number.isInteger(start.rowsInFile) || start.rowsInFile < 0) {
+    throw invalid(`cannot resume at file ${start.fileIndex}, row ${start.rowsInFile}: the snapshot has ${snapshot.files.length} files`);
+  }
+  const fields = selectFields(snapshot, options.columns);
+  const schema = new arrow.Schema(fields.map(toArrowField));
+  const plan: Plan = {
+    fields,
+    schema,
+    structType: new arrow.Struct(schema.fields),
+    partitions: new Set(snapshot.partitionColumns),
+    mode: columnMappingMode(snapshot.metadata),
+    batchSize,
+    signal: options.signal,
+  };
+  const progress: Progress = {
+    remaining: limit,
+    bytesDone: snapshot.files.slice(0, start.fileIndex).reduce((n, f) => n + f.add.size, 0),
+    filesDone: start.fileIndex,
+  };
+  for (let i = start.fileIndex; i < snapshot.files.length && progress.remaining > 0; i++) {
+    checkAborted(plan.signal);
+    yield* scanFile(snapshot, plan, progress, i, i === start.fileIndex ? start.rowsInFile : 0);
+    progress.bytesDone += snapshot.files[i].add.size;
+    progress.filesDone++;
+  }
+}
+
+async function* scanFile(snapshot: Snapshot, plan: Plan, progress: Progress, fileIndex: number, skipRows: number): AsyncGenerator<ScanBatch> {
+  const file = snapshot.files[fileIndex];
+  const deleted = file.add.deletionVector ? await loadDeletionVector(snapshot.tableRoot, file.add.deletionVector) : NO_DELETIONS;
+  const constants = partitionConstants(plan, file);
+  const handle = await openParquet(file.absolutePath);
+  try {
+    const sources = plan.fields.map((f) => (plan.partitions.has(f.name) ? undefined : findFileField(handle.schema.fields, f, plan.mode)));
+    const columns = [...new Set(sources.filter((s) => s !== undefined).map((s) => s.name))];
+    let emitted = skipRows;
+    let next = physicalRowOfKept(skipRows, deleted);
+    let groupStart = 0;
+    for (const [group, groupRows] of handle.rowGroupRows.entries()) {
+      const groupEnd = groupStart + groupRows;
+      if (groupEnd <= next) {
+        groupStart = groupEnd;
+        continue;
+      }
+      checkAborted(plan.signal);
+      const offset = next - groupStart;
+      // Reading stops early for previews: the rows still wanted plus at most every deleted row.
+      const limit = progress.remaining === Infinity ? undefined : Math.min(groupRows - offset, progress.remaining + deleted.length);
+      const decoded = columns.length === 0
+        ? [{ length: limit ?? groupRows - offset, data: undefined }]
+        : (await handle.read({ columns, rowGroups: [group], offset, limit })).batches.map((b) => ({ length: b.numRows, data: b }));
+      for (const piece of decoded) {
+        const normalized = plan.fields.map((f, k) => {
+          const constant = constants[k];
+          if (constant) return constant;
+          const source = sources[k] && piece.data?.getChild(sources[k].name)?.data[0];
+          return normalizeColumn(source, f.type, piece.length, { mode: plan.mode, column: f.name });
+        });
+        for (const [from, to] of keptRuns(deleted, next, next + piece.length)) {
+          for (let at = from; at < to && progress.remaining > 0; ) {
+            checkAborted(plan.signal);
+            const length = Math.min(plan.batchSize, to - at, progress.remaining);
+            const children = normalized.map((d, k) => (constants[k] ? d.slice(0, length) : d.slice(at - next, length)));
+            const data = arrow.makeData({ type: plan.structType, length, nullCount: 0, children });
+            emitted += length;
+            progress.remaining -= length;
+            at += length;
+            yield {
+              batch: new arrow.RecordBatch(plan.schema, data),
+              end: { fileIndex, rowsInFile: emitted },
+              bytesDone: progress.bytesDone,
+              filesDone: progress.filesDone,
+            };
+          }
+          if (progress.remaining <= 0) return;
+        }
+        next += piece.length;
+      }
+      groupStart = groupEnd;
+    }
+  } finally {
+    handle.close();
+  }
+}
+
+/** Per output column, the file's partition value repeated batchSize times (sliced per batch), else undefined. */
+function partitionConstants(plan: Plan, file: LiveFile): (arrow.Data | undefined)[] {
+  return plan.fields.map((f) => {
+    if (!plan.partitions.has(f.name)) return undefined;
+    const raw = file.add.partitionValues[physicalName(f, plan.mode)];
+    return constantData(toArrowType(f.type), parsePartitionValue(raw, f.type, f.name), plan.batchSize);
+  });
+}
+
+/** The physical index of the k-th (0-based) row not deleted. */
+export function physicalRowOfKept(k: number, deleted: Float64Array): number {
+  let row = k;
+  for (const d of deleted) {
+    if (d > row) break;
+    row++;
+  }
+  return row;
+}
+
+/** Maximal [from, to) runs of rows within [lo, hi) that are not deleted. */
+export function keptRuns(deleted: Float64Array, lo: number, hi: number): [number, number][] {
+  const runs: [number, number][] = [];
+  let at = lo;
+  for (let i = lowerBound(deleted, lo); i < deleted.length && deleted[i] < hi; i++) {
+    if (deleted[i] > at) runs.push([at, deleted[i]]);
+    at = deleted[i] + 1;
+  }
+  if (at < hi) runs.push([at, hi]);
+  return runs;
+}
+
+function lowerBound(sorted: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function checkAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new DeltaportError('CANCELLED', 'the scan was cancelled');
+}
+
+function invalid(message: string): DeltaportError {
+  return new DeltaportError('VALIDATION', message);
+}
