@@ -1,0 +1,64 @@
+// The one way the UI reaches the engine: Electron's preload bridge when present, else the HTTP protocol of
+// `deltaport serve` (POST /api/<method>, server-sent events on /api/events, token from the page URL or cookie).
+import { API_METHODS } from '../../shared/api.js';
+import type { DeltaportApi, DeltaportEvents, JobEvent, Result } from '../../shared/api.js';
+
+export type Client = DeltaportApi & DeltaportEvents;
+
+declare global {
+  interface Window {
+    deltaport?: Client;
+  }
+}
+
+function tokenFromPage(): string | null {
+  return new URLSearchParams(window.location.search).get('token');
+}
+
+async function postCall(method: string, arg: unknown, token: string | null): Promise<Result<unknown>> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (token) headers['X-Deltaport-Token'] = token;
+  let response: Response;
+  try {
+    response = await fetch(`api/${method}`, {
+      method: 'POST',
+      headers,
+      credentials: 'same-origin',
+      body: JSON.stringify(arg ?? null),
+    });
+  } catch {
+    return {
+      ok: false,
+      error: { code: 'INTERNAL', message: 'Cannot reach the Deltaport host; check that `deltaport serve` is still running.' },
+    };
+  }
+  if (response.status === 403) {
+    return {
+      ok: false,
+      error: { code: 'FORBIDDEN', message: 'The Deltaport host refused this page; open the exact URL it printed (with its token).' },
+    };
+  }
+  if (!response.ok) {
+    return { ok: false, error: { code: 'INTERNAL', message: `The Deltaport host answered HTTP ${response.status} to ${method}.` } };
+  }
+  return (await response.json()) as Result<unknown>;
+}
+
+function subscribeToEvents(token: string | null, listener: (event: JobEvent) => void): () => void {
+  const url = token ? `api/events?token=${encodeURIComponent(token)}` : 'api/events';
+  const source = new EventSource(url, { withCredentials: true });
+  source.onmessage = (message: MessageEvent<string>) => {
+    listener(JSON.parse(message.data) as JobEvent);
+  };
+  return () => source.close();
+}
+
+function httpClient(): Client {
+  const token = tokenFromPage();
+  const calls = Object.fromEntries(
+    API_METHODS.map((method) => [method, (arg?: unknown) => postCall(method, arg, token)]),
+  ) as unknown as DeltaportApi;
+  return { ...calls, onJobEvent: (listener) => subscribeToEvents(token, listener) };
+}
+
+export const api: Client = window.deltaport ?? httpClient();

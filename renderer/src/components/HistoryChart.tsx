@@ -1,0 +1,86 @@
+// A small bar chart of what each commit wrote (up) and removed (down), read from the commits' operationMetrics.
+import type { CommitSummary } from '../../../shared/table-info.js';
+import { formatCount, humanBytes } from '../format.js';
+
+export type ChartMetric = 'rows' | 'bytes';
+
+// Engines name the same figure differently per operation (WRITE, MERGE, UPDATE, DELETE, OPTIMIZE...).
+const ADDED: Record<ChartMetric, string[]> = {
+  rows: ['numOutputRows', 'numTargetRowsInserted', 'numInsertedRows', 'numUpdatedRows'],
+  bytes: ['numOutputBytes', 'numAddedBytes'],
+};
+const REMOVED: Record<ChartMetric, string[]> = {
+  rows: ['numDeletedRows', 'numTargetRowsDeleted'],
+  bytes: ['numRemovedBytes'],
+};
+
+function firstMetric(metrics: Record<string, unknown>, names: string[]): number | null {
+  for (const name of names) {
+    const n = Number(metrics[name]);
+    if (metrics[name] !== undefined && Number.isFinite(n)) return n;
+  }
+  return null;
+}
+
+export function commitFigures(commit: CommitSummary, metric: ChartMetric): { added: number | null; removed: number | null } {
+  return {
+    added: firstMetric(commit.operationMetrics, ADDED[metric]),
+    removed: firstMetric(commit.operationMetrics, REMOVED[metric]),
+  };
+}
+
+interface Props {
+  commits: CommitSummary[];
+  metric: ChartMetric;
+  currentVersion: number;
+  onPick(version: number): void;
+}
+
+const HEIGHT = 96;
+const BAR = 14;
+const GAP = 4;
+
+export function HistoryChart({ commits, metric, currentVersion, onPick }: Props) {
+  const ordered = [...commits].sort((a, b) => a.version - b.version);
+  const figures = ordered.map((c) => commitFigures(c, metric));
+  if (figures.every((f) => f.added === null && f.removed === null)) {
+    return <p className="muted small chart-empty">These commits record no {metric === 'rows' ? 'row' : 'byte'} metrics.</p>;
+  }
+  const max = Math.max(1, ...figures.map((f) => Math.max(f.added ?? 0, f.removed ?? 0)));
+  const anyRemoved = figures.some((f) => (f.removed ?? 0) > 0);
+  const baseline = anyRemoved ? HEIGHT * 0.65 : HEIGHT - 1;
+  const upSpace = baseline - 2;
+  const downSpace = HEIGHT - baseline - 2;
+  const width = ordered.length * (BAR + GAP);
+  const show = (n: number) => (metric === 'rows' ? formatCount(n) : humanBytes(n));
+  return (
+    <svg
+      className="history-chart"
+      viewBox={`0 0 ${width} ${HEIGHT}`}
+      height={HEIGHT}
+      style={{ maxWidth: `${width * 3}px` }}
+      preserveAspectRatio="none"
+      role="img"
+      aria-label={`${metric === 'rows' ? 'Rows' : 'Bytes'} written and removed per commit`}
+    >
+      <line x1={0} x2={width} y1={baseline} y2={baseline} className="chart-axis" />
+      {ordered.map((commit, i) => {
+        const { added, removed } = figures[i];
+        const up = ((added ?? 0) / max) * upSpace;
+        const down = ((removed ?? 0) / max) * downSpace;
+        const x = i * (BAR + GAP) + GAP / 2;
+        const current = commit.version === currentVersion;
+        return (
+          <g key={commit.version} className={current ? 'chart-bar current' : 'chart-bar'} onClick={() => onPick(commit.version)}>
+            <title>
+              {`v${commit.version} ${commit.operation ?? ''}: +${show(added ?? 0)}` + (removed ? ` −${show(removed)}` : '')}
+            </title>
+            <rect x={x - GAP / 2} y={0} width={BAR + GAP} height={HEIGHT} className="chart-hit" />
+            <rect x={x} y={baseline - Math.max(up, added ? 1 : 0)} width={BAR} height={Math.max(up, added ? 1 : 0)} className="chart-up" />
+            {down > 0 && <rect x={x} y={baseline} width={BAR} height={down} className="chart-down" />}
+          </g>
+        );
+      })}
+    </svg>
+  );
+}

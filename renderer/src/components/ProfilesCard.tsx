@@ -1,0 +1,100 @@
+// Saved sink settings: load one into the form, save the form under a name, delete one.
+import { useEffect, useState } from 'react';
+import type { SinkProfile } from '../../../shared/api.js';
+import type { SinkSpec } from '../../../shared/sink-spec.js';
+import { api } from '../api-client.js';
+import { Alert } from './Alert.js';
+
+interface Props {
+  /** The form as a spec, or why it cannot be saved yet. */
+  current: { spec: SinkSpec | null; problems: string[] };
+  onLoad(profile: SinkProfile): void;
+}
+
+export function ProfilesCard({ current, onLoad }: Props) {
+  const [profiles, setProfiles] = useState<SinkProfile[]>([]);
+  const [selected, setSelected] = useState('');
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+
+  const refresh = async () => {
+    const result = await api.listProfiles();
+    if (result.ok) setProfiles(result.value);
+    else setError(result.error.message);
+  };
+  useEffect(() => {
+    void refresh();
+  }, []);
+
+  const load = (profileName: string) => {
+    setSelected(profileName);
+    setNote(null);
+    const profile = profiles.find((p) => p.name === profileName);
+    if (profile) {
+      onLoad(profile);
+      setName(profile.name);
+    }
+  };
+
+  const save = async () => {
+    setError(null);
+    setNote(null);
+    if (!name.trim()) return setError('Give the profile a name.');
+    if (!current.spec) return setError(`The settings cannot be saved yet: ${current.problems.join(' ')}`);
+    const result = await api.saveProfile({ name: name.trim(), sink: current.spec });
+    if (!result.ok) return setError(result.error.message);
+    setNote(
+      result.value.passwordNotSaved
+        ? `Saved “${result.value.name}” without its password: this host cannot encrypt it.`
+        : `Saved “${result.value.name}”.`,
+    );
+    setSelected(result.value.name);
+    await refresh();
+  };
+
+  const remove = async () => {
+    setError(null);
+    setNote(null);
+    const result = await api.deleteProfile({ name: selected });
+    if (!result.ok) return setError(result.error.message);
+    setNote(`Deleted “${selected}”.`);
+    setSelected('');
+    await refresh();
+  };
+
+  return (
+    <section className="card" aria-labelledby="profiles-title">
+      <h3 id="profiles-title">Profiles</h3>
+      <label className="field">
+        <span>Saved profiles</span>
+        <select value={selected} onChange={(e) => load(e.target.value)} disabled={profiles.length === 0}>
+          <option value="">{profiles.length === 0 ? 'None saved yet' : 'Load a profile…'}</option>
+          {profiles.map((p) => (
+            <option key={p.name} value={p.name}>
+              {p.name} ({p.sink.kind})
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="inline-fields">
+        <label className="field grow">
+          <span>Profile name</span>
+          <input type="text" value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. warehouse staging" />
+        </label>
+        <button type="button" className="button" onClick={() => void save()}>
+          Save profile
+        </button>
+        <button type="button" className="button danger" onClick={() => void remove()} disabled={!selected}>
+          Delete profile
+        </button>
+      </div>
+      {note && (
+        <p className="note" role="status">
+          {note}
+        </p>
+      )}
+      <Alert message={error} />
+    </section>
+  );
+}

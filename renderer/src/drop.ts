@@ -1,0 +1,24 @@
+// A folder dropped on the window: browsers reveal its location only as a file:// URI or dragged path text, never
+// through the File object, so those are what we read.
+export type DropOutcome = { path: string } | { problem: string } | null;
+
+function pathOfFileUri(uri: string): string {
+  const path = decodeURIComponent(new URL(uri).pathname);
+  // file:///C:/data -> C:/data
+  return /^\/[A-Za-z]:\//.test(path) ? path.slice(1) : path;
+}
+
+export function droppedLocation(data: DataTransfer): DropOutcome {
+  const uri = data
+    .getData('text/uri-list')
+    .split(/\r?\n/)
+    .find((line) => line.startsWith('file://'));
+  if (uri) return { path: pathOfFileUri(uri) };
+  const text = data.getData('text/plain').trim();
+  if (/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(text)) return { path: text };
+  if (text.startsWith('file://')) return { path: pathOfFileUri(text) };
+  if (data.files.length > 0) {
+    return { problem: 'This window cannot see where the dropped folder lives; paste its path into the location field instead.' };
+  }
+  return null;
+}
