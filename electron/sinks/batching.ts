@@ -1,0 +1,96 @@
+// Regroups the scan's batches (~2048 rows) into transactions of exactly batchSize rows. A transaction records how
+// far the stream has come as a scan position plus a count of rows beyond it: a transaction may end inside one of
+// the scan's batches, and the scan can only resume at a batch's end, so a resumed sink skips those rows itself.
+import type { RecordBatch } from 'apache-arrow';
+import type { ScanBatch, ScanPosition } from '../delta/scan-types.js';
+
+/** How far the committed rows reach: `position` (null = the start) and `rowsAfter` rows past it. */
+export interface StreamProgress {
+  position: ScanPosition | null;
+  rowsAfter: number;
+}
+
+export interface Transaction {
+  chunks: RecordBatch[];
+  rows: number;
+  /** Progress once this transaction is committed. */
+  progress: StreamProgress;
+}
+
+interface Chunk {
+  batch: RecordBatch;
+  /** Set when this chunk is the last part of a scan batch: the scan position after it. */
+  end: ScanPosition | null;
+}
+
+export class TransactionBatcher {
+  private pending: Chunk[] = [];
+  private pendingRows = 0;
+  /** Progress after everything handed out so far. */
+  private progress: StreamProgress;
+  /** Rows at the start of the resumed stream that an earlier run already committed. */
+  private skip: number;
+
+  constructor(
+    private readonly batchSize: number,
+    resumed: StreamProgress,
+  ) {
+    this.progress = { ...resumed };
+    this.skip = resumed.rowsAfter;
+  }
+
+  get rowsPending(): number {
+    return this.pendingRows;
+  }
+
+  add(scanBatch: ScanBatch): void {
+    let batch = scanBatch.batch;
+    if (this.skip > 0) {
+      const skipped = Math.min(this.skip, batch.numRows);
+      this.skip -= skipped;
+      batch = batch.slice(skipped);
+      if (batch.numRows === 0) {
+        // Wholly committed before: the progress moves to this batch's end with the rest still to skip.
+        this.progress = { position: scanBatch.end, rowsAfter: this.skip };
+        return;
+      }
+    }
+    this.pending.push({ batch, end: scanBatch.end });
+    this.pendingRows += batch.numRows;
+  }
+
+  /** The next full transaction, or null while fewer than batchSize rows wait. */
+  takeFull(): Transaction | null {
+    return this.pendingRows >= this.batchSize ? this.take(this.batchSize) : null;
+  }
+
+  /** Whatever waits, as one transaction (for the flush interval and the end of the stream), or null. */
+  takeRest(): Transaction | null {
+    return this.pending.length > 0 ? this.take(this.pendingRows) : null;
+  }
+
+  private take(rows: number): Transaction {
+    const chunks: RecordBatch[] = [];
+    let progress = this.progress;
+    let taken = 0;
+    while (this.pending.length > 0 && (taken < rows || this.pending[0].batch.numRows === 0)) {
+      const chunk = this.pending[0];
+      const want = rows - taken;
+      if (chunk.batch.numRows > want) {
+        // Split: the first part ends inside the scan batch, so its rows count past the last position.
+        chunks.push(chunk.batch.slice(0, want));
+        chunk.batch = chunk.batch.slice(want);
+        progress = { position: progress.position, rowsAfter: progress.rowsAfter + want };
+        taken += want;
+        break;
+      }
+      this.pending.shift();
+      if (chunk.batch.numRows > 0) chunks.push(chunk.batch);
+      taken += chunk.batch.numRows;
+      progress = chunk.end ? { position: chunk.end, rowsAfter: 0 } : { position: progress.position, rowsAfter: progress.rowsAfter + chunk.batch.numRows };
+    }
+    this.pendingRows -= taken;
+    this.progress = progress;
+    return { chunks, rows: taken, progress };
+  }
+}

@@ -1,0 +1,187 @@
+// One column of an Arrow batch read as the values a SQL sink writes: SQLite bind values or PostgreSQL text. Readers
+// work straight on the column's buffers (offsets, words, bitmaps) so that a batch never becomes row objects; what a
+// value turns into is decided by the Delta type (timestamp vs timestamp_ntz, nested -> JSON), how it is stored in
+// memory by the Arrow type.
+import { Type, Vector, type Data, type DataType, type Decimal, type Timestamp } from 'apache-arrow';
+import type { StructField } from '../../shared/delta-schema.js';
+import { decimalReader } from '../values/decimal-text.js';
+import { int64Reader } from '../values/int64.js';
+import { dateFormatter, timestampFormatter } from '../values/time-text.js';
+import { jsonReader } from '../values/json-value.js';
+import { valueKind, type ValueKind } from './sql-types.js';
+
+/** Reads row i (valid rows only; nulls are checked by the caller through isNull). */
+export type CellReader<T> = (i: number) => T;
+
+export type SqliteValue = number | bigint | string | Buffer;
+
+const MS_PER_DAY = 86_400_000;
+
+export function isNullAt(data: Data): (i: number) => boolean {
+  if (data.type.typeId === Type.Null) return () => true;
+  const bitmap = data.nullBitmap;
+  if (data.nullCount === 0 || !bitmap || bitmap.length === 0) return () => false;
+  const offset = data.offset;
+  return (i) => {
+    const bit = offset + i;
+    return (bitmap[bit >> 3] & (1 << (bit & 7))) === 0;
+  };
+}
+
+/** Values bound into SQLite: INTEGER, REAL, exact TEXT, BLOB. */
+export function sqliteReader(data: Data, field: StructField): CellReader<SqliteValue> {
+  const kind = valueKind(field);
+  switch (kind) {
+    case 'boolean': {
+      const bit = booleanReader(data);
+      return (i) => (bit(i) ? 1 : 0);
+    }
+    case 'real':
+    case 'double': {
+      const number = numberReader(data);
+      // SQLite stores NaN as NULL; the text keeps the value distinguishable from a missing one.
+      return (i) => {
+        const v = number(i);
+        return v === v ? v : 'NaN';
+      };
+    }
+    case 'binary':
+      return binaryReader(data);
+    case 'smallint':
+    case 'integer':
+    case 'bigint':
+      if (isInt64(data.type)) return int64Reader(data.values);
+      return numberReader(data);
+    default:
+      return textReader(data, kind);
+  }
+}
+
+/** Values as PostgreSQL's text input form (what COPY and text parameters take), before any COPY escaping. */
+export function pgTextReader(data: Data, field: StructField): CellReader<string> {
+  const kind = valueKind(field);
+  switch (kind) {
+    case 'boolean': {
+      const bit = booleanReader(data);
+      return (i) => (bit(i) ? 't' : 'f');
+    }
+    case 'smallint':
+    case 'integer':
+    case 'bigint':
+    case 'real':
+    case 'double': {
+      // String() of a double is the shortest text that reads back to the same value; NaN and ±Infinity are
+      // spelled the way PostgreSQL reads them.
+      const number = isInt64(data.type) ? int64Reader(data.values) : numberReader(data);
+      return (i) => String(number(i));
+    }
+    case 'binary': {
+      const bytes = binaryReader(data);
+      return (i) => `\\x${bytes(i).toString('hex')}`;
+    }
+    default:
+      return textReader(data, kind);
+  }
+}
+
+/** Kinds whose text can hold a backslash, tab or line break and so needs COPY escaping. */
+export function mayNeedCopyEscape(field: StructField): boolean {
+  const kind = valueKind(field);
+  return kind === 'string' || kind === 'json' || kind === 'binary';
+}
+
+function textReader(data: Data, kind: ValueKind): CellReader<string> {
+  switch (kind) {
+    case 'decimal': {
+      const type = data.type as Decimal;
+      if (data.type.typeId !== Type.Decimal) return genericText(data);
+      return decimalReader(data.values as Uint32Array, type.bitWidth, type.scale);
+    }
+    case 'date':
+      return dateReader(data);
+    case 'timestamp':
+    case 'timestamp_ntz':
+      return timestampReader(data, kind === 'timestamp');
+    case 'json':
+      if (isNested(data.type)) return nestedJsonReader(data);
+      return stringReader(data);
+    default:
+      return stringReader(data);
+  }
+}
+
+function stringReader(data: Data): CellReader<string> {
+  if (data.type.typeId !== Type.Utf8) return genericText(data);
+  const bytes = bufferOf(data.values);
+  const offsets = data.valueOffsets as Int32Array;
+  return (i) => bytes.toString('utf8', offsets[i], offsets[i + 1]);
+}
+
+function binaryReader(data: Data): CellReader<Buffer> {
+  if (data.type.typeId === Type.Binary) {
+    const bytes = bufferOf(data.values);
+    const offsets = data.valueOffsets as Int32Array;
+    return (i) => bytes.subarray(offsets[i], offsets[i + 1]);
+  }
+  const vector = new Vector([data]);
+  return (i) => Buffer.from(vector.get(i) as Uint8Array);
+}
+
+function numberReader(data: Data): CellReader<number> {
+  const values = data.values as ArrayLike<number>;
+  return (i) => values[i];
+}
+
+function booleanReader(data: Data): CellReader<boolean> {
+  const bits = data.values as Uint8Array;
+  const offset = data.offset;
+  return (i) => {
+    const bit = offset + i;
+    return (bits[bit >> 3] & (1 << (bit & 7))) !== 0;
+  };
+}
+
+function dateReader(data: Data): CellReader<string> {
+  const format = dateFormatter();
+  if (data.type.typeId === Type.Date) {
+    const unit = (data.type as unknown as { unit: number }).unit;
+    if (unit === 0) {
+      const days = data.values as Int32Array;
+      return (i) => format(days[i]);
+    }
+    const ms = int64Reader(data.values as BigInt64Array);
+    return (i) => format(Math.floor(Number(ms(i)) / MS_PER_DAY));
+  }
+  return genericText(data);
+}
+
+function timestampReader(data: Data, utc: boolean): CellReader<string> {
+  if (data.type.typeId !== Type.Timestamp) return genericText(data);
+  const format = timestampFormatter((data.type as Timestamp).unit, utc);
+  const ticks = int64Reader(data.values as BigInt64Array);
+  return (i) => format(ticks(i));
+}
+
+function nestedJsonReader(data: Data): CellReader<string> {
+  const read = jsonReader(data);
+  return (i) => JSON.stringify(read(i));
+}
+
+/** Layouts other than the scan's canonical ones (arrow-types.ts): apache-arrow reads the value. */
+function genericText(data: Data): CellReader<string> {
+  const vector = new Vector([data]);
+  return (i) => String(vector.get(i));
+}
+
+function isInt64(type: DataType): boolean {
+  return type.typeId === Type.Int && (type as unknown as { bitWidth: number }).bitWidth === 64;
+}
+
+function isNested(type: DataType): boolean {
+  const id = type.typeId;
+  return id === Type.Struct || id === Type.List || id === Type.Map || id === Type.FixedSizeList || id === Type.LargeList;
+}
+
+function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

@@ -1,0 +1,86 @@
+// Exactly-once bookkeeping in the target database. Each batch's transaction also writes how far the job has come,
+// so a batch and its progress row commit together or not at all: a rerun after a crash, kill, cancel or lost
+// connection resumes after the last committed batch, and a finished job run again finds itself done.
+import { createHash } from 'node:crypto';
+import type { StructField } from '../../shared/delta-schema.js';
+import type { SqlSinkSpec } from '../../shared/sink-spec.js';
+import { typeLabel } from '../../shared/delta-schema.js';
+import type { StreamProgress } from './batching.js';
+import { quoteIdent } from './sql-identifiers.js';
+import type { Dialect } from './sql-types.js';
+
+export const PROGRESS_TABLE = '_deltaport_progress';
+
+export interface JobIdentity {
+  tableId: string;
+  version: number;
+  fields: StructField[];
+  spec: SqlSinkSpec;
+}
+
+/** The job key: the same snapshot, columns and target (with its mode) is the same job. */
+export function jobKey({ tableId, version, fields, spec }: JobIdentity): string {
+  const identity = JSON.stringify([
+    tableId,
+    version,
+    fields.map((f) => [f.name, typeLabel(f.type)]),
+    spec.table,
+    spec.mode,
+    spec.mode === 'upsert' ? spec.keyColumns : null,
+    spec.mode === 'sql' ? spec.sql : null,
+  ]);
+  return createHash('sha256').update(identity).digest('hex').slice(0, 32);
+}
+
+/** Where an overwrite builds the new contents before the swap; an exactly-once job keeps it across runs. */
+export function stagingTable(target: string, key: string | null): string {
+  const id = key ?? createHash('sha256').update(target).digest('hex');
+  return `_deltaport_stage_${id.slice(0, 16)}`;
+}
+
+export interface StoredProgress extends StreamProgress {
+  rowsWritten: number;
+  done: boolean;
+}
+
+type Query = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
+
+export function progressTableSql(dialect: Dialect): string {
+  const [int, bool, time] = dialect === 'postgres' ? ['bigint', 'boolean', 'timestamptz'] : ['INTEGER', 'INTEGER', 'TEXT'];
+  return `CREATE TABLE IF NOT EXISTS ${quoteIdent(PROGRESS_TABLE)} (job_key text PRIMARY KEY, target_table text NOT NULL, file_index ${int}, rows_in_file ${int}, rows_after ${int} NOT NULL, rows_written ${int} NOT NULL, done ${bool} NOT NULL, updated_at ${time} NOT NULL)`;
+}
+
+export async function readProgress(query: Query, dialect: Dialect, key: string): Promise<StoredProgress | null> {
+  const rows = await query(
+    `SELECT file_index, rows_in_file, rows_after, rows_written, done FROM ${quoteIdent(PROGRESS_TABLE)} WHERE job_key = ${placeholder(dialect, 1)}`,
+    [key],
+  );
+  if (rows.length === 0) return null;
+  const r = rows[0];
+  return {
+    position: r.file_index === null ? null : { fileIndex: Number(r.file_index), rowsInFile: Number(r.rows_in_file) },
+    rowsAfter: Number(r.rows_after),
+    rowsWritten: Number(r.rows_written),
+    done: r.done === true || r.done === 1,
+  };
+}
+
+export async function saveProgress(query: Query, dialect: Dialect, key: string, target: string, p: StoredProgress): Promise<void> {
+  const $ = (n: number): string => placeholder(dialect, n);
+  const done = dialect === 'postgres' ? p.done : p.done ? 1 : 0;
+  await query(
+    `INSERT INTO ${quoteIdent(PROGRESS_TABLE)} (job_key, target_table, file_index, rows_in_file, rows_after, rows_written, done, updated_at) ` +
+      `VALUES (${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, ${$(7)}, ${dialect === 'postgres' ? 'now()' : 'CURRENT_TIMESTAMP'}) ` +
+      `ON CONFLICT (job_key) DO UPDATE SET file_index = excluded.file_index, rows_in_file = excluded.rows_in_file, ` +
+      `rows_after = excluded.rows_after, rows_written = excluded.rows_written, done = excluded.done, updated_at = excluded.updated_at`,
+    [key, target, p.position?.fileIndex ?? null, p.position?.rowsInFile ?? null, p.rowsAfter, p.rowsWritten, done],
+  );
+}
+
+export async function forgetProgress(query: Query, dialect: Dialect, key: string): Promise<void> {
+  await query(`DELETE FROM ${quoteIdent(PROGRESS_TABLE)} WHERE job_key = ${placeholder(dialect, 1)}`, [key]);
+}
+
+function placeholder(dialect: Dialect, n: number): string {
+  return dialect === 'postgres' ? `$${n}` : '?';
+}

@@ -1,0 +1,48 @@
+// Which failures are worth retrying, and how long to wait. Only errors that say nothing about the data qualify: a
+// lost or reset connection, a server shutting down, a serialization failure or deadlock, a busy or locked SQLite
+// file. Data and constraint errors would fail the same way again.
+import { DeltaportError } from '../../shared/errors.js';
+
+const TRANSIENT_SQLSTATES = new Set(['40001', '40P01', '57P01', '57P02', '57P03', '53300']);
+const TRANSIENT_NODE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const LOST_CONNECTION = /connection terminated|connection error|not queryable|server closed the connection|socket hang up/i;
+
+export function isTransient(err: unknown): boolean {
+  if (err instanceof DeltaportError) return err.code === 'SINK_CONNECTION';
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') {
+    if (TRANSIENT_SQLSTATES.has(code) || /^08/.test(code)) return true;
+    if (TRANSIENT_NODE_CODES.has(code)) return true;
+    if (/^SQLITE_(BUSY|LOCKED)/.test(code)) return true;
+  }
+  return err instanceof Error && LOST_CONNECTION.test(err.message);
+}
+
+const BASE_DELAY_MS = 100;
+const MAX_DELAY_MS = 5_000;
+
+/** Exponential backoff with jitter (between half and all of the step), so that retrying writers spread out. */
+export function backoffMs(attempt: number): number {
+  const step = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);
+  return step / 2 + Math.random() * (step / 2);
+}
+
+/** Waits, unless the signal aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled());
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(cancelled());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function cancelled(): DeltaportError {
+  return new DeltaportError('CANCELLED', 'the export was cancelled');
+}

@@ -1,0 +1,64 @@
+// The dry run: which DDL and statement an export will use and whether an existing target can take it, computed
+// from the target's catalog without writing anything. The sinks build the same plan when they open, and refuse an
+// incompatible target before the first row.
+import type { StructField } from '../../shared/delta-schema.js';
+import { DeltaportError } from '../../shared/errors.js';
+import { sinkColumnProblems, validateSinkSpec, type ExportPlan, type SqlSinkSpec } from '../../shared/sink-spec.js';
+import { quoteIdent, quoteList } from './sql-identifiers.js';
+import { copySql, insertValuesSql, upsertMergeSql, upsertTempSql, UPSERT_TEMP } from './sql-statements.js';
+import { createTableSql, incompatibility, type Dialect, type ExistingColumn } from './sql-types.js';
+
+export interface TableDescription {
+  columns: ExistingColumn[];
+  /** Column sets of the primary key and unique indexes (what ON CONFLICT can name). */
+  uniqueKeys: string[][];
+}
+
+export async function planSqlExport(fields: StructField[], spec: SqlSinkSpec): Promise<ExportPlan> {
+  checkSpec(spec, fields);
+  const existing =
+    spec.kind === 'sqlite'
+      ? await (await import('./sqlite-connection.js')).describeSqliteFile(spec.path, spec.table)
+      : await (await import('./pg-connection.js')).describePgTarget(spec.connection, spec.table);
+  return buildPlan(spec, fields, existing, spec.kind === 'sqlite' ? 'sqlite' : 'postgres');
+}
+
+/** Throws VALIDATION with every problem of the spec against the exported columns. */
+export function checkSpec(spec: SqlSinkSpec, fields: StructField[]): void {
+  const problems = [...validateSinkSpec(spec), ...sinkColumnProblems(spec, fields.map((f) => f.name))];
+  if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('; '));
+}
+
+export function buildPlan(spec: SqlSinkSpec, fields: StructField[], existing: TableDescription | null, dialect: Dialect, staging?: string): ExportPlan {
+  const table = spec.table;
+  const keys = spec.mode === 'upsert' ? spec.keyColumns! : null;
+  const plan: ExportPlan = { sink: spec.kind, target: table, ddl: [], statement: '', targetExists: existing !== null, incompatibility: null };
+  switch (spec.mode) {
+    case 'sql':
+      plan.statement = spec.sql!;
+      return plan;
+    case 'overwrite': {
+      const stage = staging ?? '<staging table>';
+      plan.ddl = [createTableSql(dialect, stage, fields), `DROP TABLE IF EXISTS ${quoteIdent(table)}`, `ALTER TABLE ${quoteIdent(stage)} RENAME TO ${quoteIdent(table)}`];
+      plan.statement = dialect === 'postgres' ? copySql(stage, fields) : insertValuesSql(stage, fields, 1, null);
+      return plan;
+    }
+    default:
+      if (!existing) plan.ddl = [createTableSql(dialect, table, fields, keys ?? [])];
+      else plan.incompatibility = incompatibility(dialect, table, fields, existing.columns) ?? missingUniqueKey(table, keys, existing);
+      plan.statement =
+        dialect === 'sqlite'
+          ? insertValuesSql(table, fields, 1, keys)
+          : keys
+            ? `${upsertTempSql(fields)}; ${copySql(UPSERT_TEMP, fields)}; ${upsertMergeSql(table, fields, keys)}`
+            : copySql(table, fields);
+      return plan;
+  }
+}
+
+function missingUniqueKey(table: string, keys: string[] | null, existing: TableDescription): string | null {
+  if (!keys) return null;
+  const wanted = [...keys].sort().join('\0');
+  if (existing.uniqueKeys.some((k) => [...k].sort().join('\0') === wanted)) return null;
+  return `existing table ${quoteIdent(table)} has no primary key or unique index on (${quoteList(keys)}), which upsert needs`;
+}

@@ -1,0 +1,198 @@
+// Delta types to SQL column types, for both dialects, and the check that an existing table can take an export.
+// SQLite has storage classes rather than types: what matters there is the declared type's affinity, which decides
+// whether a value is converted on the way in (a decimal's exact text must not meet NUMERIC affinity).
+import { decimalParts, type DeltaType, type StructField } from '../../shared/delta-schema.js';
+import { DeltaportError } from '../../shared/errors.js';
+import { quoteIdent, quoteList } from './sql-identifiers.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** How a column's values are written, decided by its Delta type. */
+export type ValueKind =
+  | 'smallint'
+  | 'integer'
+  | 'bigint'
+  | 'real'
+  | 'double'
+  | 'decimal'
+  | 'string'
+  | 'binary'
+  | 'date'
+  | 'timestamp'
+  | 'timestamp_ntz'
+  | 'boolean'
+  | 'json';
+
+const PRIMITIVE_KINDS: Record<string, ValueKind> = {
+  byte: 'smallint',
+  short: 'smallint',
+  integer: 'integer',
+  long: 'bigint',
+  float: 'real',
+  double: 'double',
+  string: 'string',
+  binary: 'binary',
+  date: 'date',
+  timestamp: 'timestamp',
+  timestamp_ntz: 'timestamp_ntz',
+  boolean: 'boolean',
+  // Variant values arrive from the reader as JSON text.
+  variant: 'json',
+  // A void column holds only nulls.
+  void: 'string',
+};
+
+export function valueKind(field: StructField): ValueKind {
+  const t = field.type;
+  if (typeof t !== 'string') return 'json';
+  if (decimalParts(t)) return 'decimal';
+  const kind = PRIMITIVE_KINDS[t];
+  if (!kind) throw new DeltaportError('SINK_INCOMPATIBLE', `column "${field.name}" has type ${t}, which SQL sinks cannot write`);
+  return kind;
+}
+
+const PG_TYPES: Record<Exclude<ValueKind, 'decimal'>, string> = {
+  smallint: 'smallint',
+  integer: 'integer',
+  bigint: 'bigint',
+  real: 'real',
+  double: 'double precision',
+  string: 'text',
+  binary: 'bytea',
+  date: 'date',
+  timestamp: 'timestamp with time zone',
+  timestamp_ntz: 'timestamp without time zone',
+  boolean: 'boolean',
+  json: 'jsonb',
+};
+
+const SQLITE_TYPES: Record<ValueKind, string> = {
+  smallint: 'INTEGER',
+  integer: 'INTEGER',
+  bigint: 'INTEGER',
+  real: 'REAL',
+  double: 'REAL',
+  decimal: 'TEXT',
+  string: 'TEXT',
+  binary: 'BLOB',
+  date: 'TEXT',
+  timestamp: 'TEXT',
+  timestamp_ntz: 'TEXT',
+  boolean: 'INTEGER',
+  json: 'TEXT',
+};
+
+export function sqlType(field: StructField, dialect: Dialect): string {
+  const kind = valueKind(field);
+  if (dialect === 'sqlite') return SQLITE_TYPES[kind];
+  if (kind !== 'decimal') return PG_TYPES[kind];
+  const { precision, scale } = decimalParts(field.type as DeltaType)!;
+  return `numeric(${precision},${scale})`;
+}
+
+/** CREATE TABLE for the exported columns; key columns become the primary key (what ON CONFLICT needs). */
+export function createTableSql(dialect: Dialect, table: string, fields: StructField[], keys: string[] = []): string {
+  const columns = fields.map((f) => `${quoteIdent(f.name)} ${sqlType(f, dialect)}${f.nullable ? '' : ' NOT NULL'}`);
+  if (keys.length > 0) columns.push(`PRIMARY KEY (${quoteList(keys)})`);
+  return `CREATE TABLE ${quoteIdent(table)} (${columns.join(', ')})`;
+}
+
+/** A column of an existing target table, as its catalog describes it. */
+export interface ExistingColumn {
+  name: string;
+  /** PostgreSQL: format_type() text, e.g. "numeric(10,2)"; SQLite: the declared type. */
+  type: string;
+  notNull: boolean;
+  hasDefault: boolean;
+}
+
+/** Why an existing table cannot take the export, or null when it can. */
+export function incompatibility(dialect: Dialect, table: string, fields: StructField[], existing: ExistingColumn[]): string | null {
+  const problems: string[] = [];
+  const matched = new Set<ExistingColumn>();
+  for (const field of fields) {
+    const column = findColumn(dialect, existing, field.name);
+    if (!column) {
+      problems.push(`has no column "${field.name}"`);
+      continue;
+    }
+    matched.add(column);
+    if (!accepts(dialect, field, column.type)) {
+      problems.push(`column "${column.name}" is ${column.type || 'untyped'}, which cannot hold ${typeLabelOf(field)} (needs ${sqlType(field, dialect)})`);
+    }
+  }
+  for (const column of existing) {
+    if (!matched.has(column) && column.notNull && !column.hasDefault) {
+      problems.push(`column "${column.name}" is NOT NULL without a default and is not exported`);
+    }
+  }
+  return problems.length === 0 ? null : `existing table ${quoteIdent(table)} ${problems.join('; ')}`;
+}
+
+function findColumn(dialect: Dialect, existing: ExistingColumn[], name: string): ExistingColumn | undefined {
+  // SQLite compares column names without regard to ASCII case; PostgreSQL's quoted names are exact.
+  return existing.find((c) => c.name === name) ?? (dialect === 'sqlite' ? existing.find((c) => c.name.toLowerCase() === name.toLowerCase()) : undefined);
+}
+
+function typeLabelOf(field: StructField): string {
+  return typeof field.type === 'string' ? field.type : field.type.type;
+}
+
+/** Target PostgreSQL types that hold every value of a kind without loss. */
+const PG_ACCEPTS: Record<Exclude<ValueKind, 'decimal'>, RegExp> = {
+  smallint: /^(smallint|integer|bigint|numeric(\(.*\))?|real|double precision)$/,
+  integer: /^(integer|bigint|numeric(\(.*\))?|double precision)$/,
+  bigint: /^(bigint|numeric)$/,
+  real: /^(real|double precision)$/,
+  double: /^double precision$/,
+  string: /^(text|character varying)$/,
+  binary: /^bytea$/,
+  date: /^(date|timestamp (with|without) time zone)$/,
+  timestamp: /^timestamp with time zone$/,
+  timestamp_ntz: /^timestamp without time zone$/,
+  boolean: /^boolean$/,
+  json: /^(jsonb|json|text)$/,
+};
+
+function accepts(dialect: Dialect, field: StructField, targetType: string): boolean {
+  const kind = valueKind(field);
+  if (dialect === 'sqlite') return sqliteAccepts(kind, sqliteAffinity(targetType));
+  const t = targetType.toLowerCase();
+  if (kind !== 'decimal') return PG_ACCEPTS[kind].test(t);
+  if (t === 'numeric') return true;
+  const m = /^numeric\((\d+),(\d+)\)$/.exec(t);
+  if (!m) return false;
+  const need = decimalParts(field.type)!;
+  const [precision, scale] = [Number(m[1]), Number(m[2])];
+  return scale >= need.scale && precision - scale >= need.precision - need.scale;
+}
+
+type Affinity = 'INTEGER' | 'TEXT' | 'BLOB' | 'REAL' | 'NUMERIC';
+
+/** SQLite's rules (datatype3.html, 3.1) for the affinity of a declared type. */
+export function sqliteAffinity(declared: string): Affinity {
+  const t = declared.toUpperCase();
+  if (t.includes('INT')) return 'INTEGER';
+  if (/CHAR|CLOB|TEXT/.test(t)) return 'TEXT';
+  if (t.includes('BLOB') || t === '') return 'BLOB';
+  if (/REAL|FLOA|DOUB/.test(t)) return 'REAL';
+  return 'NUMERIC';
+}
+
+function sqliteAccepts(kind: ValueKind, affinity: Affinity): boolean {
+  switch (kind) {
+    case 'smallint':
+    case 'integer':
+    case 'bigint':
+    case 'boolean':
+      return affinity === 'INTEGER' || affinity === 'NUMERIC';
+    case 'real':
+    case 'double':
+      return affinity === 'REAL' || affinity === 'NUMERIC';
+    case 'binary':
+      return affinity === 'BLOB';
+    default:
+      // Text must stay text: NUMERIC or INTEGER affinity would turn "0012" or "1.50" into numbers.
+      return affinity === 'TEXT' || affinity === 'BLOB';
+  }
+}

@@ -1,0 +1,59 @@
+// Opening a SQLite target and reading its catalog. WAL with synchronous=NORMAL is fast and still never corrupts the
+// file (a power cut may lose the last commits, not the database); the busy timeout lets a writer wait out readers.
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { DeltaportError } from '../../shared/errors.js';
+import type { TableDescription } from './sql-plan.js';
+
+const BUSY_TIMEOUT_MS = 5_000;
+
+export function openSqlite(path: string, options: { readonly?: boolean } = {}): Database.Database {
+  try {
+    const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false, timeout: BUSY_TIMEOUT_MS });
+    if (!options.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    return db;
+  } catch (err) {
+    throw new DeltaportError('SINK_CONNECTION', `cannot open SQLite database ${path}: ${sqliteMessage(err)}`);
+  }
+}
+
+export function describeSqliteTable(db: Database.Database, table: string): TableDescription | null {
+  const columns = db.prepare('SELECT name, type, "notnull" AS not_null, dflt_value, pk FROM pragma_table_info(?)').all(table) as {
+    name: string;
+    type: string;
+    not_null: number;
+    dflt_value: unknown;
+    pk: number;
+  }[];
+  if (columns.length === 0) return null;
+  const uniqueKeys: string[][] = [];
+  const primaryKey = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
+  if (primaryKey.length > 0) uniqueKeys.push(primaryKey.map((c) => c.name));
+  const indexes = db.prepare('SELECT name FROM pragma_index_list(?) WHERE "unique" = 1 AND partial = 0').all(table) as { name: string }[];
+  for (const index of indexes) {
+    const parts = db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(index.name) as { name: string | null }[];
+    if (parts.every((p) => p.name !== null)) uniqueKeys.push(parts.map((p) => p.name!));
+  }
+  return {
+    columns: columns.map((c) => ({ name: c.name, type: c.type, notNull: c.not_null === 1, hasDefault: c.dflt_value !== null })),
+    uniqueKeys,
+  };
+}
+
+/** The target table as it is now, without creating the file when it does not exist. */
+export async function describeSqliteFile(path: string, table: string): Promise<TableDescription | null> {
+  if (!existsSync(path)) return null;
+  const db = openSqlite(path, { readonly: true });
+  try {
+    return describeSqliteTable(db, table);
+  } finally {
+    db.close();
+  }
+}
+
+export function sqliteMessage(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0];
+}

@@ -1,0 +1,115 @@
+// The SQLite sink: prepared multi-row INSERTs (up to 100 rows per statement, reused) inside one transaction per
+// batch, bound from the Arrow columns one column at a time into a reused parameter array.
+import type { RecordBatch } from 'apache-arrow';
+import type Database from 'better-sqlite3';
+import type { SinkSpec } from '../../shared/sink-spec.js';
+import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
+import { isNullAt, sqliteReader } from './column-values.js';
+import type { BatchSink } from './sink.js';
+import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js';
+import { insertValuesSql, sqliteRowsPerInsert } from './sql-statements.js';
+import { describeSqliteTable, openSqlite, sqliteMessage } from './sqlite-connection.js';
+
+export function createSqliteSink(spec: Extract<SinkSpec, { kind: 'sqlite' }>): BatchSink {
+  return createSqlSink(spec, {
+    dialect: 'sqlite',
+    connect: async () => sqliteSession(spec.path),
+    checkBeforeReuse: false,
+    explain: sqliteMessage,
+  });
+}
+
+type RowWriter = (batch: RecordBatch) => void;
+
+function sqliteSession(path: string): SqlSession {
+  const db = openSqlite(path);
+  let writeRows: RowWriter = () => {
+    throw new Error('the SQLite session was not prepared');
+  };
+  return {
+    async query(sql, params = []) {
+      const statement = db.prepare(sql);
+      if (statement.reader) return statement.all(params) as Record<string, unknown>[];
+      statement.run(params);
+      return [];
+    },
+    async describe(table) {
+      return describeSqliteTable(db, table);
+    },
+    async prepare(target) {
+      writeRows = target.spec.mode === 'sql' ? statementWriter(db, target) : insertWriter(db, target);
+    },
+    async writeRows(batch) {
+      writeRows(batch);
+    },
+    async ping() {
+      return db.open;
+    },
+    async close() {
+      db.close();
+    },
+    kill() {
+      if (db.open) db.close();
+    },
+  };
+}
+
+/** Column readers for one batch: whether row i is null, and its bind value. */
+function columnsOf(batch: RecordBatch, target: WriteTarget) {
+  const columns = batch.data.children;
+  return target.fields.map((field, c) => ({ isNull: isNullAt(columns[c]), read: sqliteReader(columns[c], field) }));
+}
+
+function insertWriter(db: Database.Database, target: WriteTarget): RowWriter {
+  const width = target.fields.length;
+  const perStatement = sqliteRowsPerInsert(width);
+  const keys = target.spec.mode === 'upsert' ? target.spec.keyColumns! : null;
+  const statements = new Map<number, Database.Statement>();
+  const statementFor = (rows: number): Database.Statement => {
+    let statement = statements.get(rows);
+    if (!statement) statements.set(rows, (statement = db.prepare(insertValuesSql(target.table, target.fields, rows, keys))));
+    return statement;
+  };
+  const full = statementFor(perStatement);
+  const params: unknown[] = new Array(perStatement * width);
+  return (batch) => {
+    const columns = columnsOf(batch, target);
+    const fill = (into: unknown[], first: number, rows: number): void => {
+      for (let c = 0; c < width; c++) {
+        const { isNull, read } = columns[c];
+        for (let r = 0, at = c; r < rows; r++, at += width) into[at] = isNull(first + r) ? null : read(first + r);
+      }
+    };
+    const total = batch.numRows;
+    let row = 0;
+    for (; row + perStatement <= total; row += perStatement) {
+      fill(params, row, perStatement);
+      full.run(params);
+    }
+    if (row < total) {
+      const rest: unknown[] = new Array((total - row) * width);
+      fill(rest, row, total - row);
+      statementFor(total - row).run(rest);
+    }
+  };
+}
+
+/** Mode 'sql': the user's statement, run once per row with its :column parameters bound. */
+function statementWriter(db: Database.Database, target: WriteTarget): RowWriter {
+  const sql = target.spec.sql!;
+  const named = parseNamedParams(sql);
+  const positional = toPositional(sql, named, '?');
+  const statement = db.prepare(positional.sql);
+  const sources = positional.order.map((n) => target.fields.findIndex((f) => f.name === named.names[n]));
+  const params: unknown[] = new Array(sources.length);
+  return (batch) => {
+    const columns = columnsOf(batch, target);
+    for (let r = 0; r < batch.numRows; r++) {
+      for (let p = 0; p < sources.length; p++) {
+        const { isNull, read } = columns[sources[p]];
+        params[p] = isNull(r) ? null : read(r);
+      }
+      statement.run(params);
+    }
+  };
+}
