@@ -1,6 +1,7 @@
 // Runs one task in its own worker thread and settles with its value or its error. Cancel asks the worker to abort;
 // if it has not stopped within the grace period, the thread is terminated so that a cancel always takes effect.
-// Under vitest the sources run as .ts, so the worker is started with tsx's loader; the built app has plain .js.
+// The built app runs worker.js directly. Under vitest the sources are .ts: Node 20 does not apply an --import'ed
+// loader to a worker's entry, so a small bootstrap loads worker.ts through tsx's tsImport instead.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -20,10 +21,13 @@ export interface TaskHandle<T> {
 }
 
 export function startTask<T>(task: WorkerTask, onProgress?: (progress: RawProgress) => void): TaskHandle<T> {
-  const worker = new Worker(WORKER_URL, {
-    workerData: task,
-    ...(ownExtension === '.ts' ? { execArgv: [...process.execArgv, '--import', 'tsx'] } : {}),
-  });
+  const worker =
+    ownExtension === '.ts'
+      ? new Worker(`import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(import.meta.url)}))`, {
+          eval: true,
+          workerData: task,
+        })
+      : new Worker(WORKER_URL, { workerData: task });
   let settled = false;
   let cancelTimer: NodeJS.Timeout | undefined;
   let settle: { resolve: (v: T) => void; reject: (e: unknown) => void };

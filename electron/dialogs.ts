@@ -1,0 +1,31 @@
+// Native pickers for the two paths a user would rather click than type: a table folder and a SQLite file.
+import type { BrowserWindow } from 'electron';
+import { dialog } from 'electron';
+import type { NativeDialogs } from './app/api-service.js';
+
+export function nativeDialogs(window: () => BrowserWindow | null): NativeDialogs {
+  return {
+    async chooseTableFolder() {
+      const options: Electron.OpenDialogOptions = { title: 'Open Delta table', buttonLabel: 'Open', properties: ['openDirectory'] };
+      const win = window();
+      const { canceled, filePaths } = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+      return canceled ? null : (filePaths[0] ?? null);
+    },
+    async chooseSqliteFile() {
+      // A save dialog, because the export may create the file; what happens to an existing one is the write mode's
+      // business, so no overwrite prompt is asked for.
+      const options: Electron.SaveDialogOptions = {
+        title: 'SQLite file',
+        buttonLabel: 'Choose',
+        filters: [
+          { name: 'SQLite database', extensions: ['db', 'sqlite', 'sqlite3'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+        properties: ['createDirectory'],
+      };
+      const win = window();
+      const { canceled, filePath } = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+      return canceled || !filePath ? null : filePath;
+    },
+  };
+}

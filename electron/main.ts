@@ -1,0 +1,108 @@
+// Electron's entry: one secure window on app://deltaport, the API over IPC, jobs in worker threads, state in the
+// user-data folder. Everything it wires up is plain Node (electron/app, jobs, state) except the few Electron files.
+import path from 'node:path';
+import type { BrowserWindow } from 'electron';
+import { app, dialog, safeStorage, session } from 'electron';
+import { createApiService } from './app/api-service.js';
+import { entryUrl, tableFromArgv } from './app/launch-args.js';
+import { rendererDir } from './app/package-root.js';
+import { sampleTableProvider } from './app/sample.js';
+import { nativeDialogs } from './dialogs.js';
+import { registerIpcHandlers, sendJobEvent } from './ipc-electron.js';
+import { JobRunner } from './jobs/job-runner.js';
+import { setAppMenu } from './menu.js';
+import { AppState, STATE_FILE_NAME } from './state/app-state.js';
+import { resolveDataDir } from './state/data-dir.js';
+import type { Encryptor } from './state/secrets.js';
+import { createMainWindow, hardenAllWebContents, hardenSession, registerAppScheme, serveRenderer } from './window.js';
+
+registerAppScheme();
+hardenAllWebContents(app);
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.whenReady().then(start, (err: unknown) => {
+    dialog.showErrorBox('Deltaport could not start', String(err));
+    app.exit(1);
+  });
+}
+
+function start(): void {
+  const dataDir = resolveDataDir(process.env, app.getPath('userData'));
+  const encryptor: Encryptor | null = safeStorage.isEncryptionAvailable()
+    ? { encrypt: (plain) => safeStorage.encryptString(plain), decrypt: (cipher) => safeStorage.decryptString(cipher) }
+    : null;
+  const state = AppState.open(path.join(dataDir, STATE_FILE_NAME), { encryptor });
+  const jobs = new JobRunner({ store: state });
+  const sampleTable = sampleTableProvider(dataDir);
+  let win: BrowserWindow | null = null;
+
+  const api = createApiService({ state, jobs, sampleTable, dialogs: nativeDialogs(() => win) });
+  const openTable = api.openTable;
+  api.openTable = async (req) => {
+    const result = await openTable(req);
+    if (result.ok) refreshMenu();
+    return result;
+  };
+
+  serveRenderer(rendererDir());
+  hardenSession(session.defaultSession);
+  registerIpcHandlers(api, (contents) => contents === win?.webContents);
+  jobs.onJobEvent((event) => sendJobEvent(win?.webContents, event));
+
+  const show = (table: string | null) => void win?.loadURL(entryUrl(table));
+  const actions = {
+    openTable: async () => {
+      const folder = await nativeDialogs(() => win).chooseTableFolder();
+      if (folder) show(folder);
+    },
+    openRecent: (table: string) => show(table),
+    reload: () => win?.webContents.reload(),
+  };
+  function refreshMenu(): void {
+    setAppMenu(state.recentTables(), actions, { mac: process.platform === 'darwin', devTools: !app.isPackaged });
+  }
+  refreshMenu();
+
+  win = createMainWindow(path.join(import.meta.dirname, 'preload.cjs'));
+  show(tableFromArgv(process.argv, app.isPackaged, process.cwd()));
+  if (state.setAsidePath) {
+    void dialog.showMessageBox(win, {
+      type: 'warning',
+      message: 'Deltaport started with fresh settings',
+      detail: `Its state file could not be read and was moved to ${state.setAsidePath}.`,
+    });
+  }
+  // First run: the sample is written in the background so the window opens at once.
+  sampleTable().catch(() => undefined);
+
+  let quitting = false;
+  win.on('close', (event) => {
+    const active = jobs.activeCount();
+    if (quitting || active === 0) return;
+    event.preventDefault();
+    const choice = dialog.showMessageBoxSync(win!, {
+      type: 'question',
+      buttons: ['Cancel jobs and quit', 'Keep working'],
+      defaultId: 1,
+      cancelId: 1,
+      message: active === 1 ? 'An export is still running.' : `${active} exports are still running or queued.`,
+      detail: 'Quitting cancels them; SQL targets keep only their committed batches, files are not written.',
+    });
+    if (choice !== 0) return;
+    quitting = true;
+    void jobs.cancelAll().finally(() => win?.close());
+  });
+  win.on('closed', () => (win = null));
+
+  app.on('second-instance', (_event, argv, cwd) => {
+    if (!win) return;
+    if (win.isMinimized()) win.restore();
+    win.focus();
+    const table = tableFromArgv(argv, app.isPackaged, cwd);
+    if (table) show(table);
+  });
+  app.on('window-all-closed', () => app.quit());
+  app.on('will-quit', () => state.close());
+}

@@ -1,0 +1,45 @@
+// The renderer's only door to the main process, exposed as window.deltaport. A sandboxed preload cannot load other
+// files, so this file stands alone: one typed function per API method (checked against DeltaportApi), each invoking
+// its own channel, plus the job event subscription. ipcRenderer itself is never exposed.
+import type { IpcRendererEvent } from 'electron';
+// A CommonJS file under verbatimModuleSyntax can only load a module this way.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+import electron = require('electron');
+import type { DeltaportApi, DeltaportEvents, JobEvent } from '../shared/api.js';
+
+const { contextBridge, ipcRenderer } = electron;
+
+function call<M extends keyof DeltaportApi>(method: M): DeltaportApi[M] {
+  return ((arg?: unknown) => ipcRenderer.invoke(`deltaport:${method}`, arg ?? null)) as DeltaportApi[M];
+}
+
+const api = {
+  openTable: call('openTable'),
+  history: call('history'),
+  resolveVersion: call('resolveVersion'),
+  preview: call('preview'),
+  planExport: call('planExport'),
+  testConnection: call('testConnection'),
+  startExport: call('startExport'),
+  cancelJob: call('cancelJob'),
+  listJobs: call('listJobs'),
+  recentTables: call('recentTables'),
+  sampleTable: call('sampleTable'),
+  listProfiles: call('listProfiles'),
+  saveProfile: call('saveProfile'),
+  deleteProfile: call('deleteProfile'),
+  chooseTableFolder: call('chooseTableFolder'),
+  chooseSqliteFile: call('chooseSqliteFile'),
+} satisfies DeltaportApi;
+
+const events = {
+  onJobEvent(listener: (event: JobEvent) => void): () => void {
+    const forward = (_event: IpcRendererEvent, jobEvent: JobEvent) => listener(jobEvent);
+    ipcRenderer.on('deltaport:job-event', forward);
+    return () => {
+      ipcRenderer.removeListener('deltaport:job-event', forward);
+    };
+  },
+} satisfies DeltaportEvents;
+
+contextBridge.exposeInMainWorld('deltaport', { ...api, ...events });
