@@ -2,9 +2,10 @@
 // level, whose add actions may live in _delta_log/_sidecars). Only the columns a snapshot needs are decoded;
 // file statistics are read separately, on demand, by recordCounts().
 import path from 'node:path';
-import type { Table } from 'apache-arrow';
+import type { Data, Field, RecordBatch, Table } from 'apache-arrow';
 import { DeltaportError } from '../../shared/errors.js';
 import type { Action, AddFile, DeletionVectorDescriptor, Metadata, Protocol } from './actions.js';
+import { numberReader, stringMapReader, structChild, utf8Reader, validity, type ColumnReader } from './arrow-columns.js';
 import { toPlain } from './arrow-plain.js';
 import { readJsonActions } from './commit-file.js';
 import { CorruptLogError, MissingFileError } from './errors.js';
@@ -52,6 +53,26 @@ export async function readCheckpoint(ref: CheckpointRef): Promise<CheckpointStat
   return state;
 }
 
+/** Only the checkpoint's metaData action: what time travel needs of the latest version, without its file list. */
+export async function readCheckpointMetadata(ref: CheckpointRef): Promise<Metadata | null> {
+  let metadata: Metadata | null = null;
+  const take = (action: Action): void => {
+    if (action.metaData) metadata = action.metaData;
+  };
+  for (const file of ref.files) {
+    if (file.endsWith('.json')) {
+      (await readJsonActions(file)).forEach(take);
+      continue;
+    }
+    await withParquet(file, async (handle) => {
+      if (structFieldNames(await handle.read({ limit: 0 }), ['metaData'])) {
+        takeNonFileActions(await handle.read({ columns: ['metaData'] }), take, ['metaData']);
+      }
+    });
+  }
+  return metadata;
+}
+
 /**
  * numRecords per add.path from the stats of the adds a checkpoint holds in Parquet: from the JSON `stats` column, or
  * from `stats_parsed` when the writer stored statistics as a struct only. null where a file has no statistics.
@@ -60,22 +81,22 @@ export async function recordCounts(state: CheckpointState): Promise<Map<string, 
   const counts = new Map<string, number | null>();
   for (const file of state.parquetAddSources) {
     await withParquet(file, async (handle) => {
-      const addFields = structFieldNames(await handle.read({ limit: 0 }), 'add');
-      if (!addFields) return;
-      const has = (name: string): boolean => addFields.includes(name);
+      const layout = await handle.read({ limit: 0 });
+      if (!structFieldNames(layout, ['add'])) return;
       const columns = ['add.path'];
-      if (has('stats')) columns.push('add.stats');
-      if (has('stats_parsed')) columns.push('add.stats_parsed.numRecords');
-      const add = (await handle.read({ columns })).getChild('add');
-      const paths = add?.getChild('path');
-      if (!add || !paths) return;
-      const stats = add.getChild('stats');
-      const parsed = add.getChild('stats_parsed')?.getChild('numRecords');
-      for (let i = 0; i < paths.length; i++) {
-        const p = paths.get(i) as string | null;
-        if (p === null) continue;
-        const fromParsed = parsed?.get(i) as bigint | number | null | undefined;
-        counts.set(p, fromParsed !== null && fromParsed !== undefined ? Number(fromParsed) : numRecordsOf(stats?.get(i) as string | null));
+      if (structFieldNames(layout, ['add'])?.includes('stats')) columns.push('add.stats');
+      if (structFieldNames(layout, ['add', 'stats_parsed'])?.includes('numRecords')) columns.push('add.stats_parsed.numRecords');
+      for (const batch of (await handle.read({ columns })).batches) {
+        const add = topLevel(batch, 'add');
+        if (!add) continue;
+        const paths = utf8Reader(structChild(add, 'path'));
+        const stats = utf8Reader(structChild(add, 'stats'));
+        const parsed = structChild(add, 'stats_parsed');
+        const parsedCount = numberReader(parsed && structChild(parsed, 'numRecords'));
+        for (let i = 0; i < batch.numRows; i++) {
+          const p = paths(i);
+          if (p !== null) counts.set(p, parsedCount(i) ?? numRecordsOf(stats(i)));
+        }
       }
     });
   }
@@ -96,7 +117,7 @@ export function numRecordsOf(stats: string | null | undefined): number | null {
 async function readParquetActions(file: string, withNonFileActions: boolean, take: (action: Action) => void): Promise<void> {
   await withParquet(file, async (handle) => {
     const layout = await handle.read({ limit: 0 });
-    const addFields = structFieldNames(layout, 'add') ?? [];
+    const addFields = structFieldNames(layout, ['add']) ?? [];
     const columns = ADD_FIELDS.filter((f) => addFields.includes(f)).map((f) => `add.${f}`);
     if (withNonFileActions) {
       columns.push(...NON_FILE_ACTIONS.filter((name) => layout.schema.fields.some((f) => f.name === name)));
@@ -108,47 +129,86 @@ async function readParquetActions(file: string, withNonFileActions: boolean, tak
   });
 }
 
-// Column-wise: a checkpoint can hold hundreds of thousands of adds, and per-row struct proxies are slow.
 function takeAdds(table: Table, take: (action: Action) => void): void {
-  const add = table.getChild('add');
-  const paths = add?.getChild('path');
-  if (!add || !paths) return;
-  const partitionValues = add.getChild('partitionValues');
-  const size = add.getChild('size');
-  const modificationTime = add.getChild('modificationTime');
-  const deletionVector = add.getChild('deletionVector');
-  for (let i = 0; i < paths.length; i++) {
-    const p = paths.get(i) as string | null;
-    if (p === null) continue;
-    take({
-      add: {
-        path: p,
-        partitionValues: (toPlain(partitionValues?.get(i)) ?? {}) as Record<string, string | null>,
-        size: Number(size?.get(i) ?? 0),
-        modificationTime: Number(modificationTime?.get(i) ?? 0),
-        // A checkpoint describes state, not change.
-        dataChange: false,
-        deletionVector: toPlain(deletionVector?.get(i)) as DeletionVectorDescriptor | null,
-      },
-    });
-  }
-}
-
-function takeNonFileActions(table: Table, take: (action: Action) => void): void {
-  for (const name of NON_FILE_ACTIONS) {
-    const column = table.getChild(name);
-    if (!column || column.nullCount === column.length) continue;
-    for (let i = 0; i < column.length; i++) {
-      if (!column.isValid(i)) continue;
-      take({ [name]: toPlain(column.get(i)) } as Action);
+  for (const batch of table.batches) {
+    const add = topLevel(batch, 'add');
+    if (!add) continue;
+    const paths = utf8Reader(structChild(add, 'path'));
+    const partitionValues = stringMapReader(structChild(add, 'partitionValues'));
+    const size = numberReader(structChild(add, 'size'));
+    const modificationTime = numberReader(structChild(add, 'modificationTime'));
+    const deletionVector = deletionVectorReader(structChild(add, 'deletionVector'));
+    for (let i = 0; i < batch.numRows; i++) {
+      const p = paths(i);
+      if (p === null) continue;
+      take({
+        add: {
+          path: p,
+          partitionValues: partitionValues(i) ?? {},
+          size: size(i) ?? 0,
+          modificationTime: modificationTime(i) ?? 0,
+          // A checkpoint describes state, not change.
+          dataChange: false,
+          deletionVector: deletionVector(i),
+        },
+      });
     }
   }
 }
 
-/** The child names of a top-level struct column, or null when the file has no such column. */
-function structFieldNames(layout: Table, name: string): string[] | null {
-  const field = layout.schema.fields.find((f) => f.name === name);
-  return field ? (field.type.children ?? []).map((child) => child.name) : null;
+function deletionVectorReader(data: Data | null): ColumnReader<DeletionVectorDescriptor> {
+  if (!data) return () => null;
+  const storageType = utf8Reader(structChild(data, 'storageType'));
+  const pathOrInlineDv = utf8Reader(structChild(data, 'pathOrInlineDv'));
+  const offset = numberReader(structChild(data, 'offset'));
+  const sizeInBytes = numberReader(structChild(data, 'sizeInBytes'));
+  const cardinality = numberReader(structChild(data, 'cardinality'));
+  const valid = validity(data);
+  return (row) =>
+    valid(row)
+      ? {
+          storageType: storageType(row) as DeletionVectorDescriptor['storageType'],
+          pathOrInlineDv: pathOrInlineDv(row) ?? '',
+          offset: offset(row),
+          sizeInBytes: sizeInBytes(row) ?? 0,
+          cardinality: cardinality(row) ?? 0,
+        }
+      : null;
+}
+
+// protocol, metaData and sidecar rows are few: the generic (slow) conversion is fine once the row is found.
+function takeNonFileActions(
+  table: Table,
+  take: (action: Action) => void,
+  names: readonly string[] = NON_FILE_ACTIONS,
+): void {
+  for (const batch of table.batches) {
+    for (const name of names) {
+      const data = topLevel(batch, name);
+      if (!data || data.nullCount === data.length) continue;
+      const column = batch.getChild(name);
+      const valid = validity(data);
+      for (let i = 0; i < batch.numRows; i++) {
+        if (valid(i)) take({ [name]: toPlain(column?.get(i)) } as Action);
+      }
+    }
+  }
+}
+
+function topLevel(batch: RecordBatch, name: string): Data | null {
+  const index = batch.schema.fields.findIndex((f) => f.name === name);
+  return index < 0 ? null : batch.data.children[index];
+}
+
+/** The field names of the struct at `path` (["add"], ["add", "stats_parsed"]), or null when the file has none. */
+function structFieldNames(layout: Table, path: string[]): string[] | null {
+  let fields: Field[] = layout.schema.fields;
+  for (const name of path) {
+    const field = fields.find((f) => f.name === name);
+    if (!field) return null;
+    fields = (field.type.children ?? []) as Field[];
+  }
+  return fields.map((f) => f.name);
 }
 
 async function withParquet(file: string, use: (handle: ParquetHandle) => Promise<void>): Promise<void> {

@@ -1,7 +1,7 @@
 // What the _delta_log folder holds and which files rebuild a given version (PROTOCOL.md "Delta Log Entries",
 // "Checkpoints"). The folder is always listed: _last_checkpoint is only an optimisation for object stores and may be
 // stale, so it is not consulted.
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CorruptLogError, NotADeltaTableError, VersionNotFoundError } from './errors.js';
 
@@ -54,18 +54,40 @@ export async function listLog(tableRoot: string): Promise<LogListing> {
   return parseListing(logDir, names);
 }
 
+/**
+ * Lists a table's log again only when the folder changed. The folder's modification time changes whenever a file is
+ * added or removed; it is trusted only once it is old enough (2 s) that a change within the same clock tick as the
+ * last listing cannot go unnoticed.
+ */
+export class LogLister {
+  private last: { stamp: string; listedAt: number; listing: LogListing } | null = null;
+
+  constructor(private readonly tableRoot: string) {}
+
+  async list(): Promise<LogListing> {
+    const listedAt = Date.now();
+    const dir = await stat(path.join(this.tableRoot, '_delta_log'), { bigint: true }).catch(() => null);
+    const stamp = dir ? `${dir.mtimeNs}/${dir.ctimeNs}` : '';
+    if (dir && this.last?.stamp === stamp && this.last.listedAt - Number(dir.mtimeMs) > 2000) return this.last.listing;
+    const listing = await listLog(this.tableRoot);
+    this.last = dir ? { stamp, listedAt, listing } : null;
+    return listing;
+  }
+}
+
 /** Classifies the names in a _delta_log folder; anything not a commit or a checkpoint (.crc, compacted, ...) is ignored. */
 export function parseListing(logDir: string, names: string[]): LogListing {
   const commits = new Map<number, string>();
   const single = new Map<number, CheckpointRef>();
   const parts = new Map<string, { version: number; total: number; byPart: Map<number, string> }>();
+  const prefix = logDir + path.sep;
   for (const name of names) {
-    let m = COMMIT.exec(name);
-    if (m) {
-      commits.set(Number(m[1]), path.join(logDir, name));
+    // Commits are nearly all of a long log: recognized without a regex.
+    if (name.length === 25 && name.endsWith('.json') && COMMIT.test(name)) {
+      commits.set(Number(name.slice(0, 20)), prefix + name);
       continue;
     }
-    m = CLASSIC_CHECKPOINT.exec(name) ?? V2_CHECKPOINT.exec(name);
+    let m = CLASSIC_CHECKPOINT.exec(name) ?? V2_CHECKPOINT.exec(name);
     if (m) {
       const ref: CheckpointRef = {
         version: Number(m[1]),

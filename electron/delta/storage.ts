@@ -3,6 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CorruptLogError } from './errors.js';
 
+// A plain relative path (no encoding, scheme, dot segments or doubled slashes), the common case, joins without
+// the cost of decoding and normalizing; on Windows every path takes the general route to get its separators.
+const PLAIN_RELATIVE = /^(?![/.])(?!.*(?:[%:\\]|\/\/|\/\.\.?(?:\/|$)|\/$))/;
+
 // A URI scheme of two or more letters; one letter followed by ':' is a Windows drive, not a scheme.
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]+:/;
 
@@ -12,6 +16,9 @@ const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]+:/;
  * normalized so that the add and the remove of one file yield the same string however each spelled it.
  */
 export function resolveDataPath(base: string, logPath: string): string {
+  if (path.sep === '/' && PLAIN_RELATIVE.test(logPath) && path.isAbsolute(base)) {
+    return base.endsWith('/') ? base + logPath : `${base}/${logPath}`;
+  }
   if (logPath.startsWith('file:')) {
     try {
       return path.normalize(fileURLToPath(new URL(logPath)));

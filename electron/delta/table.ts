@@ -6,13 +6,13 @@ import path from 'node:path';
 import type { StructType } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
-import type { Action, CommitInfo } from './actions.js';
-import { numRecordsOf, readCheckpoint, recordCounts, type CheckpointState } from './checkpoint-reader.js';
+import type { Action, CommitInfo, Metadata } from './actions.js';
+import { numRecordsOf, readCheckpoint, readCheckpointMetadata, recordCounts, type CheckpointState } from './checkpoint-reader.js';
 import { readJsonActions } from './commit-file.js';
 import { CommitClock, fileMtime, inCommitTimestampsFrom } from './commit-time.js';
 import { CorruptLogError, TableNotFoundError } from './errors.js';
 import { commitSummary, historyVersions } from './history.js';
-import { listLog, segmentFor, type CheckpointRef, type LogListing } from './log-listing.js';
+import { LogLister, segmentFor, type CheckpointRef, type LogListing } from './log-listing.js';
 import { assertReadable } from './protocol.js';
 import { replay, type ReplayResult } from './replay.js';
 import type { Snapshot } from './snapshot.js';
@@ -23,12 +23,16 @@ const READ_CONCURRENCY = 32;
 export class DeltaTable {
   private readonly commits = new Map<number, Promise<Action[]>>();
   private readonly checkpoints = new Map<string, Promise<CheckpointState>>();
+  private readonly checkpointMetadata = new Map<string, Promise<Metadata | null>>();
   private readonly checkpointCounts = new Map<string, Promise<Map<string, number | null>>>();
   private readonly states = new Map<number, Promise<ReplayResult>>();
   private readonly mtimes = new Map<string, number>();
   private clock: { latest: number; clock: Promise<CommitClock> } | null = null;
+  private readonly lister: LogLister;
 
-  private constructor(readonly root: string) {}
+  private constructor(readonly root: string) {
+    this.lister = new LogLister(root);
+  }
 
   static async open(tablePath: string): Promise<DeltaTable> {
     const root = path.resolve(tablePath);
@@ -38,12 +42,13 @@ export class DeltaTable {
       if (err instanceof DeltaportError) throw err;
       throw new TableNotFoundError(`no such folder: ${root}`);
     }
-    await listLog(root);
-    return new DeltaTable(root);
+    const table = new DeltaTable(root);
+    await table.lister.list();
+    return table;
   }
 
   async versionRange(): Promise<{ earliest: number; latest: number }> {
-    const { earliest, latest } = await listLog(this.root);
+    const { earliest, latest } = await this.lister.list();
     return { earliest, latest };
   }
 
@@ -51,7 +56,7 @@ export class DeltaTable {
     if (at.version !== undefined && at.timestampMs !== undefined) {
       throw new DeltaportError('VALIDATION', 'a version and a timestamp are mutually exclusive: give one of them');
     }
-    const listing = await listLog(this.root);
+    const listing = await this.lister.list();
     const version =
       at.version ??
       (at.timestampMs !== undefined ? await (await this.clockFor(listing)).resolve(at.timestampMs) : listing.latest);
@@ -70,12 +75,12 @@ export class DeltaTable {
   }
 
   async resolveTimestamp(timestampMs: number): Promise<number> {
-    const listing = await listLog(this.root);
+    const listing = await this.lister.list();
     return (await this.clockFor(listing)).resolve(timestampMs);
   }
 
   async history(opts: { limit?: number } = {}): Promise<CommitSummary[]> {
-    const listing = await listLog(this.root);
+    const listing = await this.lister.list();
     const clock = await this.clockFor(listing);
     const versions = historyVersions(listing, opts.limit ?? Number.POSITIVE_INFINITY);
     const out: CommitSummary[] = [];
@@ -88,7 +93,7 @@ export class DeltaTable {
   }
 
   async tableInfo(snapshot: Snapshot): Promise<TableInfo> {
-    const listing = await listLog(this.root);
+    const listing = await this.lister.list();
     const { metadata, protocol } = snapshot;
     return {
       path: this.root,
@@ -141,9 +146,9 @@ export class DeltaTable {
   // gains a version.
   private clockFor(listing: LogListing): Promise<CommitClock> {
     if (this.clock?.latest !== listing.latest) {
-      const clock = this.stateAt(listing, listing.latest).then(
-        (latest) =>
-          new CommitClock(listing, inCommitTimestampsFrom(latest.metadata), {
+      const clock = this.latestMetadata(listing).then(
+        (metadata) =>
+          new CommitClock(listing, inCommitTimestampsFrom(metadata), {
             mtime: (file) => this.mtime(file),
             commitInfo: (v) => this.commitInfo(v, listing),
           }),
@@ -154,6 +159,26 @@ export class DeltaTable {
       });
     }
     return this.clock.clock;
+  }
+
+  // Time travel needs the latest metadata, not the latest file list: the newest metaData among the commits after the
+  // checkpoint, else the checkpoint's own, read alone.
+  private async latestMetadata(listing: LogListing): Promise<Metadata> {
+    const known = this.states.get(listing.latest);
+    if (known) return (await known).metadata;
+    const segment = segmentFor(listing, listing.latest);
+    for (let i = segment.commitVersions.length - 1; i >= 0; i--) {
+      const actions = await this.commitActions(segment.commitVersions[i], listing);
+      const metadata = actions.findLast((a) => a.metaData)?.metaData;
+      if (metadata) return metadata;
+    }
+    const metadata = segment.checkpoint
+      ? await this.cached(this.checkpointMetadata, segment.checkpoint.files[0], () =>
+          readCheckpointMetadata(segment.checkpoint as CheckpointRef),
+        )
+      : null;
+    if (!metadata) throw new CorruptLogError(`cannot read version ${listing.latest}: its log has no metaData action`);
+    return metadata;
   }
 
   private mtime(file: string): number {
