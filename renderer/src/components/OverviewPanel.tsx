@@ -45,8 +45,12 @@ export function OverviewPanel({ info }: { info: TableInfo }) {
         <Stat label="Snapshot" value={`v${info.version}`} note={formatEpochMs(info.timestamp)} />
         <Stat
           label="Protocol"
-          value={`reader ${protocol.minReaderVersion} · writer ${protocol.minWriterVersion}`}
-          note={<Tags items={features} empty="no table features" />}
+          value={`${protocol.minReaderVersion} / ${protocol.minWriterVersion}`}
+          note={
+            <>
+              reader / writer · <Tags items={features} empty="no table features" />
+            </>
+          }
         />
       </div>
 

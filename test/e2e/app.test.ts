@@ -1,0 +1,250 @@
+// The app end to end: the built renderer in real Chromium against `deltaport serve`, reading the shared Delta
+// tables. Expected values come from the tables' own logs and from DuckDB reading their Parquet files.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openPage, screenshot } from '../support/browser.js';
+import { startServe } from '../support/serve.js';
+import type { ServedApp } from '../support/serve.js';
+import { tablePath } from '../support/tables.js';
+import { commitVersions, duck, liveAdds, readCommit, sqlString } from '../electron/delta-writer/log-reading.js';
+
+let app: ServedApp;
+let browser: Browser;
+let page: Page;
+let pageErrors: string[];
+let scratch: string;
+
+beforeAll(async () => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-e2e-out-'));
+  [app, browser] = await Promise.all([startServe(), launchChromium()]);
+  ({ page, pageErrors } = await openPage(browser, app.url));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+async function openTable(location: string): Promise<void> {
+  await page.getByLabel('Table location', { exact: true }).fill(location);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+}
+
+/** Opens a table and waits until the window shows it (not the table open before). */
+async function openAndWait(location: string): Promise<void> {
+  await openTable(location);
+  await page.locator('.snapshot-bar .table-name', { hasText: path.basename(location) }).waitFor();
+  await page.getByText('Latest snapshot').waitFor();
+}
+
+function jobNamed(text: string): Locator {
+  return page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: text }).first();
+}
+
+async function showTab(name: 'Overview' | 'History' | 'Data' | 'Export'): Promise<void> {
+  await page.getByRole('tab', { name: new RegExp(`^${name}`) }).click();
+}
+
+function grid(): Locator {
+  return page.getByRole('grid');
+}
+
+/** The grid's header names and the text of its rendered rows (all of them, for the small tables used here). */
+async function gridContents(): Promise<{ headers: string[]; rows: string[][] }> {
+  const headers = await grid().locator('[role=columnheader] .header-name').allTextContents();
+  const rows = await grid()
+    .locator('[role=rowgroup].grid-body [role=row]')
+    .evaluateAll((els) => els.map((row) => [...row.querySelectorAll('[role=gridcell]')].map((c) => c.textContent ?? '')));
+  return { headers, rows };
+}
+
+function sortRows(rows: string[][]): string[][] {
+  return [...rows].sort((a, b) => a.join('\u0000').localeCompare(b.join('\u0000')));
+}
+
+/** Rows of the given snapshot of simple_table (one column, id), read by DuckDB from the files its log keeps live. */
+async function simpleTableIds(version: number): Promise<string[]> {
+  const root = tablePath('simple_table');
+  const files = [...(await liveAdds(root, version)).keys()].map((p) => sqlString(path.join(root, p)));
+  const rows = await duck(`SELECT id FROM read_parquet([${files.join(', ')}]) ORDER BY id`);
+  return rows.map((r) => String(r.id));
+}
+
+/** (value, month) of every row of delta-0.8.0-partitioned: value from the Parquet files, month from the log. */
+async function partitionedValueMonth(): Promise<string[][]> {
+  const root = tablePath('delta-0.8.0-partitioned');
+  const rows: string[][] = [];
+  for (const add of (await liveAdds(root)).values()) {
+    const values = await duck(`SELECT value FROM read_parquet(${sqlString(path.join(root, add.path))})`);
+    for (const v of values) rows.push([String(v.value), String(add.partitionValues.month)]);
+  }
+  return sortRows(rows);
+}
+
+describe('Deltaport in a browser', () => {
+  it('starts on the welcome screen without page errors', async () => {
+    await expect.poll(() => page.getByRole('heading', { name: 'Open a Delta table' }).isVisible()).toBe(true);
+    await screenshot(page, '01-welcome');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows an alert when the folder is not a Delta table', async () => {
+    const plain = fs.mkdtempSync(path.join(scratch, 'not-delta-'));
+    fs.writeFileSync(path.join(plain, 'notes.txt'), 'just a folder');
+    await openTable(plain);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/delta/i);
+    await screenshot(page, '02-not-a-delta-table');
+  });
+
+  it('opens a table and lists every commit with the operation its log records', async () => {
+    const root = tablePath('simple_table');
+    await openAndWait(root);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await screenshot(page, '03-overview');
+
+    await showTab('History');
+    const commits = page.getByRole('table', { name: 'Commits' });
+    await commits.waitFor();
+    const versions = await commitVersions(root);
+    const expected: string[][] = [];
+    for (const v of versions) {
+      const info = (await readCommit(root, v)).find((a) => a.commitInfo)?.commitInfo;
+      expected.push([`v${v}`, String(info?.operation)]);
+    }
+    const shown = await commits
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => [r.cells[0].textContent ?? '', r.cells[2].textContent ?? '']));
+    expect(sortRows(shown)).toEqual(sortRows(expected));
+    await screenshot(page, '04-history');
+  });
+
+  it('time-travels to an older commit by clicking it and previews that snapshot', async () => {
+    await page.getByRole('table', { name: 'Commits' }).getByRole('button', { name: 'v1', exact: true }).click();
+    expect(await page.getByLabel('Version', { exact: true }).inputValue()).toBe('1');
+    await page.getByText('→ v1').waitFor();
+
+    await showTab('Data');
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    await page.getByText('snapshot v1', { exact: true }).waitFor();
+    const { headers, rows } = await gridContents();
+    expect(headers).toEqual(['id']);
+    expect(rows.map((r) => r[0]).sort((a, b) => Number(a) - Number(b))).toEqual(await simpleTableIds(1));
+    expect(await grid().getAttribute('aria-rowcount')).toBe(String(rows.length + 1));
+    await screenshot(page, '05-preview-time-travel');
+
+    // And back to the latest snapshot, whose rows differ.
+    await page.getByLabel('Version', { exact: true }).fill('');
+    await page.getByText('Latest snapshot').waitFor();
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    const latest = (await simpleTableIds(4)).length;
+    await page.getByText(`snapshot v4`, { exact: true }).waitFor();
+    expect(await grid().getAttribute('aria-rowcount')).toBe(String(latest + 1));
+  });
+
+  it('checks the Timestamp field as it is typed and shows the version it resolves to', async () => {
+    // A copy whose commit times the test sets itself: one commit on the first day of each month of 2021.
+    const copy = path.join(scratch, 'timed_table');
+    fs.cpSync(tablePath('simple_table'), copy, { recursive: true });
+    for (const v of await commitVersions(copy)) {
+      const file = path.join(copy, '_delta_log', `${String(v).padStart(20, '0')}.json`);
+      fs.chmodSync(file, 0o644);
+      const time = new Date(Date.UTC(2021, v, 1, 12, 0, 0));
+      fs.utimesSync(file, time, time);
+    }
+    await openAndWait(copy);
+
+    const timestamp = page.getByLabel('Timestamp', { exact: true });
+    await timestamp.fill('2021-02-30');
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/timestamp/i);
+
+    // 2021-03-15 is after the commit of 1 March (version 2) and before that of 1 April (version 3).
+    await timestamp.fill('2021-03-15 08:00:00');
+    await page.getByText('→ v2').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await screenshot(page, '06-timestamp-resolved');
+  });
+
+  it('previews only the chosen columns, with the right rows', async () => {
+    await openAndWait(tablePath('delta-0.8.0-partitioned'));
+    await page.getByRole('checkbox', { name: 'year', exact: true }).uncheck();
+    await page.getByRole('checkbox', { name: 'day', exact: true }).uncheck();
+
+    await showTab('Data');
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    await page.getByText('snapshot v0', { exact: true }).waitFor();
+    const { headers, rows } = await gridContents();
+    expect(headers).toEqual(['value', 'month']);
+    expect(sortRows(rows)).toEqual(await partitionedValueMonth());
+    await screenshot(page, '07-preview-columns');
+  });
+
+  it('exports the chosen columns to SQLite and the rows are in the file', async () => {
+    const file = path.join(scratch, 'export.sqlite');
+    await showTab('Export');
+    await page.getByLabel('Sink', { exact: true }).selectOption('SQLite');
+    await page.getByLabel('SQLite file', { exact: true }).fill(file);
+    await page.getByLabel('Target table', { exact: true }).fill('partitioned');
+    await page.getByLabel('Write mode', { exact: true }).selectOption('append');
+    await page.getByRole('button', { name: 'Show plan' }).click();
+    await page.locator('.plan').waitFor();
+    await screenshot(page, '08-export-plan');
+
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    const job = jobNamed('export.sqlite');
+    await job.getByText('Done').waitFor({ timeout: 30_000 });
+    expect(await job.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+    await screenshot(page, '09-export-done');
+
+    const db = new Database(file, { readonly: true });
+    try {
+      const rows = db.prepare('SELECT value, month FROM partitioned').all() as { value: string; month: string }[];
+      expect(sortRows(rows.map((r) => [String(r.value), String(r.month)]))).toEqual(await partitionedValueMonth());
+    } finally {
+      db.close();
+    }
+  });
+
+  it('cancels a long export and shows it cancelled', async () => {
+    const root = tablePath('COVID-19_NYT');
+    const info = (await readCommit(root, 0)).find((a) => a.commitInfo)!.commitInfo;
+    const total = Number(info.operationMetrics.numOutputRows);
+    const file = path.join(scratch, 'covid.sqlite');
+
+    await openAndWait(root);
+    await showTab('Export');
+    await page.getByLabel('Sink', { exact: true }).selectOption('SQLite');
+    await page.getByLabel('SQLite file', { exact: true }).fill(file);
+    await page.getByLabel('Batch size', { exact: true }).fill('50');
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+
+    const job = jobNamed('covid.sqlite');
+    await job.getByText('Running').waitFor({ timeout: 30_000 });
+    await job.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await job.getByText('Cancelled', { exact: true }).waitFor({ timeout: 10_000 });
+    await screenshot(page, '10-export-cancelled');
+
+    const db = new Database(file, { readonly: true });
+    try {
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'COVID-19_NYT'").all();
+      const written = tables.length ? (db.prepare('SELECT count(*) AS n FROM "COVID-19_NYT"').get() as { n: number }).n : 0;
+      expect(written).toBeLessThan(total);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('renders the dark theme', async () => {
+    await page.getByRole('button', { name: 'Dark theme' }).click();
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
+    await showTab('Overview');
+    await screenshot(page, '11-overview-dark');
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,47 @@
+// Real Chromium for the end-to-end suites: Debian's /usr/bin/chromium driven by playwright-core.
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+/** Screenshots of each main screen land here (git-ignored; the README names it). */
+export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output/screenshots');
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A fresh page at a desktop size, in the given colour scheme, with page errors collected for the test to check. */
+export async function openPage(
+  browser: Browser,
+  url: string,
+  colorScheme: 'light' | 'dark' = 'light',
+): Promise<{ page: Page; pageErrors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') pageErrors.push(msg.text());
+  });
+  await page.goto(url);
+  return { page, pageErrors };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}

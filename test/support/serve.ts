@@ -1,0 +1,81 @@
+// Starts the real browser host (`node dist/electron/cli/bin.js serve --port 0`) with its own data folder, and
+// reads the URL it prints as its first line. Needs the build (npm run build).
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+export const CLI_BIN = path.join(REPO_ROOT, 'dist/electron/cli/bin.js');
+
+export interface ServedApp {
+  /** The URL with its token, as printed. */
+  url: string;
+  dataDir: string;
+  /** What the host wrote to stderr so far, for failure messages. */
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+export async function startServe(): Promise<ServedApp> {
+  if (!fs.existsSync(CLI_BIN)) throw new Error(`${CLI_BIN} is missing: run npm run build first`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-e2e-'));
+  const child = spawn(process.execPath, [CLI_BIN, 'serve', '--port', '0'], {
+    env: { ...process.env, DELTAPORT_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let errors = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => (errors += chunk));
+
+  const url = await firstLine(child, () => errors);
+  return {
+    url,
+    dataDir,
+    stderr: () => errors,
+    stop: async () => {
+      await stopChild(child);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function firstLine(child: ChildProcess, errors: () => string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const lines = readline.createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => fail(new Error(`deltaport serve printed no URL within 30 s. stderr: ${errors()}`)), 30_000);
+    const onExit = (code: number | null) =>
+      fail(new Error(`deltaport serve exited (code ${code}) before printing its URL. stderr: ${errors()}`));
+    function fail(err: Error) {
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      lines.close();
+      child.kill('SIGKILL');
+      reject(err);
+    }
+    child.once('exit', onExit);
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      // Later output is not ours to read, but it must be drained so the host never blocks on a full pipe.
+      lines.close();
+      child.stdout!.resume();
+      if (/^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/.test(line)) resolve(line);
+      else reject(new Error(`deltaport serve's first line is not its URL: ${line}`));
+    });
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
