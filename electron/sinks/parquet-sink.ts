@@ -1,0 +1,141 @@
+// Parquet through parquet-wasm's streaming writer: each Arrow batch crosses into WebAssembly as an IPC stream and
+// is fed to transformParquetStream, which emits the file row group by row group; only the open row group is held
+// in memory. Arrow types pass through unchanged, so decimals, UTC vs local timestamps and nested types keep their
+// exact Parquet logical types.
+import {
+  makeData,
+  RecordBatch,
+  Struct,
+  Table,
+  tableToIPC,
+  vectorFromArray,
+  type Schema,
+} from 'apache-arrow';
+import * as wasm from 'parquet-wasm/node';
+import { DeltaportError } from '../../shared/errors.js';
+import type { ScanBatch } from '../delta/scan-types.js';
+import { AtomicFile } from './atomic-file.js';
+import type { BatchSink, SinkOpenContext } from './sink.js';
+
+// DuckDB's row group size: big enough for good compression, small enough to bound the writer's memory.
+const ROW_GROUP_ROWS = 122_880;
+
+export function createParquetSink(target: string): BatchSink {
+  let file: AtomicFile | null = null;
+  let schema: Schema | null = null;
+  let input: BatchFeed | null = null;
+  let pump: Promise<void> | null = null;
+  let wroteAny = false;
+
+  async function feed(batch: RecordBatch): Promise<void> {
+    const table = wasm.Table.fromIPCStream(tableToIPC(new Table([batch]), 'stream'));
+    try {
+      for (const rb of table.recordBatches()) await input!.push(rb);
+    } finally {
+      table.free();
+    }
+  }
+
+  return {
+    async open(ctx: SinkOpenContext) {
+      file = await AtomicFile.create(target);
+      schema = ctx.schema;
+      input = new BatchFeed();
+      const out = file;
+      const properties = new wasm.WriterPropertiesBuilder()
+        .setCompression(wasm.Compression.SNAPPY)
+        .setMaxRowGroupSize(ROW_GROUP_ROWS)
+        .setCreatedBy('Deltaport')
+        .build();
+      pump = (async () => {
+        const reader = (await wasm.transformParquetStream(input.stream, properties)).getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          await out.write(value as Uint8Array);
+        }
+      })().catch((err: unknown) => {
+        if (err instanceof DeltaportError) throw err;
+        const detail = err instanceof Error ? err.message : String(err);
+        throw new DeltaportError('SINK_WRITE', `cannot write Parquet file ${out.target}: ${detail.split('\n')[0]}`);
+      });
+      input.failOn(pump);
+      return null;
+    },
+
+    async write({ batch }: ScanBatch) {
+      if (batch.numRows === 0) return;
+      await feed(batch);
+      wroteAny = true;
+    },
+
+    async close() {
+      // The writer learns the schema from its first batch, so an empty export still sends one (empty) batch.
+      if (!wroteAny) await feed(emptyBatch(schema!));
+      input!.end();
+      await pump;
+      await file!.commit();
+    },
+
+    async abort() {
+      input?.cancel();
+      await pump?.catch(() => undefined);
+      await file?.discard();
+    },
+  };
+}
+
+/** A pull-driven stream of batches for the writer: push() waits while the writer is busy, so memory stays bounded. */
+class BatchFeed {
+  readonly stream: ReadableStream<wasm.RecordBatch>;
+  private controller!: ReadableStreamDefaultController<wasm.RecordBatch>;
+  private wanted: (() => void) | null = null;
+  private failure: Promise<never> | null = null;
+
+  constructor() {
+    this.stream = new ReadableStream<wasm.RecordBatch>(
+      {
+        start: (controller) => {
+          this.controller = controller;
+        },
+        pull: () => {
+          this.wanted?.();
+          this.wanted = null;
+        },
+      },
+      { highWaterMark: 1 },
+    );
+  }
+
+  /** Makes push() fail as soon as the writer does, instead of waiting for a pull that will never come. */
+  failOn(writer: Promise<void>): void {
+    this.failure = writer.then(() => {
+      throw new DeltaportError('INTERNAL', 'the Parquet writer stopped early');
+    });
+    this.failure.catch(() => undefined);
+  }
+
+  async push(batch: wasm.RecordBatch): Promise<void> {
+    while ((this.controller.desiredSize ?? 0) <= 0) {
+      await Promise.race([new Promise<void>((resolve) => (this.wanted = resolve)), this.failure]);
+    }
+    this.controller.enqueue(batch);
+  }
+
+  end(): void {
+    this.controller.close();
+  }
+
+  cancel(): void {
+    try {
+      this.controller.error(new DeltaportError('CANCELLED', 'export cancelled'));
+    } catch {
+      // already closed or errored
+    }
+  }
+}
+
+function emptyBatch(schema: Schema): RecordBatch {
+  const children = schema.fields.map((f) => vectorFromArray([], f.type).data[0]);
+  return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: 0, nullCount: 0, children }));
+}
