@@ -15,6 +15,8 @@ export interface NormalizeContext {
   mode: ColumnMappingMode;
   /** Logical path of the column, for error messages. */
   column: string;
+  /** For a top-level timestamp: the file's stats bounds in microseconds, to undo INT96 overflow (see unwrapNanos). */
+  bounds?: [bigint, bigint];
 }
 
 /** Converts a decoded column (absent when the file predates it) to the canonical type of a Delta type. */
@@ -95,7 +97,11 @@ function normalizePrimitive(data: arrow.Data, type: DeltaType, target: arrow.Dat
       }
       break;
     case T.Timestamp:
-      if (src.typeId === T.Timestamp) return same(toMicros(data.values as BigInt64Array, (src as arrow.Timestamp).unit));
+      if (src.typeId === T.Timestamp) {
+        const unit = (src as arrow.Timestamp).unit;
+        const values = data.values as BigInt64Array;
+        return same(unit === arrow.TimeUnit.NANOSECOND && ctx.bounds ? unwrapToMicros(values, ctx.bounds) : toMicros(values, unit));
+      }
       if (src.typeId === T.Date && (src as arrow.Date_).unit === arrow.DateUnit.DAY) {
         return same(BigInt64Array.from(data.values as Int32Array, (d) => BigInt(d) * 86400000000n));
       }
@@ -146,15 +152,38 @@ const TO_MICROS: Record<arrow.TimeUnit, [bigint, bigint]> = {
   [arrow.TimeUnit.NANOSECOND]: [1n, 1000n],
 };
 
+const WRAP = 1n << 64n;
+
+/** INT96 timestamps are decoded to int64 nanoseconds, which wrap around outside 1677..2262 (Spark writes 9999-12-31).
+ * The true value is the wrapped one plus a multiple of 2^64 ns (584 years); the file's stats bounds say which. */
+function unwrapToMicros(values: BigInt64Array, [min, max]: [bigint, bigint]): BigInt64Array {
+  const out = toMicros(values, arrow.TimeUnit.NANOSECOND);
+  for (let i = 0; i < out.length; i++) {
+    if (out[i] >= min && out[i] <= max) continue;
+    const k = ((min + max) / 2n - out[i]) * 1000n / WRAP;
+    for (const shift of [k, k + 1n, k - 1n]) {
+      const micros = floorDiv(values[i] + shift * WRAP, 1000n);
+      if (micros >= min && micros <= max) {
+        out[i] = micros;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+function floorDiv(v: bigint, d: bigint): bigint {
+  const q = v / d;
+  return v % d < 0n ? q - 1n : q;
+}
+
 function toMicros(values: BigInt64Array, unit: arrow.TimeUnit): BigInt64Array {
   const [mul, div] = TO_MICROS[unit];
   if (mul === 1n && div === 1n) return values;
   const out = new BigInt64Array(values.length);
   for (let i = 0; i < values.length; i++) {
-    const v = values[i] * mul;
     // Floor division, so instants before 1970 keep their whole microsecond.
-    const q = v / div;
-    out[i] = v % div < 0n ? q - 1n : q;
+    out[i] = floorDiv(values[i] * mul, div);
   }
   return out;
 }
