@@ -1,0 +1,29 @@
+// "Test connection": reach the database, report its version and whether the target table is there. Nothing is
+// created: a SQLite file that does not exist yet stays that way.
+import { existsSync } from 'node:fs';
+import { DeltaportError } from '../../shared/errors.js';
+import { validateSinkSpec, type ConnectionReport, type SqlSinkSpec } from '../../shared/sink-spec.js';
+
+export async function testConnection(spec: SqlSinkSpec): Promise<ConnectionReport> {
+  const problems = validateSinkSpec(spec);
+  if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('; '));
+  if (spec.kind === 'sqlite') {
+    const { openSqlite, describeSqliteTable } = await import('./sqlite-connection.js');
+    const exists = existsSync(spec.path);
+    const db = openSqlite(exists ? spec.path : ':memory:', { readonly: exists });
+    try {
+      const version = db.prepare('SELECT sqlite_version() AS v').get() as { v: string };
+      return { serverVersion: `SQLite ${version.v}`, targetExists: exists && describeSqliteTable(db, spec.table) !== null };
+    } finally {
+      db.close();
+    }
+  }
+  const { connectPg, describePgTable } = await import('./pg-connection.js');
+  const { client } = await connectPg(spec.connection);
+  try {
+    const version = await client.query<{ v: string }>("SELECT current_setting('server_version') AS v");
+    return { serverVersion: `PostgreSQL ${version.rows[0].v}`, targetExists: (await describePgTable(client, spec.table)) !== null };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
