@@ -5,6 +5,7 @@
 import type { DeltaportApi, ExportRequest, PreviewResult, Result, TableRef } from '../../shared/api.js';
 import { DeltaportError, toErrorValue } from '../../shared/errors.js';
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
+import { isSqlSink } from '../../shared/sink-spec.js';
 import { TIMESTAMP_FORMS } from '../../shared/source-spec.js';
 import { parseTimestampAsOf } from '../../shared/timestamp.js';
 import { DeltaTable } from '../delta/table.js';
@@ -82,7 +83,11 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
     planExport: (req) => attempt(() => startTask<ExportPlan>({ kind: 'plan', request: exportRequest(req) }).result),
     // Loaded on first use, like the sinks: pg is not needed to look at a table.
     testConnection: (req) =>
-      attempt(async () => (await import('../sinks/connection-test.js')).testConnection(withProfilePassword(req.sink, req.profile))),
+      attempt(async () => {
+        const sink = withProfilePassword(req.sink, req.profile);
+        if (!isSqlSink(sink)) throw new DeltaportError('VALIDATION', `a ${sink.kind} sink has no connection to test`);
+        return (await import('../sinks/connection-test.js')).testConnection(sink);
+      }),
     startExport: (req) => attempt(() => deps.jobs.start(exportRequest(req))),
     cancelJob: (req) => attempt(() => deps.jobs.cancel(req.id)),
     listJobs: () => attempt(() => deps.jobs.list()),

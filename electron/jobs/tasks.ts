@@ -6,7 +6,6 @@ import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
 import { isSqlSink } from '../../shared/sink-spec.js';
 import { openSource } from '../delta/source.js';
 import { runExport } from '../export/run-export.js';
-import { createSink } from '../sinks/create-sink.js';
 import { planSqlExport } from '../sinks/sql-plan.js';
 import { jsonReader } from '../values/json-value.js';
 import type { RawProgress } from './progress.js';
@@ -22,9 +21,7 @@ export async function exportTask(
   signal: AbortSignal,
   onProgress: (progress: RawProgress) => void,
 ): Promise<ExportOutcome> {
-  const source = await openSource(request.source);
-  const sink = await createSink(request.sink);
-  const { rows, seconds, rowsPerSec } = await runExport({ source, sink, signal, onProgress });
+  const { rows, seconds, rowsPerSec } = await runExport({ source: request.source, sink: request.sink, signal, onProgress });
   return { rows, seconds, rowsPerSec };
 }
 

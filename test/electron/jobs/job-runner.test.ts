@@ -1,0 +1,159 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExportRequest, JobEvent, JobInfo } from '../../../shared/api.js';
+import { JobRunner } from '../../../electron/jobs/job-runner.js';
+import { AppState } from '../../../electron/state/app-state.js';
+import { tablePath } from '../../support/tables.js';
+
+/** Rows the table's single commit says it wrote (commitInfo.operationMetrics.numOutputRows). */
+function committedRows(table: string): number {
+  const log = fs.readFileSync(path.join(tablePath(table), '_delta_log', '00000000000000000000.json'), 'utf8');
+  const info = log
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { commitInfo?: { operationMetrics: { numOutputRows: string } } })
+    .find((a) => a.commitInfo)!;
+  return Number(info.commitInfo!.operationMetrics.numOutputRows);
+}
+
+let dir: string;
+let state: AppState;
+let runner: JobRunner;
+const events: JobEvent[] = [];
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-jobs-'));
+  state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
+  runner = new JobRunner({ store: state });
+  runner.onJobEvent((e) => events.push(e));
+});
+
+afterAll(async () => {
+  await runner.cancelAll();
+  state.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function eventsOf(id: string): JobInfo[] {
+  return events.filter((e) => e.job.id === id).map((e) => e.job);
+}
+
+function covidToSqlite(file: string): ExportRequest {
+  return {
+    source: { tablePath: tablePath('COVID-19_NYT') },
+    sink: {
+      kind: 'sqlite',
+      path: file,
+      table: 'covid',
+      mode: 'append',
+      execution: { batchSize: 1000, batchIntervalMs: 0, maxRetries: 0 },
+      exactlyOnce: false,
+    },
+  };
+}
+
+/** Resolves once the job has reported progress with rows written. */
+async function untilRowsWritten(id: string): Promise<void> {
+  while (!eventsOf(id).some((j) => j.progress.rows > 0)) {
+    const job = runner.list().find((j) => j.id === id)!;
+    if (job.finishedAt !== null) throw new Error(`job ended early: ${job.state} ${job.error?.message}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('JobRunner', () => {
+  it('runs a real export in a worker with bounded, monotonic progress and records the outcome', async () => {
+    const out = path.join(dir, 'partitioned.jsonl');
+    const expectedRows = committedRows('delta-0.8.0-partitioned');
+    const job = runner.start({ source: { tablePath: tablePath('delta-0.8.0-partitioned') }, sink: { kind: 'jsonl', path: out } });
+    expect(job.state).toBe('queued');
+    const done = await runner.wait(job.id);
+
+    expect(done.state).toBe('succeeded');
+    expect(done.result?.rows).toBe(expectedRows);
+    expect(fs.readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(expectedRows);
+
+    const seen = eventsOf(job.id);
+    expect(seen.map((j) => j.state)).toEqual(expect.arrayContaining(['queued', 'running', 'succeeded']));
+    const percents = seen.map((j) => j.progress.percent);
+    for (let i = 1; i < percents.length; i++) expect(percents[i]).toBeGreaterThanOrEqual(percents[i - 1]!);
+    for (const p of percents) {
+      expect(p).toBeGreaterThanOrEqual(0);
+      expect(p).toBeLessThanOrEqual(100);
+    }
+    expect(done.progress).toMatchObject({ percent: 100, rows: expectedRows, files: 6, filesTotal: 6 });
+
+    const recorded = state.jobHistory().find((j) => j.id === job.id);
+    expect(recorded).toMatchObject({ state: 'succeeded', result: { rows: expectedRows } });
+  });
+
+  it('reports a failure as a value, recorded, without a stack', async () => {
+    const job = runner.start({ source: { tablePath: path.join(dir, 'no-such-table') }, sink: { kind: 'csv', path: path.join(dir, 'x.csv') } });
+    const done = await runner.wait(job.id);
+    expect(done.state).toBe('failed');
+    expect(done.error?.code).toBe('TABLE_NOT_FOUND');
+    expect(done.error?.message).not.toMatch(/\n\s+at /);
+    expect(fs.existsSync(path.join(dir, 'x.csv'))).toBe(false);
+    expect(state.jobHistory().find((j) => j.id === job.id)?.state).toBe('failed');
+  });
+
+  it('queues a second export behind the first and cancels a queued one at once', async () => {
+    const first = runner.start(covidToSqlite(path.join(dir, 'queue.db')));
+    const second = runner.start({ source: { tablePath: tablePath('simple_table') }, sink: { kind: 'jsonl', path: path.join(dir, 'q.jsonl') } });
+    expect(runner.list().find((j) => j.id === second.id)?.state).toBe('queued');
+    expect(runner.cancel(second.id).state).toBe('cancelled');
+    runner.cancel(first.id);
+    expect((await runner.wait(first.id)).state).toBe('cancelled');
+    expect(fs.existsSync(path.join(dir, 'q.jsonl'))).toBe(false);
+  });
+
+  it('cancels a long SQLite export within a second, keeping only whole committed batches', async () => {
+    const file = path.join(dir, 'covid.db');
+    const request = covidToSqlite(file);
+    const total = committedRows('COVID-19_NYT');
+    const job = runner.start(request);
+    await untilRowsWritten(job.id);
+
+    const asked = performance.now();
+    runner.cancel(job.id);
+    const done = await runner.wait(job.id);
+    const stoppedAfterMs = performance.now() - asked;
+
+    expect(done.state).toBe('cancelled');
+    expect(done.error?.code).toBe('CANCELLED');
+    expect(stoppedAfterMs).toBeLessThan(1000);
+    const db = new Database(file, { readonly: true });
+    const { n } = db.prepare('SELECT count(*) AS n FROM covid').get() as { n: number };
+    db.close();
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBeLessThan(total);
+    expect(n % 1000).toBe(0);
+    expect(state.jobHistory().find((j) => j.id === job.id)?.state).toBe('cancelled');
+  });
+
+  it('cancels a long file export, leaving neither the file nor a partial one', async () => {
+    const out = path.join(dir, 'covid.jsonl');
+    const job = runner.start({ source: { tablePath: tablePath('COVID-19_NYT') }, sink: { kind: 'jsonl', path: out } });
+    await untilRowsWritten(job.id);
+    const asked = performance.now();
+    runner.cancel(job.id);
+    expect((await runner.wait(job.id)).state).toBe('cancelled');
+    expect(performance.now() - asked).toBeLessThan(1000);
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('covid.jsonl'))).toEqual([]);
+  });
+
+  it('marks jobs left running by a previous session as interrupted', () => {
+    const file = path.join(dir, 'stale.db');
+    const old = AppState.open(file, { encryptor: null });
+    const stale = runner.list().find((j) => j.state === 'succeeded')!;
+    old.recordJob({ ...stale, id: 'stale-1', state: 'running', finishedAt: null, result: null });
+    const fresh = new JobRunner({ store: old });
+    const job = fresh.list().find((j) => j.id === 'stale-1')!;
+    expect(job.state).toBe('failed');
+    expect(job.error?.message).toMatch(/quit before this job finished/);
+    old.close();
+  });
+});
