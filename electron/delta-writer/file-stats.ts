@@ -65,19 +65,35 @@ function numericBounds(data: Data): { min: number | bigint; max: number | bigint
   return min === null || max === null ? null : { min, max };
 }
 
-/** Strings compare as UTF-8 bytes (Delta's order), without decoding each value. */
+/** Strings compare as UTF-8 bytes (Delta's order), in place in the value buffer, without decoding each value. */
 function utf8Bounds(data: Data): { min: Uint8Array; max: Uint8Array } | null {
   const offsets = data.valueOffsets as Int32Array;
   const bytes = data.values as Uint8Array;
-  let min: Uint8Array | null = null;
-  let max: Uint8Array | null = null;
-  for (let i = 0; i < data.length; i++) {
-    if (!isValid(data, i)) continue;
-    const v = bytes.subarray(offsets[data.offset + i], offsets[data.offset + i + 1]);
-    if (min === null || compareBytes(v, min) < 0) min = v;
-    if (max === null || compareBytes(v, max) > 0) max = v;
+  let min = -1;
+  let max = -1;
+  for (let i = data.offset; i < data.offset + data.length; i++) {
+    if (!isValid(data, i - data.offset)) continue;
+    if (min < 0 || compareAt(bytes, offsets, i, min) < 0) min = i;
+    if (max < 0 || compareAt(bytes, offsets, i, max) > 0) max = i;
   }
-  return min === null || max === null ? null : { min, max };
+  if (min < 0) return null;
+  return {
+    min: bytes.subarray(offsets[min], offsets[min + 1]),
+    max: bytes.subarray(offsets[max], offsets[max + 1]),
+  };
+}
+
+function compareAt(bytes: Uint8Array, offsets: Int32Array, a: number, b: number): number {
+  const aStart = offsets[a];
+  const bStart = offsets[b];
+  const aLength = offsets[a + 1] - aStart;
+  const bLength = offsets[b + 1] - bStart;
+  const n = Math.min(aLength, bLength);
+  for (let k = 0; k < n; k++) {
+    const d = bytes[aStart + k] - bytes[bStart + k];
+    if (d !== 0) return d;
+  }
+  return aLength - bLength;
 }
 
 function compare(a: Bound, b: Bound): number {
