@@ -3,7 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobEvent, Result } from '../../../shared/api.js';
+import type { JobEvent, PreviewResult, Result } from '../../../shared/api.js';
 import type { TableInfo } from '../../../shared/table-info.js';
 import { createApiService } from '../../../electron/app/api-service.js';
 import { CONTENT_SECURITY_POLICY } from '../../../electron/app/security.js';
@@ -155,6 +155,18 @@ describe('deltaport serve host', () => {
     expect(junk.status).toBe(400);
     const get = await fetch(`${base}/api/recentTables`, { headers: { 'X-Deltaport-Token': host.token } });
     expect(get.status).toBe(405);
+  });
+
+  it('previews in a worker: the rows the log says, truncated when there are more', async () => {
+    const table = tablePath('delta-0.8.0-partitioned');
+    // The table's only commit wrote 7 rows (commitInfo.operationMetrics.numOutputRows).
+    const all = await call<PreviewResult>('preview', { source: { tablePath: table }, limit: 100 });
+    expect(all.result.ok && [all.result.value.rows.length, all.result.value.truncated, all.result.value.version]).toEqual([7, false, 0]);
+    const some = await call<PreviewResult>('preview', { source: { tablePath: table, columnNames: ['value'] }, limit: 3 });
+    expect(some.result.ok && some.result.value.columns.map((c) => c.name)).toEqual(['value']);
+    expect(some.result.ok && [some.result.value.rows.length, some.result.value.truncated]).toEqual([3, true]);
+    const bad = await call<PreviewResult>('preview', { source: { tablePath: table, columnNames: ['nope'] }, limit: 3 });
+    expect(!bad.result.ok && bad.result.error.code).toBe('VALIDATION');
   });
 
   it('delivers job events as server-sent events', async () => {
