@@ -87,7 +87,7 @@ function comparable(f: StructField): { sql: string; ours: (v: unknown) => unknow
       return { sql: `epoch_us(${c})::varchar`, ours: (v) => (v === null ? null : String(Math.round((v as number) * 1000))) };
     }
     const d = decimalParts(t);
-    if (d) return { sql: `${c}::varchar`, ours: (v) => (v === null ? null : decimalText(arrow.util.bigNumToBigInt(v as never), d.scale)) };
+    if (d) return { sql: `${c}::varchar`, ours: (v) => (v === null ? null : decimalText(BigInt(arrow.util.bigNumToBigInt(v as never)), d.scale)) };
     return null;
   }
   if (plainLeaves(t)) {

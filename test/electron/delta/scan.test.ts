@@ -1,0 +1,210 @@
+// Scans of small tables written here (Parquet through parquet-wasm's writer, log state as a Snapshot value), so each
+// case controls exactly what the files hold: row groups, deleted rows, older narrower types, physical names, ids.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import * as arrow from 'apache-arrow';
+import { describe, expect, it } from 'vitest';
+import type { StructField } from '../../../shared/delta-schema.js';
+import type { AddFile, DeletionVectorDescriptor } from '../../../electron/delta/actions.js';
+import { inlineDescriptor } from '../../../electron/delta/deletion-vectors.js';
+import { outputSchema } from '../../../electron/delta/arrow-types.js';
+import { scan } from '../../../electron/delta/scan.js';
+import type { ScanBatch, ScanOptions } from '../../../electron/delta/scan-types.js';
+import type { Snapshot } from '../../../electron/delta/snapshot.js';
+import { encodeParquet } from '../../../electron/delta-writer/parquet-writer.js';
+
+interface FileSpec {
+  name: string;
+  table: arrow.Table;
+  rowGroupRows?: number;
+  partitionValues?: Record<string, string | null>;
+  deletionVector?: DeletionVectorDescriptor;
+}
+
+function snapshotOf(fields: StructField[], files: FileSpec[], opts: { partitionColumns?: string[]; configuration?: Record<string, string> } = {}): Snapshot {
+  const root = mkdtempSync(path.join(tmpdir(), 'scan-'));
+  const live = files.map((f) => {
+    const bytes = encodeParquet(f.table, { rowGroupRows: f.rowGroupRows });
+    writeFileSync(path.join(root, f.name), bytes);
+    const add: AddFile = {
+      path: f.name,
+      partitionValues: f.partitionValues ?? {},
+      size: bytes.length,
+      modificationTime: 0,
+      dataChange: true,
+      deletionVector: f.deletionVector ?? null,
+    };
+    return { add, absolutePath: path.join(root, f.name) };
+  });
+  const schema = { type: 'struct' as const, fields };
+  return {
+    tableRoot: root,
+    version: 0,
+    timestamp: 0,
+    protocol: { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: [], writerFeatures: [] },
+    metadata: {
+      id: 'test',
+      format: { provider: 'parquet' },
+      schemaString: JSON.stringify(schema),
+      partitionColumns: opts.partitionColumns ?? [],
+      configuration: opts.configuration ?? {},
+    },
+    schema,
+    partitionColumns: opts.partitionColumns ?? [],
+    files: live,
+  };
+}
+
+const field = (name: string, type: StructField['type'], metadata: Record<string, unknown> = {}): StructField => ({ name, type, nullable: true, metadata });
+
+async function all(snapshot: Snapshot, options: ScanOptions = {}): Promise<ScanBatch[]> {
+  const out: ScanBatch[] = [];
+  for await (const b of scan(snapshot, options)) out.push(b);
+  return out;
+}
+
+function column(batches: ScanBatch[], name: string): unknown[] {
+  return batches.flatMap((b) => [...b.batch.getChild(name)!]);
+}
+
+const ints = (n: number, from = 0): Int32Array => Int32Array.from({ length: n }, (_, i) => from + i);
+
+describe('scan', () => {
+  it('streams row groups in batches of at most batchSize, and resumes exactly after any emitted batch', async () => {
+    const snapshot = snapshotOf([field('id', 'integer'), field('label', 'string')], [
+      { name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(35), label: Array.from(ints(35), (i) => `r${i}`) }), rowGroupRows: 10 },
+      { name: 'b.parquet', table: arrow.tableFromArrays({ id: ints(7, 100), label: Array.from(ints(7, 100), (i) => `r${i}`) }) },
+    ]);
+    const batches = await all(snapshot, { batchSize: 4 });
+    const ids = column(batches, 'id');
+    expect(ids).toEqual([...ints(35), ...ints(7, 100)]);
+    expect(column(batches, 'label')[34]).toBe('r34');
+    expect(Math.max(...batches.map((b) => b.batch.numRows))).toBe(4);
+    // Row groups of 10 with batches of 4: 4, 4, 2 per group.
+    expect(batches.slice(0, 3).map((b) => b.batch.numRows)).toEqual([4, 4, 2]);
+    expect(batches.at(-1)!.end).toEqual({ fileIndex: 1, rowsInFile: 7 });
+    for (const [i, b] of batches.entries()) {
+      const rest = await all(snapshot, { batchSize: 4, resumeFrom: b.end });
+      expect(column(rest, 'id'), `resume after batch ${i}`).toEqual(ids.slice(batches.slice(0, i + 1).reduce((n, x) => n + x.batch.numRows, 0)));
+    }
+    expect(batches[0].batch.schema).toEqual(outputSchema(snapshot));
+  });
+
+  it('never emits deleted rows; positions count emitted rows, so a resume skips exactly them', async () => {
+    const deleted = [0, 5, 6, 11, 19, 20, 34];
+    const snapshot = snapshotOf([field('id', 'integer')], [
+      { name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(35) }), rowGroupRows: 10, deletionVector: inlineDescriptor(deleted) },
+    ]);
+    const kept = Array.from(ints(35)).filter((i) => !deleted.includes(i));
+    const batches = await all(snapshot, { batchSize: 3 });
+    expect(column(batches, 'id')).toEqual(kept);
+    expect(batches.at(-1)!.end.rowsInFile).toBe(kept.length);
+    for (const resumeAt of [1, 4, 9, 10, 20, 27]) {
+      const rest = await all(snapshot, { resumeFrom: { fileIndex: 0, rowsInFile: resumeAt } });
+      expect(column(rest, 'id')).toEqual(kept.slice(resumeAt));
+    }
+    expect(column(await all(snapshot, { limit: 6 }), 'id')).toEqual(kept.slice(0, 6));
+  });
+
+  it('projects columns in the asked order, with partition values as typed constant columns', async () => {
+    const fields = [field('a', 'long'), field('day', 'date'), field('b', 'string'), field('amount', 'decimal(6,2)')];
+    const snapshot = snapshotOf(fields, [
+      { name: 'p1.parquet', table: arrow.tableFromArrays({ a: BigInt64Array.of(1n, 2n), b: ['x', 'y'] }), partitionValues: { day: '2024-02-29', amount: '-12.5' } },
+      { name: 'p2.parquet', table: arrow.tableFromArrays({ a: BigInt64Array.of(3n), b: ['z'] }), partitionValues: { day: null, amount: '' } },
+    ], { partitionColumns: ['day', 'amount'] });
+    const batches = await all(snapshot);
+    expect(batches[0].batch.schema.fields.map((f) => f.name)).toEqual(['a', 'day', 'b', 'amount']);
+    expect(column(batches, 'day')).toEqual([Date.UTC(2024, 1, 29), Date.UTC(2024, 1, 29), null]);
+    expect(column(batches, 'amount').map((v) => (v === null ? null : BigInt(arrow.util.bigNumToBigInt(v as never))))).toEqual([-1250n, -1250n, null]);
+    const projected = await all(snapshot, { columns: ['b', 'day'] });
+    expect(projected[0].batch.schema.fields.map((f) => f.name)).toEqual(['b', 'day']);
+    expect(column(projected, 'b')).toEqual(['x', 'y', 'z']);
+    // Partition columns alone: rows counted from the footer, no column decoded.
+    expect(column(await all(snapshot, { columns: ['day'] }), 'day')).toHaveLength(3);
+  });
+
+  it('reads older files: missing columns as null, narrower types widened', async () => {
+    const fields = [field('n', 'long'), field('x', 'double'), field('d', 'timestamp_ntz'), field('m', 'decimal(10,4)'), field('added', 'string')];
+    const old = arrow.tableFromArrays({
+      n: Int32Array.of(-5, 7),
+      x: Float32Array.of(1.5, -0.25),
+      d: arrow.vectorFromArray([Date.UTC(2020, 0, 2), Date.UTC(1969, 11, 31)], new arrow.DateDay()),
+      m: arrow.vectorFromArray([1234, -5], new arrow.Int32()),
+    });
+    const snapshot = snapshotOf(fields, [{ name: 'old.parquet', table: old }]);
+    const batches = await all(snapshot);
+    const b = batches[0].batch;
+    expect(b.schema.fields.map((f) => String(f.type))).toEqual(['Int64', 'Float64', 'Timestamp<MICROSECOND>', 'Decimal[10e+4]', 'Utf8']);
+    expect(column(batches, 'n')).toEqual([-5n, 7n]);
+    expect(column(batches, 'x')).toEqual([1.5, -0.25]);
+    expect(column(batches, 'd')).toEqual([Date.UTC(2020, 0, 2), Date.UTC(1969, 11, 31)]);
+    // integer -> decimal(10,4): 1234 becomes 1234.0000
+    expect(column(batches, 'm').map((v) => BigInt(arrow.util.bigNumToBigInt(v as never)))).toEqual([12340000n, -50000n]);
+    expect(column(batches, 'added')).toEqual([null, null]);
+  });
+
+  it('converts millisecond and nanosecond timestamps to microseconds in UTC', async () => {
+    const stamps = <T extends arrow.Timestamp>(type: T, values: bigint[]): arrow.Vector<T> =>
+      arrow.makeVector(arrow.makeData({ type, length: values.length, data: BigInt64Array.from(values) as never }));
+    const table = new arrow.Table({
+      ms: stamps(new arrow.TimestampMillisecond(), [1700000000123n, -1n]),
+      ns: stamps(new arrow.TimestampNanosecond(), [1700000000123456789n, -1n]),
+    });
+    const snapshot = snapshotOf([field('ms', 'timestamp'), field('ns', 'timestamp')], [{ name: 't.parquet', table }]);
+    const [batch] = await all(snapshot);
+    const raw = (name: string): bigint[] => Array.from(batch.batch.getChild(name)!.data[0].values as BigInt64Array);
+    expect(raw('ms')).toEqual([1700000000123000n, -1000n]);
+    expect(raw('ns')).toEqual([1700000000123456n, -1n]);
+    expect((batch.batch.schema.fields[0].type as arrow.Timestamp).timezone).toBe('UTC');
+  });
+
+  it('matches physical names (mode name) and Parquet field ids (mode id), also inside structs', async () => {
+    const inner = { type: 'struct' as const, fields: [field('city', 'string', { 'delta.columnMapping.physicalName': 'col-c', 'delta.columnMapping.id': 3 })] };
+    const fields = [
+      field('Name', 'string', { 'delta.columnMapping.physicalName': 'col-a', 'delta.columnMapping.id': 1 }),
+      field('Address', inner, { 'delta.columnMapping.physicalName': 'col-b', 'delta.columnMapping.id': 2 }),
+    ];
+    const id = (n: number): Map<string, string> => new Map([['PARQUET:field_id', String(n)]]);
+    const cityType = new arrow.Struct([new arrow.Field('renamed-c', new arrow.Utf8(), true, id(3))]);
+    const schema = new arrow.Schema([new arrow.Field('renamed-a', new arrow.Utf8(), true, id(1)), new arrow.Field('renamed-b', cityType, true, id(2))]);
+    const children = [arrow.vectorFromArray(['Ada'], new arrow.Utf8()).data[0], arrow.vectorFromArray([{ 'renamed-c': 'London' }], cityType).data[0]];
+    const byId = new arrow.Table([new arrow.RecordBatch(schema, arrow.makeData({ type: new arrow.Struct(schema.fields), length: 1, children }))]);
+    const idSnapshot = snapshotOf(fields, [{ name: 'id.parquet', table: byId }], { configuration: { 'delta.columnMapping.mode': 'id' } });
+    expect((await all(idSnapshot))[0].batch.toArray().map((r) => r.toJSON())).toEqual([{ Name: 'Ada', Address: expect.objectContaining({ city: 'London' }) }]);
+
+    const cityByName = new arrow.Struct([new arrow.Field('col-c', new arrow.Utf8(), true)]);
+    const byName = new arrow.Table({ 'col-a': arrow.vectorFromArray(['Bo']), 'col-b': arrow.vectorFromArray([{ 'col-c': 'Paris' }], cityByName) });
+    const nameSnapshot = snapshotOf(fields, [{ name: 'name.parquet', table: byName }], { configuration: { 'delta.columnMapping.mode': 'name' } });
+    const [row] = (await all(nameSnapshot))[0].batch.toArray().map((r) => JSON.parse(JSON.stringify(r)) as unknown);
+    expect(row).toEqual({ Name: 'Bo', Address: { city: 'Paris' } });
+  });
+
+  it('stops promptly when cancelled, and names a missing data file', async () => {
+    const snapshot = snapshotOf([field('id', 'integer')], [
+      { name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(100) }), rowGroupRows: 10 },
+    ]);
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const run = (async () => {
+      for await (const b of scan(snapshot, { batchSize: 5, signal: controller.signal })) {
+        seen.push(b.batch.numRows);
+        controller.abort();
+      }
+    })();
+    await expect(run).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(seen).toEqual([5]);
+
+    const gone = { ...snapshot, files: [{ ...snapshot.files[0], absolutePath: path.join(snapshot.tableRoot, 'gone.parquet') }] };
+    await expect(all(gone)).rejects.toMatchObject({ code: 'MISSING_FILE', message: `data file is missing: ${path.join(snapshot.tableRoot, 'gone.parquet')}` });
+  });
+
+  it('rejects a bad batch size, limit, resume position or column', async () => {
+    const snapshot = snapshotOf([field('id', 'integer')], [{ name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(3) }) }]);
+    await expect(all(snapshot, { batchSize: 0 })).rejects.toThrow(/batch size/);
+    await expect(all(snapshot, { limit: -1 })).rejects.toThrow(/limit/);
+    await expect(all(snapshot, { resumeFrom: { fileIndex: 2, rowsInFile: 0 } })).rejects.toThrow(/cannot resume/);
+    await expect(all(snapshot, { columns: ['nope'] })).rejects.toThrow(/no column 'nope'/);
+    expect(await all(snapshot, { limit: 0 })).toEqual([]);
+  });
+});
