@@ -1,0 +1,266 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DeltaportError } from '../../../shared/errors.js';
+import { testConnection } from '../../../electron/sinks/connection-test.js';
+import { createPostgresSink } from '../../../electron/sinks/postgres-sink.js';
+import { planSqlExport } from '../../../electron/sinks/sql-plan.js';
+import { createDatabase, dropDatabase } from '../../support/postgres.js';
+import { drive, NUMBERED_FIELDS, numberedTable, pgSpec, snapshotOf, streamOf } from './sink-harness.js';
+
+let url: string;
+let client: pg.Client;
+beforeAll(async () => {
+  url = await createDatabase(inject('pgUrl'), 'pg_sink');
+  client = new pg.Client({ connectionString: url });
+  await client.connect();
+});
+afterAll(async () => {
+  await client.end();
+  await dropDatabase(url);
+});
+
+async function rows(sql: string): Promise<Record<string, unknown>[]> {
+  return (await client.query(sql)).rows;
+}
+
+async function census(table: string): Promise<{ n: number; distinct: number; lo: number | null; hi: number | null }> {
+  const [r] = await rows(`SELECT count(*)::int AS n, count(DISTINCT id)::int AS distinct, min(id)::int AS lo, max(id)::int AS hi FROM "${table}"`);
+  return r as { n: number; distinct: number; lo: number | null; hi: number | null };
+}
+
+async function failure(promise: Promise<unknown>): Promise<DeltaportError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(DeltaportError);
+  return err as DeltaportError;
+}
+
+describe('postgres sink: modes', () => {
+  it('append creates the table from the Delta schema and lands every row once', async () => {
+    await drive(createPostgresSink(pgSpec({ url }, { table: 'append1', batchSize: 1000 })), streamOf(numberedTable(12_345), NUMBERED_FIELDS, 2048, 5000));
+    expect(await census('append1')).toEqual({ n: 12_345, distinct: 12_345, lo: 0, hi: 12_344 });
+    expect(await rows(`SELECT label FROM append1 WHERE id = 4321`)).toEqual([{ label: 'row 4321' }]);
+    // Appending again into the now existing table adds the rows a second time.
+    await drive(createPostgresSink(pgSpec({ url }, { table: 'append1' })), streamOf(numberedTable(100, 20_000), NUMBERED_FIELDS, 64));
+    expect(await census('append1')).toEqual({ n: 12_445, distinct: 12_445, lo: 0, hi: 20_099 });
+  });
+
+  it('overwrite replaces the contents atomically: readers see the old rows until the swap', async () => {
+    await client.query('CREATE TABLE over1 (id bigint, label text)');
+    await client.query(`INSERT INTO over1 SELECT g, 'old' FROM generate_series(1, 50) g`);
+    let seenDuring: unknown = null;
+    await drive(createPostgresSink(pgSpec({ url }, { table: 'over1', mode: 'overwrite', batchSize: 500 })), streamOf(numberedTable(3000), NUMBERED_FIELDS, 1000), {
+      afterBatch: async (i) => {
+        if (i === 1) seenDuring = await census('over1');
+      },
+    });
+    expect(seenDuring).toEqual({ n: 50, distinct: 50, lo: 1, hi: 50 });
+    expect(await census('over1')).toEqual({ n: 3000, distinct: 3000, lo: 0, hi: 2999 });
+    expect(await rows(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE '_deltaport_stage%'`)).toEqual([{ n: 0 }]);
+  });
+
+  it('upsert inserts new keys, updates existing ones, keeps the last row of a repeated key, and is idempotent', async () => {
+    const spec = pgSpec({ url }, { table: 'up1', mode: 'upsert', keyColumns: ['id'], batchSize: 700 });
+    const stream = streamOf(numberedTable(2000), NUMBERED_FIELDS, 512);
+    await drive(createPostgresSink(spec), stream);
+    await drive(createPostgresSink(spec), stream);
+    expect(await census('up1')).toEqual({ n: 2000, distinct: 2000, lo: 0, hi: 1999 });
+    const [pk] = await rows(`SELECT count(*)::int AS n FROM pg_constraint WHERE conrelid = 'up1'::regclass AND contype = 'p'`);
+    expect(pk).toEqual({ n: 1 });
+    // Ids 1500..2499 again with new labels, and id 7 twice in one batch: the later row wins.
+    const changed = numberedTable(1000, 1500);
+    const labels = changed.getChild('label')!.toArray() as string[];
+    const ids = Array.from(changed.getChild('id')!.toArray() as BigInt64Array, Number);
+    const { tableFromArrays, vectorFromArray, Utf8 } = await import('apache-arrow');
+    const second = tableFromArrays({
+      id: BigInt64Array.from([...ids, 7, 7].map(BigInt)),
+      label: vectorFromArray([...labels.map((l) => `new ${l}`), 'first 7', 'last 7'], new Utf8()),
+    });
+    await drive(createPostgresSink(spec), streamOf(second, NUMBERED_FIELDS, 400));
+    expect(await census('up1')).toEqual({ n: 2500, distinct: 2500, lo: 0, hi: 2499 });
+    expect(await rows('SELECT id::int, label FROM up1 WHERE id IN (7, 1499, 1500, 2499) ORDER BY id')).toEqual([
+      { id: 7, label: 'last 7' },
+      { id: 1499, label: 'row 1499' },
+      { id: 1500, label: 'new row 1500' },
+      { id: 2499, label: 'new row 2499' },
+    ]);
+  });
+
+  it('sql mode binds :column parameters per row', async () => {
+    await client.query('CREATE TABLE accounts (id bigint PRIMARY KEY, balance text, note text)');
+    await client.query(`INSERT INTO accounts SELECT g, 'none', 'kept' FROM generate_series(0, 9) g`);
+    const sql = `UPDATE accounts SET balance = :label || ':' || :"label" WHERE id = :id AND note <> ':not_a_param'`;
+    await drive(createPostgresSink(pgSpec({ url }, { table: 'accounts', mode: 'sql', sql, batchSize: 3 })), streamOf(numberedTable(5, 3), NUMBERED_FIELDS, 2));
+    expect(await rows('SELECT id::int, balance FROM accounts ORDER BY id')).toEqual(
+      Array.from({ length: 10 }, (_, id) => ({ id, balance: id >= 3 && id < 8 ? `row ${id}:row ${id}` : 'none' })),
+    );
+    const err = await failure(drive(createPostgresSink(pgSpec({ url }, { table: 'accounts', mode: 'sql', sql: 'DELETE FROM accounts WHERE id = :ident' })), streamOf(numberedTable(5), NUMBERED_FIELDS, 5)));
+    expect(err.code).toBe('VALIDATION');
+    expect(err.message).toContain(':ident');
+    expect(await rows('SELECT count(*)::int AS n FROM accounts')).toEqual([{ n: 10 }]);
+  });
+
+  it('quotes every name: spaces, quotes, capitals, keywords and SQL in a name are just names', async () => {
+    await client.query('CREATE TABLE canary (x int)');
+    const table = `select "x"; DROP TABLE canary; --`;
+    const fields = [
+      { name: 'order', type: 'long', nullable: false },
+      { name: 'Label "quoted"', type: 'string', nullable: true },
+    ];
+    const { tableFromArrays, vectorFromArray, Utf8 } = await import('apache-arrow');
+    const data = tableFromArrays({ order: BigInt64Array.of(1n, 2n), 'Label "quoted"': vectorFromArray(['a', "it's"], new Utf8()) });
+    for (const mode of ['upsert', 'upsert', 'overwrite'] as const) {
+      await drive(createPostgresSink(pgSpec({ url }, { table, mode, keyColumns: ['order'] })), streamOf(data, fields, 1));
+    }
+    expect(await rows(`SELECT "order"::int, "Label ""quoted""" AS l FROM "select ""x""; DROP TABLE canary; --" ORDER BY 1`)).toEqual([
+      { order: 1, l: 'a' },
+      { order: 2, l: "it's" },
+    ]);
+    expect(await rows(`SELECT to_regclass('canary') IS NOT NULL AS still_there`)).toEqual([{ still_there: true }]);
+  });
+});
+
+describe('postgres sink: plan and incompatible targets', () => {
+  it('plans DDL and statement without writing, and reports an incompatible table', async () => {
+    const plan = await planSqlExport(NUMBERED_FIELDS, pgSpec({ url }, { table: 'planned' }));
+    expect(plan).toMatchObject({ sink: 'postgres', target: 'planned', targetExists: false, incompatibility: null });
+    expect(plan.ddl).toEqual(['CREATE TABLE "planned" ("id" bigint NOT NULL, "label" text)']);
+    expect(plan.statement).toBe('COPY "planned" ("id", "label") FROM STDIN');
+    expect(await rows(`SELECT to_regclass('planned') AS t`)).toEqual([{ t: null }]);
+
+    await client.query('CREATE TABLE narrow (id integer, label text, extra text NOT NULL)');
+    const bad = await planSqlExport(NUMBERED_FIELDS, pgSpec({ url }, { table: 'narrow' }));
+    expect(bad.targetExists).toBe(true);
+    expect(bad.incompatibility).toContain('"id" is integer');
+    expect(bad.incompatibility).toContain('"extra" is NOT NULL');
+    const err = await failure(drive(createPostgresSink(pgSpec({ url }, { table: 'narrow' })), streamOf(numberedTable(10), NUMBERED_FIELDS, 5)));
+    expect(err.code).toBe('SINK_INCOMPATIBLE');
+    expect(await rows('SELECT count(*)::int AS n FROM narrow')).toEqual([{ n: 0 }]);
+
+    await client.query('CREATE TABLE nokey (id bigint, label text)');
+    const upsert = await planSqlExport(NUMBERED_FIELDS, pgSpec({ url }, { table: 'nokey', mode: 'upsert', keyColumns: ['id'] }));
+    expect(upsert.incompatibility).toContain('no primary key or unique index on ("id")');
+  });
+});
+
+describe('postgres sink: failures and retries', () => {
+  async function terminateWriters(): Promise<number> {
+    const [r] = await rows(
+      `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = 'deltaport' AND datname = current_database()`,
+    );
+    return (r as { n: number }).n;
+  }
+
+  it('a writer connection terminated mid-export is retried on a new one and every row lands once', async () => {
+    let terminated = 0;
+    const spec = pgSpec({ url, checkBeforeReuse: false }, { table: 'killed1', batchSize: 1000 });
+    await drive(createPostgresSink(spec), streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000), {
+      afterBatch: async (i) => {
+        if (i === 2 || i === 6) terminated += await terminateWriters();
+      },
+    });
+    expect(terminated).toBe(2);
+    expect(await census('killed1')).toEqual({ n: 10_000, distinct: 10_000, lo: 0, hi: 9999 });
+  });
+
+  it('a constraint violation fails at once, naming the batch rows and the database message', async () => {
+    await client.query('CREATE TABLE checked (id bigint CHECK (id < 4500), label text)');
+    const err = await failure(drive(createPostgresSink(pgSpec({ url }, { table: 'checked', batchSize: 1000 })), streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000)));
+    expect(err.code).toBe('SINK_WRITE');
+    expect(err.message).toMatch(/^rows 4001-5000 failed: row 4501: new row for relation "checked" violates check constraint/);
+    expect(err.message).not.toContain('attempts');
+    expect(await census('checked')).toEqual({ n: 4000, distinct: 4000, lo: 0, hi: 3999 });
+  });
+
+  it('cancel rolls back the batch in flight', async () => {
+    const controller = new AbortController();
+    const sink = createPostgresSink(pgSpec({ url }, { table: 'cancelled', batchSize: 200_000 }));
+    const stream = streamOf(numberedTable(100), NUMBERED_FIELDS, 100);
+    await sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: controller.signal });
+    await sink.write(stream.batches[0]); // 100 rows wait for the batch to fill
+    const big = streamOf(numberedTable(200_000, 100), NUMBERED_FIELDS, 200_000).batches[0];
+    const inFlight = sink.write({ ...big, end: { fileIndex: 0, rowsInFile: 200_100 } });
+    for (let i = 0; i < 200; i++) {
+      const active = await rows(`SELECT 1 FROM pg_stat_activity WHERE application_name = 'deltaport' AND query LIKE 'COPY%' AND state = 'active'`);
+      if (active.length > 0) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    controller.abort();
+    expect((await failure(inFlight)).code).toBe('CANCELLED');
+    await sink.abort();
+    expect(await census('cancelled')).toEqual({ n: 0, distinct: 0, lo: null, hi: null });
+  });
+});
+
+describe('postgres sink: exactly-once', () => {
+  it('an interrupted job resumes after its last committed batch; a finished job run again changes nothing', async () => {
+    const spec = pgSpec({ url }, { table: 'eo1', batchSize: 1500, exactlyOnce: true });
+    const stream = streamOf(numberedTable(20_000), NUMBERED_FIELDS, 1024, 3000);
+    const stop = new AbortController();
+    const cancelled = await failure(
+      drive(createPostgresSink(spec), stream, {
+        signal: stop.signal,
+        afterBatch: (i) => {
+          if (i === 7) stop.abort();
+        },
+      }),
+    );
+    expect(cancelled.code).toBe('CANCELLED');
+    const partial = await census('eo1');
+    expect(partial.n).toBeGreaterThan(0);
+    expect(partial.n).toBeLessThan(20_000);
+    const written = await drive(createPostgresSink(spec), stream);
+    expect(written).toBeLessThan(stream.batches.length);
+    expect(await census('eo1')).toEqual({ n: 20_000, distinct: 20_000, lo: 0, hi: 19_999 });
+    expect(await drive(createPostgresSink(spec), stream)).toBe(0);
+    expect(await census('eo1')).toEqual({ n: 20_000, distinct: 20_000, lo: 0, hi: 19_999 });
+    // Another snapshot version is another job.
+    await drive(createPostgresSink(spec), stream, { snapshot: snapshotOf('test-table', 1) });
+    expect((await census('eo1')).n).toBe(40_000);
+  });
+
+  it('an interrupted exactly-once overwrite keeps the old contents, then finishes into the new ones', async () => {
+    await client.query('CREATE TABLE eo2 (id bigint, label text)');
+    await client.query(`INSERT INTO eo2 VALUES (-1, 'old')`);
+    const spec = pgSpec({ url }, { table: 'eo2', mode: 'overwrite', batchSize: 1000, exactlyOnce: true });
+    const stream = streamOf(numberedTable(6000), NUMBERED_FIELDS, 1000);
+    const stop = new AbortController();
+    await failure(drive(createPostgresSink(spec), stream, { signal: stop.signal, afterBatch: (i) => (i === 2 ? stop.abort() : undefined) }));
+    expect(await census('eo2')).toEqual({ n: 1, distinct: 1, lo: -1, hi: -1 });
+    expect(await drive(createPostgresSink(spec), stream)).toBe(3);
+    expect(await census('eo2')).toEqual({ n: 6000, distinct: 6000, lo: 0, hi: 5999 });
+    expect(await drive(createPostgresSink(spec), stream)).toBe(0);
+    expect(await census('eo2')).toEqual({ n: 6000, distinct: 6000, lo: 0, hi: 5999 });
+  });
+});
+
+describe('postgres connection test', () => {
+  it('reports the server version and whether the target exists', async () => {
+    await client.query('CREATE TABLE "Existing Table" (x int)');
+    const there = await testConnection(pgSpec({ url }, { table: 'Existing Table' }));
+    expect(there.serverVersion).toMatch(/^PostgreSQL \d+/);
+    expect(there.targetExists).toBe(true);
+    expect((await testConnection(pgSpec({ url }, { table: 'existing table' }))).targetExists).toBe(false);
+  });
+
+  it('a wrong password is SINK_AUTH and no message carries the password', async () => {
+    const wrong = new URL(url);
+    wrong.password = 'Sup3r-Secret-Wrong';
+    const err = await failure(testConnection(pgSpec({ url: wrong.toString() }, {})));
+    expect(err.code).toBe('SINK_AUTH');
+    expect(err.message).not.toContain('Sup3r-Secret-Wrong');
+    expect(err.message).not.toContain('\n');
+    const viaSink = await failure(drive(createPostgresSink(pgSpec({ url: wrong.toString() })), streamOf(numberedTable(3), NUMBERED_FIELDS, 3)));
+    expect(viaSink.code).toBe('SINK_AUTH');
+    expect(viaSink.message).not.toContain('Sup3r-Secret-Wrong');
+  });
+
+  it('an unreachable server is SINK_CONNECTION', async () => {
+    const err = await failure(testConnection(pgSpec({ host: '127.0.0.1', port: 1, user: 'u', password: 'Pw-Never-Shown', connectTimeoutMs: 2000 }, {})));
+    expect(err.code).toBe('SINK_CONNECTION');
+    expect(err.message).toMatch(/^cannot connect to PostgreSQL at u@127\.0\.0\.1:1\/: .*ECONNREFUSED/);
+    expect(err.message).not.toContain('Pw-Never-Shown');
+  });
+});
