@@ -1,0 +1,26 @@
+// The main thread's responsiveness while the app runs an export: the export goes through the app's own job runner
+// (a worker thread), and the main thread's event-loop delay is sampled the whole time.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { ExportRequest, JobInfo } from '../../shared/api.js';
+import { JobRunner } from '../../electron/jobs/job-runner.js';
+
+export interface LagResult {
+  p99Ms: number;
+  maxMs: number;
+  job: JobInfo;
+}
+
+export async function exportLag(request: ExportRequest): Promise<LagResult> {
+  const history: JobInfo[] = [];
+  const runner = new JobRunner({ store: { recordJob: (job) => void history.push(job), jobHistory: () => [] } });
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  try {
+    const { id } = runner.start(request);
+    const job = await runner.wait(id);
+    if (job.state !== 'succeeded') throw new Error(`the export job ${job.state}: ${job.error?.message ?? 'no message'}`);
+    return { p99Ms: histogram.percentile(99) / 1e6, maxMs: histogram.max / 1e6, job };
+  } finally {
+    histogram.disable();
+  }
+}

@@ -1,0 +1,126 @@
+// What the databases themselves ingest on this machine, measured on the wide table's rows: the ceiling an export
+// is compared with. Values are prepared before the clock runs; only the database's own work is timed.
+import { execFile } from 'node:child_process';
+import { createWriteStream, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { timestampFormatter } from '../../electron/values/time-text.js';
+import { activeAt, textAt, wideChunk, type WideChunk } from './wide-data.js';
+
+const execFileAsync = promisify(execFile);
+const ROWS_PER_STATEMENT = 100;
+const COLUMNS = 8;
+const isoMicros = timestampFormatter(2, true);
+
+export interface RowSource {
+  rows: number;
+  /** Rows per generated chunk (the wide table's rows per file). */
+  chunkRows: number;
+  seed: number;
+}
+
+function* chunks(source: RowSource): Generator<WideChunk> {
+  for (let start = 0; start < source.rows; start += source.chunkRows) {
+    yield wideChunk(start, Math.min(source.chunkRows, source.rows - start), source.seed);
+  }
+}
+
+/** A row's values as the SQLite sink stores them: INTEGER, TEXT, REAL, ISO text, 0/1, TEXT, INTEGER, TEXT. */
+function sqliteValues(chunk: WideChunk, i: number, out: unknown[], at: number): void {
+  out[at] = Number(chunk.id[i]);
+  out[at + 1] = textAt(chunk.code, i);
+  out[at + 2] = chunk.amount[i];
+  out[at + 3] = isoMicros(chunk.eventTime[i]);
+  out[at + 4] = activeAt(chunk, i) ? 1 : 0;
+  out[at + 5] = textAt(chunk.category, i);
+  out[at + 6] = chunk.quantity[i];
+  out[at + 7] = textAt(chunk.comment, i);
+}
+
+/** Rows per second of 100-row multi-row INSERTs, in one transaction, into a fresh database file. */
+export async function sqliteInsertLimit(dir: string, source: RowSource): Promise<number> {
+  const file = path.join(dir, 'limit.sqlite');
+  await fs.rm(file, { force: true });
+  const db = new Database(file);
+  try {
+    // The same settings the SQLite sink uses.
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec(
+      'CREATE TABLE t (id INTEGER NOT NULL, code TEXT, amount REAL, event_time TEXT, active INTEGER, category TEXT, quantity INTEGER, comment TEXT)',
+    );
+    const tuple = `(${new Array(COLUMNS).fill('?').join(',')})`;
+    const full = db.prepare(`INSERT INTO t VALUES ${new Array(ROWS_PER_STATEMENT).fill(tuple).join(',')}`);
+    let seconds = 0;
+    db.exec('BEGIN');
+    for (const chunk of chunks(source)) {
+      const statements: unknown[][] = [];
+      for (let first = 0; first < chunk.length; first += ROWS_PER_STATEMENT) {
+        const n = Math.min(ROWS_PER_STATEMENT, chunk.length - first);
+        const values = new Array<unknown>(n * COLUMNS);
+        for (let k = 0; k < n; k++) sqliteValues(chunk, first + k, values, k * COLUMNS);
+        statements.push(values);
+      }
+      const started = performance.now();
+      for (const values of statements) {
+        if (values.length === ROWS_PER_STATEMENT * COLUMNS) full.run(values);
+        else db.prepare(`INSERT INTO t VALUES ${new Array(values.length / COLUMNS).fill(tuple).join(',')}`).run(values);
+      }
+      seconds += (performance.now() - started) / 1000;
+    }
+    const started = performance.now();
+    db.exec('COMMIT');
+    seconds += (performance.now() - started) / 1000;
+    const { n } = db.prepare('SELECT count(*) AS n FROM t').get() as { n: number };
+    if (n !== source.rows) throw new Error(`the insert limit stored ${n} of ${source.rows} rows`);
+    return source.rows / seconds;
+  } finally {
+    db.close();
+  }
+}
+
+const PG_COLUMNS =
+  'id bigint NOT NULL, code text, amount double precision, event_time timestamp with time zone, active boolean, category text, quantity integer, comment text';
+
+/** Writes the rows as one CSV file (NULL = empty unquoted field, as COPY's CSV format reads it). */
+async function writeCsv(file: string, source: RowSource): Promise<void> {
+  const out = createWriteStream(file);
+  for (const chunk of chunks(source)) {
+    const lines: string[] = [];
+    for (let i = 0; i < chunk.length; i++) {
+      // Generated text has no commas, quotes or newlines, so no field needs quoting.
+      lines.push(
+        `${chunk.id[i]},${textAt(chunk.code, i)},${chunk.amount[i]},${isoMicros(chunk.eventTime[i])},${activeAt(chunk, i) ? 't' : 'f'},` +
+          `${textAt(chunk.category, i)},${chunk.quantity[i]},${textAt(chunk.comment, i) ?? ''}\n`,
+      );
+    }
+    if (!out.write(lines.join(''))) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  }
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+}
+
+/** Rows per second of `psql \copy ... FROM file CSV` into a fresh table. */
+export async function psqlCopyLimit(dir: string, databaseUrl: string, source: RowSource): Promise<number> {
+  const csv = path.join(dir, 'limit.csv');
+  await writeCsv(csv, source);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('DROP TABLE IF EXISTS bench_limit');
+    await client.query(`CREATE TABLE bench_limit (${PG_COLUMNS})`);
+    const started = performance.now();
+    await execFileAsync('psql', [databaseUrl, '-v', 'ON_ERROR_STOP=1', '-q', '-c', `\\copy bench_limit FROM '${csv}' WITH (FORMAT csv)`], {
+      maxBuffer: 1 << 20,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM bench_limit');
+    if (Number(rows[0].n) !== source.rows) throw new Error(`psql \\copy loaded ${rows[0].n} of ${source.rows} rows`);
+    await client.query('DROP TABLE bench_limit');
+    return source.rows / seconds;
+  } finally {
+    await client.end();
+    await fs.rm(csv, { force: true });
+  }
+}

@@ -1,0 +1,129 @@
+// The benchmark's output: a Markdown table (figures, limits, ratios, targets; printed, never asserted) and the JSON
+// shape of issue 5. A figure that could not be measured carries the reason instead of a number.
+
+/** A measured value, or why there is none. */
+export type Figure = { value: number } | { error: string };
+
+export interface Figures {
+  rows: number;
+  columns: number;
+  files: number;
+  tableMb: number;
+  commits: number;
+  export: {
+    sqlite: Figure;
+    sqliteLimit: Figure;
+    postgres: Figure;
+    postgresLimit: Figure;
+    parquet: Figure;
+  };
+  previewWarmMs: Figure;
+  previewColdMs: Figure;
+  /** The app's own path: a worker thread per preview; second call. */
+  previewAppMs: Figure;
+  openMs: Figure;
+  timeTravelMs: Figure;
+  /** Peak RSS per export process, MB. */
+  rssMb: { sqlite: Figure; postgres: Figure; parquet: Figure };
+  lagP99Ms: Figure;
+  setupSeconds: number;
+}
+
+const valueOf = (f: Figure): number | null => ('value' in f ? f.value : null);
+
+export function peakRss(figures: Figures): Figure {
+  const values = Object.values(figures.rssMb).map(valueOf).filter((v): v is number => v !== null);
+  return values.length > 0 ? { value: Math.max(...values) } : { error: 'no export process reported its RSS' };
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function shown(f: Figure, unit: string, digits = 0): string {
+  return 'value' in f ? `${fmt(f.value, digits)} ${unit}` : `n/a (${f.error})`;
+}
+
+interface Line {
+  measure: string;
+  figure: Figure;
+  unit: string;
+  digits?: number;
+  limit?: Figure;
+  /** Target as text, and whether the figure meets it. */
+  target: string;
+  meets?: (value: number, limit: number | null) => boolean;
+}
+
+function verdict(line: Line): string {
+  const value = valueOf(line.figure);
+  if (!line.meets) return '';
+  if (value === null) return 'not measured';
+  const limit = line.limit ? valueOf(line.limit) : null;
+  if (line.limit && limit === null) return 'no limit';
+  return line.meets(value, limit) ? 'met' : 'MISSED';
+}
+
+export function markdownTable(figures: Figures): string {
+  const ratio = (f: Figure, limit: Figure) => {
+    const v = valueOf(f);
+    const l = valueOf(limit);
+    return v !== null && l !== null ? `${fmt(v / l, 2)}x` : '';
+  };
+  const atLeast08 = (v: number, l: number | null) => l !== null && v >= 0.8 * l;
+  const atMost = (max: number) => (v: number) => v <= max;
+  const below = (max: number) => (v: number) => v < max;
+  const lines: Line[] = [
+    { measure: 'export to SQLite', figure: figures.export.sqlite, unit: 'rows/s', limit: figures.export.sqliteLimit, target: '>= 0.8x limit', meets: atLeast08 },
+    { measure: 'export to PostgreSQL', figure: figures.export.postgres, unit: 'rows/s', limit: figures.export.postgresLimit, target: '>= 0.8x limit', meets: atLeast08 },
+    { measure: 'export to Parquet', figure: figures.export.parquet, unit: 'rows/s', target: '' },
+    { measure: 'preview 100 rows, warm', figure: figures.previewWarmMs, unit: 'ms', digits: 1, target: '<= 150 ms', meets: atMost(150) },
+    { measure: 'preview 100 rows, cold (new process)', figure: figures.previewColdMs, unit: 'ms', digits: 1, target: '<= 400 ms', meets: atMost(400) },
+    { measure: 'preview 100 rows, app path (worker per call)', figure: figures.previewAppMs, unit: 'ms', digits: 1, target: '' },
+    { measure: `open latest snapshot (${fmt(figures.commits)} commits)`, figure: figures.openMs, unit: 'ms', digits: 1, target: '<= 300 ms', meets: atMost(300) },
+    { measure: 'time travel by timestamp', figure: figures.timeTravelMs, unit: 'ms', digits: 1, target: '<= 300 ms', meets: atMost(300) },
+    { measure: 'peak RSS of an export (max of the three)', figure: peakRss(figures), unit: 'MB', target: '<= 400 MB', meets: atMost(400) },
+    { measure: '  peak RSS, SQLite export', figure: figures.rssMb.sqlite, unit: 'MB', target: '' },
+    { measure: '  peak RSS, PostgreSQL export', figure: figures.rssMb.postgres, unit: 'MB', target: '' },
+    { measure: '  peak RSS, Parquet export', figure: figures.rssMb.parquet, unit: 'MB', target: '' },
+    { measure: 'event-loop lag p99 during an export job', figure: figures.lagP99Ms, unit: 'ms', digits: 1, target: '< 50 ms', meets: below(50) },
+  ];
+  const out = [
+    `Deltaport benchmark: ${fmt(figures.rows)} rows x ${figures.columns} columns in ${figures.files} files ` +
+      `(${fmt(figures.tableMb, 1)} MB Parquet); long log of ${fmt(figures.commits)} commits; setup ${fmt(figures.setupSeconds, 1)} s`,
+    '',
+    '| measure | figure | limit | ratio | target | |',
+    '|---|---:|---:|---:|---|---|',
+  ];
+  for (const line of lines) {
+    const limit = line.limit ? shown(line.limit, line.unit, line.digits) : '';
+    const r = line.limit ? ratio(line.figure, line.limit) : '';
+    out.push(`| ${line.measure} | ${shown(line.figure, line.unit, line.digits)} | ${limit} | ${r} | ${line.target} | ${verdict(line)} |`);
+  }
+  return out.join('\n');
+}
+
+/** The JSON of issue 5; unmeasured figures are null, with their reasons under "errors". */
+export function jsonReport(figures: Figures): unknown {
+  const errors: Record<string, string> = {};
+  const pick = (name: string, f: Figure) => {
+    if ('error' in f) errors[name] = f.error;
+    return valueOf(f);
+  };
+  return {
+    rows: figures.rows,
+    columns: figures.columns,
+    export: {
+      sqlite: { rowsPerSec: pick('export.sqlite', figures.export.sqlite), limitRowsPerSec: pick('export.sqliteLimit', figures.export.sqliteLimit) },
+      postgres: {
+        rowsPerSec: pick('export.postgres', figures.export.postgres),
+        limitRowsPerSec: pick('export.postgresLimit', figures.export.postgresLimit),
+      },
+      parquet: { rowsPerSec: pick('export.parquet', figures.export.parquet) },
+    },
+    previewMs: { warm: pick('previewMs.warm', figures.previewWarmMs), cold: pick('previewMs.cold', figures.previewColdMs) },
+    openMs: { commits: figures.commits, ms: pick('openMs', figures.openMs) },
+    timeTravelMs: pick('timeTravelMs', figures.timeTravelMs),
+    peakRssMb: pick('peakRssMb', peakRss(figures)),
+    eventLoopLagP99Ms: pick('eventLoopLagP99Ms', figures.lagP99Ms),
+    ...(Object.keys(errors).length > 0 ? { errors } : {}),
+  };
+}

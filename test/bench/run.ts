@@ -1,0 +1,211 @@
+// `npm run bench [-- --quick] [-- --json PATH]`: writes the benchmark tables into a temporary folder, measures the
+// machine's limits and Deltaport on the same rows, and prints a Markdown table (see report.ts). Figures are printed,
+// never asserted: the run exits 0 even when a target is missed or a piece (PostgreSQL, say) is unavailable.
+// Hidden overrides for development: --rows N --files N --commits N --keep (leave the temporary folder).
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import type { ExportRequest } from '../../shared/api.js';
+import { DEFAULT_EXECUTION } from '../../shared/sink-spec.js';
+import { DeltaTable } from '../../electron/delta/table.js';
+import { openParquet } from '../../electron/delta/parquet-file.js';
+import { startTask } from '../../electron/jobs/task-worker.js';
+import { previewTask } from '../../electron/jobs/tasks.js';
+import { createDatabase, startPostgres, type PgServer } from '../support/postgres.js';
+import { SEED, writeLongLog, writeWideTable, type WideTable } from './bench-tables.js';
+import { runCli } from './child-run.js';
+import { exportLag } from './event-loop-lag.js';
+import { psqlCopyLimit, sqliteInsertLimit } from './limits.js';
+import { jsonReport, markdownTable, type Figure, type Figures } from './report.js';
+
+const CHECKPOINT_INTERVAL = 100;
+const PREVIEW_ROWS = 100;
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    json: { type: 'string' },
+    rows: { type: 'string' },
+    files: { type: 'string' },
+    commits: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+
+const size = {
+  rows: Number(args.rows ?? (args.quick ? 2_000_000 : 10_000_000)),
+  files: Number(args.files ?? (args.quick ? 20 : 100)),
+  commits: Number(args.commits ?? (args.quick ? 2_000 : 10_000)),
+};
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+/** Runs one measurement; a failure becomes the figure's reason, never the end of the run. */
+async function measure(name: string, fn: () => Promise<number>): Promise<Figure> {
+  try {
+    const value = await fn();
+    log(`${name}: ${value.toFixed(1)}`);
+    return { value };
+  } catch (err) {
+    const error = (err instanceof Error ? err.message : String(err)).split('\n')[0];
+    log(`${name}: not measured (${error})`);
+    return { error };
+  }
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}
+
+function sqliteRows(file: string, table: string): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+async function postgresRows(url: string, table: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${table}"`);
+    return Number(rows[0].n);
+  } finally {
+    await client.end();
+  }
+}
+
+function expectRows(what: string, got: number, want: number): void {
+  if (got !== want) throw new Error(`${what} holds ${got} rows, expected ${want}`);
+}
+
+async function main(): Promise<void> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'deltaport-bench-'));
+  let server: PgServer | null = null;
+  try {
+    const setupStarted = performance.now();
+    log(`writing ${size.rows} rows in ${size.files} files and a log of ${size.commits} commits into ${dir}`);
+    const wide: WideTable = await writeWideTable(dir, size.rows, size.files);
+    const longLog = await writeLongLog(dir, size.commits, CHECKPOINT_INTERVAL);
+    let databaseUrl: string | null = null;
+    let pgProblem = '';
+    try {
+      server = await startPostgres();
+      databaseUrl = await createDatabase(server.url, 'bench');
+    } catch (err) {
+      pgProblem = `PostgreSQL unavailable: ${(err as Error).message.split('\n')[0]}`;
+      log(pgProblem);
+    }
+    const setupSeconds = (performance.now() - setupStarted) / 1000;
+    const rowSource = { rows: wide.writtenRows, chunkRows: Math.ceil(wide.writtenRows / size.files), seed: SEED };
+
+    const sqliteLimit = await measure('SQLite insert limit, rows/s', () => sqliteInsertLimit(dir, rowSource));
+    const postgresLimit = databaseUrl
+      ? await measure('psql \\copy limit, rows/s', () => psqlCopyLimit(dir, databaseUrl, rowSource))
+      : { error: pgProblem };
+
+    const rssMb: Figures['rssMb'] = { sqlite: { error: 'not run' }, postgres: { error: 'not run' }, parquet: { error: 'not run' } };
+    /** Exports the wide table through the CLI; returns rows/s over the whole process. */
+    const cliExport = async (kind: keyof Figures['rssMb'], sinkArgs: string[], check: () => Promise<number>) => {
+      const run = await runCli(['export', wide.root, ...sinkArgs]);
+      rssMb[kind] = run.maxRssMb === null ? { error: 'the process did not report it' } : { value: run.maxRssMb };
+      expectRows(`the ${kind} export`, await check(), wide.liveRows);
+      return wide.liveRows / (run.ms / 1000);
+    };
+    const sqliteFile = path.join(dir, 'export.sqlite');
+    const sqlite = await measure('export to SQLite, rows/s', () =>
+      cliExport('sqlite', ['--sink', `sqlite:${sqliteFile}`, '--target', 'wide'], async () => sqliteRows(sqliteFile, 'wide')),
+    );
+    const postgres = databaseUrl
+      ? await measure('export to PostgreSQL, rows/s', () =>
+          cliExport('postgres', ['--sink', databaseUrl, '--target', 'wide'], () => postgresRows(databaseUrl, 'wide')),
+        )
+      : { error: pgProblem };
+    const parquetFile = path.join(dir, 'export.parquet');
+    const parquet = await measure('export to Parquet, rows/s', () =>
+      cliExport('parquet', ['--sink', `parquet:${parquetFile}`], async () => {
+        const file = await openParquet(parquetFile);
+        file.close();
+        return file.numRows;
+      }),
+    );
+
+    const previewRequest = { source: { tablePath: wide.root }, limit: PREVIEW_ROWS };
+    const previewColdMs = await measure('preview, cold process, ms', async () => {
+      const run = await runCli(['preview', wide.root, '--limit', String(PREVIEW_ROWS), '--format', 'jsonl']);
+      expectRows('the preview', run.stdout.trim().split('\n').length, PREVIEW_ROWS);
+      return run.ms;
+    });
+    const previewWarmMs = await measure('preview, warm, ms', async () => {
+      const signal = new AbortController().signal;
+      await previewTask(previewRequest, signal);
+      return timed(async () => expectRows('the preview', (await previewTask(previewRequest, signal)).rows.length, PREVIEW_ROWS));
+    });
+    const previewAppMs = await measure('preview through a worker (app path), ms', async () => {
+      await startTask({ kind: 'preview', request: previewRequest }).result;
+      return timed(() => startTask({ kind: 'preview', request: previewRequest }).result);
+    });
+
+    const openMs = await measure(`open latest of ${size.commits} commits, ms`, () =>
+      timed(async () => {
+        const snapshot = await (await DeltaTable.open(longLog.root)).snapshot();
+        if (snapshot.version !== size.commits - 1) throw new Error(`opened version ${snapshot.version}`);
+      }),
+    );
+    const timeTravelMs = await measure('time travel by timestamp, ms', () => {
+      // Half a minute after the middle commit: resolves to that commit.
+      const middle = Math.floor(size.commits / 2);
+      return timed(async () => {
+        const snapshot = await (await DeltaTable.open(longLog.root)).snapshot({ timestampMs: longLog.timeOf(middle) + 30_000 });
+        if (snapshot.version !== middle) throw new Error(`time travel resolved to version ${snapshot.version}, not ${middle}`);
+      });
+    });
+
+    const lagP99Ms = await measure('event-loop lag p99 during an export job, ms', async () => {
+      const target = path.join(dir, 'job.sqlite');
+      const request: ExportRequest = {
+        source: { tablePath: wide.root },
+        sink: { kind: 'sqlite', path: target, table: 'wide', mode: 'append', execution: DEFAULT_EXECUTION, exactlyOnce: false },
+      };
+      const { p99Ms } = await exportLag(request);
+      expectRows('the job export', sqliteRows(target, 'wide'), wide.liveRows);
+      return p99Ms;
+    });
+
+    const figures: Figures = {
+      rows: wide.liveRows,
+      columns: 8,
+      files: wide.files,
+      tableMb: wide.bytes / 1e6,
+      commits: size.commits,
+      export: { sqlite, sqliteLimit, postgres, postgresLimit, parquet },
+      previewWarmMs,
+      previewColdMs,
+      previewAppMs,
+      openMs,
+      timeTravelMs,
+      rssMb,
+      lagP99Ms,
+      setupSeconds,
+    };
+    console.log(markdownTable(figures));
+    if (args.json) await fs.writeFile(args.json, JSON.stringify(jsonReport(figures), null, 2) + '\n');
+  } finally {
+    await server?.stop().catch(() => {});
+    if (args.keep) log(`kept ${dir}`);
+    else await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  // Only the set-up (writing the tables) can end up here: the benchmark itself is broken, not a figure missed.
+  console.log(`Deltaport benchmark could not run: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`);
+  process.exitCode = 1;
+});
