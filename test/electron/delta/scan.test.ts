@@ -126,11 +126,11 @@ describe('scan', () => {
 
   it('reads older files: missing columns as null, narrower types widened', async () => {
     const fields = [field('n', 'long'), field('x', 'double'), field('d', 'timestamp_ntz'), field('m', 'decimal(10,4)'), field('added', 'string')];
-    const old = arrow.tableFromArrays({
-      n: Int32Array.of(-5, 7),
-      x: Float32Array.of(1.5, -0.25),
+    const old = new arrow.Table({
+      n: arrow.makeVector(Int32Array.of(-5, 7)),
+      x: arrow.makeVector(Float32Array.of(1.5, -0.25)),
       d: arrow.vectorFromArray([Date.UTC(2020, 0, 2), Date.UTC(1969, 11, 31)], new arrow.DateDay()),
-      m: arrow.vectorFromArray([1234, -5], new arrow.Int32()),
+      m: arrow.makeVector(Int32Array.of(1234, -5)),
     });
     const snapshot = snapshotOf(fields, [{ name: 'old.parquet', table: old }]);
     const batches = await all(snapshot);
