@@ -198,7 +198,7 @@ describe('Deltaport in a browser', () => {
 
     await page.getByRole('button', { name: 'Export', exact: true }).click();
     const job = jobNamed('export.sqlite');
-    await job.getByText('Done').waitFor({ timeout: 30_000 });
+    await job.getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
     expect(await job.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
     await screenshot(page, '09-export-done');
 
@@ -225,7 +225,9 @@ describe('Deltaport in a browser', () => {
     await page.getByRole('button', { name: 'Export', exact: true }).click();
 
     const job = jobNamed('covid.sqlite');
-    await job.getByText('Running').waitFor({ timeout: 30_000 });
+    await job.getByText('Running', { exact: true }).waitFor({ timeout: 30_000 });
+    // Cancel once rows are flowing, so that it is the writing that is stopped.
+    await job.getByText(/^[1-9][\d,]* rows/).waitFor({ timeout: 30_000 });
     await job.getByRole('button', { name: 'Cancel', exact: true }).click();
     await job.getByText('Cancelled', { exact: true }).waitFor({ timeout: 10_000 });
     await screenshot(page, '10-export-cancelled');

@@ -1,5 +1,5 @@
 // Saved sink settings: load one into the form, save the form under a name, delete one.
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { SinkProfile } from '../../../shared/api.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { api } from '../api-client.js';
@@ -12,6 +12,7 @@ interface Props {
 }
 
 export function ProfilesCard({ current, onLoad }: Props) {
+  const ids = useId();
   const [profiles, setProfiles] = useState<SinkProfile[]>([]);
   const [selected, setSelected] = useState('');
   const [name, setName] = useState('');
@@ -66,9 +67,9 @@ export function ProfilesCard({ current, onLoad }: Props) {
   return (
     <section className="card" aria-labelledby="profiles-title">
       <h3 id="profiles-title">Profiles</h3>
-      <label className="field">
-        <span>Saved profiles</span>
-        <select value={selected} onChange={(e) => load(e.target.value)} disabled={profiles.length === 0}>
+      <div className="field">
+        <label htmlFor={`${ids}-saved`}>Saved profiles</label>
+        <select id={`${ids}-saved`} value={selected} onChange={(e) => load(e.target.value)} disabled={profiles.length === 0}>
           <option value="">{profiles.length === 0 ? 'None saved yet' : 'Load a profile…'}</option>
           {profiles.map((p) => (
             <option key={p.name} value={p.name}>
@@ -76,7 +77,7 @@ export function ProfilesCard({ current, onLoad }: Props) {
             </option>
           ))}
         </select>
-      </label>
+      </div>
       <div className="inline-fields">
         <label className="field grow">
           <span>Profile name</span>

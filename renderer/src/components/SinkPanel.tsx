@@ -1,5 +1,5 @@
 // Where the snapshot goes and how it is written; a dry-run plan; the Export button that starts a job.
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { JobInfo, SinkProfile } from '../../../shared/api.js';
 import type { ConnectionReport, ExportPlan, SinkKind, WriteMode } from '../../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../../shared/source-spec.js';
@@ -29,6 +29,7 @@ const FILE_HINT: Record<SinkKind, string> = {
 };
 
 export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialogs, onStarted }: Props) {
+  const ids = useId();
   const [form, setForm] = useState<SinkForm>(() => emptyForm(defaultTable));
   // A loaded profile whose password the host keeps encrypted; requests name it so the host can fill it in.
   const [profileWithPassword, setProfileWithPassword] = useState<string | null>(null);
@@ -104,9 +105,10 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
         <div className="sink-main">
           <section className="card" aria-labelledby="destination-title">
             <h3 id="destination-title">Destination</h3>
-            <label className="field">
-              <span>Sink</span>
+            <div className="field">
+              <label htmlFor={`${ids}-sink`}>Sink</label>
               <select
+                id={`${ids}-sink`}
                 value={form.kind}
                 onChange={(e) => {
                   set('kind', e.target.value as SinkKind);
@@ -120,7 +122,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                   </option>
                 ))}
               </select>
-            </label>
+            </div>
             {form.kind === 'sqlite' && (
               <div className="inline-fields">
                 <label className="field grow">
@@ -179,16 +181,16 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                   <span>Target table</span>
                   <input type="text" spellCheck={false} value={form.table} onChange={(e) => set('table', e.target.value)} />
                 </label>
-                <label className="field">
-                  <span>Write mode</span>
-                  <select value={form.mode} onChange={(e) => set('mode', e.target.value as WriteMode)}>
+                <div className="field">
+                  <label htmlFor={`${ids}-mode`}>Write mode</label>
+                  <select id={`${ids}-mode`} value={form.mode} onChange={(e) => set('mode', e.target.value as WriteMode)}>
                     {WRITE_MODES.map((m) => (
                       <option key={m.mode} value={m.mode}>
                         {m.label}
                       </option>
                     ))}
                   </select>
-                </label>
+                </div>
                 <label className="field span-2">
                   <span>Key columns</span>
                   <input
@@ -203,16 +205,17 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
               </div>
               {form.mode === 'sql' && (
                 <>
-                  <label className="field">
-                    <span>Custom SQL</span>
+                  <div className="field">
+                    <label htmlFor={`${ids}-sql`}>Custom SQL</label>
                     <textarea
+                      id={`${ids}-sql`}
                       rows={4}
                       spellCheck={false}
                       placeholder={`INSERT INTO ${form.table || 'target'} (…) VALUES (:${columns[0] ?? 'column'}, …)`}
                       value={form.sql}
                       onChange={(e) => set('sql', e.target.value)}
                     />
-                  </label>
+                  </div>
                   <p className="muted small">
                     Parameters:{' '}
                     {columns.map((c) => (

@@ -10,7 +10,8 @@ const SAMPLE_ROWS = 50;
 
 function guessWidths(columns: PreviewColumn[], rows: JsonValue[][]): number[] {
   return columns.map((col, c) => {
-    let chars = col.name.length + 4;
+    // The header shows the name, the type and a sort mark.
+    let chars = col.name.length + (typeof col.type === 'string' ? col.type.length : col.type.type.length) + 3;
     for (const row of rows.slice(0, SAMPLE_ROWS)) chars = Math.max(chars, cellText(row[c]).length);
     return Math.min(MAX_GUESS, Math.max(MIN, Math.round(chars * CHAR_PX + 24)));
   });
