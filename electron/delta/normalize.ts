@@ -92,18 +92,18 @@ function normalizePrimitive(data: arrow.Data, type: DeltaType, target: arrow.Dat
     case T.Date:
       if (src.typeId === T.Date && (src as arrow.Date_).unit === arrow.DateUnit.DAY) return same();
       if (src.typeId === T.Date) {
-        const ms = data.values as BigInt64Array;
+        const ms = (data.values as BigInt64Array).subarray(0, n);
         return same(Int32Array.from(ms, (v) => Number(v / 86400000n)));
       }
       break;
     case T.Timestamp:
       if (src.typeId === T.Timestamp) {
         const unit = (src as arrow.Timestamp).unit;
-        const values = data.values as BigInt64Array;
+        const values = (data.values as BigInt64Array).subarray(0, n);
         return same(unit === arrow.TimeUnit.NANOSECOND && ctx.bounds ? unwrapToMicros(values, ctx.bounds) : toMicros(values, unit));
       }
       if (src.typeId === T.Date && (src as arrow.Date_).unit === arrow.DateUnit.DAY) {
-        return same(BigInt64Array.from(data.values as Int32Array, (d) => BigInt(d) * 86400000000n));
+        return same(BigInt64Array.from((data.values as Int32Array).subarray(0, n), (d) => BigInt(d) * 86400000000n));
       }
       break;
     case T.Decimal: {

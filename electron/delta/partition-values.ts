@@ -46,7 +46,7 @@ export function parsePartitionValue(raw: string | null | undefined, type: DeltaT
     }
     case 'date': {
       const m = /^(-?\d{4,})-(\d{1,2})-(\d{1,2})$/.exec(raw);
-      return m ? daysFromCivil(Number(m[1]), Number(m[2]), Number(m[3])) : fail();
+      return (m && daysFromCivil(Number(m[1]), Number(m[2]), Number(m[3]))) ?? fail();
     }
     case 'timestamp':
     case 'timestamp_ntz':
