@@ -2,20 +2,22 @@
 // object text is assembled from per-column JSON texts, with no object per row.
 import { jsonTextReader } from '../values/text-formats.js';
 import type { BatchSink } from './sink.js';
-import { textFileSink } from './text-file-sink.js';
+import { textFileSink, type TextFormat } from './text-file-sink.js';
+
+export const JSONL_FORMAT: TextFormat = {
+  body: ({ batch }) => {
+    const keys = batch.schema.fields.map((f, c) => `${c === 0 ? '{' : ','}${JSON.stringify(f.name)}:`);
+    const values = batch.schema.fields.map((_, c) => jsonTextReader(batch.getChildAt(c)!));
+    let text = '';
+    for (let r = 0; r < batch.numRows; r++) {
+      let line = '';
+      for (let c = 0; c < values.length; c++) line += keys[c] + values[c](r);
+      text += `${line || '{'}}\n`;
+    }
+    return text;
+  },
+};
 
 export function createJsonlSink(target: string): BatchSink {
-  return textFileSink(target, {
-    body: ({ batch }) => {
-      const keys = batch.schema.fields.map((f, c) => `${c === 0 ? '{' : ','}${JSON.stringify(f.name)}:`);
-      const values = batch.schema.fields.map((_, c) => jsonTextReader(batch.getChildAt(c)!));
-      let text = '';
-      for (let r = 0; r < batch.numRows; r++) {
-        let line = '';
-        for (let c = 0; c < values.length; c++) line += keys[c] + values[c](r);
-        text += `${line || '{'}}\n`;
-      }
-      return text;
-    },
-  });
+  return textFileSink(target, JSONL_FORMAT);
 }

@@ -42,7 +42,7 @@ describe('parquet export', () => {
       sink: { kind: 'parquet', path: target },
       onProgress: (p) => progress.push(p),
     });
-    const expectedRows = liveRecordCount(allTypes);
+    const expectedRows = await liveRecordCount(allTypes);
     expect(expectedRows).toBe(12);
     expect(result.rows).toBe(expectedRows);
     expect(progress.at(-1)).toMatchObject({ rows: expectedRows, files: 12, filesTotal: 12 });
@@ -191,7 +191,7 @@ describe('csv and jsonl of a real table', () => {
     const table = tablePath('table_with_edge_timestamps');
     const target = path.join(out, 'edge.csv');
     const result = await runExport({ source: { tablePath: table }, sink: { kind: 'csv', path: target } });
-    expect(result.rows).toBe(liveRecordCount(table));
+    expect(result.rows).toBe(await liveRecordCount(table));
     const cols = 'epoch_us(BIG_DATE) AS big, epoch_us(NORMAL_DATE) AS normal, SOME_VALUE';
     expect(
       await duck(
