@@ -1,0 +1,168 @@
+// Commit times and timestamp time travel, on copies of real tables whose log file times the test sets itself.
+import { cpSync, mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DeltaTable } from '../../../electron/delta/table.js';
+import { tablePath } from '../../support/tables.js';
+import { commitInfo, jsonVersions, type Json } from './log-oracle.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const v = (n: number): string => String(n).padStart(20, '0');
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+function copyOf(name: string): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'deltaport-time-'));
+  dirs.push(root);
+  cpSync(tablePath(name), root, { recursive: true });
+  return root;
+}
+
+function setTime(file: string, ms: number): void {
+  utimesSync(file, ms / 1000, ms / 1000);
+}
+
+const BASE = Date.UTC(2022, 1, 24, 4, 55, 0);
+
+describe('commit times from file modification times', () => {
+  // simple_table has commits 0..4. Versions 1 and 2 share a time and 3 goes back in time: both are moved forward.
+  const fileTimes = [BASE, BASE + 60_000, BASE + 60_000, BASE + 30_000, BASE + 300_000];
+  const commitTimes = [BASE, BASE + 60_000, BASE + 60_001, BASE + 60_002, BASE + 300_000];
+
+  function simpleTableWithTimes(): string {
+    const root = copyOf('simple_table');
+    fileTimes.forEach((t, version) => setTime(path.join(root, '_delta_log', `${v(version)}.json`), t));
+    return root;
+  }
+
+  it('makes equal or decreasing times monotonic, one ms after the previous commit', async () => {
+    const table = await DeltaTable.open(simpleTableWithTimes());
+    expect((await table.history()).map((c) => [c.version, c.timestamp])).toEqual(
+      commitTimes.map((t, version) => [version, t]).reverse(),
+    );
+    for (const [version, t] of commitTimes.entries()) expect((await table.snapshot({ version })).timestamp).toBe(t);
+  });
+
+  it('resolves a timestamp to the latest commit at or before it', async () => {
+    const table = await DeltaTable.open(simpleTableWithTimes());
+    const cases: [number, number][] = [
+      [BASE, 0],
+      [BASE + 59_999, 0],
+      [BASE + 60_000, 1],
+      [BASE + 60_001, 2],
+      [BASE + 60_002, 3],
+      [BASE + 299_999, 3],
+      [BASE + 300_000, 4],
+    ];
+    for (const [ts, version] of cases) {
+      expect(await table.resolveTimestamp(ts), iso(ts)).toBe(version);
+      const snapshot = await table.snapshot({ timestampMs: ts });
+      expect([snapshot.version, snapshot.timestamp]).toEqual([version, commitTimes[version]]);
+    }
+  });
+
+  it('names the earliest or latest commit time for a timestamp outside the history', async () => {
+    const table = await DeltaTable.open(simpleTableWithTimes());
+    await expect(table.resolveTimestamp(BASE - 1)).rejects.toMatchObject({
+      code: 'TIMESTAMP_OUT_OF_RANGE',
+      name: 'TimestampOutOfRangeError',
+      message: 'timestamp 2022-02-24T04:54:59.999Z is before the earliest commit (version 0 at 2022-02-24T04:55:00.000Z)',
+    });
+    await expect(table.snapshot({ timestampMs: BASE + 300_001 })).rejects.toMatchObject({
+      code: 'TIMESTAMP_OUT_OF_RANGE',
+      message: 'timestamp 2022-02-24T05:00:00.001Z is after the latest commit (version 4 at 2022-02-24T05:00:00.000Z)',
+    });
+  });
+
+  it('refuses a version together with a timestamp', async () => {
+    const table = await DeltaTable.open(tablePath('simple_table'));
+    await expect(table.snapshot({ version: 1, timestampMs: BASE })).rejects.toMatchObject({ code: 'VALIDATION' });
+  });
+
+  it('starts at the earliest readable version when early commits are gone', async () => {
+    const root = copyOf('checkpoints_vacuumed');
+    for (const version of jsonVersions(root)) setTime(path.join(root, '_delta_log', `${v(version)}.json`), BASE + version * 1000);
+    const table = await DeltaTable.open(root);
+    await expect(table.resolveTimestamp(BASE + 4000)).rejects.toThrow(
+      'timestamp 2022-02-24T04:55:04.000Z is before the earliest commit (version 5 at 2022-02-24T04:55:05.000Z)',
+    );
+    expect(await table.resolveTimestamp(BASE + 7500)).toBe(7);
+    expect(await table.resolveTimestamp(BASE + 12_000)).toBe(12);
+  });
+
+  it('times a version kept only as a checkpoint by the checkpoint file', async () => {
+    const root = copyOf('table-with-domain-metadata');
+    setTime(path.join(root, '_delta_log', `${v(108)}.checkpoint.parquet`), BASE);
+    const table = await DeltaTable.open(root);
+    expect((await table.snapshot()).timestamp).toBe(BASE);
+    expect(await table.resolveTimestamp(BASE)).toBe(108);
+    expect(await table.history()).toEqual([]);
+  });
+});
+
+describe('commit times from in-commit timestamps', () => {
+  it('uses inCommitTimestamp, not the file time, when the table enables it from its creation', async () => {
+    const root = copyOf('cdc_ict_table');
+    const versions = jsonVersions(root);
+    // File times far from the commits' own: any use of them would show.
+    for (const version of versions) setTime(path.join(root, '_delta_log', `${v(version)}.json`), Date.UTC(2001, 0, 1) - version);
+    const ict = versions.map((version) => commitInfo(root, version).inCommitTimestamp as number);
+    const table = await DeltaTable.open(root);
+    expect((await table.history()).map((c) => c.timestamp)).toEqual([...ict].reverse());
+    expect((await table.snapshot()).timestamp).toBe(ict[3]);
+    expect(await table.resolveTimestamp(ict[2])).toBe(2);
+    expect(await table.resolveTimestamp(ict[3] - 1)).toBe(2);
+    expect(await table.resolveTimestamp(ict[3])).toBe(3);
+    await expect(table.resolveTimestamp(ict[3] + 1)).rejects.toThrow(
+      `timestamp ${iso(ict[3] + 1)} is after the latest commit (version 3 at ${iso(ict[3])})`,
+    );
+  });
+
+  it('uses file times before the enablement version and in-commit timestamps from it on', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'deltaport-ict-'));
+    dirs.push(root);
+    mkdirSync(path.join(root, '_delta_log'));
+    const metaData = (configuration: Record<string, string>): Json => ({
+      metaData: {
+        id: 'ict',
+        format: { provider: 'parquet', options: {} },
+        schemaString: JSON.stringify({ type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }),
+        partitionColumns: [],
+        configuration,
+        createdTime: BASE,
+      },
+    });
+    const ict2 = BASE + 120_000;
+    const ict3 = BASE + 180_000;
+    const commits: Json[][] = [
+      [{ commitInfo: { timestamp: BASE, operation: 'CREATE TABLE' } }, { protocol: { minReaderVersion: 1, minWriterVersion: 7 } }, metaData({})],
+      [{ commitInfo: { timestamp: BASE + 60_000, operation: 'WRITE' } }],
+      [
+        { commitInfo: { timestamp: ict2, inCommitTimestamp: ict2, operation: 'SET TBLPROPERTIES' } },
+        metaData({
+          'delta.enableInCommitTimestamps': 'true',
+          'delta.inCommitTimestampEnablementVersion': '2',
+          'delta.inCommitTimestampEnablementTimestamp': String(ict2),
+        }),
+      ],
+      [{ commitInfo: { timestamp: ict3, inCommitTimestamp: ict3, operation: 'WRITE' } }],
+    ];
+    // Versions 2 and 3 get file times that would order them wrongly; only 0 and 1 are timed by their files.
+    const fileTimes = [BASE, BASE + 60_000, BASE + 999_000, BASE + 1000];
+    commits.forEach((actions, version) => {
+      const file = path.join(root, '_delta_log', `${v(version)}.json`);
+      writeFileSync(file, actions.map((a) => JSON.stringify(a)).join('\n'));
+      setTime(file, fileTimes[version]);
+    });
+    const table = await DeltaTable.open(root);
+    expect((await table.history()).map((c) => c.timestamp)).toEqual([ict3, ict2, BASE + 60_000, BASE]);
+    expect(await table.resolveTimestamp(BASE + 60_000)).toBe(1);
+    expect(await table.resolveTimestamp(ict2 - 1)).toBe(1);
+    expect(await table.resolveTimestamp(ict2)).toBe(2);
+    expect(await table.resolveTimestamp(ict3 - 1)).toBe(2);
+    expect((await table.snapshot({ timestampMs: ict3 })).version).toBe(3);
+    expect((await table.snapshot({ version: 2 })).timestamp).toBe(ict2);
+  });
+});
