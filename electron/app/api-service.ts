@@ -10,7 +10,7 @@ import { TIMESTAMP_FORMS } from '../../shared/source-spec.js';
 import { parseTimestampAsOf } from '../../shared/timestamp.js';
 import { DeltaTable } from '../delta/table.js';
 import type { JobRunner } from '../jobs/job-runner.js';
-import { startTask } from '../jobs/task-worker.js';
+import { runSharedTask } from '../jobs/task-worker.js';
 import type { AppState } from '../state/app-state.js';
 import { withPassword } from '../state/secrets.js';
 
@@ -79,8 +79,8 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
         const { snapshot } = await snapshotAt(req);
         return { version: snapshot.version, timestamp: snapshot.timestamp };
       }),
-    preview: (req) => attempt(() => startTask<PreviewResult>({ kind: 'preview', request: req }).result),
-    planExport: (req) => attempt(() => startTask<ExportPlan>({ kind: 'plan', request: exportRequest(req) }).result),
+    preview: (req) => attempt(() => runSharedTask<PreviewResult>({ kind: 'preview', request: req })),
+    planExport: (req) => attempt(() => runSharedTask<ExportPlan>({ kind: 'plan', request: exportRequest(req) })),
     // Loaded on first use, like the sinks: pg is not needed to look at a table.
     testConnection: (req) =>
       attempt(async () => {

@@ -1,5 +1,6 @@
-// Runs one task in its own worker thread and settles with its value or its error. Cancel asks the worker to abort;
-// if it has not stopped within the grace period, the thread is terminated so that a cancel always takes effect.
+// Runs tasks in worker threads and settles each with its value or its error. An export gets a thread of its own:
+// cancel asks it to abort, and if it has not stopped within the grace period the thread is terminated, so a cancel
+// always takes effect. Previews and plans share one long-lived thread (unref'd, restarted if it dies).
 // The built app runs worker.js directly. Under vitest the sources are .ts: Node 20 does not apply an --import'ed
 // loader to a worker's entry, so a small bootstrap loads worker.ts through tsx's tsImport instead.
 import path from 'node:path';
@@ -20,42 +21,86 @@ export interface TaskHandle<T> {
   cancel(): void;
 }
 
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: DeltaportError): void;
+  onProgress?: (progress: RawProgress) => void;
+}
+
+class TaskWorker {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  alive = true;
+
+  constructor() {
+    this.worker =
+      ownExtension === '.ts'
+        ? new Worker(`import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(import.meta.url)}))`, {
+            eval: true,
+          })
+        : new Worker(WORKER_URL);
+    this.worker.on('message', (message: FromWorker) => {
+      const task = this.pending.get(message.id);
+      if (!task) return;
+      if (message.type === 'progress') return task.onProgress?.(message.progress);
+      this.pending.delete(message.id);
+      // Busy, the thread keeps the process alive; idle, it must not hold up `deltaport serve`'s exit or a test run.
+      if (this.pending.size === 0) this.worker.unref();
+      if (message.type === 'done') task.resolve(message.value);
+      else task.reject(new DeltaportError(message.error.code, message.error.message));
+    });
+    this.worker.on('error', (err) => this.stop(new DeltaportError('INTERNAL', `worker failed: ${err.message.split('\n')[0]}`)));
+    this.worker.on('exit', () => this.stop(new DeltaportError('INTERNAL', 'the worker stopped before finishing its task')));
+  }
+
+  run<T>(task: WorkerTask, onProgress?: (progress: RawProgress) => void): { id: number; result: Promise<T> } {
+    const id = this.nextId++;
+    const result = new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });
+    });
+    this.worker.ref();
+    this.worker.postMessage({ type: 'run', id, task } satisfies ToWorker);
+    return { id, result };
+  }
+
+  cancel(id: number): void {
+    this.worker.postMessage({ type: 'cancel', id } satisfies ToWorker);
+  }
+
+  /** Ends the thread; whatever it was still doing fails with the given error. */
+  stop(error: DeltaportError): void {
+    if (!this.alive) return;
+    this.alive = false;
+    for (const task of this.pending.values()) task.reject(error);
+    this.pending.clear();
+    void this.worker.terminate();
+  }
+}
+
+/** Runs a task (an export) in a thread of its own, ended when the task settles or a cancel runs out of time. */
 export function startTask<T>(task: WorkerTask, onProgress?: (progress: RawProgress) => void): TaskHandle<T> {
-  const worker =
-    ownExtension === '.ts'
-      ? new Worker(`import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(import.meta.url)}))`, {
-          eval: true,
-          workerData: task,
-        })
-      : new Worker(WORKER_URL, { workerData: task });
-  let settled = false;
+  const worker = new TaskWorker();
+  const { id, result } = worker.run<T>(task, onProgress);
   let cancelTimer: NodeJS.Timeout | undefined;
-  let settle: { resolve: (v: T) => void; reject: (e: unknown) => void };
-  const result = new Promise<T>((resolve, reject) => (settle = { resolve, reject }));
-
-  const finish = (outcome: { value: T } | { error: DeltaportError }): void => {
-    if (settled) return;
-    settled = true;
+  const ended = result.finally(() => {
     clearTimeout(cancelTimer);
-    void worker.terminate();
-    if ('error' in outcome) settle.reject(outcome.error);
-    else settle.resolve(outcome.value);
-  };
-
-  worker.on('message', (message: FromWorker) => {
-    if (message.type === 'progress') onProgress?.(message.progress);
-    else if (message.type === 'done') finish({ value: message.value as T });
-    else finish({ error: new DeltaportError(message.error.code, message.error.message) });
+    worker.stop(new DeltaportError('INTERNAL', 'finished'));
   });
-  worker.on('error', (err) => finish({ error: new DeltaportError('INTERNAL', `worker failed: ${err.message.split('\n')[0]}`) }));
-  worker.on('exit', () => finish({ error: new DeltaportError('INTERNAL', 'the worker stopped before finishing its task') }));
-
   return {
-    result,
+    result: ended,
     cancel() {
-      if (settled || cancelTimer) return;
-      worker.postMessage({ type: 'cancel' } satisfies ToWorker);
-      cancelTimer = setTimeout(() => finish({ error: new DeltaportError('CANCELLED', 'cancelled') }), CANCEL_GRACE_MS);
+      if (!worker.alive || cancelTimer) return;
+      worker.cancel(id);
+      cancelTimer = setTimeout(() => worker.stop(new DeltaportError('CANCELLED', 'cancelled')), CANCEL_GRACE_MS);
     },
   };
+}
+
+let shared: TaskWorker | null = null;
+
+/** Runs a short task (preview, plan) on the shared worker thread. */
+export function runSharedTask<T>(task: WorkerTask): Promise<T> {
+  if (!shared?.alive) shared = new TaskWorker();
+  return shared.run<T>(task).result;
 }

@@ -1,4 +1,6 @@
-// Messages between the job runner (main thread) and a job's worker thread.
+// Messages between the main thread and a task worker. A worker runs any number of tasks, each under its own id: an
+// export job gets a worker of its own (so a cancel can always end it by terminating the thread), while previews and
+// plans share one long-lived worker so that they do not pay for a thread start and module loading each time.
 import type { ExportRequest, PreviewRequest } from '../../shared/api.js';
 import type { ErrorValue } from '../../shared/errors.js';
 import type { RawProgress } from './progress.js';
@@ -8,9 +10,9 @@ export type WorkerTask =
   | { kind: 'plan'; request: ExportRequest }
   | { kind: 'preview'; request: PreviewRequest };
 
-export type ToWorker = { type: 'cancel' };
+export type ToWorker = { type: 'run'; id: number; task: WorkerTask } | { type: 'cancel'; id: number };
 
 export type FromWorker =
-  | { type: 'progress'; progress: RawProgress }
-  | { type: 'done'; value: unknown }
-  | { type: 'failed'; error: ErrorValue };
+  | { type: 'progress'; id: number; progress: RawProgress }
+  | { type: 'done'; id: number; value: unknown }
+  | { type: 'failed'; id: number; error: ErrorValue };
