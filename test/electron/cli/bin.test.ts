@@ -1,0 +1,54 @@
+// The real executable in its own process: exit codes and the single error line.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tablePath } from '../../support/tables.js';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const empty = mkdtempSync(path.join(tmpdir(), 'deltaport-bin-'));
+afterAll(() => rmSync(empty, { recursive: true, force: true }));
+
+function deltaport(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'electron/cli/bin.ts', ...args], { cwd: root }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('deltaport as a process', () => {
+  it('previews a table and exits 0', async () => {
+    const run = await deltaport('preview', tablePath('simple_table'), '--format', 'csv', '--limit', '2');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n')[0]).toBe('id');
+    expect(run.stdout.trimEnd().split('\n')).toHaveLength(3);
+  });
+
+  it('refuses a folder that is not a Delta table with one line', async () => {
+    const run = await deltaport('schema', empty);
+    expect(run).toEqual({ code: 1, stdout: '', stderr: `deltaport: not a Delta table: ${empty} has no _delta_log folder\n` });
+  });
+
+  it('names the range for a bad version', async () => {
+    const run = await deltaport('preview', tablePath('simple_table'), '--version', '12');
+    expect(run).toEqual({ code: 1, stdout: '', stderr: 'deltaport: no version 12: this table has versions 0 to 4\n' });
+  });
+
+  it('rejects a bad option', async () => {
+    const target = path.join(empty, 'x.csv');
+    const run = await deltaport('export', tablePath('simple_table'), '--sink', `csv:${target}`, '--option', 'parquetBatchSize=-3');
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "deltaport: option parquetBatchSize must be a positive integer, got '-3'\n",
+    });
+  });
+
+  it('exits 2 on a usage error', async () => {
+    const run = await deltaport('preview', tablePath('simple_table'), '--limit');
+    expect(run).toEqual({ code: 2, stdout: '', stderr: 'deltaport: --limit needs a value\n' });
+  });
+});
