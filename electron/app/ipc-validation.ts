@@ -6,8 +6,9 @@ import type { ApiMethod, DeltaportApi, ExportRequest, PreviewRequest, TableRef }
 import { API_METHODS } from '../../shared/api.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { ExecutionOptions, PostgresConnection, SinkSpec, SqlTargetOptions, WriteMode } from '../../shared/sink-spec.js';
-import { DEFAULT_EXECUTION } from '../../shared/sink-spec.js';
+import { DEFAULT_EXECUTION, validateSinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec, OptionValue } from '../../shared/source-spec.js';
+import { validateSourceSpec } from '../../shared/source-spec.js';
 import { isAppUrl } from './security.js';
 
 export const LIMITS = {
@@ -19,8 +20,8 @@ export const LIMITS = {
   options: 100,
   previewRows: 100_000,
   historyRows: 1_000_000,
-  batchSize: 1_000_000,
-  batchIntervalMs: 3_600_000,
+  batchSize: 10_000_000,
+  batchIntervalMs: 86_400_000,
   maxRetries: 100,
   timeoutMs: 600_000,
 } as const;
@@ -214,18 +215,27 @@ export function validateSinkShape(v: unknown, at = 'sink'): SinkSpec {
   }
 }
 
+/** Beyond shape: the specs' own rules (shared with the UI and the CLI), every problem in one message. */
+function checkSpecs(at: string, problems: string[]): void {
+  if (problems.length > 0) invalid(at, `is not valid: ${problems.join('; ')}`);
+}
+
 function exportRequest(v: unknown, at: string): ExportRequest {
   const o = object(v, at, ['source', 'sink', 'profile']);
-  return defined({
+  const request = defined({
     source: sourceSpec(o.source, `${at}.source`),
     sink: validateSinkShape(o.sink, `${at}.sink`),
     profile: optional(o, 'profile', (x) => nonEmptyString(x, `${at}.profile`, LIMITS.name)),
   });
+  checkSpecs(at, [...validateSourceSpec(request.source), ...validateSinkSpec(request.sink)]);
+  return request;
 }
 
 function previewRequest(v: unknown, at: string): PreviewRequest {
   const o = object(v, at, ['source', 'limit']);
-  return { source: sourceSpec(o.source, `${at}.source`), limit: integer(o.limit, `${at}.limit`, 1, LIMITS.previewRows) };
+  const request = { source: sourceSpec(o.source, `${at}.source`), limit: integer(o.limit, `${at}.limit`, 1, LIMITS.previewRows) };
+  checkSpecs(at, validateSourceSpec(request.source));
+  return request;
 }
 
 function named(v: unknown, at: string): { name: string } {
@@ -251,12 +261,12 @@ const VALIDATORS: Validators = {
   planExport: (p) => [exportRequest(p, 'planExport')],
   testConnection: (p) => {
     const o = object(p, 'testConnection', ['sink', 'profile']);
-    return [
-      defined({
-        sink: validateSinkShape(o.sink, 'testConnection.sink'),
-        profile: optional(o, 'profile', (x) => nonEmptyString(x, 'testConnection.profile', LIMITS.name)),
-      }),
-    ];
+    const request = defined({
+      sink: validateSinkShape(o.sink, 'testConnection.sink'),
+      profile: optional(o, 'profile', (x) => nonEmptyString(x, 'testConnection.profile', LIMITS.name)),
+    });
+    checkSpecs('testConnection', validateSinkSpec(request.sink));
+    return [request];
   },
   startExport: (p) => [exportRequest(p, 'startExport')],
   cancelJob: (p) => {

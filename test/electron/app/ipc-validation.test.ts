@@ -53,6 +53,7 @@ describe('validateCall', () => {
     expect(req.sink).toEqual({ ...sqlite, execution: { batchSize: 5000, batchIntervalMs: 0, maxRetries: 3 }, exactlyOnce: false });
     expect(validateCall('planExport', { source, sink: { kind: 'csv', path: '/out/x.csv' } })).toEqual([{ source, sink: { kind: 'csv', path: '/out/x.csv' } }]);
     expect(validateCall('testConnection', { sink: { kind: 'postgres', connection: { url: 'postgres://u@h/db', port: 5432 }, table: 't' }, profile: 'p' })[0].profile).toBe('p');
+    expect(validateCall('startExport', { source, sink: { ...sqlite, mode: 'upsert', keyColumns: ['id'] } })[0].sink).toMatchObject({ keyColumns: ['id'] });
     expect(validateCall('cancelJob', { id: 'job-1' })).toEqual([{ id: 'job-1' }]);
     expect(validateCall('saveProfile', { name: 'local', sink: sqlite })[0].name).toBe('local');
     expect(validateCall('deleteProfile', { name: 'local' })).toEqual([{ name: 'local' }]);
@@ -113,6 +114,14 @@ describe('validateCall', () => {
     rejects('testConnection', { sink: { kind: 'postgres' } }, /testConnection.sink.connection must be an object/);
     rejects('saveProfile', { name: ' ', sink: sqlite }, /saveProfile.name must not be empty/);
     rejects('saveProfile', { name: 'x'.repeat(201), sink: sqlite }, /at most 200/);
+  });
+
+  it('applies the specs\' own rules after the shape, listing every problem', () => {
+    rejects('startExport', { source: { ...source, versionAsOf: 1, timestampAsOf: '2022-02-24' }, sink: sqlite }, /startExport is not valid: .*mutually exclusive/);
+    rejects('startExport', { source, sink: { ...sqlite, mode: 'upsert' } }, /upsert needs at least one key column/);
+    rejects('planExport', { source, sink: { ...sqlite, table: '', mode: 'sql' } }, /a target table name is required; mode sql needs a statement/);
+    rejects('preview', { source: { ...source, timestampAsOf: 'yesterday' }, limit: 5 }, /preview is not valid/);
+    rejects('testConnection', { sink: { kind: 'postgres', connection: {}, table: 't' } }, /needs a URL or a host/);
   });
 
   it('refuses bad job ids, names and arguments to no-argument methods', () => {
