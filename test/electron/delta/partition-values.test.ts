@@ -91,7 +91,7 @@ describe('partition values', () => {
     check('double', 'NaN', [NaN, NaN, NaN]);
     check('timestamp', '1970-01-01 00:00:01', [1000, 1000, 1000]);
     check('integer', null, [null, null, null]);
-    const decimal = constantData(toArrowType('decimal(5,2)'), parse('-1.5', 'decimal(5,2)'), 2);
+    const decimal = constantData(toArrowType('decimal(5,2)'), parse('-1.5', 'decimal(5,2)') as bigint, 2);
     expect([...arrow.makeVector(decimal)].map((v) => BigInt(arrow.util.bigNumToBigInt(v as never)))).toEqual([-150n, -150n]);
   });
 });
