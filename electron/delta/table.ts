@@ -15,7 +15,12 @@ import { commitSummary, historyVersions } from './history.js';
 import { LogLister, segmentFor, type CheckpointRef, type LogListing } from './log-listing.js';
 import { assertReadable } from './protocol.js';
 import { replay, type ReplayResult } from './replay.js';
-import type { Snapshot } from './snapshot.js';
+import type { LiveFile, Snapshot } from './snapshot.js';
+
+// Replayed versions and decoded checkpoints kept per table: each holds a file list (tens of thousands of objects for a
+// big table), so a session that travels through many versions keeps only the recent ones.
+const KEPT_STATES = 8;
+const KEPT_CHECKPOINTS = 4;
 
 // Commit files read at once by history(): enough to overlap I/O, few enough to stay far from the open-file limit.
 const READ_CONCURRENCY = 32;
@@ -27,6 +32,8 @@ export class DeltaTable {
   private readonly checkpointCounts = new Map<string, Promise<Map<string, number | null>>>();
   private readonly states = new Map<number, Promise<ReplayResult>>();
   private readonly mtimes = new Map<string, number>();
+  /** The checkpoint each file list was built from: where its adds' statistics are. */
+  private readonly fileSources = new WeakMap<LiveFile[], CheckpointRef | null>();
   private clock: { latest: number; clock: Promise<CommitClock> } | null = null;
   private readonly lister: LogLister;
 
@@ -122,7 +129,8 @@ export class DeltaTable {
   private async numRecords(snapshot: Snapshot, listing: LogListing): Promise<number | null> {
     // Adds read from a Parquet checkpoint carry no `stats` key at all; their counts come from the checkpoint.
     const fromCheckpoint = snapshot.files.some((f) => !('stats' in f.add));
-    const checkpoint = fromCheckpoint ? segmentFor(listing, snapshot.version).checkpoint : null;
+    const known = this.fileSources.get(snapshot.files);
+    const checkpoint = !fromCheckpoint ? null : known !== undefined ? known : segmentFor(listing, snapshot.version).checkpoint;
     const counts = checkpoint ? await this.checkpointRecordCounts(checkpoint) : null;
     let total = 0;
     for (const { add } of snapshot.files) {
@@ -134,12 +142,19 @@ export class DeltaTable {
   }
 
   private stateAt(listing: LogListing, version: number): Promise<ReplayResult> {
-    return this.cached(this.states, version, async () => {
-      const segment = segmentFor(listing, version);
-      const checkpoint = segment.checkpoint ? await this.checkpointState(segment.checkpoint) : null;
-      const commits = await Promise.all(segment.commitVersions.map((v) => this.commitActions(v, listing)));
-      return replay(this.root, version, checkpoint, commits);
-    });
+    return this.cached(
+      this.states,
+      version,
+      async () => {
+        const segment = segmentFor(listing, version);
+        const checkpoint = segment.checkpoint ? await this.checkpointState(segment.checkpoint) : null;
+        const commits = await Promise.all(segment.commitVersions.map((v) => this.commitActions(v, listing)));
+        const state = replay(this.root, version, checkpoint, commits);
+        this.fileSources.set(state.files, segment.checkpoint);
+        return state;
+      },
+      KEPT_STATES,
+    );
   }
 
   // The clock depends on the latest metadata (whether in-commit timestamps are on), so it is rebuilt when the table
@@ -201,21 +216,29 @@ export class DeltaTable {
   }
 
   private checkpointState(ref: CheckpointRef): Promise<CheckpointState> {
-    return this.cached(this.checkpoints, ref.files[0], () => readCheckpoint(ref));
+    return this.cached(this.checkpoints, ref.files[0], () => readCheckpoint(ref), KEPT_CHECKPOINTS);
   }
 
   private checkpointRecordCounts(ref: CheckpointRef): Promise<Map<string, number | null>> {
-    return this.cached(this.checkpointCounts, ref.files[0], async () => recordCounts(await this.checkpointState(ref)));
+    return this.cached(
+      this.checkpointCounts,
+      ref.files[0],
+      async () => recordCounts(await this.checkpointState(ref)),
+      KEPT_CHECKPOINTS,
+    );
   }
 
-  /** Memoizes a load; a failed load is forgotten so that a retry reads again. */
-  private cached<K, V>(cache: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
+  /** Memoizes a load, keeping the `limit` most recently used; a failed load is forgotten so that a retry reads again. */
+  private cached<K, V>(cache: Map<K, Promise<V>>, key: K, load: () => Promise<V>, limit = Infinity): Promise<V> {
     let pending = cache.get(key);
-    if (!pending) {
+    if (pending) {
+      cache.delete(key);
+    } else {
       pending = load();
-      cache.set(key, pending);
       pending.catch(() => cache.delete(key));
     }
+    cache.set(key, pending);
+    if (cache.size > limit) cache.delete(cache.keys().next().value as K);
     return pending;
   }
 }
