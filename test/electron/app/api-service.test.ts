@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { DeltaportApi, Result } from '../../../shared/api.js';
+import type { SinkSpec } from '../../../shared/sink-spec.js';
+import { createApiService } from '../../../electron/app/api-service.js';
+import { JobRunner } from '../../../electron/jobs/job-runner.js';
+import { AppState } from '../../../electron/state/app-state.js';
+import type { Encryptor } from '../../../electron/state/secrets.js';
+import { createDatabase, dropDatabase } from '../../support/postgres.js';
+import { tablePath } from '../../support/tables.js';
+
+const xorEncryptor: Encryptor = {
+  encrypt: (plain) => Buffer.from(Buffer.from(plain, 'utf8').map((b) => b ^ 0x33)),
+  decrypt: (cipher) => Buffer.from(cipher.map((b) => b ^ 0x33)).toString('utf8'),
+};
+
+function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+let dir: string;
+let state: AppState;
+let jobs: JobRunner;
+let api: DeltaportApi;
+let dbUrl: string;
+let password: string;
+let urlWithoutPassword: string;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-api-'));
+  state = AppState.open(path.join(dir, 'state.db'), { encryptor: xorEncryptor });
+  jobs = new JobRunner({ store: state });
+  api = createApiService({ state, jobs, sampleTable: async () => path.join(dir, 'sample') });
+  dbUrl = await createDatabase(inject('pgUrl'), 'api_service');
+  const parsed = new URL(dbUrl);
+  password = decodeURIComponent(parsed.password);
+  parsed.password = '';
+  urlWithoutPassword = parsed.toString();
+});
+
+afterAll(async () => {
+  await jobs.cancelAll();
+  state.close();
+  await dropDatabase(dbUrl);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function pgSink(url: string): SinkSpec {
+  return { kind: 'postgres', connection: { url }, table: 'people', mode: 'append', execution: { batchSize: 3, batchIntervalMs: 0, maxRetries: 1 }, exactlyOnce: false };
+}
+
+describe('API service', () => {
+  it('opens tables at a version, remembers them, and explains a bad timestamp', async () => {
+    const table = tablePath('simple_table');
+    const latest = value(await api.openTable({ path: table }));
+    const first = value(await api.openTable({ path: table, versionAsOf: 0 }));
+    expect(first.version).toBe(0);
+    expect(latest.version).toBe(latest.versionRange.latest);
+    expect(value(await api.recentTables()).map((r) => r.path)).toEqual([table]);
+    const bad = await api.resolveVersion({ path: table, timestampAsOf: 'last tuesday' });
+    expect(!bad.ok && bad.error).toEqual({ code: 'VALIDATION', message: expect.stringMatching(/"last tuesday" is not a timestamp; use one of: 2022-02-24, /) });
+    const notDelta = await api.openTable({ path: dir });
+    expect(!notDelta.ok && notDelta.error.code).toMatch(/NOT_A_DELTA_TABLE|TABLE_NOT_FOUND/);
+  });
+
+  it('uses a saved profile\'s password for testConnection and exports, without ever storing it in clear', async () => {
+    const saved = value(await api.saveProfile({ name: 'local pg', sink: pgSink(dbUrl) }));
+    expect(saved.hasPassword).toBe(true);
+
+    const without = await api.testConnection({ sink: pgSink(urlWithoutPassword) });
+    expect(!without.ok && without.error.code).toBe('SINK_AUTH');
+    const report = value(await api.testConnection({ sink: pgSink(urlWithoutPassword), profile: 'local pg' }));
+    expect(report.serverVersion).toMatch(/PostgreSQL \d+/);
+
+    const job = value(await api.startExport({ source: { tablePath: tablePath('delta-0.8.0-partitioned') }, sink: pgSink(urlWithoutPassword), profile: 'local pg' }));
+    expect(JSON.stringify(job)).not.toContain(password);
+    const done = await jobs.wait(job.id);
+    expect(done.error).toBeNull();
+    expect(done.state).toBe('succeeded');
+
+    const client = new pg.Client({ connectionString: dbUrl });
+    await client.connect();
+    const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM people');
+    await client.end();
+    // The table's only commit wrote 7 rows (commitInfo.operationMetrics.numOutputRows).
+    expect(Number(rows[0]!.n)).toBe(7);
+
+    expect(JSON.stringify(value(await api.listJobs()))).not.toContain(password);
+    state.close();
+    expect(fs.readFileSync(path.join(dir, 'state.db')).includes(Buffer.from(password))).toBe(false);
+    state = AppState.open(path.join(dir, 'state.db'), { encryptor: xorEncryptor });
+    jobs = new JobRunner({ store: state });
+    api = createApiService({ state, jobs, sampleTable: async () => path.join(dir, 'sample') });
+    expect(value(await api.listProfiles()).map((p) => p.name)).toEqual(['local pg']);
+  });
+
+  it('answers plain values for the rest', async () => {
+    expect(value(await api.chooseTableFolder())).toBeNull();
+    expect(value(await api.chooseSqliteFile())).toBeNull();
+    expect(value(await api.sampleTable())).toEqual({ path: path.join(dir, 'sample') });
+    const missing = await api.deleteProfile({ name: 'nope' });
+    expect(!missing.ok && missing.error.code).toBe('NOT_FOUND');
+    const notSql = await api.testConnection({ sink: { kind: 'csv', path: '/tmp/x.csv' } });
+    expect(!notSql.ok && notSql.error.code).toBe('VALIDATION');
+    const unknownJob = await api.cancelJob({ id: 'nope' });
+    expect(!unknownJob.ok && unknownJob.error.code).toBe('NOT_FOUND');
+  });
+
+  it('plans an export in a worker: SQL DDL for SQLite, the file for file sinks', async () => {
+    const source = { tablePath: tablePath('delta-0.8.0-partitioned') };
+    const sqlitePlan = value(await api.planExport({ source, sink: { kind: 'sqlite', path: path.join(dir, 'plan.db'), table: 'p', mode: 'append', execution: { batchSize: 10, batchIntervalMs: 0, maxRetries: 0 }, exactlyOnce: false } }));
+    expect(sqlitePlan.sink).toBe('sqlite');
+    expect(sqlitePlan.ddl.join('\n')).toMatch(/CREATE TABLE/i);
+    expect(sqlitePlan.targetExists).toBe(false);
+    const filePlan = value(await api.planExport({ source, sink: { kind: 'parquet', path: path.join(dir, 'out.parquet') } }));
+    expect(filePlan).toMatchObject({ sink: 'parquet', target: path.join(dir, 'out.parquet'), ddl: [], targetExists: false, incompatibility: null });
+  });
+});
