@@ -51,6 +51,12 @@ export function App() {
   };
   useEffect(() => {
     void refreshRecent();
+    // The main process opens a table (command line, Open Recent, second launch) by loading ?table=<path>.
+    const named = new URLSearchParams(window.location.search).get('table');
+    if (named) {
+      setLocation(named);
+      void open(named);
+    }
   }, []);
 
   const open = async (target: string) => {
@@ -223,7 +229,7 @@ export function App() {
                     />
                   ),
                 },
-                { key: 'data', label: 'Data', content: <PreviewPanel source={source} blocked={blocked} preview={preview} /> },
+                { key: 'data', label: 'Data', content: <PreviewPanel key={path} source={source} blocked={blocked} preview={preview} /> },
                 {
                   key: 'export',
                   label: 'Export',

@@ -20,6 +20,7 @@ export function formatCount(n: number): string {
 }
 
 export function formatDuration(seconds: number): string {
+  if (seconds < 10) return `${seconds.toFixed(1)} s`;
   if (seconds < 60) return `${Math.round(seconds)} s`;
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`;

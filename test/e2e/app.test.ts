@@ -185,8 +185,47 @@ describe('Deltaport in a browser', () => {
     await screenshot(page, '07-preview-columns');
   });
 
+  it('sorts by a clicked header and copies the focused cell', async () => {
+    const valueHeader = grid().getByRole('columnheader').filter({ hasText: 'value' });
+    await valueHeader.click();
+    await valueHeader.click();
+    expect(await valueHeader.getAttribute('aria-sort')).toBe('descending');
+    const [{ top }] = await duck(
+      `SELECT max(value) AS top FROM read_parquet(${sqlString(path.join(tablePath('delta-0.8.0-partitioned'), '**/*.parquet'))})`,
+    );
+    const firstRow = grid().locator('[role=row][aria-rowindex="2"] [role=gridcell]');
+    expect(await firstRow.first().textContent()).toBe(String(top));
+
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await grid().focus();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Control+c');
+    await page.getByText('Cell copied').waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(String(top));
+  });
+
+  it('keeps the grid virtual: twenty thousand rows, only those in view rendered', async () => {
+    await openAndWait(tablePath('COVID-19_NYT'));
+    await showTab('Data');
+    await page.getByLabel('Row limit', { exact: true }).fill('20000');
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    await page.getByText(/20,000 rows/).waitFor({ timeout: 60_000 });
+    // The log's stats say the table holds far more than 20,000 rows, so the preview is exactly the limit.
+    expect(await grid().getAttribute('aria-rowcount')).toBe('20001');
+    expect(await grid().locator('.grid-body [role=row]').count()).toBeLessThan(100);
+
+    await grid().focus();
+    await page.keyboard.press('Control+End');
+    await grid().locator('[role=row][aria-rowindex="20001"]').waitFor();
+    expect(await grid().locator('.grid-body [role=row]').count()).toBeLessThan(100);
+    await screenshot(page, '08-preview-large');
+  });
+
   it('exports the chosen columns to SQLite and the rows are in the file', async () => {
     const file = path.join(scratch, 'export.sqlite');
+    await openAndWait(tablePath('delta-0.8.0-partitioned'));
+    await page.getByRole('checkbox', { name: 'year', exact: true }).uncheck();
+    await page.getByRole('checkbox', { name: 'day', exact: true }).uncheck();
     await showTab('Export');
     await page.getByLabel('Sink', { exact: true }).selectOption('SQLite');
     await page.getByLabel('SQLite file', { exact: true }).fill(file);
@@ -194,13 +233,13 @@ describe('Deltaport in a browser', () => {
     await page.getByLabel('Write mode', { exact: true }).selectOption('append');
     await page.getByRole('button', { name: 'Show plan' }).click();
     await page.locator('.plan').waitFor();
-    await screenshot(page, '08-export-plan');
+    await screenshot(page, '09-export-plan');
 
     await page.getByRole('button', { name: 'Export', exact: true }).click();
     const job = jobNamed('export.sqlite');
     await job.getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
     expect(await job.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
-    await screenshot(page, '09-export-done');
+    await screenshot(page, '10-export-done');
 
     const db = new Database(file, { readonly: true });
     try {
@@ -230,7 +269,7 @@ describe('Deltaport in a browser', () => {
     await job.getByText(/^[1-9][\d,]* rows/).waitFor({ timeout: 30_000 });
     await job.getByRole('button', { name: 'Cancel', exact: true }).click();
     await job.getByText('Cancelled', { exact: true }).waitFor({ timeout: 10_000 });
-    await screenshot(page, '10-export-cancelled');
+    await screenshot(page, '11-export-cancelled');
 
     const db = new Database(file, { readonly: true });
     try {
@@ -242,11 +281,22 @@ describe('Deltaport in a browser', () => {
     }
   });
 
+  it('opens the table named in the page address, as the app does for the command line and Open Recent', async () => {
+    const root = tablePath('delta-0.8.0-partitioned');
+    const named = await openPage(browser, `${app.url}&table=${encodeURIComponent(root)}`);
+    try {
+      await named.page.locator('.snapshot-bar .table-name', { hasText: path.basename(root) }).waitFor();
+      expect(named.pageErrors).toEqual([]);
+    } finally {
+      await named.page.context().close();
+    }
+  });
+
   it('renders the dark theme', async () => {
     await page.getByRole('button', { name: 'Dark theme' }).click();
     expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
     await showTab('Overview');
-    await screenshot(page, '11-overview-dark');
+    await screenshot(page, '12-overview-dark');
     expect(pageErrors).toEqual([]);
   });
 });

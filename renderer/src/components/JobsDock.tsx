@@ -19,6 +19,16 @@ const STATE_LABEL: Record<JobInfo['state'], string> = {
   cancelled: 'Cancelled',
 };
 
+// What a cancel leaves behind, as the sinks define it: SQL targets keep committed batches, files are not written.
+function cancelledNote(job: JobInfo): string {
+  const kind = job.request.sink.kind;
+  const rows = formatCount(job.progress.rows);
+  if (kind === 'sqlite' || kind === 'postgres') {
+    return `Cancelled after ${rows} rows: batches already committed stay in the target; the open batch was rolled back.`;
+  }
+  return `Cancelled after ${rows} rows: the output file was not written.`;
+}
+
 function Figures({ job }: { job: JobInfo }) {
   const p = job.progress;
   if (job.state === 'succeeded' && job.result) {
@@ -81,9 +91,7 @@ function JobRow({ job, onChanged }: { job: JobInfo; onChanged(job: JobInfo): voi
         </span>
       </div>
       {job.error && job.state !== 'cancelled' && <Alert message={job.error.message} />}
-      {job.state === 'cancelled' && (
-        <p className="muted small">Cancelled after {formatCount(job.progress.rows)} rows; see the sink’s notes on what stays written.</p>
-      )}
+      {job.state === 'cancelled' && <p className="muted small">{cancelledNote(job)}</p>}
       <Alert message={cancelError} />
     </li>
   );
