@@ -31,17 +31,19 @@ const LARGE_BATCH = 1 << 20;
 
 export async function openParquet(path: string): Promise<ParquetHandle> {
   let file: wasm.ParquetFile;
+  let rowGroupRows: number[];
+  let schema: Schema;
   try {
     // openAsBlob reports a missing file only as a generic TypeError; stat names the cause (ENOENT).
     await stat(path);
     file = await wasm.ParquetFile.fromFile(await openAsBlob(path));
+    const meta = file.metadata();
+    rowGroupRows = meta.rowGroups().map((rg) => rg.numRows());
+    meta.free();
+    schema = tableFromIPC(file.schema().intoIPCStream()).schema;
   } catch (err) {
     throw parquetError(path, err);
   }
-  const meta = file.metadata();
-  const rowGroupRows = meta.rowGroups().map((rg) => rg.numRows());
-  meta.free();
-  const schema = tableFromIPC(file.schema().intoIPCStream()).schema;
   return {
     path,
     numRows: rowGroupRows.reduce((a, b) => a + b, 0),

@@ -199,6 +199,12 @@ describe('scan', () => {
     await expect(all(gone)).rejects.toMatchObject({ code: 'MISSING_FILE', message: `data file is missing: ${path.join(snapshot.tableRoot, 'gone.parquet')}` });
   });
 
+  it('names a data file that is not Parquet', async () => {
+    const snapshot = snapshotOf([field('id', 'integer')], [{ name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(3) }) }]);
+    writeFileSync(snapshot.files[0].absolutePath, 'not parquet at all');
+    await expect(all(snapshot)).rejects.toMatchObject({ code: 'CORRUPT_DATA', message: expect.stringContaining(`cannot read Parquet file ${snapshot.files[0].absolutePath}`) });
+  });
+
   it('rejects a bad batch size, limit, resume position or column', async () => {
     const snapshot = snapshotOf([field('id', 'integer')], [{ name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(3) }) }]);
     await expect(all(snapshot, { batchSize: 0 })).rejects.toThrow(/batch size/);
