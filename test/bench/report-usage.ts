@@ -1,8 +1,10 @@
 // Preloaded (node --import) into a process the benchmark spawns: at exit it reports the process's peak resident set
-// size on stderr, where the benchmark picks it up. Exact, unlike sampling /proc from outside.
+// size and CPU time on stderr, where the benchmark picks them up. Exact, unlike sampling /proc from outside.
 import { writeSync } from 'node:fs';
-import { MAX_RSS_MARKER } from './max-rss-marker.js';
+import { USAGE_MARKER, type ChildUsage } from './usage-marker.js';
 
 process.on('exit', () => {
-  writeSync(2, `\n${MAX_RSS_MARKER}${process.resourceUsage().maxRSS}\n`);
+  const usage = process.resourceUsage();
+  const report: ChildUsage = { maxRssKb: usage.maxRSS, cpuMicros: usage.userCPUTime + usage.systemCPUTime };
+  writeSync(2, `\n${USAGE_MARKER}${JSON.stringify(report)}\n`);
 });

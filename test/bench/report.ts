@@ -4,6 +4,8 @@
 /** A measured value, or why there is none. */
 export type Figure = { value: number } | { error: string };
 
+export type ExportKind = 'sqlite' | 'postgres' | 'parquet';
+
 export interface Figures {
   rows: number;
   columns: number;
@@ -24,9 +26,13 @@ export interface Figures {
   openMs: Figure;
   timeTravelMs: Figure;
   /** Peak RSS per export process, MB. */
-  rssMb: { sqlite: Figure; postgres: Figure; parquet: Figure };
+  rssMb: Record<ExportKind, Figure>;
+  /** CPU time (user + system) per export process: what the export cost, whatever else the machine was doing. */
+  cpuSeconds: Record<ExportKind, Figure>;
   lagP99Ms: Figure;
   setupSeconds: number;
+  /** 1-minute load averages when measuring began and ended, against the machine's cores: figures from a busy machine understate. */
+  load: { start: number; end: number; cores: number };
 }
 
 const valueOf = (f: Figure): number | null => ('value' in f ? f.value : null);
@@ -84,11 +90,15 @@ export function markdownTable(figures: Figures): string {
     { measure: '  peak RSS, SQLite export', figure: figures.rssMb.sqlite, unit: 'MB', target: '' },
     { measure: '  peak RSS, PostgreSQL export', figure: figures.rssMb.postgres, unit: 'MB', target: '' },
     { measure: '  peak RSS, Parquet export', figure: figures.rssMb.parquet, unit: 'MB', target: '' },
+    { measure: 'CPU time, SQLite export process', figure: figures.cpuSeconds.sqlite, unit: 's', digits: 1, target: '' },
+    { measure: 'CPU time, PostgreSQL export process', figure: figures.cpuSeconds.postgres, unit: 's', digits: 1, target: '' },
+    { measure: 'CPU time, Parquet export process', figure: figures.cpuSeconds.parquet, unit: 's', digits: 1, target: '' },
     { measure: 'event-loop lag p99 during an export job', figure: figures.lagP99Ms, unit: 'ms', digits: 1, target: '< 50 ms', meets: below(50) },
   ];
   const out = [
     `Deltaport benchmark: ${fmt(figures.rows)} rows x ${figures.columns} columns in ${figures.files} files ` +
-      `(${fmt(figures.tableMb, 1)} MB Parquet); long log of ${fmt(figures.commits)} commits; setup ${fmt(figures.setupSeconds, 1)} s`,
+      `(${fmt(figures.tableMb, 1)} MB Parquet); long log of ${fmt(figures.commits)} commits; setup ${fmt(figures.setupSeconds, 1)} s; ` +
+      `load average ${fmt(figures.load.start, 1)} -> ${fmt(figures.load.end, 1)} on ${figures.load.cores} cores`,
     '',
     '| measure | figure | limit | ratio | target | |',
     '|---|---:|---:|---:|---|---|',

@@ -19,7 +19,7 @@ import { SEED, writeLongLog, writeWideTable, type WideTable } from './bench-tabl
 import { runCli } from './child-run.js';
 import { exportLag } from './event-loop-lag.js';
 import { psqlCopyLimit, sqliteInsertLimit } from './limits.js';
-import { jsonReport, markdownTable, type Figure, type Figures } from './report.js';
+import { jsonReport, markdownTable, type ExportKind, type Figure, type Figures } from './report.js';
 
 const CHECKPOINT_INTERVAL = 100;
 const PREVIEW_ROWS = 100;
@@ -106,16 +106,21 @@ async function main(): Promise<void> {
     const setupSeconds = (performance.now() - setupStarted) / 1000;
     const rowSource = { rows: wide.writtenRows, chunkRows: Math.ceil(wide.writtenRows / size.files), seed: SEED };
 
+    const loadAtStart = os.loadavg()[0];
     const sqliteLimit = await measure('SQLite insert limit, rows/s', () => sqliteInsertLimit(dir, rowSource));
     const postgresLimit = databaseUrl
       ? await measure('psql \\copy limit, rows/s', () => psqlCopyLimit(dir, databaseUrl, rowSource))
       : { error: pgProblem };
 
-    const rssMb: Figures['rssMb'] = { sqlite: { error: 'not run' }, postgres: { error: 'not run' }, parquet: { error: 'not run' } };
+    const notRun = () => ({ error: 'not run' });
+    const rssMb: Figures['rssMb'] = { sqlite: notRun(), postgres: notRun(), parquet: notRun() };
+    const cpuSeconds: Figures['cpuSeconds'] = { sqlite: notRun(), postgres: notRun(), parquet: notRun() };
     /** Exports the wide table through the CLI; returns rows/s over the whole process. */
-    const cliExport = async (kind: keyof Figures['rssMb'], sinkArgs: string[], check: () => Promise<number>) => {
+    const cliExport = async (kind: ExportKind, sinkArgs: string[], check: () => Promise<number>) => {
       const run = await runCli(['export', wide.root, ...sinkArgs]);
-      rssMb[kind] = run.maxRssMb === null ? { error: 'the process did not report it' } : { value: run.maxRssMb };
+      const unreported = { error: 'the process did not report it' };
+      rssMb[kind] = run.maxRssMb === null ? unreported : { value: run.maxRssMb };
+      cpuSeconds[kind] = run.cpuSeconds === null ? unreported : { value: run.cpuSeconds };
       expectRows(`the ${kind} export`, await check(), wide.liveRows);
       return wide.liveRows / (run.ms / 1000);
     };
@@ -192,8 +197,10 @@ async function main(): Promise<void> {
       openMs,
       timeTravelMs,
       rssMb,
+      cpuSeconds,
       lagP99Ms,
       setupSeconds,
+      load: { start: loadAtStart, end: os.loadavg()[0], cores: os.availableParallelism() },
     };
     console.log(markdownTable(figures));
     if (args.json) await fs.writeFile(args.json, JSON.stringify(jsonReport(figures), null, 2) + '\n');
