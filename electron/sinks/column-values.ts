@@ -2,6 +2,7 @@
 // work straight on the column's buffers (offsets, words, bitmaps) so that a batch never becomes row objects; what a
 // value turns into is decided by the Delta type (timestamp vs timestamp_ntz, nested -> JSON), how it is stored in
 // memory by the Arrow type.
+import { isAscii } from 'node:buffer';
 import { Type, Vector, type Data, type DataType, type Decimal, type Timestamp } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { decimalReader } from '../values/decimal-text.js';
@@ -25,6 +26,23 @@ export function isNullAt(data: Data): (i: number) => boolean {
   return (i) => {
     const bit = offset + i;
     return (bitmap[bit >> 3] & (1 << (bit & 7))) === 0;
+  };
+}
+
+/** Writes rows [first, first + rows) of a column into `into` at `at`, `at + stride`, ... (null for SQL NULL). */
+export type ColumnFiller = (into: unknown[], first: number, rows: number, at: number, stride: number) => void;
+
+/** A SQLite filler: the null check disappears for columns without nulls, the common case. */
+export function sqliteFiller(data: Data, field: StructField): ColumnFiller {
+  const read = sqliteReader(data, field);
+  if (data.nullCount === 0 && data.type.typeId !== Type.Null) {
+    return (into, first, rows, at, stride) => {
+      for (let i = first, end = first + rows; i < end; i++, at += stride) into[at] = read(i);
+    };
+  }
+  const isNull = isNullAt(data);
+  return (into, first, rows, at, stride) => {
+    for (let i = first, end = first + rows; i < end; i++, at += stride) into[at] = isNull(i) ? null : read(i);
   };
 }
 
@@ -114,6 +132,13 @@ function stringReader(data: Data): CellReader<string> {
   if (data.type.typeId !== Type.Utf8) return genericText(data);
   const bytes = bufferOf(data.values);
   const offsets = data.valueOffsets as Int32Array;
+  const base = offsets[0];
+  const used = bytes.subarray(base, offsets[data.length]);
+  if (isAscii(used)) {
+    // One decode for the whole column; with ASCII, byte offsets are character offsets.
+    const text = used.toString('latin1');
+    return (i) => text.substring(offsets[i] - base, offsets[i + 1] - base);
+  }
   return (i) => bytes.toString('utf8', offsets[i], offsets[i + 1]);
 }
 

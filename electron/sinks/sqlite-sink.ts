@@ -4,7 +4,7 @@ import type { RecordBatch } from 'apache-arrow';
 import type Database from 'better-sqlite3';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
-import { isNullAt, sqliteReader } from './column-values.js';
+import { isNullAt, sqliteFiller, sqliteReader } from './column-values.js';
 import type { BatchSink } from './sink.js';
 import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js';
 import { insertValuesSql, sqliteRowsPerInsert } from './sql-statements.js';
@@ -73,12 +73,9 @@ function insertWriter(db: Database.Database, target: WriteTarget): RowWriter {
   const full = statementFor(perStatement);
   const params: unknown[] = new Array(perStatement * width);
   return (batch) => {
-    const columns = columnsOf(batch, target);
+    const fillers = target.fields.map((field, c) => sqliteFiller(batch.data.children[c], field));
     const fill = (into: unknown[], first: number, rows: number): void => {
-      for (let c = 0; c < width; c++) {
-        const { isNull, read } = columns[c];
-        for (let r = 0, at = c; r < rows; r++, at += width) into[at] = isNull(first + r) ? null : read(first + r);
-      }
+      for (let c = 0; c < width; c++) fillers[c](into, first, rows, c, width);
     };
     const total = batch.numRows;
     let row = 0;

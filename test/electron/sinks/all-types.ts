@@ -53,7 +53,8 @@ export function allTypesTable(): arrow.Table {
     new arrow.Struct([new arrow.Field('a', new arrow.Int32(), true), new arrow.Field('b', new arrow.Utf8(), true)]),
   );
   const list = arrow.vectorFromArray([[1n, 2n ** 60n], [], null, [3n]], new arrow.List(new arrow.Field('element', new arrow.Int64(), true)));
-  const mapType = new arrow.Map_(new arrow.Field('entries', new arrow.Struct([new arrow.Field('key', new arrow.Utf8(), false), new arrow.Field('value', new arrow.Int32(), true)])));
+  const entries = new arrow.Struct([new arrow.Field('key', new arrow.Utf8(), false), new arrow.Field('value', new arrow.Int32(), true)]);
+  const mapType = new arrow.Map_<arrow.Utf8, arrow.Int32>(new arrow.Field('entries', entries) as never);
   const map = arrow.vectorFromArray([new Map([['k', 1], ['ü', null]]), new Map(), null, new Map([['z', 26]])], mapType);
   return new arrow.Table({
     b: arrow.makeVector(fixed(new arrow.Int8(), Int8Array.of(-128, 127, 0, 0), LAST_NULL)),

@@ -1,3 +1,4 @@
+import { makeVector, Table, Utf8, vectorFromArray } from 'apache-arrow';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DeltaportError } from '../../../shared/errors.js';
@@ -73,9 +74,8 @@ describe('postgres sink: modes', () => {
     const changed = numberedTable(1000, 1500);
     const labels = changed.getChild('label')!.toArray() as string[];
     const ids = Array.from(changed.getChild('id')!.toArray() as BigInt64Array, Number);
-    const { tableFromArrays, vectorFromArray, Utf8 } = await import('apache-arrow');
-    const second = tableFromArrays({
-      id: BigInt64Array.from([...ids, 7, 7].map(BigInt)),
+    const second = new Table({
+      id: makeVector(BigInt64Array.from([...ids, 7, 7].map(BigInt))),
       label: vectorFromArray([...labels.map((l) => `new ${l}`), 'first 7', 'last 7'], new Utf8()),
     });
     await drive(createPostgresSink(spec), streamOf(second, NUMBERED_FIELDS, 400));
@@ -109,8 +109,7 @@ describe('postgres sink: modes', () => {
       { name: 'order', type: 'long', nullable: false },
       { name: 'Label "quoted"', type: 'string', nullable: true },
     ];
-    const { tableFromArrays, vectorFromArray, Utf8 } = await import('apache-arrow');
-    const data = tableFromArrays({ order: BigInt64Array.of(1n, 2n), 'Label "quoted"': vectorFromArray(['a', "it's"], new Utf8()) });
+    const data = new Table({ order: makeVector(BigInt64Array.of(1n, 2n)), 'Label "quoted"': vectorFromArray(['a', "it's"], new Utf8()) });
     for (const mode of ['upsert', 'upsert', 'overwrite'] as const) {
       await drive(createPostgresSink(pgSpec({ url }, { table, mode, keyColumns: ['order'] })), streamOf(data, fields, 1));
     }

@@ -1,0 +1,115 @@
+// Real Delta tables through the whole export (reader -> runExport -> SQL sink), counted against the table's own log
+// and summed against DuckDB reading the Parquet files; and an export process killed mid-way, then run again with
+// exactly-once.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runExport } from '../../../electron/export/run-export.js';
+import type { SinkSpec } from '../../../shared/sink-spec.js';
+import { createDatabase, dropDatabase } from '../../support/postgres.js';
+import { tablePath } from '../../support/tables.js';
+import { duck, liveRecordCount, sqlText } from '../export/oracle.js';
+import { pgSpec, sqliteSpec } from './sink-harness.js';
+
+const COVID = tablePath('COVID-19_NYT');
+const dir = mkdtempSync(path.join(tmpdir(), 'deltaport-real-'));
+let url: string;
+let client: pg.Client;
+
+beforeAll(async () => {
+  url = await createDatabase(inject('pgUrl'), 'real_tables');
+  client = new pg.Client({ connectionString: url });
+  await client.connect();
+});
+afterAll(async () => {
+  await client.end();
+  await dropDatabase(url);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Row count and sums of COVID-19_NYT's number columns, read by DuckDB straight from the data files. */
+async function covidOracle(): Promise<{ n: number; cases: number; deaths: number }> {
+  const [r] = await duck(`SELECT count(*)::BIGINT AS n, sum(cases)::BIGINT AS cases, sum(deaths)::BIGINT AS deaths FROM read_parquet(${sqlText(`${COVID}/*.parquet`)})`);
+  return { n: Number(r.n), cases: Number(r.cases), deaths: Number(r.deaths) };
+}
+
+async function pgCensus(table: string): Promise<{ n: number; cases: number; deaths: number }> {
+  const { rows } = await client.query(`SELECT count(*)::int AS n, sum(cases)::bigint AS cases, sum(deaths)::bigint AS deaths FROM "${table}"`);
+  return { n: rows[0].n, cases: Number(rows[0].cases), deaths: Number(rows[0].deaths) };
+}
+
+function sqliteCensus(file: string, table: string): { n: number; cases: number; deaths: number } {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare(`SELECT count(*) AS n, sum(cases) AS cases, sum(deaths) AS deaths FROM "${table}"`).get() as { n: number; cases: number; deaths: number };
+  } finally {
+    db.close();
+  }
+}
+
+describe('real tables into SQL', () => {
+  it('table_with_column_mapping and delta-2.2.0-partitioned-types land with the log\'s record counts', async () => {
+    for (const name of ['table_with_column_mapping', 'delta-2.2.0-partitioned-types']) {
+      const file = path.join(dir, `${name}.sqlite`);
+      const result = await runExport({ source: { tablePath: tablePath(name) }, sink: sqliteSpec(file, { table: name }) });
+      const expected = await liveRecordCount(tablePath(name));
+      expect(result.rows).toBe(expected);
+      const db = new Database(file, { readonly: true });
+      expect(db.prepare(`SELECT count(*) AS n FROM "${name}"`).get()).toEqual({ n: expected });
+      db.close();
+      await runExport({ source: { tablePath: tablePath(name) }, sink: pgSpec({ url }, { table: name }) });
+      expect((await client.query(`SELECT count(*)::int AS n FROM "${name}"`)).rows[0].n).toBe(expected);
+    }
+    const { rows } = await client.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'table_with_column_mapping' ORDER BY ordinal_position`);
+    expect(rows.map((r) => r.column_name)).toContain('Company Very Short');
+  });
+
+  it('an export killed mid-way with SIGKILL, run again with exactly-once, ends with every row exactly once', async () => {
+    const oracle = await covidOracle();
+    expect(oracle.n).toBe(await liveRecordCount(COVID));
+    const file = path.join(dir, 'covid.sqlite');
+    const sinks: [SinkSpec, () => Promise<{ n: number; cases: number; deaths: number }>][] = [
+      [pgSpec({ url }, { table: 'covid', batchSize: 20_000, exactlyOnce: true }), () => pgCensus('covid')],
+      [sqliteSpec(file, { table: 'covid', batchSize: 20_000, exactlyOnce: true }), async () => sqliteCensus(file, 'covid')],
+    ];
+    for (const [sink, census] of sinks) {
+      const request = { source: { tablePath: COVID, columnNames: ['date', 'cases', 'deaths'] }, sink };
+      const killedAt = await killMidway(request, 200_000);
+      expect(killedAt).toBeGreaterThanOrEqual(200_000);
+      const partial = await census();
+      expect(partial.n).toBeGreaterThan(0);
+      expect(partial.n).toBeLessThan(oracle.n);
+      const resumed = await runExport(request);
+      expect(resumed.rows).toBeLessThan(oracle.n);
+      expect(await census()).toEqual(oracle);
+      // The finished job run again changes nothing.
+      await runExport(request);
+      expect(await census()).toEqual(oracle);
+    }
+  });
+});
+
+/** Runs the export in a child process and kills it once it has reported `rows` committed rows; returns that count. */
+function killMidway(request: object, rows: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'export-child.ts')], {
+      env: { ...process.env, DELTAPORT_CHILD_EXPORT: JSON.stringify(request) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let seen = 0;
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      for (const m of d.toString().matchAll(/rows (\d+)/g)) seen = Math.max(seen, Number(m[1]));
+      if (seen >= rows && child.exitCode === null) child.kill('SIGKILL');
+    });
+    child.on('exit', (code, signal) => {
+      if (signal === 'SIGKILL') resolve(seen);
+      else reject(new Error(`the export child ended on its own (code ${code}) before it was killed: ${stderr.split('\n')[0]}`));
+    });
+  });
+}
