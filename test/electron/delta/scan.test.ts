@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as arrow from 'apache-arrow';
+import * as wasm from 'parquet-wasm/node';
 import { describe, expect, it } from 'vitest';
 import type { StructField } from '../../../shared/delta-schema.js';
 import type { AddFile, DeletionVectorDescriptor } from '../../../electron/delta/actions.js';
@@ -197,6 +198,16 @@ describe('scan', () => {
 
     const gone = { ...snapshot, files: [{ ...snapshot.files[0], absolutePath: path.join(snapshot.tableRoot, 'gone.parquet') }] };
     await expect(all(gone)).rejects.toMatchObject({ code: 'MISSING_FILE', message: `data file is missing: ${path.join(snapshot.tableRoot, 'gone.parquet')}` });
+  });
+
+  it('decodes every codec Delta writers use', async () => {
+    const snapshot = snapshotOf([field('id', 'integer')], [{ name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(3) }) }]);
+    for (const codec of [wasm.Compression.GZIP, wasm.Compression.LZ4, wasm.Compression.LZ4_RAW, wasm.Compression.BROTLI, wasm.Compression.ZSTD]) {
+      const props = new wasm.WriterPropertiesBuilder().setCompression(codec).build();
+      const table = wasm.Table.fromIPCStream(arrow.tableToIPC(arrow.tableFromArrays({ id: ints(1000, 7) }), 'stream'));
+      writeFileSync(snapshot.files[0].absolutePath, wasm.writeParquet(table, props));
+      expect(column(await all(snapshot), 'id'), wasm.Compression[codec]).toEqual(Array.from(ints(1000, 7)));
+    }
   });
 
   it('names a data file that is not Parquet', async () => {
