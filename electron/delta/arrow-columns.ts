@@ -1,6 +1,6 @@
 // Fast readers over one Arrow Data chunk, for checkpoints with hundreds of thousands of rows: apache-arrow's
 // Vector.get() builds a proxy per struct or map row and decodes each string alone, which costs seconds at that size.
-import type { Data, Struct } from 'apache-arrow';
+import { makeVector, type Data, type Struct } from 'apache-arrow';
 
 export type ColumnReader<T> = (row: number) => T | null;
 
@@ -26,11 +26,16 @@ export function validity(data: Data): (row: number) => boolean {
 /** Strings of a Utf8 column. Log paths are mostly ASCII: then the whole buffer is decoded once and sliced. */
 export function utf8Reader(data: Data | null): ColumnReader<string> {
   if (!data) return () => null;
-  const offsets = data.valueOffsets as Int32Array;
+  // LargeUtf8 (64-bit offsets) or Utf8View, should a writer's Arrow schema ask for them: the generic accessor.
+  if (!(data.valueOffsets instanceof Int32Array)) {
+    const vector = makeVector(data);
+    return (row) => vector.get(row) as string | null;
+  }
+  const offsets = data.valueOffsets;
   const bytes = data.values as Uint8Array;
   const valid = validity(data);
   const start = offsets[0];
-  const end = offsets[offsets.length - 1];
+  const end = offsets[data.length];
   let ascii = true;
   for (let i = start; i < end && ascii; i++) ascii = bytes[i] < 0x80;
   if (ascii) {
