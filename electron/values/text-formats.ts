@@ -7,7 +7,27 @@ import { jsonReader } from './json-value.js';
 /** A JSON text of row i of a column. */
 export function jsonTextReader(column: Vector | Data): (i: number) => string {
   const read = jsonReader(column);
-  return (i) => JSON.stringify(read(i));
+  return (i) => jsonText(read(i));
+}
+
+// Characters JSON.stringify escapes in a string: quote, backslash, controls and lone surrogates.
+// eslint-disable-next-line no-control-regex
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+// JSON.stringify per cell dominates a JSON Lines export; scalars, nearly always, are written directly. (JsonValue
+// numbers are finite: the readers turn NaN and the infinities into text.)
+export function jsonText(value: JsonValue): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'number':
+      return String(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'string':
+      return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
+    default:
+      return JSON.stringify(value);
+  }
 }
 
 /** An RFC 4180 field of row i: null is an empty field, an empty string is "" so that the two stay apart. */

@@ -128,6 +128,9 @@ describe('jsonReader on primitive types', () => {
     const v = vectorFromArray(['a', '', null, 'grüße 👋', 'x,"y"'], new Utf8());
     expect(all(v, 5)).toEqual(['a', '', null, 'grüße 👋', 'x,"y"']);
     expect(all(v.slice(3), 2)).toEqual(['grüße 👋', 'x,"y"']);
+    const ascii = vectorFromArray(['abc', '', null, 'de', 'f'], new Utf8());
+    expect(all(ascii, 5)).toEqual(['abc', '', null, 'de', 'f']);
+    expect(all(ascii.slice(3), 2)).toEqual(['de', 'f']);
   });
 
   it('writes binary as base64', () => {

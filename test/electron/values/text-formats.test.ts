@@ -1,6 +1,12 @@
 import { Field, Int32, Int64, List, Struct, Utf8, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { csvField, csvFieldReader, displayTextReader, jsonTextReader } from '../../../electron/values/text-formats.js';
+import {
+  csvField,
+  csvFieldReader,
+  displayTextReader,
+  jsonText,
+  jsonTextReader,
+} from '../../../electron/values/text-formats.js';
 
 describe('CSV fields', () => {
   it('quotes only what RFC 4180 requires and keeps null apart from the empty string', () => {
@@ -35,6 +41,25 @@ describe('JSON text', () => {
     expect(read(0)).toBe('[1,"4611686018427387904"]');
     expect(read(1)).toBe('null');
     expect(jsonTextReader(vectorFromArray(['a"b\n'], new Utf8()))(0)).toBe('"a\\"b\\n"');
+  });
+
+  it.each([
+    ['plain'],
+    [''],
+    ['quote " and backslash \\'],
+    ['tab\tand\u0001control'],
+    ['emoji 👋'],
+    ['lone \ud800 surrogate'],
+    ['del \u007f and é'],
+    [0],
+    [-0],
+    [1.5e-7],
+    [123456789012],
+    [true],
+    [null],
+    [{ a: [1, 'x'] }],
+  ])('writes %j as JSON.stringify does', (value) => {
+    expect(jsonText(value)).toBe(JSON.stringify(value));
   });
 });
 
