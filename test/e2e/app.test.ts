@@ -281,6 +281,34 @@ describe('Deltaport in a browser', () => {
     }
   });
 
+  it('shows the schema as a tree whose nested fields open, as the log declares them', async () => {
+    const root = tablePath('delta-1.2.1-only-struct-stats');
+    const versions = await commitVersions(root);
+    let schemaString = '';
+    for (const v of versions) {
+      const meta = (await readCommit(root, v)).find((a) => a.metaData)?.metaData;
+      if (meta) schemaString = meta.schemaString;
+    }
+    const fields = (JSON.parse(schemaString) as { fields: { name: string; nullable: boolean }[] }).fields;
+
+    await openAndWait(root);
+    await showTab('Overview');
+    const tree = page.getByRole('list', { name: 'Schema' });
+    const topLevel = await tree.locator(':scope > li > .schema-row .schema-name').allTextContents();
+    expect(topLevel).toEqual(fields.map((f) => f.name));
+    const required = fields.filter((f) => !f.nullable).map((f) => f.name);
+    for (const name of required) {
+      await expect.poll(() => tree.locator(':scope > li', { hasText: name }).first().locator('.schema-null').textContent()).toBe('not null');
+    }
+
+    const outer = tree.getByRole('button', { name: /^nested_struct struct/ });
+    expect(await outer.getAttribute('aria-expanded')).toBe('false');
+    await outer.click();
+    await tree.getByRole('button', { name: /^struct_element struct/ }).click();
+    await tree.getByText('nested_struct_element', { exact: true }).waitFor();
+    await screenshot(page, '13-schema-tree');
+  });
+
   it('opens the table named in the page address, as the app does for the command line and Open Recent', async () => {
     const root = tablePath('delta-0.8.0-partitioned');
     const named = await openPage(browser, `${app.url}&table=${encodeURIComponent(root)}`);

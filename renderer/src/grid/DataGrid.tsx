@@ -5,7 +5,7 @@ import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 're
 import type { KeyboardEvent, PointerEvent as ReactPointerEvent } from 'react';
 import type { JsonValue, PreviewColumn } from '../../../shared/api.js';
 import { copyText } from '../clipboard.js';
-import { cellText } from '../format.js';
+import { cellText, formatCount } from '../format.js';
 import { useColumnWidths } from './column-widths.js';
 import { nextSort, sortedOrder } from './sorting.js';
 import type { SortState } from './sorting.js';
@@ -157,8 +157,8 @@ export function DataGrid({ label, columns, rows }: Props) {
       <div className="grid-toolbar">
         <span className="muted small" aria-live="polite">
           {activeRow
-            ? `Row ${active.row + 1} of ${rows.length}, ${columns[active.column]?.name ?? ''}`
-            : `${rows.length} rows`}
+            ? `Row ${formatCount(active.row + 1)} of ${formatCount(rows.length)}, ${columns[active.column]?.name ?? ''}`
+            : `${formatCount(rows.length)} rows`}
           {copied && ` · ${copied}`}
         </span>
         <span className="spacer" />
