@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteSink } from '../../../electron/sinks/sqlite-sink.js';
-import { drive, NUMBERED_FIELDS, numberedTable, sqliteSpec, streamOf } from './sink-harness.js';
+import { drive, NUMBERED_FIELDS, numberedTable, snapshotOf, sqliteSpec, streamOf } from './sink-harness.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'deltaport-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,5 +28,132 @@ describe('sqlite sink: modes', () => {
     const [count] = readAll(file, 'SELECT count(*) AS n, count(DISTINCT id) AS d, min(id) AS lo, max(id) AS hi FROM target');
     expect(count).toEqual({ n: 12_345n, d: 12_345n, lo: 0n, hi: 12_344n });
     expect(readAll(file, 'SELECT label FROM target WHERE id = 777')).toEqual([{ label: 'row 777' }]);
+  });
+});
+
+describe('sqlite sink: overwrite, upsert, sql', () => {
+  it('overwrite swaps in the new contents; a reader sees the old ones until then', async () => {
+    const file = freshFile();
+    const db = new Database(file);
+    db.exec(`CREATE TABLE target (id INTEGER, label TEXT); INSERT INTO target VALUES (-1, 'old'), (-2, 'old')`);
+    db.close();
+    let during: unknown;
+    await drive(createSqliteSink(sqliteSpec(file, { mode: 'overwrite', batchSize: 300 })), streamOf(numberedTable(1000), NUMBERED_FIELDS, 250), {
+      afterBatch: (i) => {
+        if (i === 2) during = readAll(file, 'SELECT count(*) AS n FROM target');
+      },
+    });
+    expect(during).toEqual([{ n: 2n }]);
+    expect(readAll(file, 'SELECT count(*) AS n, min(id) AS lo, max(id) AS hi FROM target')).toEqual([{ n: 1000n, lo: 0n, hi: 999n }]);
+    expect(readAll(file, `SELECT count(*) AS n FROM sqlite_master WHERE name LIKE '\\_deltaport\\_stage%' ESCAPE '\\'`)).toEqual([{ n: 0n }]);
+  });
+
+  it('upsert creates a primary key, updates by key with ON CONFLICT, and is idempotent', async () => {
+    const file = freshFile();
+    const spec = sqliteSpec(file, { mode: 'upsert', keyColumns: ['id'], batchSize: 400 });
+    const stream = streamOf(numberedTable(1000), NUMBERED_FIELDS, 256);
+    await drive(createSqliteSink(spec), stream);
+    await drive(createSqliteSink(spec), stream);
+    expect(readAll(file, 'SELECT count(*) AS n FROM target')).toEqual([{ n: 1000n }]);
+    expect(readAll(file, `SELECT sql FROM sqlite_master WHERE name = 'target'`)[0].sql).toContain('PRIMARY KEY ("id")');
+    await drive(createSqliteSink(spec), streamOf(numberedTable(500, 800), NUMBERED_FIELDS, 128));
+    expect(readAll(file, 'SELECT count(*) AS n, max(id) AS hi FROM target')).toEqual([{ n: 1300n, hi: 1299n }]);
+  });
+
+  it('sql mode runs the user statement per row with :column parameters', async () => {
+    const file = freshFile();
+    const db = new Database(file);
+    db.exec(`CREATE TABLE accounts (id INTEGER PRIMARY KEY, note TEXT); INSERT INTO accounts WITH RECURSIVE s(v) AS (SELECT 0 UNION ALL SELECT v + 1 FROM s WHERE v < 9) SELECT v, 'none' FROM s`);
+    db.close();
+    const sql = `UPDATE accounts SET note = :label || '/' || :label WHERE id = :"id" AND note != ':skip'`;
+    await drive(createSqliteSink(sqliteSpec(file, { table: 'accounts', mode: 'sql', sql })), streamOf(numberedTable(3, 4), NUMBERED_FIELDS, 2));
+    expect(readAll(file, 'SELECT id, note FROM accounts WHERE note != \'none\' ORDER BY id')).toEqual([
+      { id: 4n, note: 'row 4/row 4' },
+      { id: 5n, note: 'row 5/row 5' },
+      { id: 6n, note: 'row 6/row 6' },
+    ]);
+  });
+});
+
+describe('sqlite sink: refusals and failures', () => {
+  it('bad input writes nothing: no file is created for an invalid spec', async () => {
+    const file = freshFile();
+    await expect(drive(createSqliteSink(sqliteSpec(file, { mode: 'upsert', keyColumns: ['nope'] })), streamOf(numberedTable(3), NUMBERED_FIELDS, 3))).rejects.toMatchObject({
+      code: 'VALIDATION',
+      message: 'key column "nope" is not among the exported columns',
+    });
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('an incompatible existing table is refused before anything is written', async () => {
+    const file = freshFile();
+    const db = new Database(file);
+    db.exec('CREATE TABLE target (id INTEGER, label NUMERIC)');
+    db.close();
+    await expect(drive(createSqliteSink(sqliteSpec(file)), streamOf(numberedTable(3), NUMBERED_FIELDS, 3))).rejects.toMatchObject({
+      code: 'SINK_INCOMPATIBLE',
+      message: expect.stringContaining('column "label" is NUMERIC'),
+    });
+    expect(readAll(file, 'SELECT count(*) AS n FROM target')).toEqual([{ n: 0n }]);
+  });
+
+  it('a constraint violation fails at once naming the rows; earlier batches stay, the failed one is rolled back', async () => {
+    const file = freshFile();
+    const db = new Database(file);
+    db.exec('CREATE TABLE target (id INTEGER CHECK (id <> 2500), label TEXT)');
+    db.close();
+    await expect(drive(createSqliteSink(sqliteSpec(file, { batchSize: 1000 })), streamOf(numberedTable(5000), NUMBERED_FIELDS, 1000))).rejects.toMatchObject({
+      code: 'SINK_WRITE',
+      message: 'rows 2001-3000 failed: CHECK constraint failed: id <> 2500',
+    });
+    expect(readAll(file, 'SELECT count(*) AS n, max(id) AS hi FROM target')).toEqual([{ n: 2000n, hi: 1999n }]);
+  });
+
+  it('a locked database (SQLITE_BUSY) is retried until the lock is released', async () => {
+    const file = freshFile();
+    await drive(createSqliteSink(sqliteSpec(file)), streamOf(numberedTable(10), NUMBERED_FIELDS, 10));
+    const blocker = new Database(file, { timeout: 0 });
+    blocker.exec('BEGIN IMMEDIATE');
+    const sink = createSqliteSink(sqliteSpec(file, { maxRetries: 5 }));
+    const stream = streamOf(numberedTable(10, 10), NUMBERED_FIELDS, 10);
+    await sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: new AbortController().signal });
+    // The writer waits out its busy timeout, then retries; the lock goes away meanwhile.
+    const writing = sink.write(stream.batches[0]);
+    setTimeout(() => {
+      blocker.exec('COMMIT');
+      blocker.close();
+    }, 5_500);
+    await writing;
+    await sink.close();
+    expect(readAll(file, 'SELECT count(*) AS n FROM target')).toEqual([{ n: 20n }]);
+  });
+});
+
+describe('sqlite sink: exactly-once and batching', () => {
+  it('resumes after the last committed transaction, including one that ended inside a scan batch', async () => {
+    const file = freshFile();
+    // Transactions of 700 rows over scan batches of 512: most commits end inside a scan batch.
+    const spec = sqliteSpec(file, { batchSize: 700, exactlyOnce: true });
+    const stream = streamOf(numberedTable(10_000), NUMBERED_FIELDS, 512, 2000);
+    const stop = new AbortController();
+    await expect(drive(createSqliteSink(spec), stream, { signal: stop.signal, afterBatch: (i) => (i === 6 ? stop.abort() : undefined) })).rejects.toMatchObject({ code: 'CANCELLED' });
+    const [partial] = readAll(file, 'SELECT count(*) AS n FROM target');
+    expect(partial.n).toBe(3500n); // 7 scan batches = 3584 rows, of which 5 whole transactions committed
+    await drive(createSqliteSink(spec), stream);
+    expect(readAll(file, 'SELECT count(*) AS n, count(DISTINCT id) AS d, max(id) AS hi FROM target')).toEqual([{ n: 10_000n, d: 10_000n, hi: 9999n }]);
+    expect(await drive(createSqliteSink(spec), stream)).toBe(0);
+    expect(readAll(file, 'SELECT done, rows_written FROM _deltaport_progress')).toEqual([{ done: 1n, rows_written: 10_000n }]);
+  });
+
+  it('with batchIntervalMs a partial batch is committed after the interval', async () => {
+    const file = freshFile();
+    const sink = createSqliteSink(sqliteSpec(file, { batchSize: 1000, batchIntervalMs: 50 }));
+    const stream = streamOf(numberedTable(30), NUMBERED_FIELDS, 30);
+    await sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: new AbortController().signal });
+    await sink.write(stream.batches[0]);
+    expect(readAll(file, 'SELECT count(*) AS n FROM target')).toEqual([{ n: 0n }]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(readAll(file, 'SELECT count(*) AS n FROM target')).toEqual([{ n: 30n }]);
+    await sink.close();
   });
 });
