@@ -16,8 +16,8 @@ import {
   TimestampMicrosecond,
   Utf8,
   vectorFromArray,
+  Vector,
   type DataType,
-  type Vector,
 } from 'apache-arrow';
 import type { StructType } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
@@ -42,7 +42,7 @@ export function dataFileSchema(schema: StructType, partitionColumns: string[] = 
   const fields = schema.fields
     .filter((f) => !partitionColumns.includes(f.name))
     .map((f) => {
-      const make = typeof f.type === 'string' ? PRIMITIVES[f.type] : undefined;
+      const make = typeof f.type === 'string' && Object.hasOwn(PRIMITIVES, f.type) ? PRIMITIVES[f.type] : undefined;
       if (!make) throw new DeltaportError('VALIDATION', `the writer does not handle type ${JSON.stringify(f.type)} of '${f.name}'`);
       return new Field(f.name, make(), f.nullable);
     });
@@ -60,12 +60,8 @@ export function dataTable(schema: Schema, columns: Record<string, ColumnValues>)
   for (const field of schema.fields) {
     const values = columns[field.name];
     if (values === undefined) throw new DeltaportError('VALIDATION', `no values for column '${field.name}'`);
-    vectors[field.name] = isVector(values) ? values : vectorFromArray(Array.from(values), field.type);
+    vectors[field.name] = values instanceof Vector ? values : vectorFromArray(Array.from(values), field.type);
   }
   // The schema, not the vectors, decides nullability (Parquet REQUIRED vs OPTIONAL).
   return new Table(schema, vectors);
-}
-
-function isVector(values: ColumnValues): values is Vector {
-  return typeof (values as Vector).getChild === 'function' && 'data' in values;
 }

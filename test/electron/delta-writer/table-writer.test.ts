@@ -255,3 +255,12 @@ describe('DeltaTableWriter checkpoints', () => {
 
   });
 });
+
+describe('data file columns', () => {
+  it('refuses types the writer cannot write and columns without values, by name', () => {
+    const nested: StructType = { type: 'struct', fields: [{ name: 'tags', type: { type: 'array', elementType: 'string', containsNull: true }, nullable: true }] };
+    expect(() => dataFileSchema(nested)).toThrow(/does not handle type .* of 'tags'/);
+    expect(() => dataFileSchema({ type: 'struct', fields: [{ name: 'x', type: 'toString', nullable: true }] })).toThrow(/of 'x'/);
+    expect(() => dataTable(fileSchema, { id: [1n] })).toThrow(/no values for column 'name'/);
+  });
+});
