@@ -33,6 +33,8 @@ describe('normalizeColumn', () => {
     const out = run(dict, 'string');
     expect(String(out.type)).toBe('Utf8');
     expect([...out]).toEqual(['b', null, 'a', 'b']);
+    const dictInts = arrow.vectorFromArray([7, null, 7, 9], new arrow.Dictionary(new arrow.Int32(), new arrow.Int32()));
+    expect([...run(dictInts, 'long')]).toEqual([7n, null, 7n, 9n]);
     const large = arrow.vectorFromArray(['x', 'yz'], new arrow.LargeUtf8());
     expect([...run(large, 'string')]).toEqual(['x', 'yz']);
     const binary = arrow.vectorFromArray([Uint8Array.of(104, 105)], new arrow.Binary());
