@@ -21,6 +21,8 @@ import type { LiveFile, Snapshot } from './snapshot.js';
 // big table), so a session that travels through many versions keeps only the recent ones.
 const KEPT_STATES = 8;
 const KEPT_CHECKPOINTS = 4;
+// Parsed commits: enough for replay after any usual checkpoint interval and for timestamp searches.
+const KEPT_COMMITS = 1024;
 
 // Commit files read at once by history(): enough to overlap I/O, few enough to stay far from the open-file limit.
 const READ_CONCURRENCY = 32;
@@ -34,7 +36,7 @@ export class DeltaTable {
   private readonly mtimes = new Map<string, number>();
   /** The checkpoint each file list was built from: where its adds' statistics are. */
   private readonly fileSources = new WeakMap<LiveFile[], CheckpointRef | null>();
-  private clock: { latest: number; clock: Promise<CommitClock> } | null = null;
+  private clock: { listing: LogListing; clock: Promise<CommitClock> } | null = null;
   private readonly lister: LogLister;
 
   private constructor(readonly root: string) {
@@ -157,10 +159,10 @@ export class DeltaTable {
     );
   }
 
-  // The clock depends on the latest metadata (whether in-commit timestamps are on), so it is rebuilt when the table
-  // gains a version.
+  // The clock depends on the listing and the latest metadata (whether in-commit timestamps are on), so it is rebuilt
+  // whenever the folder changed.
   private clockFor(listing: LogListing): Promise<CommitClock> {
-    if (this.clock?.latest !== listing.latest) {
+    if (this.clock?.listing !== listing) {
       const clock = this.latestMetadata(listing).then(
         (metadata) =>
           new CommitClock(listing, inCommitTimestampsFrom(metadata), {
@@ -168,7 +170,7 @@ export class DeltaTable {
             commitInfo: (v) => this.commitInfo(v, listing),
           }),
       );
-      this.clock = { latest: listing.latest, clock };
+      this.clock = { listing, clock };
       clock.catch(() => {
         if (this.clock?.clock === clock) this.clock = null;
       });
@@ -212,7 +214,7 @@ export class DeltaTable {
   private commitActions(version: number, listing: LogListing): Promise<Action[]> {
     const file = listing.commits.get(version);
     if (!file) throw new CorruptLogError(`commit ${version} is missing from _delta_log`);
-    return this.cached(this.commits, version, () => readJsonActions(file));
+    return this.cached(this.commits, version, () => readJsonActions(file), KEPT_COMMITS);
   }
 
   private checkpointState(ref: CheckpointRef): Promise<CheckpointState> {
