@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_EXECUTION, scrubUrl, sinkColumnProblems, validateSinkSpec, type SinkSpec, type SqlSinkSpec } from '../../shared/sink-spec.js';
+
+const sqlite = (over: Partial<SqlSinkSpec> = {}): SinkSpec =>
+  ({ kind: 'sqlite', path: '/tmp/x.sqlite', table: 't', mode: 'append', execution: { ...DEFAULT_EXECUTION }, exactlyOnce: false, ...over }) as SinkSpec;
+const postgres = (connection: object, over: Partial<SqlSinkSpec> = {}): SinkSpec =>
+  ({ kind: 'postgres', connection, table: 't', mode: 'append', execution: { ...DEFAULT_EXECUTION }, exactlyOnce: false, ...over }) as SinkSpec;
+
+describe('validateSinkSpec', () => {
+  it('accepts complete specs', () => {
+    expect(validateSinkSpec(sqlite())).toEqual([]);
+    expect(validateSinkSpec(postgres({ url: 'postgres://u:p@h:5432/db?sslmode=require' }))).toEqual([]);
+    expect(validateSinkSpec(postgres({ host: 'h', port: 5433, database: 'd' }, { mode: 'upsert', keyColumns: ['a', 'b'] }))).toEqual([]);
+    expect(validateSinkSpec({ kind: 'csv', path: 'out.csv' })).toEqual([]);
+  });
+
+  it('lists every problem at once', () => {
+    expect(
+      validateSinkSpec(sqlite({ path: ' ', table: '', mode: 'upsert', keyColumns: ['a', 'a', ''], execution: { batchSize: 0, batchIntervalMs: -1, maxRetries: 1.5 } })),
+    ).toEqual([
+      'a sqlite sink needs a database file path',
+      'a target table name is required',
+      'a key column name is empty',
+      'a key column is named twice',
+      'batch size must be a whole number from 1 to 10,000,000',
+      'batch interval must be a whole number of ms, 0 or more',
+      'max retries must be a whole number from 0 to 100',
+    ]);
+    expect(validateSinkSpec(sqlite({ mode: 'upsert' }))).toEqual(['upsert needs at least one key column']);
+    expect(validateSinkSpec(sqlite({ mode: 'sql' }))).toEqual(['mode sql needs a statement']);
+    expect(validateSinkSpec(sqlite({ mode: 'sql', sql: "UPDATE t SET a = 'x WHERE id = :id" }))).toEqual(['the statement has an unterminated string']);
+    expect(validateSinkSpec(sqlite({ mode: 'merge' as never }))).toEqual(['unknown mode "merge" (use append, overwrite, upsert, sql)']);
+  });
+
+  it('checks PostgreSQL connections and identifier length', () => {
+    expect(validateSinkSpec(postgres({}))).toEqual(['a postgres connection needs a URL or a host']);
+    expect(validateSinkSpec(postgres({ url: 'mysql://h/db' }))).toEqual(['the connection URL must look like postgres://user:password@host:port/database']);
+    expect(validateSinkSpec(postgres({ url: 'postgres://h/db?sslmode=maybe' }))).toEqual([
+      'unknown sslmode "maybe" (use disable, allow, prefer, require, verify-ca, verify-full)',
+    ]);
+    expect(validateSinkSpec(postgres({ host: 'h', port: 70000, connectTimeoutMs: -5 }))).toEqual([
+      'the port must be a number from 1 to 65535',
+      'the connect timeout must be a whole number of ms from 0 to 600,000',
+    ]);
+    expect(validateSinkSpec(postgres({ host: 'h' }, { table: 'é'.repeat(32) }))).toEqual(["the target table name is longer than PostgreSQL's 63 bytes"]);
+    expect(validateSinkSpec(sqlite({ table: 'é'.repeat(32) }))).toEqual([]);
+  });
+});
+
+describe('sinkColumnProblems', () => {
+  it('names key columns and :parameters that are not exported', () => {
+    expect(sinkColumnProblems(sqlite({ mode: 'upsert', keyColumns: ['id', 'ID'] }) as SqlSinkSpec, ['id', 'name'])).toEqual([
+      'key column "ID" is not among the exported columns',
+    ]);
+    const sql = 'UPDATE t SET name = :name, x = :"odd name" WHERE id = :id';
+    expect(sinkColumnProblems(sqlite({ mode: 'sql', sql }) as SqlSinkSpec, ['id', 'name'])).toEqual(['parameter :odd name is not an exported column']);
+  });
+});
+
+describe('scrubUrl', () => {
+  it('hides the password of any connection URL in a text', () => {
+    expect(scrubUrl('failed: postgres://alice:s3cr%40t@db:5432/x and postgresql://bob:pw@h/y')).toBe('failed: postgres://alice:***@db:5432/x and postgresql://bob:***@h/y');
+    expect(scrubUrl('postgres://alice@db/x')).toBe('postgres://alice@db/x');
+  });
+});
