@@ -5,8 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, openPage, screenshot } from '../support/browser.js';
+import { createDatabase, dropDatabase } from '../support/postgres.js';
 import { startServe } from '../support/serve.js';
 import type { ServedApp } from '../support/serve.js';
 import { tablePath } from '../support/tables.js';
@@ -307,6 +309,58 @@ describe('Deltaport in a browser', () => {
     await tree.getByRole('button', { name: /^struct_element struct/ }).click();
     await tree.getByText('nested_struct_element', { exact: true }).waitFor();
     await screenshot(page, '13-schema-tree');
+  });
+
+  it('tests a PostgreSQL connection, upserts into it twice, and saves the settings as a profile', async () => {
+    const dbUrl = await createDatabase(inject('pgUrl'), 'e2e');
+    try {
+      await openAndWait(tablePath('delta-0.8.0-partitioned'));
+      await showTab('Export');
+      await page.getByLabel('Sink', { exact: true }).selectOption('PostgreSQL');
+      const destination = page.getByRole('region', { name: 'Destination' });
+
+      const wrong = new URL(dbUrl);
+      wrong.password = 'not-the-password';
+      await page.getByLabel('Connection URL', { exact: true }).fill(wrong.toString());
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await destination.getByRole('alert').waitFor();
+      expect((await destination.getByRole('alert').textContent())?.trim()).not.toBe('');
+
+      await page.getByLabel('Connection URL', { exact: true }).fill(dbUrl);
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await destination.getByText(/^Connected: .*will be created\.$/).waitFor();
+      expect(await destination.getByRole('alert').count()).toBe(0);
+
+      await page.getByLabel('Target table', { exact: true }).fill('partitioned_pg');
+      await page.getByLabel('Write mode', { exact: true }).selectOption('upsert');
+      await page.getByLabel('Key columns', { exact: true }).fill('value');
+      for (const round of [1, 2]) {
+        await page.getByRole('button', { name: 'Export', exact: true }).click();
+        await expect
+          .poll(() => page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: 'partitioned_pg' }).count())
+          .toBe(round);
+        await jobNamed('partitioned_pg').getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
+      }
+      await screenshot(page, '14-export-postgres');
+
+      const client = new pg.Client({ connectionString: dbUrl });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ value: string; month: string }>('SELECT value, month FROM partitioned_pg');
+        // Upserting the same snapshot twice leaves each row once.
+        expect(sortRows(rows.map((r) => [String(r.value), String(r.month)]))).toEqual(await partitionedValueMonth());
+      } finally {
+        await client.end();
+      }
+
+      await page.getByLabel('Profile name', { exact: true }).fill('staging');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      // The browser host has no OS keychain, so it keeps the settings without the password, and says so.
+      await page.getByRole('status').filter({ hasText: 'Saved “staging”' }).waitFor();
+      expect(await page.getByLabel('Saved profiles', { exact: true }).locator('option', { hasText: 'staging (postgres)' }).count()).toBe(1);
+    } finally {
+      await dropDatabase(dbUrl);
+    }
   });
 
   it('opens the table named in the page address, as the app does for the command line and Open Recent', async () => {
