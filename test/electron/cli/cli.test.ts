@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommitSummary, TableInfo } from '../../../shared/table-info.js';
 import { tablePath } from '../../support/tables.js';
 import { duck, liveRecordCount, sqlText } from '../export/oracle.js';
-import { cli } from './run-cli.js';
+import { cli, cliOn } from './run-cli.js';
 
 const simple = tablePath('simple_table');
 const nullPartition = tablePath('delta-0.8.0-null-partition');
@@ -218,6 +218,16 @@ describe('export', () => {
     const rows = await liveRecordCount(allTypes);
     expect(run.stdout).toMatch(new RegExp(`^exported ${rows} rows in \\d+\\.\\d s \\(\\d+ rows/s\\)\\n$`));
     expect(readFileSync(target, 'utf8').trimEnd().split('\n')).toHaveLength(rows);
+  });
+
+  it('draws progress on a terminal and clears it before the summary', async () => {
+    const target = path.join(out, 'progress.csv');
+    const run = await cliOn({ isTTY: true }, 'export', allTypes, '--sink', `csv:${target}`);
+    expect(run.code).toBe(0);
+    expect(run.stderr.startsWith('\r\x1b[Kexporting: ')).toBe(true);
+    expect(run.stderr).toMatch(/exporting: \d+ rows, \d+\/12 files, \d+%/);
+    expect(run.stderr.endsWith('\r\x1b[K')).toBe(true);
+    expect(run.stdout).toMatch(/^exported 12 rows in /);
   });
 
   it('exports the chosen version and columns to parquet', async () => {

@@ -7,13 +7,18 @@ export interface CliRun {
   stderr: string;
 }
 
-export async function cli(...argv: string[]): Promise<CliRun> {
+export function cli(...argv: string[]): Promise<CliRun> {
+  return cliOn({ isTTY: false }, ...argv);
+}
+
+/** As on a terminal (progress on stderr) or not. */
+export async function cliOn(terminal: { isTTY: boolean }, ...argv: string[]): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const code = await main(argv, {
     stdout: { write: (t: string) => (stdout += t) },
     stderr: { write: (t: string) => (stderr += t) },
-    isTTY: false,
+    isTTY: terminal.isTTY,
   });
   return { code, stdout, stderr };
 }
