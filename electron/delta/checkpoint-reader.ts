@@ -82,9 +82,10 @@ export async function recordCounts(state: CheckpointState): Promise<Map<string, 
   for (const file of state.parquetAddSources) {
     await withParquet(file, async (handle) => {
       const layout = await handle.read({ limit: 0 });
-      if (!structFieldNames(layout, ['add'])) return;
+      const addFields = structFieldNames(layout, ['add']);
+      if (!addFields) return;
       const columns = ['add.path'];
-      if (structFieldNames(layout, ['add'])?.includes('stats')) columns.push('add.stats');
+      if (addFields.includes('stats')) columns.push('add.stats');
       if (structFieldNames(layout, ['add', 'stats_parsed'])?.includes('numRecords')) columns.push('add.stats_parsed.numRecords');
       for (const batch of (await handle.read({ columns })).batches) {
         const add = topLevel(batch, 'add');
