@@ -137,7 +137,14 @@ describe('DeltaTable.open and versions', () => {
   });
 
   it('decodes percent-encoded paths to files that exist on disk', async () => {
-    for (const name of ['delta-0.8.0-special-partition', 'table_with_column_mapping', 'delta-0.8.0-partitioned']) {
+    for (const name of [
+      'delta-0.8.0-special-partition',
+      'table_with_column_mapping',
+      'delta-0.8.0-partitioned',
+      'delta-2.2.0-partitioned-types',
+      'partition-type-primitives',
+      'table_with_partitioning_mapping',
+    ]) {
       const snapshot = await (await DeltaTable.open(tablePath(name))).snapshot();
       expect(snapshot.files.length).toBeGreaterThan(0);
       for (const file of snapshot.files) expect(existsSync(file.absolutePath), file.absolutePath).toBe(true);
