@@ -2,6 +2,13 @@
 // The `deltaport` executable (package.json "bin", compiled to dist/electron/cli/bin.js).
 import { main } from './main.js';
 
+// `deltaport preview ... | head` closes the pipe early: that is the reader being done, not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  process.stderr.write(`deltaport: cannot write the output: ${err.message}\n`);
+  process.exit(1);
+});
+
 process.exitCode = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,

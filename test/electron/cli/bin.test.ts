@@ -1,5 +1,5 @@
 // The real executable in its own process: exit codes and the single error line.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,9 +10,11 @@ const root = path.resolve(import.meta.dirname, '../../..');
 const empty = mkdtempSync(path.join(tmpdir(), 'deltaport-bin-'));
 afterAll(() => rmSync(empty, { recursive: true, force: true }));
 
+const BIN = ['--import', 'tsx', 'electron/cli/bin.ts'];
+
 function deltaport(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'electron/cli/bin.ts', ...args], { cwd: root }, (err, stdout, stderr) => {
+    execFile(process.execPath, [...BIN, ...args], { cwd: root }, (err, stdout, stderr) => {
       resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
     });
   });
@@ -45,6 +47,18 @@ describe('deltaport as a process', () => {
       stdout: '',
       stderr: "deltaport: option parquetBatchSize must be a positive integer, got '-3'\n",
     });
+  });
+
+  it('stops quietly when the reader of its output goes away', async () => {
+    const child = spawn(process.execPath, [...BIN, 'preview', tablePath('COVID-19_NYT'), '--format', 'csv', '--limit', '100000'], {
+      cwd: root,
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 
   it('exits 2 on a usage error', async () => {

@@ -46,6 +46,13 @@ describe('help', () => {
     }
   });
 
+  it('hands serve its arguments', async () => {
+    const run = await cli('serve', '--port', 'many');
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^deltaport serve: /);
+  });
+
   it('rejects an unknown command with a usage error', async () => {
     expect(await cli('frobnicate')).toEqual({
       code: 2,
