@@ -23,6 +23,12 @@ import { useJobs } from './jobs.js';
 import { useTheme } from './theme.js';
 import { useTimeTravel } from './time-travel.js';
 
+// Dragging text inside the page (a selection, a field's value) must not look like dropping a folder.
+function carriesLocation(event: DragEvent): boolean {
+  const types = event.dataTransfer.types;
+  return types.includes('Files') || types.includes('text/uri-list');
+}
+
 type TabKey = 'overview' | 'history' | 'data' | 'export';
 
 // In a browser the host's pickers always answer null, so the buttons would do nothing there.
@@ -44,6 +50,7 @@ export function App() {
   const travel = useTimeTravel(path);
   const { jobs, loadError, upsert } = useJobs();
   const currentPath = useRef<string | null>(null);
+  const dragDepth = useRef(0);
 
   const refreshRecent = async () => {
     const result = await api.recentTables();
@@ -141,6 +148,7 @@ export function App() {
 
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
+    dragDepth.current = 0;
     setDragging(false);
     const outcome = droppedLocation(event.dataTransfer);
     if (!outcome) return;
@@ -156,12 +164,18 @@ export function App() {
   return (
     <div
       className={dragging ? 'app dragging' : 'app'}
-      onDragOver={(e) => {
-        e.preventDefault();
+      onDragEnter={(e) => {
+        if (!carriesLocation(e)) return;
+        dragDepth.current += 1;
         setDragging(true);
       }}
-      onDragLeave={(e) => {
-        if (e.currentTarget === e.target) setDragging(false);
+      onDragOver={(e) => {
+        if (carriesLocation(e)) e.preventDefault();
+      }}
+      onDragLeave={() => {
+        // Enter and leave fire for every child crossed; the window is left when they balance.
+        dragDepth.current = Math.max(0, dragDepth.current - 1);
+        if (dragDepth.current === 0) setDragging(false);
       }}
       onDrop={onDrop}
     >

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import type { Browser, Locator, Page } from 'playwright-core';
 import pg from 'pg';
@@ -161,6 +162,10 @@ describe('Deltaport in a browser', () => {
       fs.utimesSync(file, time, time);
     }
     await openAndWait(copy);
+
+    // A version past the last commit is refused where it was typed.
+    await page.getByLabel('Version', { exact: true }).fill('99');
+    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 10_000 }).toMatch(/99/);
 
     const timestamp = page.getByLabel('Timestamp', { exact: true });
     await timestamp.fill('2021-02-30');
@@ -361,6 +366,20 @@ describe('Deltaport in a browser', () => {
     } finally {
       await dropDatabase(dbUrl);
     }
+  });
+
+  it('opens a folder dropped on the window as a file:// URI', async () => {
+    const root = tablePath('delta-0.8.0-numeric-partition');
+    const uri = pathToFileURL(root).href;
+    const dataTransfer = await page.evaluateHandle(
+      `(() => { const dt = new DataTransfer(); dt.setData('text/uri-list', ${JSON.stringify(uri)}); return dt; })()`,
+    );
+    await page.dispatchEvent('.app', 'dragenter', { dataTransfer });
+    await page.getByText('Drop a Delta table folder to open it').waitFor();
+    await page.dispatchEvent('.app', 'drop', { dataTransfer });
+    await page.locator('.snapshot-bar .table-name', { hasText: path.basename(root) }).waitFor();
+    expect(await page.getByLabel('Table location', { exact: true }).inputValue()).toBe(root);
+    expect(await page.getByText('Drop a Delta table folder to open it').count()).toBe(0);
   });
 
   it('opens the table named in the page address, as the app does for the command line and Open Recent', async () => {
