@@ -163,6 +163,24 @@ export function segmentFor(listing: LogListing, version: number): LogSegment {
   return { version, checkpoint, commitVersions };
 }
 
+/**
+ * The segment that rebuilds `segment.version` without its checkpoint (found unreadable): from an older checkpoint, or
+ * from the first commit, when every commit after that starting point is still there; else null.
+ */
+export function segmentWithoutCheckpoint(listing: LogListing, segment: LogSegment): LogSegment | null {
+  if (!segment.checkpoint) return null;
+  const failed = segment.checkpoint.version;
+  let checkpoint: CheckpointRef | null = null;
+  for (const c of listing.checkpoints) if (c.version < failed) checkpoint = c;
+  const from = checkpoint ? checkpoint.version + 1 : 0;
+  const commitVersions: number[] = [];
+  for (let v = from; v <= segment.version; v++) {
+    if (!listing.commits.has(v)) return null;
+    commitVersions.push(v);
+  }
+  return { version: segment.version, checkpoint, commitVersions };
+}
+
 export function describeRange(listing: { earliest: number; latest: number }): string {
   return listing.earliest === listing.latest
     ? `this table has only version ${listing.latest}`

@@ -12,7 +12,7 @@ import { readJsonActions } from './commit-file.js';
 import { CommitClock, fileMtime, inCommitTimestampsFrom } from './commit-time.js';
 import { CorruptLogError, TableNotFoundError } from './errors.js';
 import { commitSummary, historyVersions } from './history.js';
-import { LogLister, segmentFor, type CheckpointRef, type LogListing } from './log-listing.js';
+import { LogLister, segmentFor, segmentWithoutCheckpoint, type CheckpointRef, type LogListing } from './log-listing.js';
 import { assertReadable } from './protocol.js';
 import { replay, type ReplayResult } from './replay.js';
 import type { LiveFile, Snapshot } from './snapshot.js';
@@ -148,8 +148,22 @@ export class DeltaTable {
       this.states,
       version,
       async () => {
-        const segment = segmentFor(listing, version);
-        const checkpoint = segment.checkpoint ? await this.checkpointState(segment.checkpoint) : null;
+        let segment = segmentFor(listing, version);
+        let checkpoint: CheckpointState | null = null;
+        // An unreadable checkpoint (a writer that died half-way, say) is passed over for an older starting point,
+        // as Spark does; the first failure is the one reported if there is none.
+        let firstFailure: unknown = null;
+        while (segment.checkpoint) {
+          try {
+            checkpoint = await this.checkpointState(segment.checkpoint);
+            break;
+          } catch (err) {
+            firstFailure ??= err;
+            const older = isUnreadable(err) ? segmentWithoutCheckpoint(listing, segment) : null;
+            if (!older) throw firstFailure;
+            segment = older;
+          }
+        }
         const commits = await Promise.all(segment.commitVersions.map((v) => this.commitActions(v, listing)));
         const state = replay(this.root, version, checkpoint, commits);
         this.fileSources.set(state.files, segment.checkpoint);
@@ -189,13 +203,14 @@ export class DeltaTable {
       const metadata = actions.findLast((a) => a.metaData)?.metaData;
       if (metadata) return metadata;
     }
-    const metadata = segment.checkpoint
-      ? await this.cached(this.checkpointMetadata, segment.checkpoint.files[0], () =>
-          readCheckpointMetadata(segment.checkpoint as CheckpointRef),
+    const checkpoint = segment.checkpoint;
+    const metadata = checkpoint
+      ? await this.cached(this.checkpointMetadata, checkpoint.files[0], () => readCheckpointMetadata(checkpoint)).catch(
+          () => null,
         )
       : null;
-    if (!metadata) throw new CorruptLogError(`cannot read version ${listing.latest}: its log has no metaData action`);
-    return metadata;
+    // Otherwise the full replay finds it (past an unreadable checkpoint) or reports why it cannot.
+    return metadata ?? (await this.stateAt(listing, listing.latest)).metadata;
   }
 
   private mtime(file: string): number {
@@ -243,6 +258,10 @@ export class DeltaTable {
     if (cache.size > limit) cache.delete(cache.keys().next().value as K);
     return pending;
   }
+}
+
+function isUnreadable(err: unknown): boolean {
+  return err instanceof DeltaportError && (err.code === 'CORRUPT_LOG' || err.code === 'MISSING_FILE');
 }
 
 function parseSchema(schemaString: string, version: number): StructType {

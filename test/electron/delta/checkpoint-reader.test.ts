@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { tablePath } from '../../support/tables.js';
 import { writeCheckpointParquet } from './checkpoint-files.js';
-import { oracleSnapshot, type Json } from './log-oracle.js';
+import { oracleRecordCount, oracleSnapshot, type Json } from './log-oracle.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -216,6 +216,33 @@ describe('checkpoint layouts', () => {
     expect((await table.tableInfo(at3)).numRecords).toBe(1 + 2 + 3 - 2);
   });
 
+  it('passes over an unreadable checkpoint for an older one', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'deltaport-checkpoint-'));
+    dirs.push(root);
+    cpSync(tablePath('checkpoints_vacuumed'), root, { recursive: true });
+    writeFileSync(path.join(root, '_delta_log', `${v(10)}.checkpoint.parquet`), 'not parquet');
+    const expected = await oracleSnapshot(tablePath('checkpoints_vacuumed'), 12, 5);
+    const table = await DeltaTable.open(root);
+    const snapshot = await table.snapshot();
+    expect(snapshot.files.map((f) => path.relative(root, f.absolutePath))).toEqual(
+      [...expected.adds.values()].map((a) => decodeURIComponent(a.path as string)).sort(),
+    );
+    expect((await table.tableInfo(snapshot)).numRecords).toBe(oracleRecordCount(expected));
+    // Version 10 can then come only from checkpoint 5 and commits 6..10.
+    const at10 = await oracleSnapshot(tablePath('checkpoints_vacuumed'), 10, 5);
+    expect((await table.snapshot({ version: 10 })).files.length).toBe(at10.adds.size);
+  });
+
+  it('reports the newest unreadable checkpoint when no older start remains', async () => {
+    const { root, log } = tableWithCommits();
+    writeFileSync(path.join(log, `${v(2)}.checkpoint.parquet`), 'not parquet');
+    dropEarlyCommits(log);
+    await expect((await DeltaTable.open(root)).snapshot()).rejects.toMatchObject({
+      code: 'CORRUPT_LOG',
+      message: expect.stringMatching(/^unreadable checkpoint: cannot read Parquet file .*00000000000000000002\.checkpoint\.parquet/) as string,
+    });
+  });
+
   it('reads a checkpoint once per DeltaTable', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'deltaport-checkpoint-'));
     dirs.push(root);
@@ -224,7 +251,7 @@ describe('checkpoint layouts', () => {
     await table.snapshot({ version: 12 });
     const expected = await oracleSnapshot(tablePath('checkpoints_vacuumed'), 11, 10);
     // Overwriting in place leaves the folder listing as it was; only a re-read would notice the damage.
-    writeFileSync(path.join(root, '_delta_log', `${v(10)}.checkpoint.parquet`), 'not parquet');
+    for (const version of [5, 10]) writeFileSync(path.join(root, '_delta_log', `${v(version)}.checkpoint.parquet`), 'not parquet');
     expect((await table.snapshot({ version: 11 })).files.length).toBe(expected.adds.size);
     await expect((await DeltaTable.open(root)).snapshot({ version: 11 })).rejects.toMatchObject({
       code: 'CORRUPT_LOG',

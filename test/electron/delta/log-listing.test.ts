@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listLog, LogLister, segmentFor } from '../../../electron/delta/log-listing.js';
+import { listLog, LogLister, segmentFor, segmentWithoutCheckpoint } from '../../../electron/delta/log-listing.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -92,6 +92,19 @@ describe('listLog', () => {
     expect([segmentFor(listing, 4).checkpoint?.version, segmentFor(listing, 4).commitVersions]).toEqual([2, [3, 4]]);
     expect([segmentFor(listing, 5).checkpoint?.version, segmentFor(listing, 5).commitVersions]).toEqual([5, []]);
     expect([segmentFor(listing, 7).checkpoint?.version, segmentFor(listing, 7).commitVersions]).toEqual([5, [6, 7]]);
+  });
+
+  it('finds an older starting point for a version whose checkpoint is unreadable', async () => {
+    const listing = await listLog(logWith([...commits(3, 9), `${v(2)}.checkpoint.parquet`, `${v(5)}.checkpoint.parquet`]));
+    const older = segmentWithoutCheckpoint(listing, segmentFor(listing, 7));
+    expect([older?.checkpoint?.version, older?.commitVersions]).toEqual([2, [3, 4, 5, 6, 7]]);
+    expect(older && segmentWithoutCheckpoint(listing, older)).toBeNull();
+    const fromZero = await listLog(logWith([...commits(0, 4), `${v(3)}.checkpoint.parquet`]));
+    expect(segmentWithoutCheckpoint(fromZero, segmentFor(fromZero, 4))).toEqual({
+      version: 4,
+      checkpoint: null,
+      commitVersions: [0, 1, 2, 3, 4],
+    });
   });
 
   it('bridges a gap in the commits only with a checkpoint after it', async () => {
