@@ -1,12 +1,17 @@
-// Arrow batches as PostgreSQL COPY text (tab-separated, \N for null, backslash escapes), encoded one column at a
-// time into cell arrays and joined into lines per chunk, so COPY gets large buffers and no row objects exist.
-import type { Data, RecordBatch } from 'apache-arrow';
-import { Type } from 'apache-arrow';
+// Arrow batches as PostgreSQL COPY text (tab-separated, \N for null, backslash escapes), written byte by byte into
+// large buffers straight from the Arrow columns: string cells are copied from the column's UTF-8 bytes and integers
+// are written as digits, so the common columns never become JS strings and no row objects exist.
+import { Type, type Data, type Int, type RecordBatch } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
+import { int64Reader } from '../values/int64.js';
 import { isNullAt, mayNeedCopyEscape, pgTextReader } from './column-values.js';
+import { valueKind } from './sql-types.js';
 
-const ROWS_PER_CHUNK = 4096;
-const NULL = '\\N';
+const CHUNK_BYTES = 1 << 20;
+const TAB = 0x09;
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+const BACKSLASH = 0x5c;
 const SPECIAL = /[\\\t\n\r]/;
 const SPECIAL_ALL = /[\\\t\n\r]/g;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
@@ -15,43 +20,116 @@ export function escapeCopy(text: string): string {
   return SPECIAL.test(text) ? text.replace(SPECIAL_ALL, (c) => ESCAPES[c]) : text;
 }
 
-/** COPY text of a batch's rows, in chunks of a few thousand lines. */
-export function* copyTextChunks(batch: RecordBatch, fields: StructField[]): Generator<Buffer> {
-  const columns = fields.map((field, c) => columnEncoder(batch.data.children[c], field));
-  const width = columns.length;
-  const cells: string[][] = columns.map(() => []);
-  for (let first = 0; first < batch.numRows; first += ROWS_PER_CHUNK) {
-    const rows = Math.min(ROWS_PER_CHUNK, batch.numRows - first);
-    for (let c = 0; c < width; c++) columns[c](first, rows, cells[c]);
-    let text = '';
-    for (let r = 0; r < rows; r++) {
-      let line = cells[0][r];
-      for (let c = 1; c < width; c++) line += '\t' + cells[c][r];
-      text += line + '\n';
-    }
-    yield Buffer.from(text, 'utf8');
+/** The output buffer being filled; replaced by a fresh one when a chunk is handed out. */
+class Output {
+  buf = Buffer.allocUnsafe(CHUNK_BYTES * 2);
+  pos = 0;
+
+  ensure(bytes: number): void {
+    if (this.pos + bytes <= this.buf.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + bytes));
+    this.buf.copy(bigger, 0, 0, this.pos);
+    this.buf = bigger;
+  }
+
+  take(): Buffer {
+    const chunk = this.buf.subarray(0, this.pos);
+    this.buf = Buffer.allocUnsafe(CHUNK_BYTES * 2);
+    this.pos = 0;
+    return chunk;
   }
 }
 
-type ColumnEncoder = (first: number, rows: number, into: string[]) => void;
+type CellWriter = (out: Output, i: number) => void;
 
-function columnEncoder(data: Data, field: StructField): ColumnEncoder {
-  const isNull = isNullAt(data);
-  const read = pgTextReader(data, field);
-  const escape = mayNeedCopyEscape(field) && !plainUtf8(data);
-  return (first, rows, into) => {
-    for (let r = 0; r < rows; r++) {
-      const i = first + r;
-      into[r] = isNull(i) ? NULL : escape ? escapeCopy(read(i)) : read(i);
+/** COPY text of a batch's rows, in chunks of about a megabyte. */
+export function* copyTextChunks(batch: RecordBatch, fields: StructField[]): Generator<Buffer> {
+  const columns = fields.map((field, c) => ({ isNull: isNullAt(batch.data.children[c]), write: cellWriter(batch.data.children[c], field) }));
+  const width = columns.length;
+  const out = new Output();
+  for (let i = 0; i < batch.numRows; i++) {
+    for (let c = 0; c < width; c++) {
+      out.ensure(3);
+      if (c > 0) out.buf[out.pos++] = TAB;
+      const { isNull, write } = columns[c];
+      if (isNull(i)) {
+        out.buf[out.pos++] = BACKSLASH;
+        out.buf[out.pos++] = 0x4e; // N
+      } else {
+        write(out, i);
+      }
     }
+    out.ensure(1);
+    out.buf[out.pos++] = NEWLINE;
+    if (out.pos >= CHUNK_BYTES) yield out.take();
+  }
+  if (out.pos > 0) yield out.take();
+}
+
+function cellWriter(data: Data, field: StructField): CellWriter {
+  const kind = valueKind(field);
+  if (kind === 'string' && data.type.typeId === Type.Utf8) return utf8Writer(data);
+  if ((kind === 'smallint' || kind === 'integer') && data.type.typeId === Type.Int && (data.type as Int).bitWidth <= 32) {
+    const values = data.values as Int32Array;
+    return (out, i) => writeInteger(out, values[i]);
+  }
+  if (kind === 'bigint' && data.type.typeId === Type.Int) {
+    const read = int64Reader(data.values as BigInt64Array);
+    return (out, i) => {
+      const v = read(i);
+      if (typeof v === 'number') writeInteger(out, v);
+      else writeText(out, v.toString());
+    };
+  }
+  const read = pgTextReader(data, field);
+  if (mayNeedCopyEscape(field)) return (out, i) => writeText(out, escapeCopy(read(i)));
+  return (out, i) => writeText(out, read(i));
+}
+
+/** Copies the cell's UTF-8 bytes, escaping the four bytes COPY text gives a meaning to. */
+function utf8Writer(data: Data): CellWriter {
+  const bytes = data.values as Uint8Array;
+  const offsets = data.valueOffsets as Int32Array;
+  return (out, i) => {
+    const start = offsets[i];
+    const end = offsets[i + 1];
+    out.ensure((end - start) * 2);
+    const buf = out.buf;
+    let pos = out.pos;
+    for (let k = start; k < end; k++) {
+      const b = bytes[k];
+      if (b === BACKSLASH || b === TAB || b === NEWLINE || b === CR) {
+        buf[pos++] = BACKSLASH;
+        buf[pos++] = b === BACKSLASH ? BACKSLASH : b === TAB ? 0x74 : b === NEWLINE ? 0x6e : 0x72;
+      } else {
+        buf[pos++] = b;
+      }
+    }
+    out.pos = pos;
   };
 }
 
-/** True for a string column whose bytes hold no backslash, tab or line break: its cells need no escaping at all. */
-function plainUtf8(data: Data): boolean {
-  if (data.type.typeId !== Type.Utf8 || data.length === 0) return false;
-  const offsets = data.valueOffsets as Int32Array;
-  const bytes = data.values as Uint8Array;
-  const used = Buffer.from(bytes.buffer, bytes.byteOffset + offsets[0], offsets[data.length] - offsets[0]);
-  return used.indexOf(0x5c) < 0 && used.indexOf(0x09) < 0 && used.indexOf(0x0a) < 0 && used.indexOf(0x0d) < 0;
+/** Decimal digits of a safe integer, written without making a string. */
+function writeInteger(out: Output, value: number): void {
+  out.ensure(17);
+  const buf = out.buf;
+  let v = value;
+  if (v < 0) {
+    buf[out.pos++] = 0x2d;
+    v = -v;
+  }
+  let digits = 1;
+  for (let rest = v; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  let pos = out.pos + digits;
+  out.pos = pos;
+  do {
+    const next = Math.floor(v / 10);
+    buf[--pos] = 0x30 + (v - next * 10);
+    v = next;
+  } while (v > 0);
+}
+
+function writeText(out: Output, text: string): void {
+  out.ensure(text.length * 3);
+  out.pos += out.buf.write(text, out.pos);
 }

@@ -25,7 +25,7 @@ export function createPostgresSink(spec: Extract<SinkSpec, { kind: 'postgres' }>
   });
 }
 
-type RowWriter = (batch: RecordBatch, firstRow: number) => Promise<void>;
+type RowWriter = (chunks: RecordBatch[], firstRow: number) => Promise<void>;
 
 async function pgSession(connection: Extract<SinkSpec, { kind: 'postgres' }>['connection']): Promise<SqlSession> {
   const link = await connectPg(connection);
@@ -41,7 +41,7 @@ async function pgSession(connection: Extract<SinkSpec, { kind: 'postgres' }>['co
     async prepare(target) {
       writeRows = await rowWriter(client, target);
     },
-    writeRows: (batch, firstRow) => writeRows(batch, firstRow),
+    writeRows: (chunks, firstRow) => writeRows(chunks, firstRow),
     ping: () => alive(link),
     async close() {
       await client.end();
@@ -68,8 +68,8 @@ async function rowWriter(client: pg.Client, { table, fields, spec }: WriteTarget
       await client.query(upsertTempSql(fields));
       const copy = copySql(UPSERT_TEMP, fields);
       const merge = upsertMergeSql(table, fields, spec.keyColumns!);
-      return async (batch, firstRow) => {
-        await copyRows(client, copy, batch, fields, firstRow);
+      return async (chunks, firstRow) => {
+        await copyRows(client, copy, chunks, fields, firstRow);
         await client.query(merge);
       };
     }
@@ -77,14 +77,18 @@ async function rowWriter(client: pg.Client, { table, fields, spec }: WriteTarget
       return statementWriter(client, { table, fields, spec });
     default: {
       const copy = copySql(table, fields);
-      return (batch, firstRow) => copyRows(client, copy, batch, fields, firstRow);
+      return (chunks, firstRow) => copyRows(client, copy, chunks, fields, firstRow);
     }
   }
 }
 
-async function copyRows(client: pg.Client, sql: string, batch: RecordBatch, fields: WriteTarget['fields'], firstRow: number): Promise<void> {
+/** One COPY for the whole transaction: a COPY per scan batch would cost a round trip each. */
+async function copyRows(client: pg.Client, sql: string, chunks: RecordBatch[], fields: WriteTarget['fields'], firstRow: number): Promise<void> {
+  function* text(): Generator<Buffer> {
+    for (const chunk of chunks) yield* copyTextChunks(chunk, fields);
+  }
   try {
-    await pipeline(Readable.from(copyTextChunks(batch, fields)), client.query(copyFrom(sql)));
+    await pipeline(Readable.from(text()), client.query(copyFrom(sql)));
   } catch (err) {
     // The server names the COPY line that failed; say which exported row that is.
     const line = /line (\d+)/.exec((err as { where?: string }).where ?? '');
@@ -101,15 +105,18 @@ function statementWriter(client: pg.Client, { fields, spec }: WriteTarget): RowW
   const { sql } = toPositional(spec.sql!, named, '$');
   const name = `deltaport_sql_${++statementCounter}`;
   const sources = named.names.map((n) => fields.findIndex((f) => f.name === n));
-  return async (batch, firstRow) => {
-    const columns = sources.map((c) => ({ isNull: isNullAt(batch.data.children[c]), read: pgTextReader(batch.data.children[c], fields[c]) }));
-    for (let r = 0; r < batch.numRows; r++) {
-      const values = columns.map(({ isNull, read }) => (isNull(r) ? null : read(r)));
-      try {
-        await client.query({ name, text: sql, values });
-      } catch (err) {
-        if (err instanceof Error) err.message = `row ${firstRow + r + 1}: ${err.message}`;
-        throw err;
+  return async (chunks, firstRow) => {
+    let row = firstRow;
+    for (const batch of chunks) {
+      const columns = sources.map((c) => ({ isNull: isNullAt(batch.data.children[c]), read: pgTextReader(batch.data.children[c], fields[c]) }));
+      for (let r = 0; r < batch.numRows; r++, row++) {
+        const values = columns.map(({ isNull, read }) => (isNull(r) ? null : read(r)));
+        try {
+          await client.query({ name, text: sql, values });
+        } catch (err) {
+          if (err instanceof Error) err.message = `row ${row + 1}: ${err.message}`;
+          throw err;
+        }
       }
     }
   };

@@ -27,8 +27,8 @@ export interface SqlSession {
   describe(table: string): Promise<TableDescription | null>;
   /** Sets up statements and temporary tables for writing; again after every reconnect. */
   prepare(target: WriteTarget): Promise<void>;
-  /** Writes rows inside the open transaction; `firstRow` (0-based, in the export) is for error messages. */
-  writeRows(batch: RecordBatch, firstRow: number): Promise<void>;
+  /** Writes one transaction's rows inside it; `firstRow` (0-based, in the export) is for error messages. */
+  writeRows(chunks: RecordBatch[], firstRow: number): Promise<void>;
   /** A round trip that proves the connection still works (connection check before reuse). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -202,14 +202,7 @@ class SqlSink implements BatchSink {
   /** One batch, one transaction, with its progress row; transient failures retry on a new connection. */
   private async commit(txn: Transaction, firstRow: number): Promise<void> {
     const stored = { ...txn.progress, rowsWritten: firstRow + txn.rows, done: false };
-    await this.transaction(`rows ${firstRow + 1}-${firstRow + txn.rows}`, stored, async (session) => {
-      let row = firstRow;
-      for (const chunk of txn.chunks) {
-        if (this.aborted) throw cancelled();
-        await session.writeRows(chunk, row);
-        row += chunk.numRows;
-      }
-    });
+    await this.transaction(`rows ${firstRow + 1}-${firstRow + txn.rows}`, stored, (session) => session.writeRows(txn.chunks, firstRow));
     this.rowsWritten = firstRow + txn.rows;
     this.queuedRows -= txn.rows;
   }

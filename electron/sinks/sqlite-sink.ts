@@ -39,8 +39,8 @@ function sqliteSession(path: string): SqlSession {
     async prepare(target) {
       writeRows = target.spec.mode === 'sql' ? statementWriter(db, target) : insertWriter(db, target);
     },
-    async writeRows(batch) {
-      writeRows(batch);
+    async writeRows(chunks) {
+      for (const chunk of chunks) writeRows(chunk);
     },
     async ping() {
       return db.open;
