@@ -13,6 +13,7 @@ import {
 } from 'apache-arrow';
 import * as wasm from 'parquet-wasm/node';
 import { DeltaportError } from '../../shared/errors.js';
+import { openParquet } from '../delta/parquet-file.js';
 import type { ScanBatch } from '../delta/scan-types.js';
 import { AtomicFile } from './atomic-file.js';
 import type { BatchSink, SinkOpenContext } from './sink.js';
@@ -25,12 +26,16 @@ export function createParquetSink(target: string): BatchSink {
   let schema: Schema | null = null;
   let input: BatchFeed | null = null;
   let pump: Promise<void> | null = null;
-  let wroteAny = false;
+  let writerError: DeltaportError | null = null;
+  let rowsFed = 0;
 
   async function feed(batch: RecordBatch): Promise<void> {
     const table = wasm.Table.fromIPCStream(tableToIPC(new Table([batch]), 'stream'));
     try {
       for (const rb of table.recordBatches()) await input!.push(rb);
+    } catch (err) {
+      // Once the writer has failed, its input is closed: its own error says why, the closed stream does not.
+      throw writerError ?? err;
     } finally {
       table.free();
     }
@@ -55,9 +60,12 @@ export function createParquetSink(target: string): BatchSink {
           await out.write(value as Uint8Array);
         }
       })().catch((err: unknown) => {
-        if (err instanceof DeltaportError) throw err;
         const detail = err instanceof Error ? err.message : String(err);
-        throw new DeltaportError('SINK_WRITE', `cannot write Parquet file ${out.target}: ${detail.split('\n')[0]}`);
+        writerError =
+          err instanceof DeltaportError
+            ? err
+            : new DeltaportError('SINK_WRITE', `cannot write Parquet file ${out.target}: ${detail.split('\n')[0]}`);
+        throw writerError;
       });
       input.failOn(pump);
       return null;
@@ -66,14 +74,15 @@ export function createParquetSink(target: string): BatchSink {
     async write({ batch }: ScanBatch) {
       if (batch.numRows === 0) return;
       await feed(batch);
-      wroteAny = true;
+      rowsFed += batch.numRows;
     },
 
     async close() {
       // The writer learns the schema from its first batch, so an empty export still sends one (empty) batch.
-      if (!wroteAny) await feed(emptyBatch(schema!));
+      if (rowsFed === 0) await feed(emptyBatch(schema!));
       input!.end();
       await pump;
+      await checkRowCount(file!, rowsFed);
       await file!.commit();
     },
 
@@ -132,6 +141,17 @@ class BatchFeed {
     } catch {
       // already closed or errored
     }
+  }
+}
+
+// parquet-wasm's streaming writer skips a batch it fails to write without saying so; the footer's row count
+// catches that before the file is renamed into place.
+async function checkRowCount(file: AtomicFile, expected: number): Promise<void> {
+  const written = await openParquet(file.partialPath);
+  const rows = written.numRows;
+  written.close();
+  if (rows !== expected) {
+    throw new DeltaportError('SINK_WRITE', `cannot write Parquet file ${file.target}: it holds ${rows} of ${expected} rows`);
   }
 }
 
