@@ -107,7 +107,12 @@ async function main(): Promise<void> {
     const rowSource = { rows: wide.writtenRows, chunkRows: Math.ceil(wide.writtenRows / size.files), seed: SEED };
 
     const loadAtStart = os.loadavg()[0];
-    const sqliteLimit = await measure('SQLite insert limit, rows/s', () => sqliteInsertLimit(dir, rowSource));
+    let sqliteLimitCpu: Figure = { error: 'not run' };
+    const sqliteLimit = await measure('SQLite insert limit, rows/s', async () => {
+      const limit = await sqliteInsertLimit(dir, rowSource);
+      sqliteLimitCpu = { value: limit.rowsPerCpuSec };
+      return limit.rowsPerSec;
+    });
     const postgresLimit = databaseUrl
       ? await measure('psql \\copy limit, rows/s', () => psqlCopyLimit(dir, databaseUrl, rowSource))
       : { error: pgProblem };
@@ -190,7 +195,7 @@ async function main(): Promise<void> {
       files: wide.files,
       tableMb: wide.bytes / 1e6,
       commits: size.commits,
-      export: { sqlite, sqliteLimit, postgres, postgresLimit, parquet },
+      export: { sqlite, sqliteLimit, sqliteLimitCpu, postgres, postgresLimit, parquet },
       previewWarmMs,
       previewColdMs,
       previewAppMs,
