@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Field, Int32, RecordBatch, Schema, tableFromArrays, Utf8, vectorFromArray } from 'apache-arrow';
+import { Field, Int32, RecordBatch, Schema, Table, Utf8, vectorFromArray } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ScanBatch } from '../../../electron/delta/scan-types.js';
 import { createParquetSink } from '../../../electron/sinks/parquet-sink.js';
@@ -27,7 +27,7 @@ function scanBatch(batch: RecordBatch, fileIndex: number): ScanBatch {
 }
 
 function batchOf(n: number[], s: (string | null)[]): RecordBatch {
-  return tableFromArrays({ n: vectorFromArray(n, new Int32()), s: vectorFromArray(s, new Utf8()) }).batches[0];
+  return new Table({ n: vectorFromArray(n, new Int32()), s: vectorFromArray(s, new Utf8()) }).batches[0];
 }
 
 describe('parquet sink', () => {
@@ -54,7 +54,7 @@ describe('parquet sink', () => {
     await sink.open(context);
     await sink.write(scanBatch(batchOf([1], ['a']), 0));
     // parquet-wasm's streaming writer silently skips a batch of another schema.
-    const other = tableFromArrays({ x: vectorFromArray(['not', 'an', 'int'], new Utf8()) }).batches[0];
+    const other = new Table({ x: vectorFromArray(['not', 'an', 'int'], new Utf8()) }).batches[0];
     let err: unknown = null;
     try {
       await sink.write(scanBatch(other, 1));
