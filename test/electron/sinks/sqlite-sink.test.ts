@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { testConnection } from '../../../electron/sinks/connection-test.js';
 import { createSqliteSink } from '../../../electron/sinks/sqlite-sink.js';
+import { planSqlExport } from '../../../electron/sinks/sql-plan.js';
 import { drive, NUMBERED_FIELDS, numberedTable, snapshotOf, sqliteSpec, streamOf } from './sink-harness.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'deltaport-sqlite-'));
@@ -155,5 +157,26 @@ describe('sqlite sink: exactly-once and batching', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(readAll(file, 'SELECT count(*) AS n FROM target')).toEqual([{ n: 30n }]);
     await sink.close();
+  });
+});
+
+describe('sqlite plan and connection test', () => {
+  it('plans without creating the file, and reports version and target existence', async () => {
+    const file = freshFile();
+    const plan = await planSqlExport(NUMBERED_FIELDS, sqliteSpec(file, { table: 'my table', mode: 'upsert', keyColumns: ['id'] }));
+    expect(plan).toEqual({
+      sink: 'sqlite',
+      target: 'my table',
+      ddl: ['CREATE TABLE "my table" ("id" INTEGER NOT NULL, "label" TEXT, PRIMARY KEY ("id"))'],
+      statement: 'INSERT INTO "my table" ("id", "label") VALUES (?, ?) ON CONFLICT ("id") DO UPDATE SET "label" = excluded."label"',
+      targetExists: false,
+      incompatibility: null,
+    });
+    expect(await testConnection(sqliteSpec(file, { table: 'my table' }))).toEqual({ serverVersion: expect.stringMatching(/^SQLite 3\./), targetExists: false });
+    expect(existsSync(file)).toBe(false);
+    await drive(createSqliteSink(sqliteSpec(file, { table: 'my table' })), streamOf(numberedTable(3), NUMBERED_FIELDS, 3));
+    expect((await testConnection(sqliteSpec(file, { table: 'my table' }))).targetExists).toBe(true);
+    const again = await planSqlExport(NUMBERED_FIELDS, sqliteSpec(file, { table: 'my table' }));
+    expect(again).toMatchObject({ ddl: [], targetExists: true, incompatibility: null });
   });
 });
