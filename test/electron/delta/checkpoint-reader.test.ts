@@ -1,19 +1,17 @@
 // Checkpoint layouts the shared tables do not cover (multi-part, V2 with Parquet sidecars, classic names with V2
 // content, deletion vectors in a checkpoint), written here with the expected state known by construction.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { tablePath } from '../../support/tables.js';
 import { writeCheckpointParquet } from './checkpoint-files.js';
+import { part, scratchFolders, v } from './log-files.js';
 import { oracleRecordCount, oracleSnapshot, type Json } from './log-oracle.js';
 
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+const scratch = scratchFolders('checkpoint');
+afterEach(() => scratch.removeAll());
 
-const v = (n: number): string => String(n).padStart(20, '0');
-const part = (n: number): string => String(n).padStart(10, '0');
 const UUID = 'c5f3e8a2-1b7d-4e0f-9a6b-2d4c8e1f3a57';
 
 const protocol = { minReaderVersion: 1, minWriterVersion: 2 };
@@ -45,8 +43,7 @@ const remove = (name: string, deletionVector?: Json): Json => ({
  * are written by each test; commits 0 and 1 are deleted so that only the checkpoint can rebuild version 2 and 3.
  */
 function tableWithCommits(): { root: string; log: string } {
-  const root = mkdtempSync(path.join(tmpdir(), 'deltaport-checkpoint-'));
-  dirs.push(root);
+  const root = scratch.make();
   const log = path.join(root, '_delta_log');
   mkdirSync(path.join(log, '_sidecars'), { recursive: true });
   const commits: Json[][] = [
@@ -217,8 +214,7 @@ describe('checkpoint layouts', () => {
   });
 
   it('passes over an unreadable checkpoint for an older one', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'deltaport-checkpoint-'));
-    dirs.push(root);
+    const root = scratch.make();
     cpSync(tablePath('checkpoints_vacuumed'), root, { recursive: true });
     writeFileSync(path.join(root, '_delta_log', `${v(10)}.checkpoint.parquet`), 'not parquet');
     const expected = await oracleSnapshot(tablePath('checkpoints_vacuumed'), 12, 5);
@@ -244,8 +240,7 @@ describe('checkpoint layouts', () => {
   });
 
   it('reads a checkpoint once per DeltaTable', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'deltaport-checkpoint-'));
-    dirs.push(root);
+    const root = scratch.make();
     cpSync(tablePath('checkpoints_vacuumed'), root, { recursive: true });
     const table = await DeltaTable.open(root);
     await table.snapshot({ version: 12 });

@@ -1,21 +1,19 @@
 // Commit times and timestamp time travel, on copies of real tables whose log file times the test sets itself.
-import { cpSync, mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { tablePath } from '../../support/tables.js';
+import { scratchFolders, v } from './log-files.js';
 import { commitInfo, jsonVersions, type Json } from './log-oracle.js';
 
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+const scratch = scratchFolders('time');
+afterEach(() => scratch.removeAll());
 
-const v = (n: number): string => String(n).padStart(20, '0');
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 function copyOf(name: string): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'deltaport-time-'));
-  dirs.push(root);
+  const root = scratch.make();
   cpSync(tablePath(name), root, { recursive: true });
   return root;
 }
@@ -121,8 +119,7 @@ describe('commit times from in-commit timestamps', () => {
   });
 
   it('uses file times before the enablement version and in-commit timestamps from it on', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'deltaport-ict-'));
-    dirs.push(root);
+    const root = scratch.make();
     mkdirSync(path.join(root, '_delta_log'));
     const metaData = (configuration: Record<string, string>): Json => ({
       metaData: {

@@ -1,20 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { part, scratchFolders, v } from './log-files.js';
 import { listLog, LogLister, segmentFor, segmentWithoutCheckpoint } from '../../../electron/delta/log-listing.js';
 
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+const scratch = scratchFolders('listing');
+afterEach(() => scratch.removeAll());
 
-const v = (n: number): string => String(n).padStart(20, '0');
-const part = (n: number): string => String(n).padStart(10, '0');
 const UUID = '3a0d65cd-4056-49b8-937b-95f9e3ee90e5';
 
 /** A table folder whose _delta_log holds empty files with these names: listing looks at names only. */
 function logWith(names: string[]): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'deltaport-listing-'));
-  dirs.push(root);
+  const root = scratch.make();
   mkdirSync(path.join(root, '_delta_log', '_sidecars'), { recursive: true });
   for (const name of names) writeFileSync(path.join(root, '_delta_log', name), '');
   return root;
@@ -134,8 +131,7 @@ describe('listLog', () => {
       code: 'NOT_A_DELTA_TABLE',
       message: `not a Delta table: ${path.join(empty, '_delta_log')} holds no commits or checkpoints`,
     });
-    const bare = mkdtempSync(path.join(tmpdir(), 'deltaport-listing-'));
-    dirs.push(bare);
+    const bare = scratch.make();
     await expect(listLog(bare)).rejects.toThrow(`not a Delta table: ${bare} has no _delta_log folder`);
   });
 });

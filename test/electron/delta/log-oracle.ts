@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { v } from './log-files.js';
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -13,8 +14,6 @@ export interface OracleSnapshot {
   metaData: Json;
 }
 
-const pad = (v: number): string => String(v).padStart(20, '0');
-
 export function jsonVersions(root: string): number[] {
   return readdirSync(path.join(root, '_delta_log'))
     .filter((n) => /^\d{20}\.json$/.test(n))
@@ -23,7 +22,7 @@ export function jsonVersions(root: string): number[] {
 }
 
 export function readCommit(root: string, version: number): Json[] {
-  return readFileSync(path.join(root, '_delta_log', `${pad(version)}.json`), 'utf8')
+  return readFileSync(path.join(root, '_delta_log', `${v(version)}.json`), 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Json);
@@ -37,7 +36,7 @@ let connection: Promise<DuckDBConnection> | null = null;
 
 async function checkpointActions(root: string, version: number): Promise<Json[]> {
   connection ??= DuckDBInstance.create().then((db) => db.connect());
-  const file = path.join(root, '_delta_log', `${pad(version)}.checkpoint.parquet`).replaceAll("'", "''");
+  const file = path.join(root, '_delta_log', `${v(version)}.checkpoint.parquet`).replaceAll("'", "''");
   const reader = await (await connection).runAndReadAll(
     `SELECT to_json(add) AS add, to_json(protocol) AS protocol, to_json(metaData) AS metaData FROM read_parquet('${file}')`,
   );
