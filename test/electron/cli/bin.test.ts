@@ -1,6 +1,6 @@
 // The real executable in its own process: exit codes and the single error line.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -59,6 +59,21 @@ describe('deltaport as a process', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
     expect(stderr).toBe('');
     expect(code).toBe(0);
+  });
+
+  it('cancels an export on Ctrl-C, leaving no file', async () => {
+    const dir = mkdtempSync(path.join(empty, 'sigint-'));
+    const target = path.join(dir, 'covid.csv');
+    const child = spawn(process.execPath, [...BIN, 'export', tablePath('COVID-19_NYT'), '--sink', `csv:${target}`], { cwd: root });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    // Interrupt once the export has started writing (its partial file exists).
+    while (readdirSync(dir).length === 0) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
+    expect(await closed).toBe(1);
+    expect(stderr).toBe('deltaport: export cancelled\n');
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('exits 2 on a usage error', async () => {
