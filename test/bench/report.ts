@@ -32,6 +32,8 @@ export interface Figures {
   /** CPU time (user + system) per export process: what the export cost, whatever else the machine was doing. */
   cpuSeconds: Record<ExportKind, Figure>;
   lagP99Ms: Figure;
+  /** The same p99 with nothing running, just before: what the machine alone causes. */
+  idleLagP99Ms: Figure;
   setupSeconds: number;
   /** 1-minute load averages when measuring began and ended, against the machine's cores: figures from a busy machine understate. */
   load: { start: number; end: number; cores: number };
@@ -107,6 +109,7 @@ export function markdownTable(figures: Figures): string {
     { measure: 'CPU time, PostgreSQL export process', figure: figures.cpuSeconds.postgres, unit: 's', digits: 1, target: '' },
     { measure: 'CPU time, Parquet export process', figure: figures.cpuSeconds.parquet, unit: 's', digits: 1, target: '' },
     { measure: 'event-loop lag p99 during an export job', figure: figures.lagP99Ms, unit: 'ms', digits: 1, target: '< 50 ms', meets: below(50) },
+    { measure: '  the same with no export running (machine floor)', figure: figures.idleLagP99Ms, unit: 'ms', digits: 1, target: '' },
   ];
   const out = [
     `Deltaport benchmark: ${fmt(figures.rows)} rows x ${figures.columns} columns in ${figures.files} files ` +

@@ -178,13 +178,15 @@ async function main(): Promise<void> {
       });
     });
 
+    let idleLagP99Ms: Figure = { error: 'not run' };
     const lagP99Ms = await measure('event-loop lag p99 during an export job, ms', async () => {
       const target = path.join(dir, 'job.sqlite');
       const request: ExportRequest = {
         source: { tablePath: wide.root },
         sink: { kind: 'sqlite', path: target, table: 'wide', mode: 'append', execution: DEFAULT_EXECUTION, exactlyOnce: false },
       };
-      const { p99Ms } = await exportLag(request);
+      const { p99Ms, idleP99Ms } = await exportLag(request);
+      idleLagP99Ms = { value: idleP99Ms };
       expectRows('the job export', sqliteRows(target, 'wide'), wide.liveRows);
       return p99Ms;
     });
@@ -204,6 +206,7 @@ async function main(): Promise<void> {
       rssMb,
       cpuSeconds,
       lagP99Ms,
+      idleLagP99Ms,
       setupSeconds,
       load: { start: loadAtStart, end: os.loadavg()[0], cores: os.availableParallelism() },
     };
