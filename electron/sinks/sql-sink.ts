@@ -75,6 +75,7 @@ class SqlSink implements BatchSink {
   async open(ctx: SinkOpenContext): Promise<ScanPosition | null> {
     checkSpec(this.spec, ctx.fields);
     this.signal = ctx.signal;
+    if (ctx.signal.aborted) throw cancelled();
     ctx.signal.addEventListener('abort', () => this.cancelNow(), { once: true });
     this.session = await this.options.connect();
     try {
@@ -104,9 +105,11 @@ class SqlSink implements BatchSink {
         this.done = stored.done;
       }
     }
+    // A finished job: the stream after its last position is empty and nothing is written again.
+    if (this.done) return this.startFrom(resumed);
     if (this.spec.mode === 'overwrite') {
       table = stagingTable(this.spec.table, this.key);
-      const keepStaging = this.key !== null && (this.done || (this.rowsWritten > 0 && (await session.describe(table)) !== null));
+      const keepStaging = this.key !== null && this.rowsWritten > 0 && (await session.describe(table)) !== null;
       if (!keepStaging) {
         await session.query(`DROP TABLE IF EXISTS ${quoteIdent(table)}`);
         await session.query(createTableSql(dialect, table, ctx.fields));
@@ -119,6 +122,10 @@ class SqlSink implements BatchSink {
     }
     this.target = { table, fields: ctx.fields, spec: this.spec };
     await session.prepare(this.target);
+    return this.startFrom(resumed);
+  }
+
+  private startFrom(resumed: StreamProgress): ScanPosition | null {
     this.batcher = new TransactionBatcher(this.spec.execution.batchSize, resumed);
     this.lastCommitted = resumed;
     return resumed.position;

@@ -180,3 +180,21 @@ describe('sqlite plan and connection test', () => {
     expect(again).toMatchObject({ ddl: [], targetExists: true, incompatibility: null });
   });
 });
+
+describe('sqlite sink: exactly-once overwrite', () => {
+  it('keeps the old contents when interrupted, finishes on the rerun, and a finished job changes nothing', async () => {
+    const file = freshFile();
+    const db = new Database(file);
+    db.exec(`CREATE TABLE target (id INTEGER, label TEXT); INSERT INTO target VALUES (-1, 'old')`);
+    db.close();
+    const spec = sqliteSpec(file, { mode: 'overwrite', batchSize: 1000, exactlyOnce: true });
+    const stream = streamOf(numberedTable(5000), NUMBERED_FIELDS, 1000);
+    const stop = new AbortController();
+    await expect(drive(createSqliteSink(spec), stream, { signal: stop.signal, afterBatch: (i) => (i === 1 ? stop.abort() : undefined) })).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(readAll(file, 'SELECT count(*) AS n, min(id) AS lo FROM target')).toEqual([{ n: 1n, lo: -1n }]);
+    expect(await drive(createSqliteSink(spec), stream)).toBe(3);
+    expect(readAll(file, 'SELECT count(*) AS n, count(DISTINCT id) AS d FROM target')).toEqual([{ n: 5000n, d: 5000n }]);
+    expect(await drive(createSqliteSink(spec), stream)).toBe(0);
+    expect(readAll(file, 'SELECT count(*) AS n FROM target')).toEqual([{ n: 5000n }]);
+  });
+});
