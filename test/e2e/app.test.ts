@@ -382,6 +382,18 @@ describe('Deltaport in a browser', () => {
     expect(await page.getByText('Drop a Delta table folder to open it').count()).toBe(0);
   });
 
+  it('opens the built-in sample, whose history matches its log', async () => {
+    await page.getByRole('button', { name: 'Sample table', exact: true }).click();
+    await expect.poll(() => page.getByLabel('Table location', { exact: true }).inputValue()).toContain(app.dataDir);
+    const root = await page.getByLabel('Table location', { exact: true }).inputValue();
+    await page.locator('.snapshot-bar .table-path', { hasText: root }).waitFor();
+    await showTab('History');
+    const versions = await commitVersions(root);
+    expect(versions.length).toBeGreaterThan(1);
+    await expect.poll(() => page.getByRole('table', { name: 'Commits' }).locator('tbody tr').count()).toBe(versions.length);
+    await screenshot(page, '15-sample-history');
+  });
+
   it('opens the table named in the page address, as the app does for the command line and Open Recent', async () => {
     const root = tablePath('delta-0.8.0-partitioned');
     const named = await openPage(browser, `${app.url}&table=${encodeURIComponent(root)}`);

@@ -36,9 +36,12 @@ interface Props {
   onPick(version: number): void;
 }
 
-const HEIGHT = 96;
-const BAR = 14;
-const GAP = 4;
+const PLOT_H = 84;
+const LABEL_H = 14;
+const BAR = 24;
+const GAP = 10;
+// Beyond this many commits the version labels would overlap; the bars' tooltips still name them.
+const MAX_LABELLED = 40;
 
 export function HistoryChart({ commits, metric, currentVersion, onPick }: Props) {
   const ordered = [...commits].sort((a, b) => a.version - b.version);
@@ -48,9 +51,11 @@ export function HistoryChart({ commits, metric, currentVersion, onPick }: Props)
   }
   const max = Math.max(1, ...figures.map((f) => Math.max(f.added ?? 0, f.removed ?? 0)));
   const anyRemoved = figures.some((f) => (f.removed ?? 0) > 0);
-  const baseline = anyRemoved ? HEIGHT * 0.65 : HEIGHT - 1;
+  const labelled = ordered.length <= MAX_LABELLED;
+  const HEIGHT = PLOT_H + (labelled ? LABEL_H : 0);
+  const baseline = anyRemoved ? PLOT_H * 0.7 : PLOT_H - 1;
   const upSpace = baseline - 2;
-  const downSpace = HEIGHT - baseline - 2;
+  const downSpace = PLOT_H - baseline - 2;
   const width = ordered.length * (BAR + GAP);
   const show = (n: number) => (metric === 'rows' ? formatCount(n) : humanBytes(n));
   return (
@@ -58,7 +63,7 @@ export function HistoryChart({ commits, metric, currentVersion, onPick }: Props)
       className="history-chart"
       viewBox={`0 0 ${width} ${HEIGHT}`}
       height={HEIGHT}
-      style={{ maxWidth: `${width * 3}px` }}
+      style={{ maxWidth: `${Math.max(width * 2, 360)}px` }}
       preserveAspectRatio="none"
       role="img"
       aria-label={`${metric === 'rows' ? 'Rows' : 'Bytes'} written and removed per commit`}
@@ -78,6 +83,11 @@ export function HistoryChart({ commits, metric, currentVersion, onPick }: Props)
             <rect x={x - GAP / 2} y={0} width={BAR + GAP} height={HEIGHT} className="chart-hit" />
             <rect x={x} y={baseline - Math.max(up, added ? 1 : 0)} width={BAR} height={Math.max(up, added ? 1 : 0)} className="chart-up" />
             {down > 0 && <rect x={x} y={baseline} width={BAR} height={down} className="chart-down" />}
+            {labelled && (
+              <text x={x + BAR / 2} y={HEIGHT - 3} textAnchor="middle" className="chart-label">
+                v{commit.version}
+              </text>
+            )}
           </g>
         );
       })}

@@ -41,6 +41,11 @@ export function HistoryPanel({ commits, error, currentVersion, onPick }: Props) 
       <section className="card chart-card" aria-labelledby="chart-title">
         <header className="card-header">
           <h3 id="chart-title">Changes per commit</h3>
+          <span className="chart-legend small muted">
+            <span className="swatch up" aria-hidden="true" /> written <span className="swatch down" aria-hidden="true" /> removed · from
+            commit metrics; click a bar to time-travel
+          </span>
+          <span className="spacer" />
           <div className="segmented" role="group" aria-label="Chart measure">
             {(['rows', 'bytes'] as const).map((m) => (
               <button key={m} type="button" aria-pressed={metric === m} onClick={() => setMetric(m)}>
@@ -49,7 +54,9 @@ export function HistoryPanel({ commits, error, currentVersion, onPick }: Props) 
             ))}
           </div>
         </header>
-        <HistoryChart commits={commits} metric={metric} currentVersion={currentVersion} onPick={onPick} />
+        <div className="chart-scroll">
+          <HistoryChart commits={commits} metric={metric} currentVersion={currentVersion} onPick={onPick} />
+        </div>
       </section>
       <div className="table-scroll">
         <table className="history-table" aria-label="Commits">
