@@ -198,11 +198,9 @@ export class DeltaTable {
     const known = this.states.get(listing.latest);
     if (known) return (await known).metadata;
     const segment = segmentFor(listing, listing.latest);
-    for (let i = segment.commitVersions.length - 1; i >= 0; i--) {
-      const actions = await this.commitActions(segment.commitVersions[i], listing);
-      const metadata = actions.findLast((a) => a.metaData)?.metaData;
-      if (metadata) return metadata;
-    }
+    const commits = await Promise.all(segment.commitVersions.map((v) => this.commitActions(v, listing)));
+    const newest = commits.flat().findLast((a) => a.metaData)?.metaData;
+    if (newest) return newest;
     const checkpoint = segment.checkpoint;
     const metadata = checkpoint
       ? await this.cached(this.checkpointMetadata, checkpoint.files[0], () => readCheckpointMetadata(checkpoint)).catch(

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { TABLES_ROOT, tablePath } from '../../support/tables.js';
+import { v } from './log-files.js';
 import { jsonVersions, oracleRecordCount, oracleSnapshot } from './log-oracle.js';
 
 const REFUSED = 'simple_table_features';
@@ -12,7 +13,7 @@ const allTables = readdirSync(TABLES_ROOT, { withFileTypes: true })
 
 /** The newest classic checkpoint at or below `version`, found by listing, for tables whose early commits are gone. */
 function oracleCheckpoint(root: string, version: number): number | undefined {
-  if (existsSync(path.join(root, '_delta_log', `${'0'.repeat(20)}.json`))) return undefined;
+  if (existsSync(path.join(root, '_delta_log', `${v(0)}.json`))) return undefined;
   return readdirSync(path.join(root, '_delta_log'))
     .filter((n) => /^\d{20}\.checkpoint\.parquet$/.test(n))
     .map((n) => Number(n.slice(0, 20)))
@@ -24,8 +25,8 @@ async function expectMatchesOracle(name: string, version?: number): Promise<void
   const root = tablePath(name);
   const table = await DeltaTable.open(root);
   const snapshot = await table.snapshot(version === undefined ? {} : { version });
-  const v = snapshot.version;
-  const oracle = await oracleSnapshot(root, v, oracleCheckpoint(root, v));
+  const atVersion = snapshot.version;
+  const oracle = await oracleSnapshot(root, atVersion, oracleCheckpoint(root, atVersion));
   const schema = JSON.parse(oracle.metaData.schemaString as string) as { fields: { name: string }[] };
 
   expect(snapshot.tableRoot).toBe(root);
@@ -41,7 +42,7 @@ async function expectMatchesOracle(name: string, version?: number): Promise<void
   expect(info.numFiles).toBe(oracle.adds.size);
   expect(info.sizeBytes).toBe([...oracle.adds.values()].reduce((s, a) => s + Number(a.size), 0));
   expect(info.numRecords).toBe(oracleRecordCount(oracle));
-  expect(info.version).toBe(v);
+  expect(info.version).toBe(atVersion);
   expect(info.partitionColumns).toEqual(oracle.metaData.partitionColumns);
   expect(info.configuration).toEqual(oracle.metaData.configuration ?? {});
 }
