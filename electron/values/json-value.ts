@@ -46,11 +46,6 @@ export function jsonReader(column: Vector | Data): CellReader {
   };
 }
 
-/** The JsonValue of one cell; for occasional use (a reader per column is faster for many rows). */
-export function jsonCell(column: Vector | Data, i: number): JsonValue {
-  return jsonReader(column)(i);
-}
-
 function dataReader(data: Data): CellReader {
   const read = valueReader(data);
   if (data.nullCount === 0 || data.typeId === Type.Null) return read;

@@ -23,7 +23,7 @@ import {
   type DataType,
 } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { jsonCell, jsonReader, shortestFloat32 } from '../../../electron/values/json-value.js';
+import { jsonReader, shortestFloat32 } from '../../../electron/values/json-value.js';
 
 function all(vector: Parameters<typeof jsonReader>[0], length: number): unknown[] {
   const read = jsonReader(vector);
@@ -225,7 +225,7 @@ describe('jsonReader on nested types', () => {
     const inner = new Struct([new Field('m', new Map_(new Field('entries', entries, false)), true)]);
     const type = new List(new Field('element', inner, true));
     const v = vectorFromArray([[{ m: new Map([[7, 'seven']]) }, null]], type);
-    expect(jsonCell(v, 0)).toEqual([{ m: { '7': 'seven' } }, null]);
+    expect(jsonReader(v)(0)).toEqual([{ m: { '7': 'seven' } }, null]);
   });
 
   it('reads a vector of several chunks', () => {
