@@ -3,6 +3,7 @@
 // monotonic, each commit at least 1 ms after the one before it (as Spark's DeltaHistoryManager does, since file times
 // can repeat or go backwards).
 import { statSync } from 'node:fs';
+import { DeltaportError } from '../../shared/errors.js';
 import type { CommitInfo, Metadata } from './actions.js';
 import { CorruptLogError, TimestampOutOfRangeError } from './errors.js';
 import type { LogListing } from './log-listing.js';
@@ -56,6 +57,9 @@ export class CommitClock {
 
   /** The latest version whose commit time is at or before `timestampMs`. */
   async resolve(timestampMs: number): Promise<number> {
+    if (!Number.isFinite(timestampMs)) {
+      throw new DeltaportError('VALIDATION', `not a point in time: ${timestampMs} (expected epoch milliseconds)`);
+    }
     const { earliest, latest } = this.listing;
     const first = await this.timeOf(earliest);
     if (timestampMs < first) {

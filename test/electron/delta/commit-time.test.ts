@@ -74,9 +74,13 @@ describe('commit times from file modification times', () => {
     });
   });
 
-  it('refuses a version together with a timestamp', async () => {
+  it('refuses a version together with a timestamp, and a timestamp that is not a number', async () => {
     const table = await DeltaTable.open(tablePath('simple_table'));
     await expect(table.snapshot({ version: 1, timestampMs: BASE })).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(table.resolveTimestamp(Number.NaN)).rejects.toMatchObject({
+      code: 'VALIDATION',
+      message: 'not a point in time: NaN (expected epoch milliseconds)',
+    });
   });
 
   it('starts at the earliest readable version when early commits are gone', async () => {
