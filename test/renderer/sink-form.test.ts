@@ -1,0 +1,89 @@
+// The sink form's translation into a SinkSpec: what it sends, and what it refuses to send.
+import { describe, expect, it } from 'vitest';
+import { emptyForm, fromSinkSpec, toSinkSpec } from '../../renderer/src/sink-form.js';
+import type { SinkForm } from '../../renderer/src/sink-form.js';
+
+function form(changes: Partial<SinkForm>): SinkForm {
+  return { ...emptyForm('people'), ...changes };
+}
+
+describe('toSinkSpec', () => {
+  it('builds a SQLite spec with the defaults of the execution options', () => {
+    const { spec, problems } = toSinkSpec(form({ sqlitePath: '/tmp/out.db' }));
+    expect(problems).toEqual([]);
+    expect(spec).toEqual({
+      kind: 'sqlite',
+      path: '/tmp/out.db',
+      table: 'people',
+      mode: 'append',
+      execution: { batchSize: 5000, batchIntervalMs: 0, maxRetries: 3 },
+      exactlyOnce: false,
+    });
+  });
+
+  it('sends key columns only for upsert and SQL only for the sql mode', () => {
+    const upsert = toSinkSpec(form({ sqlitePath: '/tmp/out.db', mode: 'upsert', keyColumns: ' id , region ,', sql: 'x' }));
+    expect(upsert.spec).toMatchObject({ mode: 'upsert', keyColumns: ['id', 'region'] });
+    expect(upsert.spec).not.toHaveProperty('sql');
+    const sql = toSinkSpec(form({ sqlitePath: '/tmp/out.db', mode: 'sql', sql: 'INSERT INTO t VALUES (:id)', keyColumns: 'id' }));
+    expect(sql.spec).toMatchObject({ mode: 'sql', sql: 'INSERT INTO t VALUES (:id)' });
+    expect(sql.spec).not.toHaveProperty('keyColumns');
+  });
+
+  it('names every problem and sends nothing while there is one', () => {
+    const { spec, problems } = toSinkSpec(
+      form({ batchSize: '0', batchIntervalMs: '-1', maxRetries: '2.5', table: ' ', mode: 'upsert' }),
+    );
+    expect(spec).toBeNull();
+    expect(problems).toEqual([
+      'Batch size must be a whole number, 1 or more.',
+      'Batch interval must be a whole number, 0 or more.',
+      'Max retries must be a whole number, 0 or more.',
+      'Name the target table.',
+      'Upsert needs at least one key column.',
+      'Choose the SQLite file to write into.',
+    ]);
+  });
+
+  it('gives PostgreSQL the URL and only the parts that were filled in', () => {
+    const { spec } = toSinkSpec(form({ kind: 'postgres', url: 'postgres://u@h/db', port: '5433', password: 'pw' }));
+    expect(spec).toMatchObject({ kind: 'postgres', connection: { url: 'postgres://u@h/db', port: 5433, password: 'pw' } });
+    expect(toSinkSpec(form({ kind: 'postgres' })).problems).toEqual(['Give a connection URL or a host for PostgreSQL.']);
+  });
+
+  it('builds file sinks from the output path alone', () => {
+    expect(toSinkSpec(form({ kind: 'csv', filePath: ' /tmp/out.csv ', batchSize: 'nonsense' })).spec).toEqual({
+      kind: 'csv',
+      path: '/tmp/out.csv',
+    });
+    expect(toSinkSpec(form({ kind: 'parquet' })).problems).toEqual(['Choose the output file to write.']);
+  });
+});
+
+describe('fromSinkSpec', () => {
+  it('loads a saved spec back into the same form', () => {
+    const original = form({
+      kind: 'postgres',
+      url: 'postgres://u@h/db',
+      host: 'db.internal',
+      ssl: true,
+      table: 'facts',
+      mode: 'upsert',
+      keyColumns: 'id, day',
+      batchSize: '100',
+      batchIntervalMs: '250',
+      maxRetries: '5',
+      exactlyOnce: true,
+    });
+    const { spec } = toSinkSpec(original);
+    expect(fromSinkSpec(spec!, emptyForm('other'))).toEqual(original);
+  });
+
+  it('keeps the current target table when the profile has none', () => {
+    expect(fromSinkSpec({ kind: 'jsonl', path: '/tmp/x.jsonl' }, emptyForm('events'))).toMatchObject({
+      kind: 'jsonl',
+      filePath: '/tmp/x.jsonl',
+      table: 'events',
+    });
+  });
+});
