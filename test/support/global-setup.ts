@@ -1,5 +1,6 @@
 // Starts what the suites share (a real PostgreSQL) once per run; see test/support/postgres.ts. Test files read its
 // URL with inject('pgUrl') and make their own database with createDatabase().
+import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { startPostgres } from './postgres.js';
 
