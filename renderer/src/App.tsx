@@ -2,7 +2,7 @@
 // jobs at the bottom.
 import { useEffect, useRef, useState } from 'react';
 import type { DragEvent } from 'react';
-import type { JobInfo, RecentTable } from '../../shared/api.js';
+import type { RecentTable } from '../../shared/api.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
 import { api } from './api-client.js';
@@ -159,8 +159,6 @@ export function App() {
     }
   };
 
-  const onStarted = (job: JobInfo) => upsert(job);
-
   return (
     <div
       className={dragging ? 'app dragging' : 'app'}
@@ -254,7 +252,7 @@ export function App() {
                       defaultTable={folderName(path)}
                       columns={chosen}
                       nativeDialogs={nativeDialogs}
-                      onStarted={onStarted}
+                      onStarted={upsert}
                     />
                   ),
                 },

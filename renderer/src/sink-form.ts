@@ -87,7 +87,7 @@ function connectionOf(form: SinkForm, problems: string[]): PostgresConnection {
   return connection;
 }
 
-export function keyColumnList(text: string): string[] {
+function keyColumnList(text: string): string[] {
   return text
     .split(',')
     .map((s) => s.trim())

@@ -6,9 +6,9 @@ import type { Browser, Page } from 'playwright-core';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 /** Screenshots of each main screen land here (git-ignored; the README names it). */
-export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output/screenshots');
+const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output/screenshots');
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

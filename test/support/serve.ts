@@ -8,7 +8,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-export const CLI_BIN = path.join(REPO_ROOT, 'dist/electron/cli/bin.js');
+const CLI_BIN = path.join(REPO_ROOT, 'dist/electron/cli/bin.js');
 
 export interface ServedApp {
   /** The URL with its token, as printed. */

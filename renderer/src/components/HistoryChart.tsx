@@ -22,7 +22,7 @@ function firstMetric(metrics: Record<string, unknown>, names: string[]): number 
   return null;
 }
 
-export function commitFigures(commit: CommitSummary, metric: ChartMetric): { added: number | null; removed: number | null } {
+function commitFigures(commit: CommitSummary, metric: ChartMetric): { added: number | null; removed: number | null } {
   return {
     added: firstMetric(commit.operationMetrics, ADDED[metric]),
     removed: firstMetric(commit.operationMetrics, REMOVED[metric]),

@@ -2,7 +2,7 @@
 import { useRef } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
 
-export interface TabDef<K extends string> {
+interface TabDef<K extends string> {
   key: K;
   label: string;
   badge?: string;
