@@ -31,7 +31,11 @@ describe('column readers', () => {
 
   it('reads string maps with null values and null maps', () => {
     const type = new Map_(
-      new Field('entries', new Struct([new Field('key', new Utf8(), false), new Field('value', new Utf8(), true)]), false),
+      new Field(
+        'entries',
+        new Struct<{ key: Utf8; value: Utf8 }>([new Field('key', new Utf8(), false), new Field('value', new Utf8(), true)]),
+        false,
+      ),
     );
     const values = [new Map([['date', '2020-01-01'], ['k', null]]), null, new Map(), new Map([['é', 'ü']])];
     const data = vectorFromArray(values, type).data[0];
