@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// The `deltaport` executable (package.json "bin", compiled to dist/electron/cli/bin.js).
+// The `deltaport` executable (package.json "bin", compiled to dist/electron/cli/bin.js and bundled there by
+// electron/bundle.config.ts).
 import { main } from './main.js';
+import { keepWasmBaselineFor } from './short-process.js';
+
+keepWasmBaselineFor(process.argv[2]);
 
 // `deltaport preview ... | head` closes the pipe early: that is the reader being done, not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {

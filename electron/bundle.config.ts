@@ -1,0 +1,59 @@
+// Bundles the entries that start a fresh Node process or thread (the CLI, the job worker) from tsc's output in dist/
+// into single files written over those entries, with shared code in dist/electron/chunks/. Why: a cold
+// `deltaport preview` spent most of its time resolving and compiling ~200 ES modules, 158 of them apache-arrow's.
+// Everything else in dist/ (the Electron main process, the benchmark) keeps running tsc's files unchanged.
+// Bundled code still finds files next to its original module (worker entries, the renderer), because every output
+// file sits one folder below dist/electron/, and each module's import.meta.url is rewritten relative to that depth.
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+
+const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+const outDir = path.join(dist, 'electron');
+const chunks = 'chunks';
+const entries = { 'cli/bin': 'cli/bin.js', 'jobs/worker': 'jobs/worker.js' };
+
+// Loaded from node_modules at run time: native addons, the .wasm that parquet-wasm reads from beside its own file,
+// and pg, whose optional native binding is looked up dynamically.
+const external = [/^node:/, 'better-sqlite3', /^parquet-wasm(\/|$)/, 'pg', 'pg-copy-streams', 'electron'];
+
+/** import.meta.url of a module as if it still ran from its own file under dist/ (import.meta.dirname is left alone:
+ * its one user, packageRoot, walks up to package.json and finds the same root from any folder of dist/). */
+function keepModuleLocation(): Plugin {
+  return {
+    name: 'deltaport-keep-module-location',
+    enforce: 'pre',
+    // Chunk names carry content hashes: the last build's chunks would otherwise pile up.
+    buildStart() {
+      rmSync(path.join(outDir, chunks), { recursive: true, force: true });
+    },
+    transform(code, id) {
+      if (!id.startsWith(dist) || !code.includes('import.meta.url')) return null;
+      const fromOutput = path.relative(path.join(outDir, 'any'), id).split(path.sep).join('/');
+      const url = `new URL(${JSON.stringify(fromOutput)}, import.meta.url).href`;
+      return { code: code.replaceAll('import.meta.url', url), map: null };
+    },
+  };
+}
+
+export default defineConfig({
+  publicDir: false,
+  logLevel: 'warn',
+  plugins: [keepModuleLocation()],
+  build: {
+    ssr: true,
+    target: 'node20',
+    outDir,
+    emptyOutDir: false,
+    minify: false,
+    sourcemap: false,
+    copyPublicDir: false,
+    rolldownOptions: {
+      input: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, path.join(outDir, file)])),
+      external,
+      output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: `${chunks}/[name]-[hash].js` },
+    },
+  },
+  ssr: { target: 'node', noExternal: true },
+});
