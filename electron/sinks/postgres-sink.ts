@@ -84,11 +84,8 @@ async function rowWriter(client: pg.Client, { table, fields, spec }: WriteTarget
 
 /** One COPY for the whole transaction: a COPY per scan batch would cost a round trip each. */
 async function copyRows(client: pg.Client, sql: string, chunks: RecordBatch[], fields: WriteTarget['fields'], firstRow: number): Promise<void> {
-  function* text(): Generator<Buffer> {
-    for (const chunk of chunks) yield* copyTextChunks(chunk, fields);
-  }
   try {
-    await pipeline(Readable.from(text()), client.query(copyFrom(sql)));
+    await pipeline(Readable.from(copyTextChunks(chunks, fields)), client.query(copyFrom(sql)));
   } catch (err) {
     // The server names the COPY line that failed; say which exported row that is.
     const line = /line (\d+)/.exec((err as { where?: string }).where ?? '');
