@@ -14,7 +14,7 @@ export interface ScanBatch {
   batch: RecordBatch;
   /** Position after this batch: resuming from it continues with the next row. */
   end: ScanPosition;
-  /** Bytes of data files fully read so far, for progress. */
+  /** Bytes of data files read so far, the current file's in proportion to its rows read; for progress only. */
   bytesDone: number;
   /** Files fully read so far. */
   filesDone: number;

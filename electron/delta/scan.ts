@@ -111,7 +111,9 @@ async function* scanFile(snapshot: Snapshot, plan: Plan, progress: Progress, fil
             yield {
               batch: new arrow.RecordBatch(plan.schema, data),
               end: { fileIndex, rowsInFile: emitted },
-              bytesDone: progress.bytesDone,
+              // The current file counts in proportion to its rows read: an export of a few big files would
+              // otherwise show no progress for a long time.
+              bytesDone: progress.bytesDone + Math.floor((file.add.size * at) / handle.numRows),
               filesDone: progress.filesDone,
             };
           }

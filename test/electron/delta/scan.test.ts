@@ -108,6 +108,29 @@ describe('scan', () => {
     expect(column(await all(snapshot, { limit: 6 }), 'id')).toEqual(kept.slice(0, 6));
   });
 
+  it('with a limit, reads the same first rows as a full scan, across row groups, files and deleted rows', async () => {
+    const snapshot = snapshotOf([field('id', 'integer')], [
+      { name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(35) }), rowGroupRows: 10, deletionVector: inlineDescriptor([3, 12, 13]) },
+      { name: 'b.parquet', table: arrow.tableFromArrays({ id: ints(20, 100) }), rowGroupRows: 8 },
+    ]);
+    const every = [...Array.from(ints(35)).filter((i) => ![3, 12, 13].includes(i)), ...ints(20, 100)];
+    for (const limit of [1, 7, 9, 10, 11, 32, 33, 40, 52, 1000]) {
+      expect(column(await all(snapshot, { limit, batchSize: 4 }), 'id'), `limit ${limit}`).toEqual(every.slice(0, limit));
+      expect(column(await all(snapshot, { limit, resumeFrom: { fileIndex: 0, rowsInFile: 5 } }), 'id')).toEqual(every.slice(5, 5 + limit));
+    }
+  });
+
+  it('reports bytes done rising within a file by its rows read, reaching each file end exactly', async () => {
+    const snapshot = snapshotOf([field('id', 'integer')], [
+      { name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(40) }), rowGroupRows: 10 },
+      { name: 'b.parquet', table: arrow.tableFromArrays({ id: ints(10) }) },
+    ]);
+    const [a, b] = snapshot.files.map((f) => f.add.size);
+    const batches = await all(snapshot, { batchSize: 10 });
+    expect(batches.map((x) => x.bytesDone)).toEqual([a / 4, a / 2, (3 * a) / 4, a, a + b].map(Math.floor));
+    expect(batches.map((x) => x.filesDone)).toEqual([0, 0, 0, 0, 1]);
+  });
+
   it('projects columns in the asked order, with partition values as typed constant columns', async () => {
     const fields = [field('a', 'long'), field('day', 'date'), field('b', 'string'), field('amount', 'decimal(6,2)')];
     const snapshot = snapshotOf(fields, [
