@@ -5,9 +5,10 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { ExportRequest, JobEvent, JobInfo } from '../../shared/api.js';
 import { DeltaportError, toErrorValue } from '../../shared/errors.js';
-import type { PostgresConnection, SinkSpec } from '../../shared/sink-spec.js';
+import { isSqlSink, type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
 import { redactSink } from '../state/secrets.js';
-import { NO_PROGRESS, ProgressMeter } from './progress.js';
+import { removePartialFiles } from './partial-files.js';
+import { NO_PROGRESS, ProgressMeter, type RawProgress } from './progress.js';
 import type { ExportOutcome } from './tasks.js';
 import type { TaskHandle } from './task-worker.js';
 import { startTask } from './task-worker.js';
@@ -22,6 +23,8 @@ export interface JobRunnerOptions {
   /** Exports running at once; the rest wait in order. */
   concurrency?: number;
   now?: () => number;
+  /** How long a cancelled export may take to stop before its thread is terminated. */
+  cancelGraceMs?: number;
 }
 
 interface ActiveJob {
@@ -149,19 +152,31 @@ export class JobRunner {
     const meter = new ProgressMeter(startedAt);
     job.info = { ...job.info, state: 'running', startedAt };
     this.publish(job, true);
-    job.handle = startTask<ExportOutcome>({ kind: 'export', request: job.request }, (raw) => {
+    const onProgress = (raw: RawProgress) => {
       job.info = { ...job.info, progress: meter.update(raw, this.now()) };
       this.publish(job, false);
-    });
+    };
+    job.handle = startTask<ExportOutcome>({ kind: 'export', request: job.request }, onProgress, this.options.cancelGraceMs);
     try {
       const result = await job.handle.result;
       job.info = { ...job.info, progress: meter.finish(result.rows, result.rowsPerSec) };
       this.settle(job, { state: 'succeeded', result });
     } catch (err) {
       const error = toErrorValue(err);
+      if (job.handle.forced) await this.removeLeftovers(job);
       const cancelled = job.cancelRequested || error.code === 'CANCELLED';
       this.settle(job, cancelled ? { state: 'cancelled', error: { code: 'CANCELLED', message: 'cancelled' } } : { state: 'failed', error });
     }
+  }
+
+  /** The partial file a terminated file export left, unless another running export writes to the same target. */
+  private async removeLeftovers(job: ActiveJob): Promise<void> {
+    const { sink } = job.request;
+    if (isSqlSink(sink)) return;
+    const sameTarget = [...this.jobs.values()].some(
+      (other) => other !== job && other.info.state === 'running' && !isSqlSink(other.request.sink) && path.resolve(other.request.sink.path) === path.resolve(sink.path),
+    );
+    if (!sameTarget) await removePartialFiles(sink.path);
   }
 
   private settle(job: ActiveJob, outcome: Pick<JobInfo, 'state'> & Partial<Pick<JobInfo, 'error' | 'result'>>): void {

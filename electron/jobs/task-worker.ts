@@ -19,6 +19,8 @@ export const CANCEL_GRACE_MS = 700;
 export interface TaskHandle<T> {
   result: Promise<T>;
   cancel(): void;
+  /** True once a cancel ran out of time and the thread was terminated: it cleaned up nothing it was writing. */
+  readonly forced: boolean;
 }
 
 interface Pending {
@@ -32,6 +34,7 @@ class TaskWorker {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   alive = true;
+  private stopped: Promise<void> = Promise.resolve();
 
   constructor() {
     this.worker =
@@ -50,8 +53,8 @@ class TaskWorker {
       if (message.type === 'done') task.resolve(message.value);
       else task.reject(new DeltaportError(message.error.code, message.error.message));
     });
-    this.worker.on('error', (err) => this.stop(new DeltaportError('INTERNAL', `worker failed: ${err.message.split('\n')[0]}`)));
-    this.worker.on('exit', () => this.stop(new DeltaportError('INTERNAL', 'the worker stopped before finishing its task')));
+    this.worker.on('error', (err) => void this.stop(new DeltaportError('INTERNAL', `worker failed: ${err.message.split('\n')[0]}`)));
+    this.worker.on('exit', () => void this.stop(new DeltaportError('INTERNAL', 'the worker stopped before finishing its task')));
   }
 
   run<T>(task: WorkerTask, onProgress?: (progress: RawProgress) => void): { id: number; result: Promise<T> } {
@@ -68,31 +71,44 @@ class TaskWorker {
     this.worker.postMessage({ type: 'cancel', id } satisfies ToWorker);
   }
 
-  /** Ends the thread; whatever it was still doing fails with the given error. */
-  stop(error: DeltaportError): void {
-    if (!this.alive) return;
+  /** Ends the thread; once it has ended, whatever it was still doing fails with the given error. */
+  stop(error: DeltaportError): Promise<void> {
+    if (!this.alive) return this.stopped;
     this.alive = false;
-    for (const task of this.pending.values()) task.reject(error);
+    const tasks = [...this.pending.values()];
     this.pending.clear();
-    void this.worker.terminate();
+    const settle = () => tasks.forEach((task) => task.reject(error));
+    this.stopped = this.worker.terminate().then(settle, settle);
+    return this.stopped;
   }
 }
 
 /** Runs a task (an export) in a thread of its own, ended when the task settles or a cancel runs out of time. */
-export function startTask<T>(task: WorkerTask, onProgress?: (progress: RawProgress) => void): TaskHandle<T> {
+export function startTask<T>(
+  task: WorkerTask,
+  onProgress?: (progress: RawProgress) => void,
+  cancelGraceMs = CANCEL_GRACE_MS,
+): TaskHandle<T> {
   const worker = new TaskWorker();
   const { id, result } = worker.run<T>(task, onProgress);
   let cancelTimer: NodeJS.Timeout | undefined;
+  let forced = false;
   const ended = result.finally(() => {
     clearTimeout(cancelTimer);
-    worker.stop(new DeltaportError('INTERNAL', 'finished'));
+    void worker.stop(new DeltaportError('INTERNAL', 'finished'));
   });
   return {
     result: ended,
+    get forced() {
+      return forced;
+    },
     cancel() {
       if (!worker.alive || cancelTimer) return;
       worker.cancel(id);
-      cancelTimer = setTimeout(() => worker.stop(new DeltaportError('CANCELLED', 'cancelled')), CANCEL_GRACE_MS);
+      cancelTimer = setTimeout(() => {
+        forced = worker.alive;
+        void worker.stop(new DeltaportError('CANCELLED', 'cancelled'));
+      }, cancelGraceMs);
     },
   };
 }

@@ -145,6 +145,16 @@ describe('JobRunner', () => {
     expect(fs.readdirSync(dir).filter((f) => f.startsWith('covid.jsonl'))).toEqual([]);
   });
 
+  it('removes the partial file of an export whose thread had to be terminated', async () => {
+    const impatient = new JobRunner({ store: state, cancelGraceMs: 0 });
+    const out = path.join(dir, 'terminated.csv');
+    const job = impatient.start({ source: { tablePath: tablePath('COVID-19_NYT') }, sink: { kind: 'csv', path: out } });
+    while (!fs.readdirSync(dir).some((f) => f.startsWith('terminated.csv.partial-'))) await new Promise((r) => setTimeout(r, 5));
+    impatient.cancel(job.id);
+    expect((await impatient.wait(job.id)).state).toBe('cancelled');
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('terminated.csv'))).toEqual([]);
+  });
+
   it('marks jobs left running by a previous session as interrupted', () => {
     const file = path.join(dir, 'stale.db');
     const old = AppState.open(file, { encryptor: null });

@@ -1,0 +1,20 @@
+// A file export writes PATH.partial-<12 hex digits> beside its target (electron/sinks/atomic-file.ts) and removes it
+// itself when it fails or is cancelled. A worker terminated because it did not stop in time never gets to: its job
+// runner removes what it left.
+import { readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+
+const PARTIAL_SUFFIX = /^\.partial-[0-9a-f]{12}$/;
+
+/** Removes the partial files of exports to `target`; returns their paths. A missing folder has none. */
+export async function removePartialFiles(target: string): Promise<string[]> {
+  const absolute = path.resolve(target);
+  const folder = path.dirname(absolute);
+  const base = path.basename(absolute);
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const partials = names
+    .filter((name) => name.startsWith(base) && PARTIAL_SUFFIX.test(name.slice(base.length)))
+    .map((name) => path.join(folder, name));
+  await Promise.all(partials.map((file) => rm(file, { force: true })));
+  return partials;
+}
