@@ -23,7 +23,9 @@ export function validity(data: Data): (row: number) => boolean {
   };
 }
 
-/** Strings of a Utf8 column. Log paths are mostly ASCII: then the whole buffer is decoded once and sliced. */
+/** Strings of a Utf8 column. Log paths are mostly ASCII: then the whole buffer is decoded once and sliced. Slicing
+ * by byte offsets is exact when the text has one UTF-16 unit per byte: a multi-byte character or a replaced invalid
+ * sequence of several bytes always yields fewer units than bytes. */
 export function utf8Reader(data: Data | null): ColumnReader<string> {
   if (!data) return () => null;
   // LargeUtf8 (64-bit offsets) or Utf8View, should a writer's Arrow schema ask for them: the generic accessor.
@@ -36,10 +38,8 @@ export function utf8Reader(data: Data | null): ColumnReader<string> {
   const valid = validity(data);
   const start = offsets[0];
   const end = offsets[data.length];
-  let ascii = true;
-  for (let i = start; i < end && ascii; i++) ascii = bytes[i] < 0x80;
-  if (ascii) {
-    const text = decoder.decode(bytes.subarray(start, end));
+  const text = decoder.decode(bytes.subarray(start, end));
+  if (text.length === end - start) {
     return (row) => (valid(row) ? text.slice(offsets[row] - start, offsets[row + 1] - start) : null);
   }
   return (row) => (valid(row) ? decoder.decode(bytes.subarray(offsets[row], offsets[row + 1])) : null);

@@ -1,4 +1,4 @@
-import { Field, Int32, Int64, Map_, Struct, Utf8, vectorFromArray } from 'apache-arrow';
+import { Field, Int32, Int64, makeData, Map_, Struct, Utf8, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { numberReader, stringMapReader, structChild, utf8Reader } from '../../../electron/delta/arrow-columns.js';
 
@@ -13,6 +13,13 @@ describe('column readers', () => {
       const data = vectorFromArray(values, new Utf8()).data[0];
       expect(read(utf8Reader(data), values.length)).toEqual(values);
     }
+  });
+
+  it('decodes each string alone when its bytes are not valid UTF-8 on their own', () => {
+    // "é" is C3 A9: split across two rows, each row holds one invalid byte (U+FFFD), not half of an é.
+    const bytes = Uint8Array.from([0x61, 0xc3, 0xa9, 0x62, 0x80, 0x63]);
+    const data = makeData({ type: new Utf8(), length: 3, valueOffsets: Int32Array.from([0, 2, 4, 6]), data: bytes });
+    expect(read(utf8Reader(data), 3)).toEqual(['a\ufffd', '\ufffdb', '\ufffdc']);
   });
 
   it('reads a sliced chunk by its own row numbers', () => {
