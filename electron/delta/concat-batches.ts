@@ -1,0 +1,63 @@
+// Joins small record batches of one schema into one, copying their rows. A scan over deletion vectors yields a
+// batch per run of kept rows, often a few rows each; sent one by one to another thread, the per-message cost of
+// Arrow IPC would exceed the cost of the rows. Flat columns only: a schema with nested columns returns null.
+import { makeData, RecordBatch, Struct, Type, type Data, type DataType } from 'apache-arrow';
+
+const FIXED_WIDTH = new Set<Type>([
+  Type.Int, Type.Float, Type.Date, Type.Timestamp, Type.Time, Type.Decimal, Type.Duration, Type.Interval, Type.FixedSizeBinary,
+]);
+
+export function concatBatches(batches: RecordBatch[]): RecordBatch | null {
+  const schema = batches[0].schema;
+  if (!schema.fields.every((f) => FIXED_WIDTH.has(f.typeId) || f.typeId === Type.Bool || f.typeId === Type.Utf8 || f.typeId === Type.Binary)) return null;
+  const length = batches.reduce((n, b) => n + b.numRows, 0);
+  const children = schema.fields.map((f, c) => concatColumn(f.type, batches.map((b) => b.data.children[c]), length));
+  return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length, nullCount: 0, children }));
+}
+
+function concatColumn(type: DataType, parts: Data[], length: number): Data {
+  const nullCount = parts.reduce((n, p) => n + p.nullCount, 0);
+  const nullBitmap = nullCount > 0 ? bits(parts, length, (p, i) => p.getValid(i)) : undefined;
+  if (type.typeId === Type.Bool) {
+    const data = bits(parts, length, (p, i) => {
+      const at = p.offset + i;
+      return ((p.values[at >> 3] >> (at & 7)) & 1) === 1;
+    });
+    return makeData({ type, length, nullCount, nullBitmap, data } as never);
+  }
+  if (type.typeId === Type.Utf8 || type.typeId === Type.Binary) {
+    const valueOffsets = new Int32Array(length + 1);
+    const ranges = parts.map((p) => (p.valueOffsets as Int32Array).subarray(0, p.length + 1));
+    const data = new Uint8Array(ranges.reduce((n, r) => n + r[r.length - 1] - r[0], 0));
+    let row = 0;
+    let at = 0;
+    parts.forEach((p, k) => {
+      const offsets = ranges[k];
+      const base = offsets[0];
+      for (let i = 1; i <= p.length; i++) valueOffsets[++row] = at + offsets[i] - base;
+      data.set((p.values as Uint8Array).subarray(base, offsets[p.length]), at);
+      at += offsets[p.length] - base;
+    });
+    return makeData({ type, length, nullCount, nullBitmap, valueOffsets, data } as never);
+  }
+  const first = parts[0].values as Int32Array;
+  const Values = first.constructor as new (n: number) => Int32Array;
+  const data = new Values(length * parts[0].stride);
+  let at = 0;
+  for (const p of parts) {
+    const values = (p.values as Int32Array).subarray(0, p.length * p.stride);
+    data.set(values, at);
+    at += values.length;
+  }
+  return makeData({ type, length, nullCount, nullBitmap, data } as never);
+}
+
+/** A bitmap of `length` bits, LSB first, set where `test` holds for the parts' rows in order. */
+function bits(parts: Data[], length: number, test: (part: Data, row: number) => boolean): Uint8Array {
+  const out = new Uint8Array((length + 7) >> 3);
+  let row = 0;
+  for (const p of parts) {
+    for (let i = 0; i < p.length; i++, row++) if (test(p, i)) out[row >> 3] |= 1 << (row & 7);
+  }
+  return out;
+}

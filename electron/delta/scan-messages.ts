@@ -1,0 +1,26 @@
+// What the consumer and a scan thread (scan-worker.ts) say to each other.
+import type { ErrorValue } from '../../shared/errors.js';
+import type { ScanOptions, ScanPosition } from './scan-types.js';
+import type { Snapshot } from './snapshot.js';
+
+/** The thread's workerData. The consumer grants one more message by posting any message. */
+export interface ScanJob {
+  snapshot: Snapshot;
+  options: Omit<ScanOptions, 'signal'>;
+  /** Messages the thread may post before the consumer has taken any. */
+  readAhead: number;
+}
+
+/** One ScanBatch of a message, without its rows: those are the next `rows` rows of the message's record batches. */
+export interface BatchPart {
+  rows: number;
+  end: ScanPosition;
+  bytesDone: number;
+  filesDone: number;
+}
+
+export type ScanToConsumer =
+  /** An Arrow IPC stream whose record batches hold the parts' rows in order, never splitting a part. */
+  | { type: 'batches'; ipc: Uint8Array; parts: BatchPart[] }
+  | { type: 'done' }
+  | { type: 'failed'; error: ErrorValue };

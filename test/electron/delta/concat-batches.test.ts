@@ -1,0 +1,37 @@
+// Joining small batches must keep every value, null and type of every flat column, whatever slice each batch is.
+import * as arrow from 'apache-arrow';
+import { describe, expect, it } from 'vitest';
+import { concatBatches } from '../../../electron/delta/concat-batches.js';
+
+function column(batch: arrow.RecordBatch, c: number): unknown[] {
+  return [...batch.getChildAt(c)!];
+}
+
+describe('concatBatches', () => {
+  const table = new arrow.Table({
+    id: arrow.vectorFromArray([1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n, 11n], new arrow.Int64()),
+    text: arrow.vectorFromArray(['a', null, 'ccc', '', 'éé', 'f', null, 'hhhh', 'i', 'j', 'k'], new arrow.Utf8()),
+    flag: arrow.vectorFromArray([true, false, null, true, true, false, false, null, true, false, true], new arrow.Bool()),
+    amount: arrow.vectorFromArray([0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5, 10.5], new arrow.Float64()),
+  });
+  const whole = table.batches[0];
+  // Slices at odd offsets, as a scan's runs between deleted rows are.
+  const pieces = [whole.slice(1, 2), whole.slice(2, 7), whole.slice(9, 11)];
+
+  it('holds the rows of the pieces in order, with their nulls and types', () => {
+    const joined = concatBatches(pieces)!;
+    expect(joined.numRows).toBe(8);
+    expect(joined.schema.fields.map(String)).toEqual(whole.schema.fields.map(String));
+    const expected = (c: number) => pieces.flatMap((p) => column(p, c));
+    for (let c = 0; c < 4; c++) expect(column(joined, c)).toEqual(expected(c));
+    expect(column(joined, 1)).toEqual([null, 'ccc', '', 'éé', 'f', null, 'j', 'k']);
+    expect(column(joined, 2)).toEqual([false, null, true, true, false, false, false, true]);
+    expect(joined.getChildAt(1)!.nullCount).toBe(2);
+  });
+
+  it('declines nested columns', () => {
+    const type = new arrow.List(new arrow.Field('item', new arrow.Int32()));
+    const nested = new arrow.Table({ list: arrow.vectorFromArray([[1], [2, 3]], type) }).batches[0];
+    expect(concatBatches([nested.slice(0, 1), nested.slice(1, 2)])).toBeNull();
+  });
+});
