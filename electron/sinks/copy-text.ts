@@ -1,9 +1,11 @@
 // Arrow batches as PostgreSQL COPY text (tab-separated, \N for null, backslash escapes), written byte by byte into
 // large buffers straight from the Arrow columns: string cells are copied from the column's UTF-8 bytes and integers
 // are written as digits, so the common columns never become JS strings and no row objects exist.
-import { Type, type Data, type Int, type RecordBatch } from 'apache-arrow';
+import { Type, type Data, type Int, type RecordBatch, type Timestamp } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
+import { formatDays } from '../../shared/timestamp.js';
 import { int64Reader } from '../values/int64.js';
+import { tickSplitter } from '../values/time-text.js';
 import { isNullAt, mayNeedCopyEscape, pgTextReader } from './column-values.js';
 import { valueKind } from './sql-types.js';
 
@@ -84,9 +86,63 @@ function cellWriter(data: Data, field: StructField): CellWriter {
       else writeText(out, v.toString());
     };
   }
+  if ((kind === 'timestamp' || kind === 'timestamp_ntz') && data.type.typeId === Type.Timestamp) {
+    return timestampWriter(data, (data.type as Timestamp).unit, kind === 'timestamp');
+  }
+  if (kind === 'boolean' && data.type.typeId === Type.Bool) {
+    const bits = data.values as Uint8Array;
+    const offset = data.offset;
+    return (out, i) => {
+      const at = offset + i;
+      out.buf[out.pos++] = (bits[at >> 3] >> (at & 7)) & 1 ? 0x74 : 0x66; // t, f
+    };
+  }
   const read = pgTextReader(data, field);
   if (mayNeedCopyEscape(field)) return (out, i) => writeText(out, escapeCopy(read(i)));
   return (out, i) => writeText(out, read(i));
+}
+
+/** The bytes of time-text.ts's timestampFormatter, written without making a string: the date text is kept while
+ * rows share a day, the time of day and the fraction are written as digits. */
+function timestampWriter(data: Data, unit: number, utc: boolean): CellWriter {
+  const read = int64Reader(data.values as BigInt64Array);
+  const { digits, split } = tickSplitter(unit);
+  let lastDays = Number.NaN;
+  let dateText = '';
+  return (out, i) => {
+    const { days, seconds, fraction } = split(read(i));
+    if (days !== lastDays) {
+      lastDays = days;
+      dateText = formatDays(days);
+    }
+    writeText(out, dateText);
+    out.ensure(digits + 11);
+    const buf = out.buf;
+    let pos = out.pos;
+    buf[pos++] = 0x54; // T
+    pos = writeDigits(buf, pos, Math.floor(seconds / 3600), 2);
+    buf[pos++] = 0x3a;
+    pos = writeDigits(buf, pos, Math.floor((seconds % 3600) / 60), 2);
+    buf[pos++] = 0x3a;
+    pos = writeDigits(buf, pos, seconds % 60, 2);
+    if (digits > 0) {
+      buf[pos++] = 0x2e;
+      pos = writeDigits(buf, pos, fraction, digits);
+    }
+    if (utc) buf[pos++] = 0x5a; // Z
+    out.pos = pos;
+  };
+}
+
+/** A non-negative integer below 10^width as exactly `width` digits; returns the position after them. */
+function writeDigits(buf: Buffer, pos: number, value: number, width: number): number {
+  let v = value;
+  for (let k = pos + width - 1; k >= pos; k--) {
+    const next = Math.floor(v / 10);
+    buf[k] = 0x30 + (v - next * 10);
+    v = next;
+  }
+  return pos + width;
 }
 
 /** Copies the cell's UTF-8 bytes, escaping the four bytes COPY text gives a meaning to. */

@@ -10,13 +10,13 @@ const UNITS = [
   { perSecond: 1_000_000_000, digits: 9 },
 ] as const;
 
-/** Formats epoch ticks of a unit as 'YYYY-MM-DDTHH:MM:SS[.fff…]', with 'Z' when the value is a UTC instant. */
-export function timestampFormatter(unit: number, utc: boolean): (ticks: number | bigint) => string {
+/** Splits epoch ticks of a unit into days since the epoch, whole seconds of that day and the fraction's ticks. */
+export function tickSplitter(unit: number): { digits: number; split: (ticks: number | bigint) => TimeParts } {
   const { perSecond, digits } = UNITS[unit];
   const perDay = 86_400 * perSecond;
   const perDayBig = BigInt(perDay);
-  const zone = utc ? 'Z' : '';
-  return (ticks) => {
+  const parts: TimeParts = { days: 0, seconds: 0, fraction: 0 };
+  const split = (ticks: number | bigint): TimeParts => {
     let days: number;
     let inDay: number;
     if (typeof ticks === 'number') {
@@ -32,10 +32,37 @@ export function timestampFormatter(unit: number, utc: boolean): (ticks: number |
       days = Number(d);
       inDay = Number(r);
     }
-    const seconds = Math.floor(inDay / perSecond);
+    parts.days = days;
+    parts.seconds = Math.floor(inDay / perSecond);
+    parts.fraction = inDay - parts.seconds * perSecond;
+    return parts;
+  };
+  return { digits, split };
+}
+
+/** One reused object: a splitter makes no garbage per value. */
+export interface TimeParts {
+  days: number;
+  seconds: number;
+  fraction: number;
+}
+
+/** Formats epoch ticks of a unit as 'YYYY-MM-DDTHH:MM:SS[.fff…]', with 'Z' when the value is a UTC instant. */
+export function timestampFormatter(unit: number, utc: boolean): (ticks: number | bigint) => string {
+  const { digits, split } = tickSplitter(unit);
+  const zone = utc ? 'Z' : '';
+  // Rows of a column often share a day: its text is kept until the day changes.
+  let lastDays = Number.NaN;
+  let date = '';
+  return (ticks) => {
+    const { days, seconds, fraction } = split(ticks);
+    if (days !== lastDays) {
+      lastDays = days;
+      date = formatDays(days);
+    }
     const time = formatTimeOfDay(seconds);
-    const fraction = digits === 0 ? '' : `.${String(inDay - seconds * perSecond).padStart(digits, '0')}`;
-    return `${formatDays(days)}T${time}${fraction}${zone}`;
+    const text = digits === 0 ? '' : `.${String(fraction).padStart(digits, '0')}`;
+    return `${date}T${time}${text}${zone}`;
   };
 }
 

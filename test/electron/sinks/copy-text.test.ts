@@ -1,0 +1,52 @@
+// COPY text written byte by byte must spell every value exactly as PostgreSQL's text input form does.
+import * as arrow from 'apache-arrow';
+import { describe, expect, it } from 'vitest';
+import type { StructField } from '../../../shared/delta-schema.js';
+import { copyTextChunks } from '../../../electron/sinks/copy-text.js';
+import { timestampFormatter } from '../../../electron/values/time-text.js';
+
+function copyText(columns: Record<string, arrow.Vector>, fields: StructField[]): string[] {
+  const batch = new arrow.Table(columns).batches[0];
+  return Buffer.concat([...copyTextChunks([batch.slice(1)], fields)]).toString('utf8').split('\n').slice(0, -1);
+}
+
+/** A timestamp column from its raw 64-bit ticks (apache-arrow's builders take milliseconds as numbers). */
+function ticks(type: arrow.Timestamp, values: bigint[]): arrow.Vector {
+  return arrow.makeVector(arrow.makeData({ type, length: values.length, nullCount: 0, data: BigInt64Array.from(values) }));
+}
+
+const field = (name: string, type: string): StructField => ({ name, type, nullable: true, metadata: {} }) as StructField;
+
+describe('copyTextChunks', () => {
+  it('writes timestamps (UTC and local) and booleans as PostgreSQL reads them', () => {
+    const micros = [0n, 1_700_000_000_123_456n, -1n, -62_135_596_800_000_000n, 253_402_300_799_999_999n, 86_399_000_001n];
+    const lines = copyText(
+      {
+        at: ticks(new arrow.TimestampMicrosecond('UTC'), [0n, ...micros]),
+        local: ticks(new arrow.TimestampMicrosecond(), [0n, ...micros]),
+        flag: arrow.vectorFromArray([true, true, false, null, true, false, true], new arrow.Bool()),
+      },
+      [field('at', 'timestamp'), field('local', 'timestamp_ntz'), field('flag', 'boolean')],
+    );
+    expect(lines).toEqual([
+      '1970-01-01T00:00:00.000000Z\t1970-01-01T00:00:00.000000\tt',
+      '2023-11-14T22:13:20.123456Z\t2023-11-14T22:13:20.123456\tf',
+      '1969-12-31T23:59:59.999999Z\t1969-12-31T23:59:59.999999\t\\N',
+      '0001-01-01T00:00:00.000000Z\t0001-01-01T00:00:00.000000\tt',
+      '9999-12-31T23:59:59.999999Z\t9999-12-31T23:59:59.999999\tf',
+      '1970-01-01T23:59:59.000001Z\t1970-01-01T23:59:59.000001\tt',
+    ]);
+  });
+
+  it('spells random instants of every unit as the timestamp formatter does', () => {
+    const units = [arrow.TimeUnit.SECOND, arrow.TimeUnit.MILLISECOND, arrow.TimeUnit.MICROSECOND, arrow.TimeUnit.NANOSECOND];
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
+    for (const unit of units) {
+      const values = Array.from({ length: 200 }, () => BigInt.asIntN(64, BigInt(next() - 2 ** 30) * BigInt(next()) * 1000n ** BigInt(unit)));
+      const lines = copyText({ at: ticks(new arrow.Timestamp(unit, 'UTC'), [0n, ...values]) }, [field('at', 'timestamp')]);
+      const format = timestampFormatter(unit, true);
+      expect(lines).toEqual(values.map((t) => format(t)));
+    }
+  });
+});
