@@ -1,7 +1,7 @@
 // Joins small record batches of one schema into one, copying their rows. A scan over deletion vectors yields a
 // batch per run of kept rows, often a few rows each; sent one by one to another thread, the per-message cost of
 // Arrow IPC would exceed the cost of the rows. Flat columns only: a schema with nested columns returns null.
-import { makeData, RecordBatch, Struct, Type, type Data, type DataType } from 'apache-arrow';
+import { makeData, RecordBatch, Struct, Type, type Data, type DataType, type Schema } from 'apache-arrow';
 
 const FIXED_WIDTH = new Set<Type>([
   Type.Int, Type.Float, Type.Date, Type.Timestamp, Type.Time, Type.Decimal, Type.Duration, Type.Interval, Type.FixedSizeBinary,
@@ -60,4 +60,32 @@ function bits(parts: Data[], length: number, test: (part: Data, row: number) => 
     for (let i = 0; i < p.length; i++, row++) if (test(p, i)) out[row >> 3] |= 1 << (row & 7);
   }
   return out;
+}
+
+/** The batches regrouped into as few as possible of up to `maxRows` rows each (a larger batch stays as it is); only
+ * batches of the same schema are joined. */
+export function joinBatches(batches: RecordBatch[], maxRows: number): RecordBatch[] {
+  const out: RecordBatch[] = [];
+  let group: RecordBatch[] = [];
+  let rows = 0;
+  const flush = () => {
+    const joined = group.length > 1 ? concatBatches(group) : null;
+    out.push(...(joined ? [joined] : group));
+    group = [];
+    rows = 0;
+  };
+  for (const batch of batches) {
+    if (rows + batch.numRows > maxRows || (group.length > 0 && !sameSchema(group[0].schema, batch.schema))) flush();
+    group.push(batch);
+    rows += batch.numRows;
+  }
+  flush();
+  return out;
+}
+
+/** Batches of one stream share their schema object, but those read back from IPC have one each. */
+function sameSchema(a: Schema, b: Schema): boolean {
+  if (a === b) return true;
+  if (a.fields.length !== b.fields.length) return false;
+  return a.fields.every((f, k) => f.name === b.fields[k].name && f.nullable === b.fields[k].nullable && String(f.type) === String(b.fields[k].type));
 }

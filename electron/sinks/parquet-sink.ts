@@ -13,6 +13,7 @@ import {
 } from 'apache-arrow';
 import * as wasm from 'parquet-wasm/node';
 import { DeltaportError } from '../../shared/errors.js';
+import { joinBatches } from '../delta/concat-batches.js';
 import { openParquet } from '../delta/parquet-file.js';
 import type { ScanBatch } from '../delta/scan-types.js';
 import { AtomicFile } from './atomic-file.js';
@@ -20,6 +21,9 @@ import type { BatchSink, SinkOpenContext } from './sink.js';
 
 // DuckDB's row group size: big enough for good compression, small enough to bound the writer's memory.
 const ROW_GROUP_ROWS = 122_880;
+// Batches are fed to the writer joined up to this many rows: each crossing into WebAssembly costs an IPC encoding
+// and a decoding, and a scan over deletion vectors yields thousands of batches of a few rows.
+const FEED_ROWS = 65_536;
 
 export function createParquetSink(target: string): BatchSink {
   let file: AtomicFile | null = null;
@@ -28,6 +32,18 @@ export function createParquetSink(target: string): BatchSink {
   let pump: Promise<void> | null = null;
   let writerError: DeltaportError | null = null;
   let rowsFed = 0;
+  let pending: RecordBatch[] = [];
+  let pendingRows = 0;
+
+  async function feedPending(): Promise<void> {
+    if (pending.length === 0) return;
+    const batches = pending;
+    const rows = pendingRows;
+    pending = [];
+    pendingRows = 0;
+    for (const batch of joinBatches(batches, FEED_ROWS)) await feed(batch);
+    rowsFed += rows;
+  }
 
   async function feed(batch: RecordBatch): Promise<void> {
     const table = wasm.Table.fromIPCStream(tableToIPC(new Table([batch]), 'stream'));
@@ -76,11 +92,13 @@ export function createParquetSink(target: string): BatchSink {
 
     async write({ batch }: ScanBatch) {
       if (batch.numRows === 0) return;
-      await feed(batch);
-      rowsFed += batch.numRows;
+      pending.push(batch);
+      pendingRows += batch.numRows;
+      if (pendingRows >= FEED_ROWS) await feedPending();
     },
 
     async close() {
+      await feedPending();
       // The writer learns the schema from its first batch, so an empty export still sends one (empty) batch.
       if (rowsFed === 0) await feed(emptyBatch(schema!));
       input!.end();
@@ -90,6 +108,7 @@ export function createParquetSink(target: string): BatchSink {
     },
 
     async abort() {
+      pending = [];
       input?.cancel();
       await pump?.catch(() => undefined);
       await file?.discard();

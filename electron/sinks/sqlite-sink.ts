@@ -4,6 +4,7 @@ import type { RecordBatch } from 'apache-arrow';
 import type Database from 'better-sqlite3';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
+import { joinBatches } from '../delta/concat-batches.js';
 import { isNullAt, sqliteFiller, sqliteReader } from './column-values.js';
 import type { BatchSink } from './sink.js';
 import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js';
@@ -20,6 +21,8 @@ export function createSqliteSink(spec: Extract<SinkSpec, { kind: 'sqlite' }>): B
 }
 
 type RowWriter = (batch: RecordBatch) => void;
+
+const JOIN_ROWS = 65_536;
 
 function sqliteSession(path: string): SqlSession {
   const db = openSqlite(path);
@@ -40,7 +43,9 @@ function sqliteSession(path: string): SqlSession {
       writeRows = target.spec.mode === 'sql' ? statementWriter(db, target) : insertWriter(db, target);
     },
     async writeRows(chunks) {
-      for (const chunk of chunks) writeRows(chunk);
+      // Joined, the rows fill whole 100-row statements: a scan over deletion vectors yields batches of a few rows,
+      // each of which would otherwise end in a short statement of its own.
+      for (const chunk of joinBatches(chunks, JOIN_ROWS)) writeRows(chunk);
     },
     async ping() {
       return db.open;

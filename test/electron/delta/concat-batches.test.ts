@@ -1,7 +1,7 @@
 // Joining small batches must keep every value, null and type of every flat column, whatever slice each batch is.
 import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { concatBatches } from '../../../electron/delta/concat-batches.js';
+import { concatBatches, joinBatches } from '../../../electron/delta/concat-batches.js';
 
 function column(batch: arrow.RecordBatch, c: number): unknown[] {
   return [...batch.getChildAt(c)!];
@@ -33,5 +33,16 @@ describe('concatBatches', () => {
     const type = new arrow.List(new arrow.Field('item', new arrow.Int32()));
     const nested = new arrow.Table({ list: arrow.vectorFromArray([[1], [2, 3]], type) }).batches[0];
     expect(concatBatches([nested.slice(0, 1), nested.slice(1, 2)])).toBeNull();
+  });
+
+  it('regroups batches into as few as fit a row bound, keeping every row in order', () => {
+    const sizes = (batches: arrow.RecordBatch[]) => batches.map((b) => b.numRows);
+    const groups = joinBatches([whole.slice(0, 2), whole.slice(2, 5), whole.slice(5, 6), whole.slice(6, 11)], 6);
+    expect(sizes(groups)).toEqual([6, 5]);
+    expect(groups.flatMap((g) => column(g, 0))).toEqual(column(whole, 0));
+    expect(groups.flatMap((g) => column(g, 1))).toEqual(column(whole, 1));
+    expect(sizes(joinBatches([whole], 4))).toEqual([11]);
+    const other = new arrow.Table({ x: arrow.vectorFromArray(['y'], new arrow.Utf8()) }).batches[0];
+    expect(sizes(joinBatches([whole.slice(0, 1), other, whole.slice(1, 2)], 100))).toEqual([1, 1, 1]);
   });
 });
