@@ -1,5 +1,5 @@
-// Bundles the entries that start a fresh Node process or thread (the CLI, the job worker) from tsc's output in dist/
-// into single files written over those entries, with shared code in dist/electron/chunks/. Why: a cold
+// Bundles the entries that start a fresh Node process or thread (the CLI, the job and scan workers) from tsc's output
+// in dist/ into single files written over those entries, with shared code in dist/electron/chunks/. Why: a cold
 // `deltaport preview` spent most of its time resolving and compiling ~200 ES modules, 158 of them apache-arrow's.
 // Everything else in dist/ (the Electron main process, the benchmark) keeps running tsc's files unchanged.
 // Bundled code still finds files next to its original module (worker entries, the renderer), because every output
@@ -12,7 +12,7 @@ import { defineConfig, type Plugin } from 'vite';
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const outDir = path.join(dist, 'electron');
 const chunks = 'chunks';
-const entries = { 'cli/bin': 'cli/bin.js', 'jobs/worker': 'jobs/worker.js' };
+const entries = { 'cli/bin': 'cli/bin.js', 'jobs/worker': 'jobs/worker.js', 'delta/scan-worker': 'delta/scan-worker.js' };
 
 // Loaded from node_modules at run time: native addons, the .wasm that parquet-wasm reads from beside its own file,
 // and pg, whose optional native binding is looked up dynamically.
