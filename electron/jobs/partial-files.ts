@@ -3,8 +3,7 @@
 // runner removes what it left.
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-
-const PARTIAL_SUFFIX = /^\.partial-[0-9a-f]{12}$/;
+import { isPartialOf } from '../sinks/atomic-file.js';
 
 /** Removes the partial files of exports to `target`; returns their paths. A missing folder has none. */
 export async function removePartialFiles(target: string): Promise<string[]> {
@@ -13,7 +12,7 @@ export async function removePartialFiles(target: string): Promise<string[]> {
   const base = path.basename(absolute);
   const names = await readdir(folder).catch(() => [] as string[]);
   const partials = names
-    .filter((name) => name.startsWith(base) && PARTIAL_SUFFIX.test(name.slice(base.length)))
+    .filter((name) => isPartialOf(name, base))
     .map((name) => path.join(folder, name));
   await Promise.all(partials.map((file) => rm(file, { force: true })));
   return partials;

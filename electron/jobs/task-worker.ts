@@ -1,17 +1,11 @@
 // Runs tasks in worker threads and settles each with its value or its error. An export gets a thread of its own:
 // cancel asks it to abort, and if it has not stopped within the grace period the thread is terminated, so a cancel
 // always takes effect. Previews and plans share one long-lived thread (unref'd, restarted if it dies).
-// The built app runs worker.js directly. Under vitest the sources are .ts: Node 20 does not apply an --import'ed
-// loader to a worker's entry, so a small bootstrap loads worker.ts through tsx's tsImport instead.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { DeltaportError } from '../../shared/errors.js';
+import { startWorker } from '../threads/start-worker.js';
 import type { RawProgress } from './progress.js';
 import type { FromWorker, ToWorker, WorkerTask } from './worker-protocol.js';
-
-const ownExtension = path.extname(fileURLToPath(import.meta.url));
-const WORKER_URL = new URL(`./worker${ownExtension}`, import.meta.url);
 
 /** Leaves room within the one-second promise for the terminate itself. */
 export const CANCEL_GRACE_MS = 700;
@@ -37,12 +31,7 @@ class TaskWorker {
   private stopped: Promise<void> = Promise.resolve();
 
   constructor() {
-    this.worker =
-      ownExtension === '.ts'
-        ? new Worker(`import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(import.meta.url)}))`, {
-            eval: true,
-          })
-        : new Worker(WORKER_URL);
+    this.worker = startWorker(import.meta.url, 'worker');
     this.worker.on('message', (message: FromWorker) => {
       const task = this.pending.get(message.id);
       if (!task) return;

@@ -5,6 +5,19 @@ import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { DeltaportError } from '../../shared/errors.js';
 
+/** PATH.partial-<12 hex digits>: the name a partial file takes beside its target. */
+export function partialPathFor(absoluteTarget: string): string {
+  return `${absoluteTarget}${PARTIAL_MARK}${randomBytes(6).toString('hex')}`;
+}
+
+/** Whether `name` (a file name in the target's folder) is a partial file of the target named `targetName`. */
+export function isPartialOf(name: string, targetName: string): boolean {
+  return name.startsWith(targetName) && PARTIAL_SUFFIX.test(name.slice(targetName.length));
+}
+
+const PARTIAL_MARK = '.partial-';
+const PARTIAL_SUFFIX = /^\.partial-[0-9a-f]{12}$/;
+
 export class AtomicFile {
   private constructor(
     readonly target: string,
@@ -20,7 +33,7 @@ export class AtomicFile {
     if ((await stat(absolute).catch(() => null))?.isDirectory()) {
       throw new DeltaportError('SINK_WRITE', `${absolute} is a folder, not a file`);
     }
-    const partialPath = `${absolute}.partial-${randomBytes(6).toString('hex')}`;
+    const partialPath = partialPathFor(absolute);
     try {
       return new AtomicFile(absolute, partialPath, await open(partialPath, 'wx'));
     } catch (err) {
