@@ -7,7 +7,7 @@ import type { IpcRendererEvent } from 'electron';
 import electron = require('electron');
 import type { DeltaportApi, DeltaportEvents, JobEvent } from '../shared/api.js';
 
-const { contextBridge, ipcRenderer } = electron;
+const { contextBridge, ipcRenderer, webUtils } = electron;
 
 function call<M extends keyof DeltaportApi>(method: M): DeltaportApi[M] {
   return ((arg?: unknown) => ipcRenderer.invoke(`deltaport:${method}`, arg ?? null)) as DeltaportApi[M];
@@ -42,4 +42,7 @@ const events = {
   },
 } satisfies DeltaportEvents;
 
-contextBridge.exposeInMainWorld('deltaport', { ...api, ...events });
+// Since Electron 32 a dropped File no longer carries its path; only the preload can ask for it.
+const pathForFile = (file: Parameters<typeof webUtils.getPathForFile>[0]): string => webUtils.getPathForFile(file);
+
+contextBridge.exposeInMainWorld('deltaport', { ...api, ...events, pathForFile });

@@ -150,7 +150,7 @@ export function App() {
     event.preventDefault();
     dragDepth.current = 0;
     setDragging(false);
-    const outcome = droppedLocation(event.dataTransfer);
+    const outcome = droppedLocation(event.dataTransfer, window.deltaport?.pathForFile);
     if (!outcome) return;
     if ('problem' in outcome) setOpenError(outcome.problem);
     else {

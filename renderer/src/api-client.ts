@@ -5,9 +5,14 @@ import type { DeltaportApi, DeltaportEvents, JobEvent, Result } from '../../shar
 
 export type Client = DeltaportApi & DeltaportEvents;
 
+/** Only the desktop app can say where a dropped folder lives (Electron's webUtils, through the preload). */
+export interface DesktopBridge extends Client {
+  pathForFile(file: File): string;
+}
+
 declare global {
   interface Window {
-    deltaport?: Client;
+    deltaport?: DesktopBridge;
   }
 }
 

@@ -1,5 +1,5 @@
-// A folder dropped on the window: browsers reveal its location only as a file:// URI or dragged path text, never
-// through the File object, so those are what we read.
+// A folder dropped on the window: the desktop app asks Electron where the dropped item lives; browsers reveal its
+// location only as a file:// URI or dragged path text, never through the File object, so those are what we read.
 export type DropOutcome = { path: string } | { problem: string } | null;
 
 function pathOfFileUri(uri: string): string {
@@ -8,7 +8,10 @@ function pathOfFileUri(uri: string): string {
   return /^\/[A-Za-z]:\//.test(path) ? path.slice(1) : path;
 }
 
-export function droppedLocation(data: DataTransfer): DropOutcome {
+export function droppedLocation(data: DataTransfer, pathForFile?: (file: File) => string): DropOutcome {
+  const file = data.files[0];
+  const desktopPath = file && pathForFile ? pathForFile(file) : '';
+  if (desktopPath) return { path: desktopPath };
   const uri = data
     .getData('text/uri-list')
     .split(/\r?\n/)
