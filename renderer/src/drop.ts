@@ -8,7 +8,13 @@ function pathOfFileUri(uri: string): string {
   return /^\/[A-Za-z]:\//.test(path) ? path.slice(1) : path;
 }
 
-export function droppedLocation(data: DataTransfer, pathForFile?: (file: File) => string): DropOutcome {
+/** What is read of a drop's DataTransfer (kept structural so the rule is testable outside a browser). */
+export interface DropData<F> {
+  getData(format: string): string;
+  readonly files: ArrayLike<F>;
+}
+
+export function droppedLocation<F>(data: DropData<F>, pathForFile?: (file: F) => string): DropOutcome {
   const file = data.files[0];
   const desktopPath = file && pathForFile ? pathForFile(file) : '';
   if (desktopPath) return { path: desktopPath };

@@ -1,10 +1,9 @@
 // Where a dropped folder is taken from: Electron's answer for the File first, then a file:// URI or path text.
 import { describe, expect, it } from 'vitest';
-import { droppedLocation } from '../../renderer/src/drop.js';
+import { droppedLocation, type DropData } from '../../renderer/src/drop.js';
 
-/** The parts of a DataTransfer that droppedLocation reads. */
-function transfer(data: Record<string, string>, files: object[] = []): DataTransfer {
-  return { getData: (type: string) => data[type] ?? '', files } as unknown as DataTransfer;
+function transfer(data: Record<string, string>, files: object[] = []): DropData<object> {
+  return { getData: (type: string) => data[type] ?? '', files };
 }
 
 describe('droppedLocation', () => {
