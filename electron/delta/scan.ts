@@ -1,10 +1,13 @@
 // Snapshot -> stream of canonical Arrow record batches. Files are read one at a time, row group by row group, only
-// the chosen columns decoded (with a large decode batch); emitted batches are zero-copy slices of at most batchSize
-// rows that never straddle a row group or a run of deleted rows.
+// the chosen columns decoded (with a large decode batch); emitted batches hold at most batchSize rows and never
+// straddle a row group. Without deletions they are zero-copy slices; where deletion vectors cut a decoded piece into
+// many short runs, the runs are copied together into full batches, since every batch costs each sink a fixed
+// overhead (a file with every tenth row deleted would otherwise yield batches of nine rows).
 import * as arrow from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import { constantData } from './arrow-data.js';
+import { concatBatches } from './concat-batches.js';
 import { selectFields, toArrowField, toArrowType } from './arrow-types.js';
 import { columnMappingMode, findFileField, physicalName, type ColumnMappingMode } from './column-mapping.js';
 import { loadDeletionVector } from './deletion-vectors.js';
@@ -99,26 +102,37 @@ async function* scanFile(snapshot: Snapshot, plan: Plan, progress: Progress, fil
           const source = sources[k] && piece.data?.getChild(sources[k].name)?.data[0];
           return normalizeColumn(source, f.type, piece.length, { mode: plan.mode, column: f.name, bounds: bounds[k] });
         });
+        // Slices of kept rows not yet emitted, each with the position after it; together at most batchSize rows.
+        let pending: ScanBatch[] = [];
+        let pendingRows = 0;
         for (const [from, to] of keptRuns(deleted, next, next + piece.length)) {
           for (let at = from; at < to && progress.remaining > 0; ) {
             checkAborted(plan.signal);
-            const length = Math.min(plan.batchSize, to - at, progress.remaining);
+            const length = Math.min(plan.batchSize - pendingRows, to - at, progress.remaining);
             const children = normalized.map((d, k) => (constants[k] ? d.slice(0, length) : d.slice(at - next, length)));
             const data = arrow.makeData({ type: plan.structType, length, nullCount: 0, children });
             emitted += length;
             progress.remaining -= length;
             at += length;
-            yield {
+            pending.push({
               batch: new arrow.RecordBatch(plan.schema, data),
               end: { fileIndex, rowsInFile: emitted },
               // The current file counts in proportion to its rows read: an export of a few big files would
               // otherwise show no progress for a long time.
               bytesDone: progress.bytesDone + Math.floor((file.add.size * at) / handle.numRows),
               filesDone: progress.filesDone,
-            };
+            });
+            pendingRows += length;
+            if (pendingRows === plan.batchSize) {
+              yield* joined(pending);
+              pending = [];
+              pendingRows = 0;
+            }
           }
-          if (progress.remaining <= 0) return;
+          if (progress.remaining <= 0) break;
         }
+        yield* joined(pending);
+        if (progress.remaining <= 0) return;
         next += piece.length;
       }
       groupStart = groupEnd;
@@ -126,6 +140,14 @@ async function* scanFile(snapshot: Snapshot, plan: Plan, progress: Progress, fil
   } finally {
     handle.close();
   }
+}
+
+/** Consecutive slices of one file as one batch ending where the last ends; one by one where columns cannot be joined
+ * (nested types). */
+function joined(slices: ScanBatch[]): ScanBatch[] {
+  if (slices.length <= 1) return slices;
+  const batch = concatBatches(slices.map((s) => s.batch));
+  return batch ? [{ ...slices[slices.length - 1], batch }] : slices;
 }
 
 /** Per output column, the file's partition value repeated batchSize times (sliced per batch), else undefined. */

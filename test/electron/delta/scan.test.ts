@@ -108,6 +108,22 @@ describe('scan', () => {
     expect(column(await all(snapshot, { limit: 6 }), 'id')).toEqual(kept.slice(0, 6));
   });
 
+  it('joins the short runs between deleted rows into full batches within a row group, ending where their rows end', async () => {
+    const deleted = Array.from({ length: 10 }, (_, k) => k * 10); // every tenth row of the one 100-row group
+    const snapshot = snapshotOf([field('id', 'integer'), field('label', 'string')], [
+      { name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(100), label: Array.from(ints(100), (i) => `r${i}`) }), deletionVector: inlineDescriptor(deleted) },
+    ]);
+    const kept = Array.from(ints(100)).filter((i) => i % 10 !== 0);
+    const batches = await all(snapshot, { batchSize: 25 });
+    // 90 kept rows in runs of nine: batches of 25 rows, not ten batches of nine.
+    expect(batches.map((b) => b.batch.numRows)).toEqual([25, 25, 25, 15]);
+    expect(column(batches, 'id')).toEqual(kept);
+    expect(column(batches, 'label')).toEqual(kept.map((i) => `r${i}`));
+    expect(batches.map((b) => b.end.rowsInFile)).toEqual([25, 50, 75, 90]);
+    const rest = await all(snapshot, { batchSize: 25, resumeFrom: batches[1].end });
+    expect(column(rest, 'id')).toEqual(kept.slice(50));
+  });
+
   it('with a limit, reads the same first rows as a full scan, across row groups, files and deleted rows', async () => {
     const snapshot = snapshotOf([field('id', 'integer')], [
       { name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(35) }), rowGroupRows: 10, deletionVector: inlineDescriptor([3, 12, 13]) },
