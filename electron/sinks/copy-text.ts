@@ -9,7 +9,9 @@ import { tickSplitter } from '../values/time-text.js';
 import { isNullAt, mayNeedCopyEscape, pgTextReader } from './column-values.js';
 import { valueKind } from './sql-types.js';
 
-const CHUNK_BYTES = 1 << 20;
+// Small enough that the server starts on a transaction's first rows while the rest are still being encoded (1 MiB
+// chunks left it idle until a 5,000-row transaction was fully encoded: COVID-19_NYT ran at 193k rows/s, at 64 KiB 266k).
+const CHUNK_BYTES = 1 << 16;
 const TAB = 0x09;
 const NEWLINE = 0x0a;
 const CR = 0x0d;
@@ -23,7 +25,7 @@ export function escapeCopy(text: string): string {
 }
 
 /** The output buffer being filled. A chunk handed out is owned by the COPY stream until sent, so the next one is
- * written into a fresh buffer; that costs one allocation per megabyte, not one per batch. */
+ * written into a fresh buffer; that costs one allocation per chunk, not one per batch. */
 class Output {
   buf = Buffer.allocUnsafe(CHUNK_BYTES * 2);
   pos = 0;
@@ -45,7 +47,7 @@ class Output {
 
 type CellWriter = (out: Output, i: number) => void;
 
-/** COPY text of the batches' rows, in chunks of about a megabyte (a batch may hold only a few rows). */
+/** COPY text of the batches' rows, in chunks of about CHUNK_BYTES (a batch may hold only a few rows). */
 export function* copyTextChunks(batches: RecordBatch[], fields: StructField[]): Generator<Buffer> {
   const out = new Output();
   for (const batch of batches) {
