@@ -94,6 +94,12 @@ export function validateSinkSpec(spec: SinkSpec): string[] {
   }
 }
 
+/** Every problem of a sink spec for an export of these columns: the spec's own, and for SQL sinks its key columns
+ * and :parameters against the columns. */
+export function exportSinkProblems(spec: SinkSpec, columns: readonly string[]): string[] {
+  return [...validateSinkSpec(spec), ...(isSqlSink(spec) ? sinkColumnProblems(spec, columns) : [])];
+}
+
 /** Problems of key columns and :column parameters against the columns being exported. */
 export function sinkColumnProblems(spec: SqlSinkSpec, columns: readonly string[]): string[] {
   const known = new Set(columns);

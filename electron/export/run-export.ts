@@ -2,7 +2,7 @@
 // the sink is created (bad input writes nothing); any failure or a cancel aborts the sink, which removes what it has
 // not committed.
 import { DeltaportError } from '../../shared/errors.js';
-import { isSqlSink, sinkColumnProblems, validateSinkSpec, type SinkSpec } from '../../shared/sink-spec.js';
+import { exportSinkProblems, type SinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { openSource } from '../delta/source.js';
 import { createSink } from '../sinks/create-sink.js';
@@ -34,8 +34,7 @@ export async function runExport(req: ExportRequest): Promise<ExportResult> {
   throwIfCancelled(signal);
 
   const source = await openSource(req.source);
-  const problems = validateSinkSpec(req.sink);
-  if (isSqlSink(req.sink)) problems.push(...sinkColumnProblems(req.sink, source.columns));
+  const problems = exportSinkProblems(req.sink, source.columns);
   if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('\n'));
   throwIfCancelled(signal);
 

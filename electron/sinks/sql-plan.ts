@@ -3,7 +3,7 @@
 // incompatible target before the first row.
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
-import { sinkColumnProblems, validateSinkSpec, type ExportPlan, type SqlSinkSpec } from '../../shared/sink-spec.js';
+import { exportSinkProblems, type ExportPlan, type SqlSinkSpec } from '../../shared/sink-spec.js';
 import { quoteIdent, quoteList } from './sql-identifiers.js';
 import { copySql, insertValuesSql, upsertMergeSql, upsertTempSql, UPSERT_TEMP } from './sql-statements.js';
 import { createTableSql, incompatibility, type Dialect, type ExistingColumn } from './sql-types.js';
@@ -25,7 +25,7 @@ export async function planSqlExport(fields: StructField[], spec: SqlSinkSpec): P
 
 /** Throws VALIDATION with every problem of the spec against the exported columns. */
 export function checkSpec(spec: SqlSinkSpec, fields: StructField[]): void {
-  const problems = [...validateSinkSpec(spec), ...sinkColumnProblems(spec, fields.map((f) => f.name))];
+  const problems = exportSinkProblems(spec, fields.map((f) => f.name));
   if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('; '));
 }
 
