@@ -11,12 +11,19 @@ import type { Snapshot } from './snapshot.js';
 /** Messages (each about one batch of rows) decoded ahead of the consumer: enough to keep both threads busy across
  * a sink's commit, few enough to bound memory. */
 const READ_AHEAD = 16;
+/** The thread's young generation. V8's default grows to tens of MB and keeps them, though the thread's data lives in
+ * ArrayBuffers outside its heap: 4 MB took ~35 MB off the peak RSS of an export through the thread (2M rows into
+ * SQLite: 317 -> 275-287 MB) at no measurable cost in time. */
+const YOUNG_GENERATION_MB = 4;
 
 export async function* parallelScan(snapshot: Snapshot, options: ScanOptions = {}): AsyncGenerator<ScanBatch> {
   const { signal, ...rest } = options;
   checkAborted(signal);
   const job: ScanJob = { snapshot, options: rest, readAhead: READ_AHEAD };
-  const worker = startWorker(import.meta.url, 'scan-worker', { workerData: job });
+  const worker = startWorker(import.meta.url, 'scan-worker', {
+    workerData: job,
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+  });
   const inbox: ScanToConsumer[] = [];
   let wake: (() => void) | null = null;
   const receive = (message: ScanToConsumer) => {

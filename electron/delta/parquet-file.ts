@@ -24,6 +24,10 @@ export interface ParquetHandle {
   /** The file's Arrow schema (field metadata carries Parquet field ids as PARQUET:field_id). */
   readonly schema: Schema;
   read(request?: ReadRequest): Promise<Table>;
+  /** The same rows as read(), one table per decoded batch. parquet-wasm still decodes a whole row group at a time,
+   * but each batch then crosses into JavaScript on its own: read() encodes the whole result as one IPC stream inside
+   * WebAssembly memory, which only ever grows, so a large read sets its size for the rest of the process. */
+  stream(request: ReadRequest & { batchSize: number }): AsyncGenerator<Table>;
   close(): void;
 }
 
@@ -55,6 +59,28 @@ export async function openParquet(path: string): Promise<ParquetHandle> {
         return tableFromIPC(decoded.intoIPCStream());
       } catch (err) {
         throw parquetError(path, err);
+      }
+    },
+    async *stream(request: ReadRequest & { batchSize: number }): AsyncGenerator<Table> {
+      let reader: ReadableStreamDefaultReader<wasm.RecordBatch>;
+      try {
+        reader = ((await file.stream(request)) as ReadableStream<wasm.RecordBatch>).getReader();
+      } catch (err) {
+        throw parquetError(path, err);
+      }
+      let done = false;
+      try {
+        for (;;) {
+          const next = await reader.read().catch((err: unknown) => {
+            throw parquetError(path, err);
+          });
+          done = next.done;
+          if (next.done) return;
+          yield tableFromIPC(next.value.intoIPCStream());
+        }
+      } finally {
+        // A consumer that stops early (a cancel) leaves row groups undecoded: the stream is told so it drops them.
+        if (!done) await reader.cancel().catch(() => undefined);
       }
     },
     close(): void {

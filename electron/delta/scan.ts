@@ -1,5 +1,5 @@
 // Snapshot -> stream of canonical Arrow record batches. Files are read one at a time, row group by row group, only
-// the chosen columns decoded (with a large decode batch); emitted batches hold at most batchSize rows and never
+// the chosen columns decoded (in pieces of tens of thousands of rows: see decodedPieces); emitted batches hold at most batchSize rows and never
 // straddle a row group. Without deletions they are zero-copy slices; where deletion vectors cut a decoded piece into
 // many short runs, the runs are copied together into full batches, since every batch costs each sink a fixed
 // overhead (a file with every tenth row deleted would otherwise yield batches of nine rows).
@@ -12,13 +12,15 @@ import { selectFields, toArrowField, toArrowType } from './arrow-types.js';
 import { columnMappingMode, findFileField, physicalName, type ColumnMappingMode } from './column-mapping.js';
 import { loadDeletionVector } from './deletion-vectors.js';
 import { normalizeColumn } from './normalize.js';
-import { openParquet } from './parquet-file.js';
+import { openParquet, type ParquetHandle, type ReadRequest } from './parquet-file.js';
 import { parsePartitionValue, parseTimestampMicros } from './partition-values.js';
 import type { ScanBatch, ScanOptions, ScanPosition } from './scan-types.js';
 import type { LiveFile, Snapshot } from './snapshot.js';
 
 const DEFAULT_BATCH_SIZE = 2048;
 const NO_DELETIONS = new Float64Array(0);
+/** Rows decoded per piece of an export's read; see decodedPieces. */
+const DECODE_ROWS = 1 << 15;
 
 interface Plan {
   fields: StructField[];
@@ -28,6 +30,12 @@ interface Plan {
   mode: ColumnMappingMode;
   batchSize: number;
   signal?: AbortSignal;
+}
+
+/** Decoded rows of one file; `data` is absent when no column is read from the file. */
+interface Piece {
+  length: number;
+  data?: arrow.RecordBatch;
 }
 
 interface Progress {
@@ -94,8 +102,8 @@ async function* scanFile(snapshot: Snapshot, plan: Plan, progress: Progress, fil
       const limit = progress.remaining === Infinity ? undefined : Math.min(groupRows - offset, progress.remaining + deleted.length);
       const decoded = columns.length === 0
         ? [{ length: limit ?? groupRows - offset, data: undefined }]
-        : (await handle.read({ columns, rowGroups: [group], offset, limit })).batches.map((b) => ({ length: b.numRows, data: b }));
-      for (const piece of decoded) {
+        : decodedPieces(handle, { columns, rowGroups: [group], offset, limit }, plan.batchSize);
+      for await (const piece of decoded) {
         const normalized = plan.fields.map((f, k) => {
           const constant = constants[k];
           if (constant) return constant;
@@ -139,6 +147,21 @@ async function* scanFile(snapshot: Snapshot, plan: Plan, progress: Progress, fil
     }
   } finally {
     handle.close();
+  }
+}
+
+/** The rows of a read as pieces of decoded columns. A read to the end of a row group (an export) comes in pieces of
+ * a whole number of batches near DECODE_ROWS (so that, without deletions, a piece's end cuts no batch short), each
+ * crossing from WebAssembly on its own. Whole row groups at once cost the export of the 10M-row benchmark table
+ * ~45 MB of peak RSS: WebAssembly memory, which never shrinks, sized for a row group's IPC copy, and allocations of
+ * that size, which glibc's malloc then serves from a heap it cannot give back. A limited read (a preview) is one
+ * piece. */
+async function* decodedPieces(handle: ParquetHandle, request: ReadRequest, batchSize: number): AsyncGenerator<Piece> {
+  const tables = request.limit === undefined
+    ? handle.stream({ ...request, batchSize: Math.ceil(DECODE_ROWS / batchSize) * batchSize })
+    : [await handle.read(request)];
+  for await (const table of tables) {
+    for (const data of table.batches) yield { length: data.numRows, data };
   }
 }
 
