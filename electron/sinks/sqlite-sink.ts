@@ -9,7 +9,8 @@ import { isNullAt, sqliteFiller, sqliteReader } from './column-values.js';
 import type { BatchSink } from './sink.js';
 import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js';
 import { insertValuesSql, sqliteRowsPerInsert } from './sql-statements.js';
-import { describeSqliteTable, openSqlite, sqliteMessage } from './sqlite-connection.js';
+import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
+import { BUSY_TIMEOUT_MS, describeSqliteTable, openSqlite, sqliteMessage } from './sqlite-connection.js';
 
 export function createSqliteSink(spec: Extract<SinkSpec, { kind: 'sqlite' }>): BatchSink {
   return createSqlSink(spec, {
@@ -26,6 +27,7 @@ const JOIN_ROWS = 65_536;
 
 function sqliteSession(path: string): SqlSession {
   const db = openSqlite(path);
+  let checkpointer: Checkpointer | null = null;
   let writeRows: RowWriter = () => {
     throw new Error('the SQLite session was not prepared');
   };
@@ -41,8 +43,11 @@ function sqliteSession(path: string): SqlSession {
     },
     async prepare(target) {
       writeRows = target.spec.mode === 'sql' ? statementWriter(db, target) : insertWriter(db, target);
+      checkpointer ??= startCheckpointer(db, BUSY_TIMEOUT_MS);
     },
     async writeRows(chunks) {
+      // Every transaction before this one has committed.
+      checkpointer?.request();
       // Joined, the rows fill whole 100-row statements: a scan over deletion vectors yields batches of a few rows,
       // each of which would otherwise end in a short statement of its own.
       for (const chunk of joinBatches(chunks, JOIN_ROWS)) writeRows(chunk);
@@ -52,9 +57,11 @@ function sqliteSession(path: string): SqlSession {
     },
     async close() {
       db.close();
+      await checkpointer?.stop();
     },
     kill() {
       if (db.open) db.close();
+      void checkpointer?.stop();
     },
   };
 }

@@ -31,6 +31,13 @@ describe('sqlite sink: modes', () => {
     expect(count).toEqual({ n: 12_345n, d: 12_345n, lo: 0n, hi: 12_344n });
     expect(readAll(file, 'SELECT label FROM target WHERE id = 777')).toEqual([{ label: 'row 777' }]);
   });
+
+  it('leaves every committed row in the database file itself, with no WAL left over', async () => {
+    const file = freshFile();
+    await drive(createSqliteSink(sqliteSpec(file, { batchSize: 100 })), streamOf(numberedTable(20_000), NUMBERED_FIELDS, 2048));
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    expect(readAll(file, 'SELECT count(*) AS n FROM target')).toEqual([{ n: 20_000n }]);
+  });
 });
 
 describe('sqlite sink: overwrite, upsert, sql', () => {
