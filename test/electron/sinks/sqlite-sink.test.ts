@@ -32,6 +32,14 @@ describe('sqlite sink: modes', () => {
     expect(readAll(file, 'SELECT label FROM target WHERE id = 777')).toEqual([{ label: 'row 777' }]);
   });
 
+  it('fills statements across batches of a few rows each, in order', async () => {
+    const file = freshFile();
+    await drive(createSqliteSink(sqliteSpec(file, { batchSize: 1000 })), streamOf(numberedTable(2_345), NUMBERED_FIELDS, 7));
+    const rows = readAll(file, 'SELECT rowid, id, label FROM target ORDER BY rowid');
+    expect(rows).toHaveLength(2_345);
+    expect(rows.every((r, i) => r.id === BigInt(i) && r.rowid === BigInt(i + 1) && r.label === `row ${i}`)).toBe(true);
+  });
+
   it('leaves every committed row in the database file itself, with no WAL left over', async () => {
     const file = freshFile();
     await drive(createSqliteSink(sqliteSpec(file, { batchSize: 100 })), streamOf(numberedTable(20_000), NUMBERED_FIELDS, 2048));
