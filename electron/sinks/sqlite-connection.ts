@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { DeltaportError } from '../../shared/errors.js';
 import type { TableDescription } from './sql-plan.js';
 
-const BUSY_TIMEOUT_MS = 5_000;
+export const BUSY_TIMEOUT_MS = 5_000;
 
 export function openSqlite(path: string, options: { readonly?: boolean } = {}): Database.Database {
   try {

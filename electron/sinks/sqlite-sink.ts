@@ -1,15 +1,17 @@
 // The SQLite sink: prepared multi-row INSERTs (up to 100 rows per statement, reused) inside one transaction per
-// batch, bound from the Arrow columns one column at a time into a reused parameter array.
+// batch, bound from the Arrow columns one column at a time into a reused parameter array. A statement's rows may come
+// from several record batches: a scan over deletion vectors yields batches of a few rows, each of which would
+// otherwise end in a short statement of its own.
 import type { RecordBatch } from 'apache-arrow';
 import type Database from 'better-sqlite3';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
-import { joinBatches } from '../delta/concat-batches.js';
 import { isNullAt, sqliteFiller, sqliteReader } from './column-values.js';
 import type { BatchSink } from './sink.js';
 import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js';
 import { insertValuesSql, sqliteRowsPerInsert } from './sql-statements.js';
-import { describeSqliteTable, openSqlite, sqliteMessage } from './sqlite-connection.js';
+import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
+import { BUSY_TIMEOUT_MS, describeSqliteTable, openSqlite, sqliteMessage } from './sqlite-connection.js';
 
 export function createSqliteSink(spec: Extract<SinkSpec, { kind: 'sqlite' }>): BatchSink {
   return createSqlSink(spec, {
@@ -20,12 +22,12 @@ export function createSqliteSink(spec: Extract<SinkSpec, { kind: 'sqlite' }>): B
   });
 }
 
-type RowWriter = (batch: RecordBatch) => void;
-
-const JOIN_ROWS = 65_536;
+/** Writes one transaction's rows. */
+type RowWriter = (chunks: RecordBatch[]) => void;
 
 function sqliteSession(path: string): SqlSession {
   const db = openSqlite(path);
+  let checkpointer: Checkpointer | null = null;
   let writeRows: RowWriter = () => {
     throw new Error('the SQLite session was not prepared');
   };
@@ -41,20 +43,23 @@ function sqliteSession(path: string): SqlSession {
     },
     async prepare(target) {
       writeRows = target.spec.mode === 'sql' ? statementWriter(db, target) : insertWriter(db, target);
+      checkpointer ??= startCheckpointer(db, BUSY_TIMEOUT_MS);
     },
     async writeRows(chunks) {
-      // Joined, the rows fill whole 100-row statements: a scan over deletion vectors yields batches of a few rows,
-      // each of which would otherwise end in a short statement of its own.
-      for (const chunk of joinBatches(chunks, JOIN_ROWS)) writeRows(chunk);
+      // Every transaction before this one has committed.
+      checkpointer?.request();
+      writeRows(chunks);
     },
     async ping() {
       return db.open;
     },
     async close() {
       db.close();
+      await checkpointer?.stop();
     },
     kill() {
       if (db.open) db.close();
+      void checkpointer?.stop();
     },
   };
 }
@@ -77,22 +82,22 @@ function insertWriter(db: Database.Database, target: WriteTarget): RowWriter {
   };
   const full = statementFor(perStatement);
   const params: unknown[] = new Array(perStatement * width);
-  return (batch) => {
-    const fillers = target.fields.map((field, c) => sqliteFiller(batch.data.children[c], field));
-    const fill = (into: unknown[], first: number, rows: number): void => {
-      for (let c = 0; c < width; c++) fillers[c](into, first, rows, c, width);
-    };
-    const total = batch.numRows;
-    let row = 0;
-    for (; row + perStatement <= total; row += perStatement) {
-      fill(params, row, perStatement);
-      full.run(params);
+  return (chunks) => {
+    let filled = 0;
+    for (const batch of chunks) {
+      const fillers = target.fields.map((field, c) => sqliteFiller(batch.data.children[c], field));
+      for (let row = 0; row < batch.numRows; ) {
+        const rows = Math.min(perStatement - filled, batch.numRows - row);
+        for (let c = 0; c < width; c++) fillers[c](params, row, rows, filled * width + c, width);
+        filled += rows;
+        row += rows;
+        if (filled === perStatement) {
+          full.run(params);
+          filled = 0;
+        }
+      }
     }
-    if (row < total) {
-      const rest: unknown[] = new Array((total - row) * width);
-      fill(rest, row, total - row);
-      statementFor(total - row).run(rest);
-    }
+    if (filled > 0) statementFor(filled).run(params.slice(0, filled * width));
   };
 }
 
@@ -104,14 +109,16 @@ function statementWriter(db: Database.Database, target: WriteTarget): RowWriter 
   const statement = db.prepare(positional.sql);
   const sources = positional.order.map((n) => target.fields.findIndex((f) => f.name === named.names[n]));
   const params: unknown[] = new Array(sources.length);
-  return (batch) => {
-    const columns = columnsOf(batch, target);
-    for (let r = 0; r < batch.numRows; r++) {
-      for (let p = 0; p < sources.length; p++) {
-        const { isNull, read } = columns[sources[p]];
-        params[p] = isNull(r) ? null : read(r);
+  return (chunks) => {
+    for (const batch of chunks) {
+      const columns = columnsOf(batch, target);
+      for (let r = 0; r < batch.numRows; r++) {
+        for (let p = 0; p < sources.length; p++) {
+          const { isNull, read } = columns[sources[p]];
+          params[p] = isNull(r) ? null : read(r);
+        }
+        statement.run(params);
       }
-      statement.run(params);
     }
   };
 }

@@ -66,6 +66,58 @@ export function timestampFormatter(unit: number, utc: boolean): (ticks: number |
   };
 }
 
+/** The most bytes a timestampByteWriter writes for one value: a year of 12 digits and a sign (int64 seconds), the
+ * rest of the date, the time of day, nine fraction digits and the zone. */
+export const MAX_TIMESTAMP_BYTES = 40;
+
+/** Writes timestampFormatter's text as ASCII bytes at `pos` (room for MAX_TIMESTAMP_BYTES assumed); returns the
+ * position after it. No string per value: what a column's text costs is then one decode for all of its rows. */
+export type TimestampByteWriter = (buf: Uint8Array, pos: number, ticks: number | bigint) => number;
+
+export function timestampByteWriter(unit: number, utc: boolean): TimestampByteWriter {
+  const { digits, split } = tickSplitter(unit);
+  // The date's bytes are kept while rows share a day.
+  let lastDays = Number.NaN;
+  const date = new Uint8Array(MAX_TIMESTAMP_BYTES);
+  let dateLength = 0;
+  return (buf, pos, ticks) => {
+    const { days, seconds, fraction } = split(ticks);
+    if (days !== lastDays) {
+      lastDays = days;
+      const text = formatDays(days);
+      dateLength = text.length;
+      for (let k = 0; k < dateLength; k++) date[k] = text.charCodeAt(k);
+    }
+    for (let k = 0; k < dateLength; k++) buf[pos++] = date[k];
+    const hours = Math.floor(seconds / 3600);
+    const minutes = Math.floor((seconds - hours * 3600) / 60);
+    buf[pos] = 0x54; // T
+    writeDigits(buf, pos + 1, hours, 2);
+    buf[pos + 3] = 0x3a; // :
+    writeDigits(buf, pos + 4, minutes, 2);
+    buf[pos + 6] = 0x3a;
+    writeDigits(buf, pos + 7, seconds - hours * 3600 - minutes * 60, 2);
+    pos += 9;
+    if (digits > 0) {
+      buf[pos] = 0x2e; // .
+      writeDigits(buf, pos + 1, fraction, digits);
+      pos += digits + 1;
+    }
+    if (utc) buf[pos++] = 0x5a; // Z
+    return pos;
+  };
+}
+
+/** A non-negative integer below 10^width as exactly `width` digits at `pos`. */
+export function writeDigits(buf: Uint8Array, pos: number, value: number, width: number): void {
+  let v = value;
+  for (let k = pos + width - 1; k >= pos; k--) {
+    const next = Math.floor(v / 10);
+    buf[k] = 0x30 + (v - next * 10);
+    v = next;
+  }
+}
+
 /** 'YYYY-MM-DD' of a day count, remembering the last one: date columns repeat a value over many rows. */
 export function dateFormatter(): (days: number) => string {
   let lastDays = Number.NaN;

@@ -31,6 +31,21 @@ describe('sqlite sink: modes', () => {
     expect(count).toEqual({ n: 12_345n, d: 12_345n, lo: 0n, hi: 12_344n });
     expect(readAll(file, 'SELECT label FROM target WHERE id = 777')).toEqual([{ label: 'row 777' }]);
   });
+
+  it('fills statements across batches of a few rows each, in order', async () => {
+    const file = freshFile();
+    await drive(createSqliteSink(sqliteSpec(file, { batchSize: 1000 })), streamOf(numberedTable(2_345), NUMBERED_FIELDS, 7));
+    const rows = readAll(file, 'SELECT rowid, id, label FROM target ORDER BY rowid');
+    expect(rows).toHaveLength(2_345);
+    expect(rows.every((r, i) => r.id === BigInt(i) && r.rowid === BigInt(i + 1) && r.label === `row ${i}`)).toBe(true);
+  });
+
+  it('leaves every committed row in the database file itself, with no WAL left over', async () => {
+    const file = freshFile();
+    await drive(createSqliteSink(sqliteSpec(file, { batchSize: 100 })), streamOf(numberedTable(20_000), NUMBERED_FIELDS, 2048));
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    expect(readAll(file, 'SELECT count(*) AS n FROM target')).toEqual([{ n: 20_000n }]);
+  });
 });
 
 describe('sqlite sink: overwrite, upsert, sql', () => {
