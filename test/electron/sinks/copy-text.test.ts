@@ -49,4 +49,19 @@ describe('copyTextChunks', () => {
       expect(lines).toEqual(values.map((t) => format(t)));
     }
   });
+
+  it('writes doubles as text that reads back to the same value', () => {
+    let seed = 11;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const values = [0, -0, 1, -1, 0.1, 0.30000000000000004, 12.3, 1e21, 2 ** 53, 2 ** 53 + 2, 1e-7, 5e-324, Number.MAX_VALUE, Number.NaN, Infinity, -Infinity];
+    for (let k = 0; k < 3000; k++) {
+      const decimals = k % 12;
+      values.push(Math.round((next() - 0.5) * 10 ** (1 + (k % 9)) * 10 ** decimals) / 10 ** decimals, (next() - 0.5) * 10 ** ((k % 40) - 20));
+    }
+    const lines = copyText({ x: arrow.makeVector(Float64Array.from([0, ...values])) }, [field('x', 'double')]);
+    expect(lines).toHaveLength(values.length);
+    lines.forEach((line, k) => expect(Number(line)).toBe(Object.is(values[k], -0) ? 0 : values[k]));
+    const typical = [12.3, 0.05, -1234.56, 100, 0.1, 999999.99, 1e-7];
+    expect(copyText({ x: arrow.makeVector(Float64Array.from([0, ...typical])) }, [field('x', 'double')])).toEqual(typical.map(String));
+  });
 });
