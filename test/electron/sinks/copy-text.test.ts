@@ -64,4 +64,13 @@ describe('copyTextChunks', () => {
     const typical = [12.3, 0.05, -1234.56, 100, 0.1, 999999.99, 1e-7];
     expect(copyText({ x: arrow.makeVector(Float64Array.from([0, ...typical])) }, [field('x', 'double')])).toEqual(typical.map(String));
   });
+
+  it('hands out chunks of at least 64 KiB but the last, whatever the batches', () => {
+    const labels = Array.from({ length: 20_000 }, (_, i) => `label ${i} `.repeat(1 + (i % 7)));
+    const batch = new arrow.Table({ s: arrow.vectorFromArray(labels, new arrow.Utf8()) }).batches[0];
+    const batches = Array.from({ length: 40 }, (_, k) => batch.slice(k * 500, (k + 1) * 500));
+    const chunks = [...copyTextChunks(batches, [field('s', 'string')])];
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(labels.map((l) => `${l}\n`).join(''));
+    expect(chunks.slice(0, -1).every((c) => c.length >= 1 << 16)).toBe(true);
+  });
 });
