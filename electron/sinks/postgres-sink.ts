@@ -1,14 +1,13 @@
 // The PostgreSQL sink: appends and overwrites stream COPY text straight from the Arrow columns; upserts COPY into
 // a session's temporary table and merge from it with INSERT ... ON CONFLICT; mode 'sql' runs the user's statement
 // (prepared once per connection) for each row.
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RecordBatch } from 'apache-arrow';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
 import { isNullAt, pgTextReader } from './column-values.js';
+import { CopyIn } from './copy-in.js';
 import { copyTextChunks } from './copy-text.js';
 import { clientConfig, connectPg, describePgTable, pgMessage, type PgLink } from './pg-connection.js';
 import type { BatchSink } from './sink.js';
@@ -22,27 +21,62 @@ export function createPostgresSink(spec: Extract<SinkSpec, { kind: 'postgres' }>
     connect: () => pgSession(spec.connection),
     checkBeforeReuse: spec.connection.checkBeforeReuse ?? true,
     explain: (err) => pgMessage(err, typeof password === 'string' ? password : undefined),
+    encode: encodeRows,
+    // One transaction being sent and one encoded behind it, ready when the server is.
+    maxUncommitted: 2,
   });
 }
 
-type RowWriter = (chunks: RecordBatch[], firstRow: number) => Promise<void>;
+/** A transaction's rows as sent: COPY text, or (mode 'sql') the batches whose values are bound row by row. */
+type PgRows = { copyText: Buffer[] } | { batches: RecordBatch[] };
 
-async function pgSession(connection: Extract<SinkSpec, { kind: 'postgres' }>['connection']): Promise<SqlSession> {
+type RowWriter = (rows: PgRows, firstRow: number) => Promise<void>;
+
+/** How a prepared session writes: inside a transaction the sink opened, or as a whole transaction. */
+interface RowWriters {
+  write: RowWriter;
+  committed: RowWriter;
+}
+
+/** A connection that answered this recently needs no check before it is used again. */
+const RECENTLY_ALIVE_MS = 1000;
+
+async function encodeRows(chunks: RecordBatch[], { fields, spec }: WriteTarget): Promise<PgRows> {
+  if (spec.mode === 'sql') return { batches: chunks };
+  const copyText: Buffer[] = [];
+  for (const chunk of copyTextChunks(chunks, fields)) {
+    copyText.push(chunk);
+    // Replies for the transaction in flight are handled between chunks, not after the whole encoding.
+    await nextTurn();
+  }
+  return { copyText };
+}
+
+async function pgSession(connection: Extract<SinkSpec, { kind: 'postgres' }>['connection']): Promise<SqlSession<PgRows>> {
   const link = await connectPg(connection);
   const { client } = link;
-  let writeRows: RowWriter = async () => {
-    throw new Error('the PostgreSQL session was not prepared');
+  let writers: RowWriters | null = null;
+  const prepared = (): RowWriters => {
+    if (!writers) throw new Error('the PostgreSQL session was not prepared');
+    return writers;
+  };
+  let answeredAt = Number.NEGATIVE_INFINITY;
+  const answered = async <T>(work: Promise<T>): Promise<T> => {
+    const result = await work;
+    answeredAt = performance.now();
+    return result;
   };
   return {
     async query(sql, params) {
-      return (await client.query(sql, params)).rows;
+      return (await answered(client.query(sql, params))).rows;
     },
     describe: (table) => describePgTable(client, table),
     async prepare(target) {
-      writeRows = await rowWriter(client, target);
+      writers = await rowWriters(client, target);
     },
-    writeRows: (chunks, firstRow) => writeRows(chunks, firstRow),
-    ping: () => alive(link),
+    writeRows: (rows, firstRow) => answered(prepared().write(rows, firstRow)),
+    writeCommitted: (rows, firstRow) => answered(prepared().committed(rows, firstRow)),
+    ping: async () => !link.broken && (performance.now() - answeredAt < RECENTLY_ALIVE_MS || (await alive(link))),
     async close() {
       await client.end();
     },
@@ -53,7 +87,6 @@ async function pgSession(connection: Extract<SinkSpec, { kind: 'postgres' }>['co
 }
 
 async function alive(link: PgLink): Promise<boolean> {
-  if (link.broken) return false;
   try {
     await link.client.query('SELECT 1');
     return true;
@@ -62,30 +95,38 @@ async function alive(link: PgLink): Promise<boolean> {
   }
 }
 
-async function rowWriter(client: pg.Client, { table, fields, spec }: WriteTarget): Promise<RowWriter> {
-  switch (spec.mode) {
-    case 'upsert': {
-      await client.query(upsertTempSql(fields));
-      const copy = copySql(UPSERT_TEMP, fields);
-      const merge = upsertMergeSql(table, fields, spec.keyColumns!);
-      return async (chunks, firstRow) => {
-        await copyRows(client, copy, chunks, fields, firstRow);
-        await client.query(merge);
-      };
-    }
-    case 'sql':
-      return statementWriter(client, { table, fields, spec });
-    default: {
-      const copy = copySql(table, fields);
-      return (chunks, firstRow) => copyRows(client, copy, chunks, fields, firstRow);
-    }
+/** COPY text goes out with the statements around it as one simple query: BEGIN and COMMIT cost no round trips. */
+async function rowWriters(client: pg.Client, { table, fields, spec }: WriteTarget): Promise<RowWriters> {
+  if (spec.mode === 'sql') {
+    const write = statementWriter(client, { table, fields, spec });
+    return {
+      write,
+      async committed(rows, firstRow) {
+        await client.query('BEGIN');
+        await write(rows, firstRow);
+        await client.query('COMMIT');
+      },
+    };
   }
+  let statements = copySql(table, fields);
+  if (spec.mode === 'upsert') {
+    await client.query(upsertTempSql(fields));
+    statements = `${copySql(UPSERT_TEMP, fields)}; ${upsertMergeSql(table, fields, spec.keyColumns!)}`;
+  }
+  const whole = `BEGIN; ${statements}; COMMIT`;
+  return {
+    write: (rows, firstRow) => copyRows(client, statements, rows, firstRow),
+    committed: (rows, firstRow) => copyRows(client, whole, rows, firstRow),
+  };
 }
 
 /** One COPY for the whole transaction: a COPY per scan batch would cost a round trip each. */
-async function copyRows(client: pg.Client, sql: string, chunks: RecordBatch[], fields: WriteTarget['fields'], firstRow: number): Promise<void> {
+async function copyRows(client: pg.Client, sql: string, rows: PgRows, firstRow: number): Promise<void> {
+  if (!('copyText' in rows)) throw new Error('COPY needs the rows as COPY text');
   try {
-    await pipeline(Readable.from(copyTextChunks(chunks, fields)), client.query(copyFrom(sql)));
+    const copy = new CopyIn(sql, rows.copyText);
+    client.query(copy);
+    await copy.done;
   } catch (err) {
     // The server names the COPY line that failed; say which exported row that is.
     const line = /line (\d+)/.exec((err as { where?: string }).where ?? '');
@@ -102,9 +143,10 @@ function statementWriter(client: pg.Client, { fields, spec }: WriteTarget): RowW
   const { sql } = toPositional(spec.sql!, named, '$');
   const name = `deltaport_sql_${++statementCounter}`;
   const sources = named.names.map((n) => fields.findIndex((f) => f.name === n));
-  return async (chunks, firstRow) => {
+  return async (rows, firstRow) => {
+    if (!('batches' in rows)) throw new Error('mode sql needs the rows as batches');
     let row = firstRow;
-    for (const batch of chunks) {
+    for (const batch of rows.batches) {
       const columns = sources.map((c) => ({ isNull: isNullAt(batch.data.children[c]), read: pgTextReader(batch.data.children[c], fields[c]) }));
       for (let r = 0; r < batch.numRows; r++, row++) {
         const values = columns.map(({ isNull, read }) => (isNull(r) ? null : read(r)));

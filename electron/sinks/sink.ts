@@ -17,9 +17,11 @@ export interface SinkOpenContext {
 export interface BatchSink {
   /** Prepares the target. Returns where an exactly-once job resumes, or null to start from the first row. */
   open(ctx: SinkOpenContext): Promise<ScanPosition | null>;
-  /** Writes one batch; a SQL sink commits it (with its position, when exactly-once) before resolving. */
+  /** Takes one batch. A SQL sink queues its rows into transactions (each committed with its position, when
+   * exactly-once) and resolves once few enough are uncommitted; a failure of a queued transaction rejects a later
+   * write or close, and abort rolls back whatever is queued or in flight. */
   write(batch: ScanBatch): Promise<void>;
-  /** Completes the export (final commit, rename into place). */
+  /** Completes the export (the queued transactions, final commit, rename into place). */
   close(): Promise<void>;
   /** Undoes what is not committed and removes partial output; safe to call after any failure. */
   abort(): Promise<void>;

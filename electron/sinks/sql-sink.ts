@@ -1,6 +1,10 @@
 // The part both SQL sinks share: open (validate, check or create the target, resume an exactly-once job), regroup
 // batches into transactions, commit each with its progress row, retry transient failures on a fresh connection,
-// swap an overwrite into place, and roll back on abort. The dialects plug in a SqlSession.
+// swap an overwrite into place, and roll back on abort. The dialects plug in a SqlSession, and may encode a
+// transaction's rows as soon as it is queued and let writes return before their commits (up to a few uncommitted
+// transactions): the scan and the encoding of the next transaction then overlap the database's work on the one
+// before, while memory stays bounded.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RecordBatch } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
@@ -21,14 +25,17 @@ export interface WriteTarget {
   spec: SqlSinkSpec;
 }
 
-/** One connection to the target database. */
-export interface SqlSession {
+/** One connection to the target database; `Rows` is a transaction's rows as the sink's encode made them. */
+export interface SqlSession<Rows = RecordBatch[]> {
   query(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   describe(table: string): Promise<TableDescription | null>;
   /** Sets up statements and temporary tables for writing; again after every reconnect. */
   prepare(target: WriteTarget): Promise<void>;
   /** Writes one transaction's rows inside it; `firstRow` (0-based, in the export) is for error messages. */
-  writeRows(chunks: RecordBatch[], firstRow: number): Promise<void>;
+  writeRows(rows: Rows, firstRow: number): Promise<void>;
+  /** Where the dialect can: BEGIN, the rows and COMMIT sent as one exchange (for a transaction without a progress
+   * row). Every round trip between statements leaves the database idle until this process gets to the reply. */
+  writeCommitted?(rows: Rows, firstRow: number): Promise<void>;
   /** A round trip that proves the connection still works (connection check before reuse). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -36,20 +43,35 @@ export interface SqlSession {
   kill(): void;
 }
 
-export interface SqlSinkOptions {
+/** What an exactly-once job's progress row says once a transaction commits. */
+type Progress = StreamProgress & { rowsWritten: number; done: boolean };
+
+/** Turns a transaction's batches into what its session writes. */
+export type RowEncoder<Rows> = (chunks: RecordBatch[], target: WriteTarget) => Promise<Rows>;
+
+export interface SqlSinkOptions<Rows> {
   dialect: Dialect;
-  connect: () => Promise<SqlSession>;
+  connect: () => Promise<SqlSession<Rows>>;
+  /** Runs once per transaction, as soon as it is queued (while the database still works on the ones before); a
+   * retry resends the same encoded rows. Without it a session writes the batches as they are. */
+  encode: RowEncoder<Rows>;
+  /** Transactions that may still be uncommitted when a write resolves; 0 (the default): a write resolves after
+   * its commit, which suits an in-process database that would only take turns with the scan anyway. */
+  maxUncommitted?: number;
   checkBeforeReuse: boolean;
   /** The database's message for a failure, on one line. */
   explain: (err: unknown) => string;
 }
 
-export function createSqlSink(spec: SqlSinkSpec, options: SqlSinkOptions): BatchSink {
-  return new SqlSink(spec, options);
+export function createSqlSink(spec: SqlSinkSpec, options: Omit<SqlSinkOptions<RecordBatch[]>, 'encode'>): BatchSink;
+export function createSqlSink<Rows>(spec: SqlSinkSpec, options: SqlSinkOptions<Rows>): BatchSink;
+export function createSqlSink<Rows>(spec: SqlSinkSpec, options: SqlSinkOptions<Rows> | Omit<SqlSinkOptions<RecordBatch[]>, 'encode'>): BatchSink {
+  if ('encode' in options) return new SqlSink(spec, options);
+  return new SqlSink<RecordBatch[]>(spec, { ...options, encode: async (chunks) => chunks });
 }
 
-class SqlSink implements BatchSink {
-  private session: SqlSession | null = null;
+class SqlSink<Rows> implements BatchSink {
+  private session: SqlSession<Rows> | null = null;
   private target!: WriteTarget;
   private batcher!: TransactionBatcher;
   private key: string | null = null;
@@ -64,12 +86,16 @@ class SqlSink implements BatchSink {
   private lastCommitted: StreamProgress = { position: null, rowsAfter: 0 };
   /** Serializes transactions: writes, interval flushes and close never overlap. */
   private chain: Promise<void> = Promise.resolve();
+  /** Serializes encoding, so that the transaction sent next is the one encoded first. */
+  private encoding: Promise<unknown> = Promise.resolve();
+  /** The commits of the queued transactions, oldest first. */
+  private uncommitted: Promise<void>[] = [];
   private failure: unknown = null;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly spec: SqlSinkSpec,
-    private readonly options: SqlSinkOptions,
+    private readonly options: SqlSinkOptions<Rows>,
   ) {}
 
   async open(ctx: SinkOpenContext): Promise<ScanPosition | null> {
@@ -86,7 +112,7 @@ class SqlSink implements BatchSink {
     }
   }
 
-  private async prepareTarget(session: SqlSession, ctx: SinkOpenContext): Promise<ScanPosition | null> {
+  private async prepareTarget(session: SqlSession<Rows>, ctx: SinkOpenContext): Promise<ScanPosition | null> {
     const { dialect } = this.options;
     const existing = await session.describe(this.spec.table);
     const plan = buildPlan(this.spec, ctx.fields, existing, dialect);
@@ -138,7 +164,10 @@ class SqlSink implements BatchSink {
     let txn: Transaction | null;
     while ((txn = this.batcher.takeFull())) this.enqueue(txn);
     this.armTimer();
-    return this.chain;
+    const waits = this.uncommitted.length - (this.options.maxUncommitted ?? 0);
+    if (waits <= 0) return Promise.resolve();
+    // Resolved a turn after the commit, so that the next transaction goes out before the scan continues.
+    return this.uncommitted[waits - 1].then(() => nextTurn());
   }
 
   async close(): Promise<void> {
@@ -185,10 +214,17 @@ class SqlSink implements BatchSink {
   private enqueue(txn: Transaction): void {
     const firstRow = this.rowsWritten + this.queuedRows;
     this.queuedRows += txn.rows;
-    this.chain = this.chain.then(() => this.commit(txn, firstRow));
-    this.chain.catch((err: unknown) => {
-      this.failure ??= err;
-    });
+    const rows = this.encoding.then(() => this.options.encode(txn.chunks, this.target));
+    this.encoding = rows.catch(() => undefined);
+    const committed = this.chain.then(async () => this.commit(txn, await rows, firstRow));
+    this.chain = committed;
+    this.uncommitted.push(committed);
+    committed.then(
+      () => this.uncommitted.shift(),
+      (err: unknown) => {
+        this.failure ??= err;
+      },
+    );
   }
 
   private armTimer(): void {
@@ -207,9 +243,11 @@ class SqlSink implements BatchSink {
   }
 
   /** One batch, one transaction, with its progress row; transient failures retry on a new connection. */
-  private async commit(txn: Transaction, firstRow: number): Promise<void> {
+  private async commit(txn: Transaction, rows: Rows, firstRow: number): Promise<void> {
     const stored = { ...txn.progress, rowsWritten: firstRow + txn.rows, done: false };
-    await this.transaction(`rows ${firstRow + 1}-${firstRow + txn.rows}`, stored, (session) => session.writeRows(txn.chunks, firstRow));
+    await this.transaction(`rows ${firstRow + 1}-${firstRow + txn.rows}`, stored, (session) =>
+      session.writeCommitted && !this.key ? session.writeCommitted(rows, firstRow) : this.committing(session, stored, (s) => s.writeRows(rows, firstRow)),
+    );
     this.rowsWritten = firstRow + txn.rows;
     this.queuedRows -= txn.rows;
   }
@@ -217,23 +255,31 @@ class SqlSink implements BatchSink {
   /** The last transaction: the overwrite's swap, and the job marked done. */
   private async finish(statements: string[]): Promise<void> {
     const stored = { ...this.lastCommitted, rowsWritten: this.rowsWritten, done: true };
-    await this.transaction('the final commit', stored, async (session) => {
-      for (const sql of statements) await session.query(sql);
-    });
+    await this.transaction('the final commit', stored, (session) =>
+      this.committing(session, stored, async (s) => {
+        for (const sql of statements) await s.query(sql);
+      }),
+    );
   }
 
-  private async transaction(label: string, progress: StreamProgress & { rowsWritten: number; done: boolean }, body: (s: SqlSession) => Promise<void>): Promise<void> {
-    const { dialect, checkBeforeReuse } = this.options;
+  /** BEGIN, the body, the progress row of an exactly-once job, COMMIT. */
+  private async committing(session: SqlSession<Rows>, progress: Progress, body: (s: SqlSession<Rows>) => Promise<void>): Promise<void> {
+    await session.query('BEGIN');
+    await body(session);
+    if (this.key) await saveProgress(session.query.bind(session), this.options.dialect, this.key, this.spec.table, progress);
+    await session.query('COMMIT');
+  }
+
+  /** Runs `run` (a whole transaction) until it commits; transient failures retry it on a new connection. */
+  private async transaction(label: string, progress: Progress, run: (s: SqlSession<Rows>) => Promise<void>): Promise<void> {
+    const { checkBeforeReuse } = this.options;
     for (let attempt = 0; ; attempt++) {
-      let session: SqlSession | null = null;
+      let session: SqlSession<Rows> | null = null;
       try {
         if (this.aborted) throw cancelled();
         session = await this.usableSession(attempt > 0 || checkBeforeReuse);
         this.inTransaction = true;
-        await session.query('BEGIN');
-        await body(session);
-        if (this.key) await saveProgress(session.query.bind(session), dialect, this.key, this.spec.table, progress);
-        await session.query('COMMIT');
+        await run(session);
         this.inTransaction = false;
         this.lastCommitted = { position: progress.position, rowsAfter: progress.rowsAfter };
         return;
@@ -264,7 +310,7 @@ class SqlSink implements BatchSink {
     }
   }
 
-  private async usableSession(check: boolean): Promise<SqlSession> {
+  private async usableSession(check: boolean): Promise<SqlSession<Rows>> {
     if (this.session && (!check || (await this.session.ping()))) return this.session;
     await this.dropSession();
     const session = await this.options.connect();

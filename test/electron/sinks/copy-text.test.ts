@@ -49,4 +49,28 @@ describe('copyTextChunks', () => {
       expect(lines).toEqual(values.map((t) => format(t)));
     }
   });
+
+  it('writes doubles as text that reads back to the same value', () => {
+    let seed = 11;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const values = [0, -0, 1, -1, 0.1, 0.30000000000000004, 12.3, 1e21, 2 ** 53, 2 ** 53 + 2, 1e-7, 5e-324, Number.MAX_VALUE, Number.NaN, Infinity, -Infinity];
+    for (let k = 0; k < 3000; k++) {
+      const decimals = k % 12;
+      values.push(Math.round((next() - 0.5) * 10 ** (1 + (k % 9)) * 10 ** decimals) / 10 ** decimals, (next() - 0.5) * 10 ** ((k % 40) - 20));
+    }
+    const lines = copyText({ x: arrow.makeVector(Float64Array.from([0, ...values])) }, [field('x', 'double')]);
+    expect(lines).toHaveLength(values.length);
+    lines.forEach((line, k) => expect(Number(line)).toBe(Object.is(values[k], -0) ? 0 : values[k]));
+    const typical = [12.3, 0.05, -1234.56, 100, 0.1, 999999.99, 1e-7];
+    expect(copyText({ x: arrow.makeVector(Float64Array.from([0, ...typical])) }, [field('x', 'double')])).toEqual(typical.map(String));
+  });
+
+  it('hands out chunks of at least 64 KiB but the last, whatever the batches', () => {
+    const labels = Array.from({ length: 20_000 }, (_, i) => `label ${i} `.repeat(1 + (i % 7)));
+    const batch = new arrow.Table({ s: arrow.vectorFromArray(labels, new arrow.Utf8()) }).batches[0];
+    const batches = Array.from({ length: 40 }, (_, k) => batch.slice(k * 500, (k + 1) * 500));
+    const chunks = [...copyTextChunks(batches, [field('s', 'string')])];
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(labels.map((l) => `${l}\n`).join(''));
+    expect(chunks.slice(0, -1).every((c) => c.length >= 1 << 16)).toBe(true);
+  });
 });
