@@ -24,7 +24,7 @@ export interface PostgresConnection {
   password?: string;
   ssl?: boolean;
   connectTimeoutMs?: number;
-  /** Check a pooled connection with a round trip before reusing it. */
+  /** Check a connection with a round trip before reusing it (skipped when it answered in the last second). */
   checkBeforeReuse?: boolean;
 }
 

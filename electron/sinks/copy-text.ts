@@ -3,9 +3,8 @@
 // are written as digits, so the common columns never become JS strings and no row objects exist.
 import { Precision, Type, type Data, type Float, type Int, type RecordBatch, type Timestamp } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
-import { formatDays } from '../../shared/timestamp.js';
 import { int64Reader } from '../values/int64.js';
-import { tickSplitter } from '../values/time-text.js';
+import { MAX_TIMESTAMP_BYTES, timestampByteWriter } from '../values/time-text.js';
 import { isNullAt, mayNeedCopyEscape, pgTextReader } from './column-values.js';
 import { valueKind } from './sql-types.js';
 
@@ -127,47 +126,14 @@ function valueWriter(data: Data, field: StructField): CellWriter {
   return (out, i) => writeText(out, read(i));
 }
 
-/** The bytes of time-text.ts's timestampFormatter, written without making a string: the date text is kept while
- * rows share a day, the time of day and the fraction are written as digits. */
+/** The bytes of time-text.ts's timestampFormatter, written without making a string. */
 function timestampWriter(data: Data, unit: number, utc: boolean): CellWriter {
   const read = int64Reader(data.values as BigInt64Array);
-  const { digits, split } = tickSplitter(unit);
-  let lastDays = Number.NaN;
-  let dateText = '';
+  const write = timestampByteWriter(unit, utc);
   return (out, i) => {
-    const { days, seconds, fraction } = split(read(i));
-    if (days !== lastDays) {
-      lastDays = days;
-      dateText = formatDays(days);
-    }
-    writeText(out, dateText);
-    out.ensure(digits + 12);
-    const buf = out.buf;
-    let pos = out.pos;
-    buf[pos++] = 0x54; // T
-    pos = writeDigits(buf, pos, Math.floor(seconds / 3600), 2);
-    buf[pos++] = 0x3a;
-    pos = writeDigits(buf, pos, Math.floor((seconds % 3600) / 60), 2);
-    buf[pos++] = 0x3a;
-    pos = writeDigits(buf, pos, seconds % 60, 2);
-    if (digits > 0) {
-      buf[pos++] = 0x2e;
-      pos = writeDigits(buf, pos, fraction, digits);
-    }
-    if (utc) buf[pos++] = 0x5a; // Z
-    out.pos = pos;
+    out.ensure(MAX_TIMESTAMP_BYTES);
+    out.pos = write(out.buf, out.pos, read(i));
   };
-}
-
-/** A non-negative integer below 10^width as exactly `width` digits; returns the position after them. */
-function writeDigits(buf: Buffer, pos: number, value: number, width: number): number {
-  let v = value;
-  for (let k = pos + width - 1; k >= pos; k--) {
-    const next = Math.floor(v / 10);
-    buf[k] = 0x30 + (v - next * 10);
-    v = next;
-  }
-  return pos + width;
 }
 
 /** Copies the cell's UTF-8 bytes, escaping the four bytes COPY text gives a meaning to; a column without any of

@@ -11,7 +11,7 @@ const UNITS = [
 ] as const;
 
 /** Splits epoch ticks of a unit into days since the epoch, whole seconds of that day and the fraction's ticks. */
-export function tickSplitter(unit: number): { digits: number; split: (ticks: number | bigint) => TimeParts } {
+function tickSplitter(unit: number): { digits: number; split: (ticks: number | bigint) => TimeParts } {
   const { perSecond, digits } = UNITS[unit];
   const perDay = 86_400 * perSecond;
   const perDayBig = BigInt(perDay);
