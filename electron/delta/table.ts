@@ -156,6 +156,9 @@ export class DeltaTable {
       version,
       async () => {
         let segment = segmentFor(listing, version);
+        // Started before the checkpoint decodes, so that the commit files are read meanwhile (the reads are cached:
+        // the awaits below find them); a failure is reported there.
+        for (const v of segment.commitVersions) this.commitActions(v, listing).catch(() => {});
         let checkpoint: CheckpointState | null = null;
         // An unreadable checkpoint (a writer that died half-way, say) is passed over for an older starting point,
         // as Spark does; the first failure is the one reported if there is none.
