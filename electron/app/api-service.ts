@@ -76,8 +76,8 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
     history: (req) => attempt(async () => (await table(req.path)).history({ limit: req.limit })),
     resolveVersion: (req) =>
       attempt(async () => {
-        const { snapshot } = await snapshotAt(req);
-        return { version: snapshot.version, timestamp: snapshot.timestamp };
+        const { table: t, snapshot } = await snapshotAt(req);
+        return { version: snapshot.version, timestamp: await t.commitTime(snapshot.version) };
       }),
     preview: (req) => attempt(() => runSharedTask<PreviewResult>({ kind: 'preview', request: req })),
     planExport: (req) => attempt(() => runSharedTask<ExportPlan>({ kind: 'plan', request: exportRequest(req) })),

@@ -2,7 +2,7 @@
 // level, whose add actions may live in _delta_log/_sidecars). Only the columns a snapshot needs are decoded;
 // file statistics are read separately, on demand, by recordCounts().
 import path from 'node:path';
-import type { Data, Field, RecordBatch, Table } from 'apache-arrow';
+import type { Data, Field, RecordBatch, Schema, Table } from 'apache-arrow';
 import { DeltaportError } from '../../shared/errors.js';
 import type { Action, AddFile, DeletionVectorDescriptor, Metadata, Protocol } from './actions.js';
 import { numberReader, stringMapReader, structChild, utf8Reader, validity, type ColumnReader } from './arrow-columns.js';
@@ -65,7 +65,7 @@ export async function readCheckpointMetadata(ref: CheckpointRef): Promise<Metada
       continue;
     }
     await withParquet(file, async (handle) => {
-      if (structFieldNames(await handle.read({ limit: 0 }), ['metaData'])) {
+      if (structFieldNames(handle.schema, ['metaData'])) {
         takeNonFileActions(await handle.read({ columns: ['metaData'] }), take, ['metaData']);
       }
     });
@@ -81,12 +81,11 @@ export async function recordCounts(state: CheckpointState): Promise<Map<string, 
   const counts = new Map<string, number | null>();
   for (const file of state.parquetAddSources) {
     await withParquet(file, async (handle) => {
-      const layout = await handle.read({ limit: 0 });
-      const addFields = structFieldNames(layout, ['add']);
+      const addFields = structFieldNames(handle.schema, ['add']);
       if (!addFields) return;
       const columns = ['add.path'];
       if (addFields.includes('stats')) columns.push('add.stats');
-      if (structFieldNames(layout, ['add', 'stats_parsed'])?.includes('numRecords')) columns.push('add.stats_parsed.numRecords');
+      if (structFieldNames(handle.schema, ['add', 'stats_parsed'])?.includes('numRecords')) columns.push('add.stats_parsed.numRecords');
       for (const batch of (await handle.read({ columns })).batches) {
         const add = topLevel(batch, 'add');
         if (!add) continue;
@@ -117,11 +116,10 @@ export function numRecordsOf(stats: string | null | undefined): number | null {
 
 async function readParquetActions(file: string, withNonFileActions: boolean, take: (action: Action) => void): Promise<void> {
   await withParquet(file, async (handle) => {
-    const layout = await handle.read({ limit: 0 });
-    const addFields = structFieldNames(layout, ['add']) ?? [];
+    const addFields = structFieldNames(handle.schema, ['add']) ?? [];
     const columns = ADD_FIELDS.filter((f) => addFields.includes(f)).map((f) => `add.${f}`);
     if (withNonFileActions) {
-      columns.push(...NON_FILE_ACTIONS.filter((name) => layout.schema.fields.some((f) => f.name === name)));
+      columns.push(...NON_FILE_ACTIONS.filter((name) => handle.schema.fields.some((f) => f.name === name)));
     }
     if (columns.length === 0) return;
     const table = await handle.read({ columns });
@@ -202,8 +200,8 @@ function topLevel(batch: RecordBatch, name: string): Data | null {
 }
 
 /** The field names of the struct at `path` (["add"], ["add", "stats_parsed"]), or null when the file has none. */
-function structFieldNames(layout: Table, path: string[]): string[] | null {
-  let fields: Field[] = layout.schema.fields;
+function structFieldNames(schema: Schema, path: string[]): string[] | null {
+  let fields: Field[] = schema.fields;
   for (const name of path) {
     const field = fields.find((f) => f.name === name);
     if (!field) return null;

@@ -12,8 +12,6 @@ export interface Snapshot {
   /** Absolute path of the table folder. */
   tableRoot: string;
   version: number;
-  /** Commit time of this version, epoch ms, as time travel resolves it. */
-  timestamp: number;
   protocol: Protocol;
   metadata: Metadata;
   schema: StructType;

@@ -74,13 +74,20 @@ export class DeltaTable {
     return {
       tableRoot: this.root,
       version,
-      timestamp: await (await this.clockFor(listing)).timeOf(version),
       protocol: state.protocol,
       metadata: state.metadata,
       schema: parseSchema(state.metadata.schemaString, version),
       partitionColumns: state.metadata.partitionColumns ?? [],
       files: state.files,
     };
+  }
+
+  /** When `version` was committed, epoch ms, as time travel resolves it. Apart from the snapshot: without in-commit
+   * timestamps a commit's time depends on the file time of every commit before it. */
+  async commitTime(version: number): Promise<number> {
+    const listing = await this.lister.list();
+    segmentFor(listing, version); // reports a version outside the readable range as snapshot() does
+    return (await this.clockFor(listing)).timeOf(version);
   }
 
   async resolveTimestamp(timestampMs: number): Promise<number> {
@@ -107,7 +114,7 @@ export class DeltaTable {
     return {
       path: this.root,
       version: snapshot.version,
-      timestamp: snapshot.timestamp,
+      timestamp: await this.commitTime(snapshot.version),
       versionRange: { earliest: listing.earliest, latest: listing.latest },
       id: metadata.id,
       name: metadata.name ?? null,
@@ -149,6 +156,9 @@ export class DeltaTable {
       version,
       async () => {
         let segment = segmentFor(listing, version);
+        // Started before the checkpoint decodes, so that the commit files are read meanwhile (the reads are cached:
+        // the awaits below find them); a failure is reported there.
+        for (const v of segment.commitVersions) this.commitActions(v, listing).catch(() => {});
         let checkpoint: CheckpointState | null = null;
         // An unreadable checkpoint (a writer that died half-way, say) is passed over for an older starting point,
         // as Spark does; the first failure is the one reported if there is none.

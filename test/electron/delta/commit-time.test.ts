@@ -40,7 +40,8 @@ describe('commit times from file modification times', () => {
     expect((await table.history()).map((c) => [c.version, c.timestamp])).toEqual(
       commitTimes.map((t, version) => [version, t]).reverse(),
     );
-    for (const [version, t] of commitTimes.entries()) expect((await table.snapshot({ version })).timestamp).toBe(t);
+    for (const [version, t] of commitTimes.entries()) expect(await table.commitTime(version)).toBe(t);
+    await expect(table.commitTime(5)).rejects.toMatchObject({ code: 'VERSION_NOT_FOUND' });
   });
 
   it('resolves a timestamp to the latest commit at or before it', async () => {
@@ -57,7 +58,7 @@ describe('commit times from file modification times', () => {
     for (const [ts, version] of cases) {
       expect(await table.resolveTimestamp(ts), iso(ts)).toBe(version);
       const snapshot = await table.snapshot({ timestampMs: ts });
-      expect([snapshot.version, snapshot.timestamp]).toEqual([version, commitTimes[version]]);
+      expect([snapshot.version, await table.commitTime(snapshot.version)]).toEqual([version, commitTimes[version]]);
     }
   });
 
@@ -98,7 +99,7 @@ describe('commit times from file modification times', () => {
     const root = copyOf('table-with-domain-metadata');
     setTime(path.join(root, '_delta_log', `${v(108)}.checkpoint.parquet`), BASE);
     const table = await DeltaTable.open(root);
-    expect((await table.snapshot()).timestamp).toBe(BASE);
+    expect(await table.commitTime((await table.snapshot()).version)).toBe(BASE);
     expect(await table.resolveTimestamp(BASE)).toBe(108);
     expect(await table.history()).toEqual([]);
   });
@@ -113,7 +114,7 @@ describe('commit times from in-commit timestamps', () => {
     const ict = versions.map((version) => commitInfo(root, version).inCommitTimestamp as number);
     const table = await DeltaTable.open(root);
     expect((await table.history()).map((c) => c.timestamp)).toEqual([...ict].reverse());
-    expect((await table.snapshot()).timestamp).toBe(ict[3]);
+    expect(await table.commitTime((await table.snapshot()).version)).toBe(ict[3]);
     expect(await table.resolveTimestamp(ict[2])).toBe(2);
     expect(await table.resolveTimestamp(ict[3] - 1)).toBe(2);
     expect(await table.resolveTimestamp(ict[3])).toBe(3);
@@ -164,6 +165,6 @@ describe('commit times from in-commit timestamps', () => {
     expect(await table.resolveTimestamp(ict2)).toBe(2);
     expect(await table.resolveTimestamp(ict3 - 1)).toBe(2);
     expect((await table.snapshot({ timestampMs: ict3 })).version).toBe(3);
-    expect((await table.snapshot({ version: 2 })).timestamp).toBe(ict2);
+    expect(await table.commitTime(2)).toBe(ict2);
   });
 });

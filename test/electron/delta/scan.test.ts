@@ -42,7 +42,6 @@ function snapshotOf(fields: StructField[], files: FileSpec[], opts: { partitionC
   return {
     tableRoot: root,
     version: 0,
-    timestamp: 0,
     protocol: { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: [], writerFeatures: [] },
     metadata: {
       id: 'test',

@@ -193,7 +193,7 @@ describe('timestampAsOf on a copy whose commit files have known times', () => {
   ])('resolves %s to version %i', async (ts, version) => {
     const source = await forTable(copy).timestampAsOf(ts).build();
     expect(source.snapshot.version).toBe(version);
-    expect(source.snapshot.timestamp).toBe(times[version]);
+    expect(await source.table.commitTime(source.snapshot.version)).toBe(times[version]);
     expect((await forTable(copy).option('timestampAsOf', ts).build()).snapshot.version).toBe(version);
   });
 
