@@ -16,7 +16,7 @@ const entries = { 'cli/bin': 'cli/bin.js', 'jobs/worker': 'jobs/worker.js', 'del
 
 // Loaded from node_modules at run time: native addons, the .wasm that parquet-wasm reads from beside its own file,
 // and pg, whose optional native binding is looked up dynamically.
-const external = [/^node:/, 'better-sqlite3', /^parquet-wasm(\/|$)/, 'pg', 'pg-copy-streams', 'electron'];
+const external = [/^node:/, 'better-sqlite3', /^parquet-wasm(\/|$)/, 'pg', 'electron'];
 
 /** import.meta.url of a module as if it still ran from its own file under dist/ (import.meta.dirname is left alone:
  * its one user, packageRoot, walks up to package.json and finds the same root from any folder of dist/). */
