@@ -67,9 +67,9 @@ export async function openParquet(path: string): Promise<ParquetHandle> {
       }
     },
     async *stream(request: ReadRequest & { batchSize: number }): AsyncGenerator<Table> {
-      let reader: ReadableStreamDefaultReader<wasm.RecordBatch>;
+      let reader: ReadableStreamDefaultReader<ParquetWasm.RecordBatch>;
       try {
-        reader = ((await file.stream(request)) as ReadableStream<wasm.RecordBatch>).getReader();
+        reader = ((await file.stream(request)) as ReadableStream<ParquetWasm.RecordBatch>).getReader();
       } catch (err) {
         throw parquetError(path, err);
       }
