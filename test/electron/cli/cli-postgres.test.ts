@@ -1,34 +1,22 @@
 // `deltaport export` into a real PostgreSQL: the SQL sink flags reach the sink.
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDatabase, dropDatabase } from '../../support/postgres.js';
+import { describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../../support/test-database.js';
 import { tablePath } from '../../support/tables.js';
 import { duck, sqlText } from '../export/oracle.js';
 import { cli } from './run-cli.js';
 
 const table = tablePath('delta-0.8.0-partitioned');
-let url: string;
-let client: pg.Client;
-
-beforeAll(async () => {
-  url = await createDatabase(inject('pgUrl'), 'cli_export');
-  client = new pg.Client({ connectionString: url });
-  await client.connect();
-});
-afterAll(async () => {
-  await client.end();
-  await dropDatabase(url);
-});
+const db = useTestDatabase('cli_export');
 
 describe('deltaport export --sink postgres://', () => {
   it('writes the chosen columns into the named target, exactly once across reruns', async () => {
-    const args = ['export', table, '--columns', 'value,year', '--sink', url, '--target', 'Sales 2021', '--exactly-once', '--batch-size', '2'];
+    const args = ['export', table, '--columns', 'value,year', '--sink', db.url, '--target', 'Sales 2021', '--exactly-once', '--batch-size', '2'];
     const first = await cli(...args);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     const again = await cli(...args);
     expect(again.code).toBe(0);
-    const got = (await client.query('SELECT value, year FROM "Sales 2021" ORDER BY value')).rows;
+    const got = (await db.client.query('SELECT value, year FROM "Sales 2021" ORDER BY value')).rows;
     // Every data file's rows (DuckDB), with year from the hive path as the log's partitionValues also say.
     const expected = await duck(
       `SELECT value, CAST(year AS VARCHAR) AS year FROM read_parquet(${sqlText(`${table}/**/*.parquet`)}, hive_partitioning=true) ORDER BY value`,
@@ -37,10 +25,10 @@ describe('deltaport export --sink postgres://', () => {
   });
 
   it('upserts on --key', async () => {
-    const args = ['export', table, '--columns', 'value,month', '--sink', url, '--target', 'by_value', '--mode', 'upsert', '--key', 'value'];
+    const args = ['export', table, '--columns', 'value,month', '--sink', db.url, '--target', 'by_value', '--mode', 'upsert', '--key', 'value'];
     expect((await cli(...args)).code).toBe(0);
     expect((await cli(...args)).code).toBe(0);
-    const [{ n, distinct }] = (await client.query('SELECT count(*)::int AS n, count(DISTINCT value)::int AS distinct FROM by_value')).rows;
+    const [{ n, distinct }] = (await db.client.query('SELECT count(*)::int AS n, count(DISTINCT value)::int AS distinct FROM by_value')).rows;
     expect(n).toBe(distinct);
     const [source] = await duck(
       `SELECT count(DISTINCT value)::INTEGER AS n FROM read_parquet(${sqlText(`${table}/**/*.parquet`)})`,

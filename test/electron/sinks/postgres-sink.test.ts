@@ -1,27 +1,17 @@
 import { makeVector, Table, Utf8, vectorFromArray } from 'apache-arrow';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeltaportError } from '../../../shared/errors.js';
 import { testConnection } from '../../../electron/sinks/connection-test.js';
 import { createPostgresSink } from '../../../electron/sinks/postgres-sink.js';
 import { planSqlExport } from '../../../electron/sinks/sql-plan.js';
-import { createDatabase, dropDatabase } from '../../support/postgres.js';
+import { useTestDatabase } from '../../support/test-database.js';
 import { drive, NUMBERED_FIELDS, numberedTable, pgSpec, snapshotOf, streamOf } from './sink-harness.js';
 
-let url: string;
-let client: pg.Client;
-beforeAll(async () => {
-  url = await createDatabase(inject('pgUrl'), 'pg_sink');
-  client = new pg.Client({ connectionString: url });
-  await client.connect();
-});
-afterAll(async () => {
-  await client.end();
-  await dropDatabase(url);
-});
+const db = useTestDatabase('pg_sink');
 
 async function rows(sql: string): Promise<Record<string, unknown>[]> {
-  return (await client.query(sql)).rows;
+  return (await db.client.query(sql)).rows;
 }
 
 async function census(table: string): Promise<{ n: number; distinct: number; lo: number | null; hi: number | null }> {
@@ -40,19 +30,19 @@ async function failure(promise: Promise<unknown>): Promise<DeltaportError> {
 
 describe('postgres sink: modes', () => {
   it('append creates the table from the Delta schema and lands every row once', async () => {
-    await drive(createPostgresSink(pgSpec({ url }, { table: 'append1', batchSize: 1000 })), streamOf(numberedTable(12_345), NUMBERED_FIELDS, 2048, 5000));
+    await drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'append1', batchSize: 1000 })), streamOf(numberedTable(12_345), NUMBERED_FIELDS, 2048, 5000));
     expect(await census('append1')).toEqual({ n: 12_345, distinct: 12_345, lo: 0, hi: 12_344 });
     expect(await rows(`SELECT label FROM append1 WHERE id = 4321`)).toEqual([{ label: 'row 4321' }]);
     // Appending again into the now existing table adds the rows a second time.
-    await drive(createPostgresSink(pgSpec({ url }, { table: 'append1' })), streamOf(numberedTable(100, 20_000), NUMBERED_FIELDS, 64));
+    await drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'append1' })), streamOf(numberedTable(100, 20_000), NUMBERED_FIELDS, 64));
     expect(await census('append1')).toEqual({ n: 12_445, distinct: 12_445, lo: 0, hi: 20_099 });
   });
 
   it('overwrite replaces the contents atomically: readers see the old rows until the swap', async () => {
-    await client.query('CREATE TABLE over1 (id bigint, label text)');
-    await client.query(`INSERT INTO over1 SELECT g, 'old' FROM generate_series(1, 50) g`);
+    await db.client.query('CREATE TABLE over1 (id bigint, label text)');
+    await db.client.query(`INSERT INTO over1 SELECT g, 'old' FROM generate_series(1, 50) g`);
     let seenDuring: unknown = null;
-    await drive(createPostgresSink(pgSpec({ url }, { table: 'over1', mode: 'overwrite', batchSize: 500 })), streamOf(numberedTable(3000), NUMBERED_FIELDS, 1000), {
+    await drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'over1', mode: 'overwrite', batchSize: 500 })), streamOf(numberedTable(3000), NUMBERED_FIELDS, 1000), {
       afterBatch: async (i) => {
         if (i === 1) seenDuring = await census('over1');
       },
@@ -63,7 +53,7 @@ describe('postgres sink: modes', () => {
   });
 
   it('upsert inserts new keys, updates existing ones, keeps the last row of a repeated key, and is idempotent', async () => {
-    const spec = pgSpec({ url }, { table: 'up1', mode: 'upsert', keyColumns: ['id'], batchSize: 700 });
+    const spec = pgSpec({ url: db.url }, { table: 'up1', mode: 'upsert', keyColumns: ['id'], batchSize: 700 });
     const stream = streamOf(numberedTable(2000), NUMBERED_FIELDS, 512);
     await drive(createPostgresSink(spec), stream);
     await drive(createPostgresSink(spec), stream);
@@ -89,21 +79,21 @@ describe('postgres sink: modes', () => {
   });
 
   it('sql mode binds :column parameters per row', async () => {
-    await client.query('CREATE TABLE accounts (id bigint PRIMARY KEY, balance text, note text)');
-    await client.query(`INSERT INTO accounts SELECT g, 'none', 'kept' FROM generate_series(0, 9) g`);
+    await db.client.query('CREATE TABLE accounts (id bigint PRIMARY KEY, balance text, note text)');
+    await db.client.query(`INSERT INTO accounts SELECT g, 'none', 'kept' FROM generate_series(0, 9) g`);
     const sql = `UPDATE accounts SET balance = :label || ':' || :"label" WHERE id = :id AND note <> ':not_a_param'`;
-    await drive(createPostgresSink(pgSpec({ url }, { table: 'accounts', mode: 'sql', sql, batchSize: 3 })), streamOf(numberedTable(5, 3), NUMBERED_FIELDS, 2));
+    await drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'accounts', mode: 'sql', sql, batchSize: 3 })), streamOf(numberedTable(5, 3), NUMBERED_FIELDS, 2));
     expect(await rows('SELECT id::int, balance FROM accounts ORDER BY id')).toEqual(
       Array.from({ length: 10 }, (_, id) => ({ id, balance: id >= 3 && id < 8 ? `row ${id}:row ${id}` : 'none' })),
     );
-    const err = await failure(drive(createPostgresSink(pgSpec({ url }, { table: 'accounts', mode: 'sql', sql: 'DELETE FROM accounts WHERE id = :ident' })), streamOf(numberedTable(5), NUMBERED_FIELDS, 5)));
+    const err = await failure(drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'accounts', mode: 'sql', sql: 'DELETE FROM accounts WHERE id = :ident' })), streamOf(numberedTable(5), NUMBERED_FIELDS, 5)));
     expect(err.code).toBe('VALIDATION');
     expect(err.message).toContain(':ident');
     expect(await rows('SELECT count(*)::int AS n FROM accounts')).toEqual([{ n: 10 }]);
   });
 
   it('quotes every name: spaces, quotes, capitals, keywords and SQL in a name are just names', async () => {
-    await client.query('CREATE TABLE canary (x int)');
+    await db.client.query('CREATE TABLE canary (x int)');
     const table = `select "x"; DROP TABLE canary; --`;
     const fields = [
       { name: 'order', type: 'long', nullable: false },
@@ -111,7 +101,7 @@ describe('postgres sink: modes', () => {
     ];
     const data = new Table({ order: makeVector(BigInt64Array.of(1n, 2n)), 'Label "quoted"': vectorFromArray(['a', "it's"], new Utf8()) });
     for (const mode of ['upsert', 'upsert', 'overwrite'] as const) {
-      await drive(createPostgresSink(pgSpec({ url }, { table, mode, keyColumns: ['order'] })), streamOf(data, fields, 1));
+      await drive(createPostgresSink(pgSpec({ url: db.url }, { table, mode, keyColumns: ['order'] })), streamOf(data, fields, 1));
     }
     expect(await rows(`SELECT "order"::int, "Label ""quoted""" AS l FROM "select ""x""; DROP TABLE canary; --" ORDER BY 1`)).toEqual([
       { order: 1, l: 'a' },
@@ -123,23 +113,23 @@ describe('postgres sink: modes', () => {
 
 describe('postgres sink: plan and incompatible targets', () => {
   it('plans DDL and statement without writing, and reports an incompatible table', async () => {
-    const plan = await planSqlExport(NUMBERED_FIELDS, pgSpec({ url }, { table: 'planned' }));
+    const plan = await planSqlExport(NUMBERED_FIELDS, pgSpec({ url: db.url }, { table: 'planned' }));
     expect(plan).toMatchObject({ sink: 'postgres', target: 'planned', targetExists: false, incompatibility: null });
     expect(plan.ddl).toEqual(['CREATE TABLE "planned" ("id" bigint NOT NULL, "label" text)']);
     expect(plan.statement).toBe('COPY "planned" ("id", "label") FROM STDIN');
     expect(await rows(`SELECT to_regclass('planned') AS t`)).toEqual([{ t: null }]);
 
-    await client.query('CREATE TABLE narrow (id integer, label text, extra text NOT NULL)');
-    const bad = await planSqlExport(NUMBERED_FIELDS, pgSpec({ url }, { table: 'narrow' }));
+    await db.client.query('CREATE TABLE narrow (id integer, label text, extra text NOT NULL)');
+    const bad = await planSqlExport(NUMBERED_FIELDS, pgSpec({ url: db.url }, { table: 'narrow' }));
     expect(bad.targetExists).toBe(true);
     expect(bad.incompatibility).toContain('"id" is integer');
     expect(bad.incompatibility).toContain('"extra" is NOT NULL');
-    const err = await failure(drive(createPostgresSink(pgSpec({ url }, { table: 'narrow' })), streamOf(numberedTable(10), NUMBERED_FIELDS, 5)));
+    const err = await failure(drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'narrow' })), streamOf(numberedTable(10), NUMBERED_FIELDS, 5)));
     expect(err.code).toBe('SINK_INCOMPATIBLE');
     expect(await rows('SELECT count(*)::int AS n FROM narrow')).toEqual([{ n: 0 }]);
 
-    await client.query('CREATE TABLE nokey (id bigint, label text)');
-    const upsert = await planSqlExport(NUMBERED_FIELDS, pgSpec({ url }, { table: 'nokey', mode: 'upsert', keyColumns: ['id'] }));
+    await db.client.query('CREATE TABLE nokey (id bigint, label text)');
+    const upsert = await planSqlExport(NUMBERED_FIELDS, pgSpec({ url: db.url }, { table: 'nokey', mode: 'upsert', keyColumns: ['id'] }));
     expect(upsert.incompatibility).toContain('no primary key or unique index on ("id")');
   });
 });
@@ -156,7 +146,7 @@ describe('postgres sink: failures and retries', () => {
   it.each([false, true])('a writer connection terminated mid-export is retried on a new one and every row lands once (check before reuse: %s)', async (checkBeforeReuse) => {
     let terminated = 0;
     const table = `killed_${checkBeforeReuse}`;
-    const spec = pgSpec({ url, checkBeforeReuse }, { table, batchSize: 1000 });
+    const spec = pgSpec({ url: db.url, checkBeforeReuse }, { table, batchSize: 1000 });
     await drive(createPostgresSink(spec), streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000), {
       afterBatch: async (i) => {
         if (i === 2 || i === 6) terminated += await terminateWriters();
@@ -167,8 +157,8 @@ describe('postgres sink: failures and retries', () => {
   });
 
   it('a constraint violation fails at once, naming the batch rows and the database message', async () => {
-    await client.query('CREATE TABLE checked (id bigint CHECK (id < 4500), label text)');
-    const err = await failure(drive(createPostgresSink(pgSpec({ url }, { table: 'checked', batchSize: 1000 })), streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000)));
+    await db.client.query('CREATE TABLE checked (id bigint CHECK (id < 4500), label text)');
+    const err = await failure(drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'checked', batchSize: 1000 })), streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000)));
     expect(err.code).toBe('SINK_WRITE');
     expect(err.message).toMatch(/^rows 4001-5000 failed: row 4501: new row for relation "checked" violates check constraint/);
     expect(err.message).not.toContain('attempts');
@@ -177,7 +167,7 @@ describe('postgres sink: failures and retries', () => {
 
   it('cancel rolls back the batch in flight', async () => {
     const controller = new AbortController();
-    const sink = createPostgresSink(pgSpec({ url }, { table: 'cancelled', batchSize: 200_000 }));
+    const sink = createPostgresSink(pgSpec({ url: db.url }, { table: 'cancelled', batchSize: 200_000 }));
     const stream = streamOf(numberedTable(100), NUMBERED_FIELDS, 100);
     await sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: controller.signal });
     await sink.write(stream.batches[0]); // 100 rows wait for the batch to fill
@@ -198,12 +188,12 @@ describe('postgres sink: failures and retries', () => {
 
 describe('postgres sink: queued transactions', () => {
   it('a write returns while two transactions are uncommitted, the third waits; a failed queued one surfaces and lands nothing', async () => {
-    await client.query('CREATE TABLE queued1 (id bigint CHECK (id <> 2500), label text)');
-    const sink = createPostgresSink(pgSpec({ url }, { table: 'queued1', batchSize: 1000 }));
+    await db.client.query('CREATE TABLE queued1 (id bigint CHECK (id <> 2500), label text)');
+    const sink = createPostgresSink(pgSpec({ url: db.url }, { table: 'queued1', batchSize: 1000 }));
     const stream = streamOf(numberedTable(5000), NUMBERED_FIELDS, 1000);
     await sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: new AbortController().signal });
     // A lock holds the COPYs back: the first transaction waits in the server, the second behind it.
-    const locker = new pg.Client({ connectionString: url });
+    const locker = new pg.Client({ connectionString: db.url });
     await locker.connect();
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE queued1 IN ACCESS EXCLUSIVE MODE');
@@ -229,7 +219,7 @@ describe('postgres sink: queued transactions', () => {
 
 describe('postgres sink: exactly-once', () => {
   it('an interrupted job resumes after its last committed batch; a finished job run again changes nothing', async () => {
-    const spec = pgSpec({ url }, { table: 'eo1', batchSize: 1500, exactlyOnce: true });
+    const spec = pgSpec({ url: db.url }, { table: 'eo1', batchSize: 1500, exactlyOnce: true });
     const stream = streamOf(numberedTable(20_000), NUMBERED_FIELDS, 1024, 3000);
     const stop = new AbortController();
     const cancelled = await failure(
@@ -255,9 +245,9 @@ describe('postgres sink: exactly-once', () => {
   });
 
   it('an interrupted exactly-once overwrite keeps the old contents, then finishes into the new ones', async () => {
-    await client.query('CREATE TABLE eo2 (id bigint, label text)');
-    await client.query(`INSERT INTO eo2 VALUES (-1, 'old')`);
-    const spec = pgSpec({ url }, { table: 'eo2', mode: 'overwrite', batchSize: 1000, exactlyOnce: true });
+    await db.client.query('CREATE TABLE eo2 (id bigint, label text)');
+    await db.client.query(`INSERT INTO eo2 VALUES (-1, 'old')`);
+    const spec = pgSpec({ url: db.url }, { table: 'eo2', mode: 'overwrite', batchSize: 1000, exactlyOnce: true });
     const stream = streamOf(numberedTable(6000), NUMBERED_FIELDS, 1000);
     const stop = new AbortController();
     await failure(drive(createPostgresSink(spec), stream, { signal: stop.signal, afterBatch: (i) => (i === 2 ? stop.abort() : undefined) }));
@@ -274,15 +264,15 @@ describe('postgres sink: exactly-once', () => {
 
 describe('postgres connection test', () => {
   it('reports the server version and whether the target exists', async () => {
-    await client.query('CREATE TABLE "Existing Table" (x int)');
-    const there = await testConnection(pgSpec({ url }, { table: 'Existing Table' }));
+    await db.client.query('CREATE TABLE "Existing Table" (x int)');
+    const there = await testConnection(pgSpec({ url: db.url }, { table: 'Existing Table' }));
     expect(there.serverVersion).toMatch(/^PostgreSQL \d+/);
     expect(there.targetExists).toBe(true);
-    expect((await testConnection(pgSpec({ url }, { table: 'existing table' }))).targetExists).toBe(false);
+    expect((await testConnection(pgSpec({ url: db.url }, { table: 'existing table' }))).targetExists).toBe(false);
   });
 
   it('a wrong password is SINK_AUTH and no message carries the password', async () => {
-    const wrong = new URL(url);
+    const wrong = new URL(db.url);
     wrong.password = 'Sup3r-Secret-Wrong';
     const err = await failure(testConnection(pgSpec({ url: wrong.toString() }, {})));
     expect(err.code).toBe('SINK_AUTH');

@@ -6,28 +6,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runExport } from '../../../electron/export/run-export.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
-import { createDatabase, dropDatabase } from '../../support/postgres.js';
+import { useTestDatabase } from '../../support/test-database.js';
 import { tablePath } from '../../support/tables.js';
 import { duck, liveRecordCount, sqlText } from '../export/oracle.js';
 import { pgSpec, sqliteSpec } from './sink-harness.js';
 
 const COVID = tablePath('COVID-19_NYT');
 const dir = mkdtempSync(path.join(tmpdir(), 'deltaport-real-'));
-let url: string;
-let client: pg.Client;
-
-beforeAll(async () => {
-  url = await createDatabase(inject('pgUrl'), 'real_tables');
-  client = new pg.Client({ connectionString: url });
-  await client.connect();
-});
-afterAll(async () => {
-  await client.end();
-  await dropDatabase(url);
+const target = useTestDatabase('real_tables');
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -38,7 +28,7 @@ async function covidOracle(): Promise<{ n: number; cases: number; deaths: number
 }
 
 async function pgCensus(table: string): Promise<{ n: number; cases: number; deaths: number }> {
-  const { rows } = await client.query(`SELECT count(*)::int AS n, sum(cases)::bigint AS cases, sum(deaths)::bigint AS deaths FROM "${table}"`);
+  const { rows } = await target.client.query(`SELECT count(*)::int AS n, sum(cases)::bigint AS cases, sum(deaths)::bigint AS deaths FROM "${table}"`);
   return { n: rows[0].n, cases: Number(rows[0].cases), deaths: Number(rows[0].deaths) };
 }
 
@@ -61,10 +51,10 @@ describe('real tables into SQL', () => {
       const db = new Database(file, { readonly: true });
       expect(db.prepare(`SELECT count(*) AS n FROM "${name}"`).get()).toEqual({ n: expected });
       db.close();
-      await runExport({ source: { tablePath: tablePath(name) }, sink: pgSpec({ url }, { table: name }) });
-      expect((await client.query(`SELECT count(*)::int AS n FROM "${name}"`)).rows[0].n).toBe(expected);
+      await runExport({ source: { tablePath: tablePath(name) }, sink: pgSpec({ url: target.url }, { table: name }) });
+      expect((await target.client.query(`SELECT count(*)::int AS n FROM "${name}"`)).rows[0].n).toBe(expected);
     }
-    const { rows } = await client.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'table_with_column_mapping' ORDER BY ordinal_position`);
+    const { rows } = await target.client.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'table_with_column_mapping' ORDER BY ordinal_position`);
     expect(rows.map((r) => r.column_name)).toContain('Company Very Short');
   });
 
@@ -73,7 +63,7 @@ describe('real tables into SQL', () => {
     expect(oracle.n).toBe(await liveRecordCount(COVID));
     const file = path.join(dir, 'covid.sqlite');
     const sinks: [SinkSpec, () => Promise<{ n: number; cases: number; deaths: number }>][] = [
-      [pgSpec({ url }, { table: 'covid', batchSize: 20_000, exactlyOnce: true }), () => pgCensus('covid')],
+      [pgSpec({ url: target.url }, { table: 'covid', batchSize: 20_000, exactlyOnce: true }), () => pgCensus('covid')],
       [sqliteSpec(file, { table: 'covid', batchSize: 20_000, exactlyOnce: true }), async () => sqliteCensus(file, 'covid')],
     ];
     for (const [sink, census] of sinks) {
