@@ -1,8 +1,9 @@
 // Snapshot -> stream of canonical Arrow record batches. Files are read one at a time, row group by row group, only
-// the chosen columns decoded (in pieces of tens of thousands of rows: see decodedPieces); emitted batches hold at most batchSize rows and never
-// straddle a row group. Without deletions they are zero-copy slices; where deletion vectors cut a decoded piece into
-// many short runs, the runs are copied together into full batches, since every batch costs each sink a fixed
-// overhead (a file with every tenth row deleted would otherwise yield batches of nine rows).
+// the chosen columns decoded (in pieces of tens of thousands of rows: see decodedPieces); emitted batches hold at
+// most batchSize rows and never straddle a row group. Without deletions they are zero-copy slices; where deletion
+// vectors cut a decoded piece into many short runs, the runs are copied together into full batches, since every
+// batch costs each sink a fixed overhead (a file with every tenth row deleted would otherwise yield batches of nine
+// rows).
 import * as arrow from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';

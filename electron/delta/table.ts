@@ -114,7 +114,7 @@ export class DeltaTable {
     return {
       path: this.root,
       version: snapshot.version,
-      timestamp: await this.commitTime(snapshot.version),
+      timestamp: await (await this.clockFor(listing)).timeOf(snapshot.version),
       versionRange: { earliest: listing.earliest, latest: listing.latest },
       id: metadata.id,
       name: metadata.name ?? null,

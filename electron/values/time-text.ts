@@ -109,7 +109,7 @@ export function timestampByteWriter(unit: number, utc: boolean): TimestampByteWr
 }
 
 /** A non-negative integer below 10^width as exactly `width` digits at `pos`. */
-export function writeDigits(buf: Uint8Array, pos: number, value: number, width: number): void {
+function writeDigits(buf: Uint8Array, pos: number, value: number, width: number): void {
   let v = value;
   for (let k = pos + width - 1; k >= pos; k--) {
     const next = Math.floor(v / 10);
