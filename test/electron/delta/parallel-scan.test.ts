@@ -1,8 +1,6 @@
 // The scan run in a thread of its own must be indistinguishable from the in-thread scan: the same batches with the
 // same rows, types and positions, the same resume and limit, the same cancel and errors, and no thread left behind.
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { cpSync, rmSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import type { RecordBatch } from 'apache-arrow';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -13,6 +11,7 @@ import type { Snapshot } from '../../../electron/delta/snapshot.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import { tablePath } from '../../support/tables.js';
+import { scratchFolders } from './log-files.js';
 
 const started = vi.hoisted(() => [] as Worker[]);
 vi.mock('../../../electron/threads/start-worker.js', async (importOriginal) => {
@@ -49,8 +48,8 @@ async function bothWays(snapshot: Snapshot, options: ScanOptions) {
   return { inThread: await observe(scan(snapshot, options)), parallel: await observe(parallelScan(snapshot, options)) };
 }
 
-const scratch: string[] = [];
-afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const scratch = scratchFolders('parallel-scan');
+afterAll(() => scratch.removeAll());
 
 describe('parallelScan on real tables', () => {
   const tables = ['COVID-19_NYT', 'table-with-dv-small', 'delta-0.8.0-partitioned', 'table_with_column_mapping', 'delta-2.2.0-partitioned-types', 'table_with_edge_timestamps'];
@@ -107,8 +106,7 @@ describe('parallelScan on real tables', () => {
   });
 
   it('reports an error of the scan thread as the same one-line error as the in-thread scan', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'parallel-scan-'));
-    scratch.push(root);
+    const root = scratch.make();
     cpSync(tablePath('delta-0.8.0-partitioned'), root, { recursive: true });
     const snapshot = await snapshotOf(root);
     rmSync(snapshot.files[1].absolutePath);

@@ -1,11 +1,10 @@
 // Scans of small tables written here (Parquet through parquet-wasm's writer, log state as a Snapshot value), so each
 // case controls exactly what the files hold: row groups, deleted rows, older narrower types, physical names, ids.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as arrow from 'apache-arrow';
 import * as wasm from 'parquet-wasm/node';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { StructField } from '../../../shared/delta-schema.js';
 import type { AddFile, DeletionVectorDescriptor } from '../../../electron/delta/actions.js';
 import { inlineDescriptor } from '../../../electron/delta/deletion-vectors.js';
@@ -14,6 +13,10 @@ import { scan } from '../../../electron/delta/scan.js';
 import type { ScanBatch, ScanOptions } from '../../../electron/delta/scan-types.js';
 import type { Snapshot } from '../../../electron/delta/snapshot.js';
 import { encodeParquet } from '../../../electron/delta-writer/parquet-writer.js';
+import { scratchFolders } from './log-files.js';
+
+const scratch = scratchFolders('scan');
+afterAll(() => scratch.removeAll());
 
 interface FileSpec {
   name: string;
@@ -24,7 +27,7 @@ interface FileSpec {
 }
 
 function snapshotOf(fields: StructField[], files: FileSpec[], opts: { partitionColumns?: string[]; configuration?: Record<string, string> } = {}): Snapshot {
-  const root = mkdtempSync(path.join(tmpdir(), 'scan-'));
+  const root = scratch.make();
   const live = files.map((f) => {
     const bytes = encodeParquet(f.table, { rowGroupRows: f.rowGroupRows });
     writeFileSync(path.join(root, f.name), bytes);
