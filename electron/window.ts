@@ -20,8 +20,11 @@ export function serveRenderer(rendererRoot: string): void {
 }
 
 export function hardenSession(session: Session): void {
-  session.setPermissionRequestHandler((_contents, permission, callback) => callback(allowPermission(permission)));
-  session.setPermissionCheckHandler((_contents, permission) => allowPermission(permission));
+  // A request names the requesting frame's URL, a check its origin: allowPermission takes either.
+  session.setPermissionRequestHandler((_contents, permission, callback, details) =>
+    callback(allowPermission(permission, details.requestingUrl)),
+  );
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => allowPermission(permission, requestingOrigin));
 }
 
 /** Applies the navigation rules to every webContents the app ever creates, not only the main window's. */

@@ -79,7 +79,13 @@ export function windowOpenAction(): { action: 'deny' } {
   return { action: 'deny' };
 }
 
-/** No web permission (camera, notifications, clipboard-read, geolocation...) is needed, so none is granted. */
-export function allowPermission(_permission: string): boolean {
-  return false;
+/** The one permission the page needs: Copy cell / Copy row write text through navigator.clipboard.writeText. */
+export const CLIPBOARD_WRITE_PERMISSION = 'clipboard-sanitized-write';
+
+/**
+ * Grants the app's own pages (app://deltaport, given as a URL or an origin) the clipboard write and nothing else:
+ * no camera, notifications, clipboard-read, geolocation... and nothing at all to any other origin.
+ */
+export function allowPermission(permission: string, requester: string): boolean {
+  return permission === CLIPBOARD_WRITE_PERMISSION && isAppUrl(requester);
 }

@@ -53,14 +53,25 @@ describe('window options', () => {
     });
   });
 
-  it('denies navigation, new windows and every permission', () => {
+  it('denies navigation, new windows and every permission but the clipboard write', () => {
     for (const url of [APP_ENTRY_URL, 'https://example.com/', 'file:///etc/passwd', 'app://evil/index.html']) {
       expect(allowNavigation(url)).toBe(false);
     }
     expect(windowOpenAction()).toEqual({ action: 'deny' });
     for (const permission of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal', 'fullscreen']) {
-      expect(allowPermission(permission)).toBe(false);
+      expect(allowPermission(permission, APP_ENTRY_URL)).toBe(false);
+      expect(allowPermission(permission, 'app://deltaport')).toBe(false);
     }
+  });
+
+  it('allows clipboard-sanitized-write to the app\'s own origin only', () => {
+    // A request handler is given the frame's URL, a check handler its origin.
+    expect(allowPermission('clipboard-sanitized-write', APP_ENTRY_URL)).toBe(true);
+    expect(allowPermission('clipboard-sanitized-write', 'app://deltaport')).toBe(true);
+    for (const other of ['app://evil', 'app://deltaport.evil.com', 'https://deltaport', 'http://127.0.0.1:5173', 'file:///index.html', '', 'null']) {
+      expect(allowPermission('clipboard-sanitized-write', other)).toBe(false);
+    }
+    expect(allowPermission('clipboard-write', APP_ENTRY_URL)).toBe(false);
   });
 
   it('recognises only the app scheme and host as the app', () => {
