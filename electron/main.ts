@@ -7,6 +7,7 @@ import { createApiService } from './app/api-service.js';
 import { entryUrl, tableFromArgv } from './app/launch-args.js';
 import { rendererDir } from './app/package-root.js';
 import { sampleTableProvider } from './app/sample.js';
+import { recordStartupError, startupDialogText } from './app/startup-error.js';
 import { nativeDialogs } from './dialogs.js';
 import { registerIpcHandlers, sendJobEvent } from './ipc-electron.js';
 import { JobRunner } from './jobs/job-runner.js';
@@ -19,17 +20,23 @@ import { createMainWindow, hardenAllWebContents, hardenSession, registerAppSchem
 registerAppScheme();
 hardenAllWebContents(app);
 
+// Known before the app is ready, so that a failure anywhere in start() can be logged there.
+const dataDir = resolveDataDir(process.env, app.getPath('userData'));
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.whenReady().then(start, (err: unknown) => {
-    dialog.showErrorBox('Deltaport could not start', String(err));
-    app.exit(1);
-  });
+  // catch() after then(): an exception thrown inside start() is a start-up failure too.
+  app
+    .whenReady()
+    .then(start)
+    .catch((err: unknown) => {
+      dialog.showErrorBox('Deltaport could not start', startupDialogText(recordStartupError(err, dataDir)));
+      app.exit(1);
+    });
 }
 
 function start(): void {
-  const dataDir = resolveDataDir(process.env, app.getPath('userData'));
   const encryptor: Encryptor | null = safeStorage.isEncryptionAvailable()
     ? { encrypt: (plain) => safeStorage.encryptString(plain), decrypt: (cipher) => safeStorage.decryptString(cipher) }
     : null;
@@ -38,13 +45,8 @@ function start(): void {
   const sampleTable = sampleTableProvider(dataDir);
   let win: BrowserWindow | null = null;
 
-  const api = createApiService({ state, jobs, sampleTable, dialogs: nativeDialogs(() => win) });
-  const openTable = api.openTable;
-  api.openTable = async (req) => {
-    const result = await openTable(req);
-    if (result.ok) refreshMenu();
-    return result;
-  };
+  // Open Recent lists what the API service just added to the recent tables.
+  const api = createApiService({ state, jobs, sampleTable, dialogs: nativeDialogs(() => win), onTableOpened: () => refreshMenu() });
 
   serveRenderer(rendererDir());
   hardenSession(session.defaultSession);

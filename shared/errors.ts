@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'CANCELLED'
   | 'NOT_FOUND'
   | 'FORBIDDEN'
+  | 'STATE_TOO_NEW'
   | 'INTERNAL';
 
 export interface ErrorValue {

@@ -12,4 +12,16 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // One module picks the better-sqlite3 addon for the runtime (Node's or Electron's build); app code opens databases
+    // through it. Types may still be imported anywhere.
+    files: ['electron/**/*.ts'],
+    ignores: ['electron/native/sqlite-binding.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'better-sqlite3', message: 'open databases with openDatabase from electron/native/sqlite-binding.ts', allowTypeImports: true }] },
+      ],
+    },
+  },
 );

@@ -26,6 +26,8 @@ export interface ApiServiceDeps {
   sampleTable: () => Promise<string>;
   /** Absent in the browser host: there the user types paths. */
   dialogs?: NativeDialogs;
+  /** Told after a table opened and was added to the recent tables (the desktop app's Open Recent menu). */
+  onTableOpened?: (tablePath: string) => void;
 }
 
 async function attempt<T>(work: () => T | Promise<T>): Promise<Result<T>> {
@@ -71,6 +73,7 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
         const { table: t, snapshot } = await snapshotAt(req);
         const info = await t.tableInfo(snapshot);
         deps.state.addRecentTable(info.path);
+        deps.onTableOpened?.(info.path);
         return info;
       }),
     history: (req) => attempt(async () => (await table(req.path)).history({ limit: req.limit })),

@@ -16,6 +16,7 @@ import { startTask } from './task-worker.js';
 export interface JobStore {
   recordJob(job: JobInfo): void;
   jobHistory(): JobInfo[];
+  unfinishedJobs(): JobInfo[];
 }
 
 export interface JobRunnerOptions {
@@ -49,15 +50,13 @@ export class JobRunner {
     this.concurrency = options.concurrency ?? 1;
     this.now = options.now ?? Date.now;
     // A job still queued or running in the record was cut short when the app last quit.
-    for (const job of options.store.jobHistory()) {
-      if (job.state === 'queued' || job.state === 'running') {
-        options.store.recordJob({
-          ...job,
-          state: 'failed',
-          finishedAt: job.finishedAt ?? job.startedAt ?? job.createdAt,
-          error: { code: 'CANCELLED', message: 'Deltaport quit before this job finished' },
-        });
-      }
+    for (const job of options.store.unfinishedJobs()) {
+      options.store.recordJob({
+        ...job,
+        state: 'failed',
+        finishedAt: job.finishedAt ?? job.startedAt ?? job.createdAt,
+        error: { code: 'CANCELLED', message: 'Deltaport quit before this job finished' },
+      });
     }
   }
 

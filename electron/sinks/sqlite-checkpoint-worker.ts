@@ -3,7 +3,7 @@
 // writer checkpointed itself). Woken through shared memory (sqlite-checkpointer.ts), it never touches a transaction:
 // a PASSIVE checkpoint copies only what is committed and blocks no writer.
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../native/sqlite-binding.js';
 import { CHECKPOINTS_WANTED, STOP, type CheckpointerData } from './sqlite-checkpointer.js';
 
 const port = parentPort;
@@ -11,7 +11,7 @@ if (!port) throw new Error('sqlite-checkpoint-worker.ts must run in a worker thr
 const { path, flags, busyTimeoutMs } = workerData as CheckpointerData;
 const state = new Int32Array(flags);
 
-const db = new Database(path, { fileMustExist: true, timeout: busyTimeoutMs });
+const db = openDatabase(path, { fileMustExist: true, timeout: busyTimeoutMs });
 try {
   let seen = 0;
   while (Atomics.load(state, STOP) === 0) {

@@ -1,15 +1,16 @@
 // Opening a SQLite target and reading its catalog. WAL with synchronous=NORMAL is fast and still never corrupts the
 // file (a power cut may lose the last commits, not the database); the busy timeout lets a writer wait out readers.
 import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { DeltaportError } from '../../shared/errors.js';
+import { openDatabase } from '../native/sqlite-binding.js';
 import type { TableDescription } from './sql-plan.js';
 
 export const BUSY_TIMEOUT_MS = 5_000;
 
 export function openSqlite(path: string, options: { readonly?: boolean } = {}): Database.Database {
   try {
-    const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false, timeout: BUSY_TIMEOUT_MS });
+    const db = openDatabase(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false, timeout: BUSY_TIMEOUT_MS });
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');

@@ -1,31 +1,42 @@
 // The app's own memory in one SQLite file: recent tables, saved sink profiles (passwords only ever encrypted) and
-// job history. A file that is not a readable state database is set aside under a timestamped name and replaced, so
-// a damaged file never stops the app from starting.
+// job history. Its schema moves forward through ordered migrations, so an upgrade keeps everything saved. A file
+// that is not a readable state database is set aside under a timestamped name and replaced, so a damaged file never
+// stops the app from starting; a file from a newer Deltaport is refused and left as it is.
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { JobInfo, RecentTable, SinkProfile } from '../../shared/api.js';
+import { DeltaportError } from '../../shared/errors.js';
 import type { SinkSpec } from '../../shared/sink-spec.js';
+import { openDatabase as openSqlite, SqliteError } from '../native/sqlite-binding.js';
 import type { Encryptor } from './secrets.js';
 import { redactSink, splitPassword } from './secrets.js';
 
 export const STATE_FILE_NAME = 'state.db';
-const SCHEMA_VERSION = 1;
 const MAX_RECENT = 20;
 const MAX_JOBS = 500;
 
-const SCHEMA = `
-  CREATE TABLE recent_tables (path TEXT PRIMARY KEY, opened_at INTEGER NOT NULL);
-  CREATE TABLE profiles (
-    name TEXT PRIMARY KEY,
-    sink_json TEXT NOT NULL,
-    password_cipher BLOB,
-    password_not_saved INTEGER NOT NULL DEFAULT 0,
-    updated_at INTEGER NOT NULL
-  );
-  CREATE TABLE jobs (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, info_json TEXT NOT NULL);
-  CREATE INDEX jobs_by_time ON jobs (created_at);
-`;
+/**
+ * MIGRATIONS[i] takes a file from schema version i to i + 1 (user_version; 0 is a new, empty file). Append only:
+ * a released step is never edited, since files out there are at every version it produced.
+ */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE recent_tables (path TEXT PRIMARY KEY, opened_at INTEGER NOT NULL);
+   CREATE TABLE profiles (
+     name TEXT PRIMARY KEY,
+     sink_json TEXT NOT NULL,
+     password_cipher BLOB,
+     password_not_saved INTEGER NOT NULL DEFAULT 0,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE TABLE jobs (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, info_json TEXT NOT NULL);
+   CREATE INDEX jobs_by_time ON jobs (created_at);`,
+  // The job's state as a column: at start the runner asks for the unfinished ones instead of parsing every record.
+  `ALTER TABLE jobs ADD COLUMN state TEXT NOT NULL DEFAULT 'failed';
+   UPDATE jobs SET state = json_extract(info_json, '$.state');
+   CREATE INDEX jobs_by_state ON jobs (state);`,
+];
+export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface AppStateOptions {
   /** Encrypts saved passwords; null when the platform offers no encryption (passwords are then not saved). */
@@ -50,11 +61,11 @@ export class AppState {
   static open(file: string, options: AppStateOptions): AppState {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     try {
-      return new AppState(openDatabase(file), options.encryptor, null);
+      return new AppState(openStateDatabase(file), options.encryptor, null);
     } catch (err) {
-      if (!(err instanceof Database.SqliteError)) throw err;
+      if (!(err instanceof SqliteError)) throw err;
       const aside = setAside(file);
-      return new AppState(openDatabase(file), options.encryptor, aside);
+      return new AppState(openStateDatabase(file), options.encryptor, aside);
     }
   }
 
@@ -130,8 +141,11 @@ export class AppState {
     const stored: JobInfo = { ...job, request: { ...job.request, sink: redactSink(job.request.sink) } };
     this.db.transaction(() => {
       this.db
-        .prepare('INSERT INTO jobs (id, created_at, info_json) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET info_json = excluded.info_json')
-        .run(job.id, job.createdAt, JSON.stringify(stored));
+        .prepare(
+          `INSERT INTO jobs (id, created_at, info_json, state) VALUES (?, ?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET info_json = excluded.info_json, state = excluded.state`,
+        )
+        .run(job.id, job.createdAt, JSON.stringify(stored), job.state);
       this.db.prepare('DELETE FROM jobs WHERE id NOT IN (SELECT id FROM jobs ORDER BY created_at DESC LIMIT ?)').run(MAX_JOBS);
     })();
   }
@@ -139,6 +153,14 @@ export class AppState {
   /** Recorded jobs, newest first. */
   jobHistory(): JobInfo[] {
     const rows = this.db.prepare('SELECT info_json FROM jobs ORDER BY created_at DESC, rowid DESC').all() as { info_json: string }[];
+    return rows.map((r) => JSON.parse(r.info_json) as JobInfo);
+  }
+
+  /** Recorded jobs still queued or running: the app quit before they finished. */
+  unfinishedJobs(): JobInfo[] {
+    const rows = this.db.prepare("SELECT info_json FROM jobs WHERE state IN ('queued', 'running') ORDER BY created_at DESC").all() as {
+      info_json: string;
+    }[];
     return rows.map((r) => JSON.parse(r.info_json) as JobInfo);
   }
 
@@ -156,25 +178,35 @@ function toProfile(row: ProfileRow): SinkProfile {
   };
 }
 
-function openDatabase(file: string): Database.Database {
-  const db = new Database(file);
+function openStateDatabase(file: string): Database.Database {
+  const db = openSqlite(file);
   try {
     // Reading the header and schema is what reveals a file that is not a database or is damaged.
     const version = db.pragma('user_version', { simple: true }) as number;
     const check = db.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new Database.SqliteError(`state file failed its check: ${String(check)}`, 'SQLITE_CORRUPT');
-    if (version === 0) {
-      db.transaction(() => {
-        db.exec(SCHEMA);
-        db.pragma(`user_version = ${SCHEMA_VERSION}`);
-      })();
-    } else if (version !== SCHEMA_VERSION) {
-      throw new Database.SqliteError(`state file has unknown schema version ${version}`, 'SQLITE_MISMATCH');
+    if (check !== 'ok') throw new SqliteError(`state file failed its check: ${String(check)}`, 'SQLITE_CORRUPT');
+    if (version > SCHEMA_VERSION) {
+      throw new DeltaportError(
+        'STATE_TOO_NEW',
+        `${file} was written by a newer Deltaport (state version ${version}, this one knows up to ${SCHEMA_VERSION}); ` +
+          'update Deltaport, or set DELTAPORT_DATA_DIR to another folder',
+      );
     }
+    migrate(db, version);
     return db;
   } catch (err) {
     db.close();
     throw err;
+  }
+}
+
+/** Runs the steps from `from` to the current version, each in its own transaction with its version number. */
+function migrate(db: Database.Database, from: number): void {
+  for (let version = from; version < SCHEMA_VERSION; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
   }
 }
 

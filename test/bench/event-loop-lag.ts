@@ -25,7 +25,7 @@ async function idleLagP99(): Promise<number> {
 export async function exportLag(request: ExportRequest): Promise<LagResult> {
   const idleP99Ms = await idleLagP99();
   const history: JobInfo[] = [];
-  const runner = new JobRunner({ store: { recordJob: (job) => void history.push(job), jobHistory: () => [] } });
+  const runner = new JobRunner({ store: { recordJob: (job) => void history.push(job), jobHistory: () => [], unfinishedJobs: () => [] } });
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   try {

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobInfo } from '../../../shared/api.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
-import { AppState, STATE_FILE_NAME } from '../../../electron/state/app-state.js';
+import { AppState, SCHEMA_VERSION, STATE_FILE_NAME } from '../../../electron/state/app-state.js';
 import type { Encryptor } from '../../../electron/state/secrets.js';
 
 // A reversible stand-in for safeStorage: XOR with a key, so the plain text never appears in the output bytes.
@@ -157,5 +157,77 @@ describe('AppState', () => {
     const db = new Database(file, { readonly: true });
     expect(db.pragma('quick_check', { simple: true })).toBe('ok');
     db.close();
+  });
+});
+
+// Version 1 of state.db exactly as Deltaport 0.1.0 created it (electron/state/app-state.ts at commit 9e3d629),
+// written here with better-sqlite3 directly so that the file does not depend on the code under test.
+const VERSION_1_SCHEMA = `
+  CREATE TABLE recent_tables (path TEXT PRIMARY KEY, opened_at INTEGER NOT NULL);
+  CREATE TABLE profiles (
+    name TEXT PRIMARY KEY,
+    sink_json TEXT NOT NULL,
+    password_cipher BLOB,
+    password_not_saved INTEGER NOT NULL DEFAULT 0,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE TABLE jobs (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, info_json TEXT NOT NULL);
+  CREATE INDEX jobs_by_time ON jobs (created_at);
+`;
+
+function writeVersion1File(): void {
+  const db = new Database(file);
+  db.exec(VERSION_1_SCHEMA);
+  db.pragma('user_version = 1');
+  const sink = pgSink({ host: 'db.example', port: 5432, database: 'sales', user: 'ana' });
+  db.prepare('INSERT INTO profiles VALUES (?, ?, ?, 0, ?)').run('warehouse', JSON.stringify(sink), xorEncryptor.encrypt(SECRET), 10);
+  db.prepare('INSERT INTO profiles VALUES (?, ?, NULL, 1, ?)').run('laptop', JSON.stringify({ ...sink, table: 'other' }), 11);
+  db.prepare('INSERT INTO recent_tables VALUES (?, ?)').run('/t/old', 5);
+  for (const [id, state, at] of [['done', 'succeeded', 1], ['cut', 'running', 2]] as const) {
+    const info = { id, kind: 'export', title: id, request: { source: { tablePath: '/t/old' }, sink }, state, createdAt: at };
+    db.prepare('INSERT INTO jobs VALUES (?, ?, ?)').run(id, at, JSON.stringify(info));
+  }
+  db.close();
+}
+
+describe('AppState upgrades', () => {
+  it('migrates a version-1 file in place, keeping its profiles, passwords, recent tables and jobs', () => {
+    writeVersion1File();
+    const state = AppState.open(file, { encryptor: xorEncryptor });
+    expect(state.setAsidePath).toBeNull();
+    expect(state.listProfiles().map((p) => [p.name, p.hasPassword, p.passwordNotSaved])).toEqual([
+      ['laptop', false, true],
+      ['warehouse', true, false],
+    ]);
+    expect(state.profilePassword('warehouse')).toBe(SECRET);
+    expect(state.recentTables()).toEqual([{ path: '/t/old', openedAt: 5 }]);
+    expect(state.jobHistory().map((j) => j.id)).toEqual(['cut', 'done']);
+    // The step to version 2 filled the new state column from each record.
+    expect(state.unfinishedJobs().map((j) => j.id)).toEqual(['cut']);
+    state.close();
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    db.close();
+    expect(fs.readdirSync(dir)).toEqual([STATE_FILE_NAME]);
+  });
+
+  it('refuses a file from a newer Deltaport with a one-line message and leaves it untouched', () => {
+    const db = new Database(file);
+    db.exec('CREATE TABLE future_things (x)');
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    const before = fs.readFileSync(file);
+    let message = '';
+    try {
+      AppState.open(file, { encryptor: null }).close();
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toBe(
+      `${file} was written by a newer Deltaport (state version ${SCHEMA_VERSION + 1}, this one knows up to ${SCHEMA_VERSION}); ` +
+        'update Deltaport, or set DELTAPORT_DATA_DIR to another folder',
+    );
+    expect(fs.readdirSync(dir)).toEqual([STATE_FILE_NAME]);
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
   });
 });
