@@ -1,14 +1,13 @@
 // DeltaportApi over the engine, once, for both hosts: Electron's IPC handlers and `deltaport serve` call these
 // methods after ipc-validation.ts has checked the payload. Every method answers a Result; nothing throws across.
-// Reading a table's log stays here (async file reads); anything that decodes data (preview, plan, export) runs in
-// a worker thread.
-import type { DeltaportApi, ExportRequest, PreviewResult, Result, TableRef } from '../../shared/api.js';
+// Nothing that reads a table runs on this thread: opening one, its history, time travel, previews and plans go to the
+// shared worker thread (which keeps the tables it read, parsed), exports to a thread each. A 10,000-commit log
+// replayed here would stall the window or the HTTP host for as long.
+import type { DeltaportApi, ExportRequest, PreviewResult, Result } from '../../shared/api.js';
 import { DeltaportError, toErrorValue } from '../../shared/errors.js';
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
 import { isSqlSink } from '../../shared/sink-spec.js';
-import { TIMESTAMP_FORMS } from '../../shared/source-spec.js';
-import { parseTimestampAsOf } from '../../shared/timestamp.js';
-import { DeltaTable } from '../delta/table.js';
+import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
 import type { JobRunner } from '../jobs/job-runner.js';
 import { runSharedTask } from '../jobs/task-worker.js';
 import type { AppState } from '../state/app-state.js';
@@ -38,30 +37,7 @@ async function attempt<T>(work: () => T | Promise<T>): Promise<Result<T>> {
   }
 }
 
-/** Tables opened recently keep their parsed log, so moving through versions does not re-read it. */
-const TABLE_CACHE_SIZE = 8;
-
 export function createApiService(deps: ApiServiceDeps): DeltaportApi {
-  const tables = new Map<string, Promise<DeltaTable>>();
-
-  function table(tablePath: string): Promise<DeltaTable> {
-    let cached = tables.get(tablePath);
-    if (cached) tables.delete(tablePath);
-    else {
-      cached = DeltaTable.open(tablePath);
-      cached.catch(() => tables.delete(tablePath));
-    }
-    tables.set(tablePath, cached);
-    if (tables.size > TABLE_CACHE_SIZE) tables.delete(tables.keys().next().value!);
-    return cached;
-  }
-
-  async function snapshotAt(ref: TableRef) {
-    const t = await table(ref.path);
-    const snapshot = await t.snapshot(timeTravel(ref));
-    return { table: t, snapshot };
-  }
-
   /** A password left empty in the form is taken from the saved profile it came from. */
   function withProfilePassword(sink: SinkSpec, profile: string | undefined): SinkSpec {
     return profile ? withPassword(sink, deps.state.profilePassword(profile)) : sink;
@@ -70,18 +46,13 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
   return {
     openTable: (req) =>
       attempt(async () => {
-        const { table: t, snapshot } = await snapshotAt(req);
-        const info = await t.tableInfo(snapshot);
+        const info = await runSharedTask<TableInfo>({ kind: 'open', request: req });
         deps.state.addRecentTable(info.path);
         deps.onTableOpened?.(info.path);
         return info;
       }),
-    history: (req) => attempt(async () => (await table(req.path)).history({ limit: req.limit })),
-    resolveVersion: (req) =>
-      attempt(async () => {
-        const { table: t, snapshot } = await snapshotAt(req);
-        return { version: snapshot.version, timestamp: await t.commitTime(snapshot.version) };
-      }),
+    history: (req) => attempt(() => runSharedTask<CommitSummary[]>({ kind: 'history', request: req })),
+    resolveVersion: (req) => attempt(() => runSharedTask<{ version: number; timestamp: number }>({ kind: 'resolve', request: req })),
     preview: (req) => attempt(() => runSharedTask<PreviewResult>({ kind: 'preview', request: req })),
     planExport: (req) => attempt(() => runSharedTask<ExportPlan>({ kind: 'plan', request: exportRequest(req) })),
     // Loaded on first use, like the sinks: pg is not needed to look at a table.
@@ -110,13 +81,4 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
   function exportRequest(req: ExportRequest): ExportRequest {
     return { source: req.source, sink: withProfilePassword(req.sink, req.profile) };
   }
-}
-
-function timeTravel(ref: TableRef): { version?: number; timestampMs?: number } {
-  if (ref.timestampAsOf === undefined) return { version: ref.versionAsOf };
-  const timestampMs = parseTimestampAsOf(ref.timestampAsOf);
-  if (timestampMs === null) {
-    throw new DeltaportError('VALIDATION', `"${ref.timestampAsOf}" is not a timestamp; use one of: ${TIMESTAMP_FORMS}`);
-  }
-  return { version: ref.versionAsOf, timestampMs };
 }

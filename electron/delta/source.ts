@@ -75,12 +75,18 @@ export class DeltaSourceBuilder {
   }
 }
 
-/** Opens the source a spec describes (the app and the CLI), with the builder's checks. */
-export async function openSource(spec: DeltaSourceSpec): Promise<DeltaSource> {
+/**
+ * Opens the source a spec describes (the app and the CLI), with the builder's checks. `openTable` lets the app's
+ * worker reuse a table it already opened (table-cache.ts) instead of reading its log again.
+ */
+export async function openSource(
+  spec: DeltaSourceSpec,
+  openTable: (tablePath: string) => Promise<DeltaTable> = (tablePath) => DeltaTable.open(tablePath),
+): Promise<DeltaSource> {
   const { problems, resolved } = resolveSourceSpec(spec);
   if (typeof spec.tablePath !== 'string' || spec.tablePath.trim() === '') throw new DeltaSourceValidationError(problems);
 
-  const table = await DeltaTable.open(resolved.tablePath);
+  const table = await openTable(resolved.tablePath);
   const { versionAsOf, timestampMs } = resolved;
   let snapshot: Snapshot | null = null;
   if (versionAsOf === undefined || timestampMs === undefined) {

@@ -1,14 +1,43 @@
-// What a worker thread actually does: an export through the engine, a preview turned into JSON-safe rows, or the
-// plan of an export (which needs the snapshot's schema, so it replays the log like the others).
+// What a worker thread actually does: an export through the engine, a preview turned into JSON-safe rows, the plan
+// of an export, and the table reads behind the window (open, history, time travel). Everything that reads a log
+// runs here, off the main thread, and the tables this thread opened keep their parsed log: on the shared worker a
+// preview or a plan after an open replays nothing again.
 import { existsSync } from 'node:fs';
-import type { ExportRequest, JsonValue, PreviewRequest, PreviewResult } from '../../shared/api.js';
+import type { ExportRequest, JsonValue, PreviewRequest, PreviewResult, TableRef } from '../../shared/api.js';
+import { DeltaportError } from '../../shared/errors.js';
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
 import { isSqlSink } from '../../shared/sink-spec.js';
+import { TIMESTAMP_FORMS } from '../../shared/source-spec.js';
+import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
+import { parseTimestampAsOf } from '../../shared/timestamp.js';
 import { openSource } from '../delta/source.js';
+import { TableCache } from '../delta/table-cache.js';
 import { runExport } from '../export/run-export.js';
 import { planSqlExport } from '../sinks/sql-plan.js';
 import { jsonReader } from '../values/json-value.js';
 import type { RawProgress } from './progress.js';
+import type { WorkerTask } from './worker-protocol.js';
+
+const tables = new TableCache();
+const openTable = (tablePath: string) => tables.open(tablePath);
+
+/** Runs one task of any kind; its value is what the main thread's caller receives. */
+export function runTask(task: WorkerTask, signal: AbortSignal, onProgress: (progress: RawProgress) => void): Promise<unknown> {
+  switch (task.kind) {
+    case 'export':
+      return exportTask(task.request, signal, onProgress);
+    case 'preview':
+      return previewTask(task.request, signal);
+    case 'plan':
+      return planTask(task.request);
+    case 'open':
+      return openTableTask(task.request);
+    case 'history':
+      return historyTask(task.request);
+    case 'resolve':
+      return resolveVersionTask(task.request);
+  }
+}
 
 export interface ExportOutcome {
   rows: number;
@@ -27,7 +56,7 @@ export async function exportTask(
 
 /** Reads one row more than asked, only to tell whether the snapshot has more. */
 export async function previewTask(request: PreviewRequest, signal: AbortSignal): Promise<PreviewResult> {
-  const source = await openSource(request.source);
+  const source = await openSource(request.source, openTable);
   const rows: JsonValue[][] = [];
   for await (const { batch } of source.batches({ signal, limit: request.limit + 1 })) {
     const readers = batch.schema.fields.map((_, c) => jsonReader(batch.getChildAt(c)!));
@@ -42,8 +71,36 @@ export async function previewTask(request: PreviewRequest, signal: AbortSignal):
 }
 
 export async function planTask(request: ExportRequest): Promise<ExportPlan> {
-  const source = await openSource(request.source);
+  const source = await openSource(request.source, openTable);
   return isSqlSink(request.sink) ? planSqlExport(source.fields, request.sink) : filePlan(request.sink);
+}
+
+export async function openTableTask(ref: TableRef): Promise<TableInfo> {
+  const { table, snapshot } = await snapshotAt(ref);
+  return table.tableInfo(snapshot);
+}
+
+export async function historyTask(request: { path: string; limit?: number }): Promise<CommitSummary[]> {
+  return (await openTable(request.path)).history({ limit: request.limit });
+}
+
+export async function resolveVersionTask(ref: TableRef): Promise<{ version: number; timestamp: number }> {
+  const { table, snapshot } = await snapshotAt(ref);
+  return { version: snapshot.version, timestamp: await table.commitTime(snapshot.version) };
+}
+
+async function snapshotAt(ref: TableRef) {
+  const table = await openTable(ref.path);
+  return { table, snapshot: await table.snapshot(timeTravel(ref)) };
+}
+
+function timeTravel(ref: TableRef): { version?: number; timestampMs?: number } {
+  if (ref.timestampAsOf === undefined) return { version: ref.versionAsOf };
+  const timestampMs = parseTimestampAsOf(ref.timestampAsOf);
+  if (timestampMs === null) {
+    throw new DeltaportError('VALIDATION', `"${ref.timestampAsOf}" is not a timestamp; use one of: ${TIMESTAMP_FORMS}`);
+  }
+  return { version: ref.versionAsOf, timestampMs };
 }
 
 /** File sinks have no DDL: the plan names the file, which is written aside and renamed into place at the end. */

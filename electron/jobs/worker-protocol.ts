@@ -1,14 +1,18 @@
 // Messages between the main thread and a task worker. A worker runs any number of tasks, each under its own id: an
 // export job gets a worker of its own (so a cancel can always end it by terminating the thread), while previews and
-// plans share one long-lived worker so that they do not pay for a thread start and module loading each time.
-import type { ExportRequest, PreviewRequest } from '../../shared/api.js';
+// plans, like the table reads behind the window, share one long-lived worker so that they do not pay for a thread
+// start and module loading each time, and find the tables it has already read.
+import type { ExportRequest, PreviewRequest, TableRef } from '../../shared/api.js';
 import type { ErrorValue } from '../../shared/errors.js';
 import type { RawProgress } from './progress.js';
 
 export type WorkerTask =
   | { kind: 'export'; request: ExportRequest }
   | { kind: 'plan'; request: ExportRequest }
-  | { kind: 'preview'; request: PreviewRequest };
+  | { kind: 'preview'; request: PreviewRequest }
+  | { kind: 'open'; request: TableRef }
+  | { kind: 'history'; request: { path: string; limit?: number } }
+  | { kind: 'resolve'; request: TableRef };
 
 export type ToWorker = { type: 'run'; id: number; task: WorkerTask } | { type: 'cancel'; id: number };
 

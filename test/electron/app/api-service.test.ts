@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DeltaportApi, Result } from '../../../shared/api.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { createApiService } from '../../../electron/app/api-service.js';
+import { openSource } from '../../../electron/delta/source.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
 import type { Encryptor } from '../../../electron/state/secrets.js';
@@ -118,5 +119,40 @@ describe('API service', () => {
     expect(sqlitePlan.targetExists).toBe(false);
     const filePlan = value(await api.planExport({ source, sink: { kind: 'parquet', path: path.join(dir, 'out.parquet') } }));
     expect(filePlan).toMatchObject({ sink: 'parquet', target: path.join(dir, 'out.parquet'), ddl: [], targetExists: false, incompatibility: null });
+  });
+
+  it('reads tables in the worker and keeps their parsed log there: after an open, nothing reads the log again', async () => {
+    const copy = path.join(dir, 'cached_table');
+    fs.cpSync(tablePath('simple_table'), copy, { recursive: true });
+    const opened: string[] = [];
+    const service = createApiService({ state, jobs, sampleTable: async () => copy, onTableOpened: (p) => opened.push(p) });
+    const info = value(await service.openTable({ path: copy }));
+    expect(opened).toEqual([info.path]);
+
+    // Every commit file's bytes become garbage, with its size and times kept: the folder lists as before, and
+    // only a reader that parses the log again can notice.
+    const log = path.join(copy, '_delta_log');
+    for (const name of fs.readdirSync(log).filter((n) => n.endsWith('.json'))) {
+      const file = path.join(log, name);
+      const { size, atime, mtime } = fs.statSync(file);
+      fs.writeFileSync(file, Buffer.alloc(size, '#'));
+      fs.utimesSync(file, atime, mtime);
+    }
+    await expect(openSource({ tablePath: copy })).rejects.toThrow();
+
+    const preview = value(await service.preview({ source: { tablePath: copy }, limit: 100 }));
+    const fromIntact = value(await service.preview({ source: { tablePath: tablePath('simple_table') }, limit: 100 }));
+    expect(preview.version).toBe(info.version);
+    expect(preview.rows).toEqual(fromIntact.rows);
+    expect(value(await service.planExport({ source: { tablePath: copy }, sink: { kind: 'csv', path: path.join(dir, 'c.csv') } })).target).toBe(
+      path.join(dir, 'c.csv'),
+    );
+    const history = value(await service.history({ path: copy }));
+    expect(history.map((c) => c.version)).toEqual([...Array(info.version + 1).keys()].reverse());
+    const first = history.at(-1)!;
+    expect(value(await service.resolveVersion({ path: copy, versionAsOf: 0 }))).toEqual({ version: 0, timestamp: first.timestamp });
+    const at = new Date(first.timestamp).toISOString();
+    expect(value(await service.resolveVersion({ path: copy, timestampAsOf: at })).version).toBe(0);
+    expect(opened).toEqual([info.path]);
   });
 });

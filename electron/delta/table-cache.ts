@@ -1,0 +1,27 @@
+// The tables a thread opened recently, each with its parsed log (DeltaTable caches commits, checkpoints and
+// replayed versions), so that moving through versions, a preview or a plan after an open read no log twice.
+// A DeltaTable re-lists its folder on every snapshot, so a cached table still sees new commits.
+import path from 'node:path';
+import { DeltaTable } from './table.js';
+
+export const TABLE_CACHE_SIZE = 8;
+
+export class TableCache {
+  private readonly tables = new Map<string, Promise<DeltaTable>>();
+
+  constructor(private readonly size = TABLE_CACHE_SIZE) {}
+
+  /** The table at a path, opened on first use; a failed open is forgotten, so a retry opens it again. */
+  open(tablePath: string): Promise<DeltaTable> {
+    const key = path.resolve(tablePath);
+    let cached = this.tables.get(key);
+    if (cached) this.tables.delete(key);
+    else {
+      cached = DeltaTable.open(key);
+      cached.catch(() => this.tables.delete(key));
+    }
+    this.tables.set(key, cached);
+    if (this.tables.size > this.size) this.tables.delete(this.tables.keys().next().value!);
+    return cached;
+  }
+}
