@@ -1,8 +1,12 @@
-// The main thread's responsiveness while the app runs an export: the export goes through the app's own job runner
-// (a worker thread), and the main thread's event-loop delay is sampled the whole time.
+// The main thread's responsiveness while the app works: during an export through the app's own job runner, and while
+// the API service (the one both hosts use) opens a long log, lists its history and travels to a timestamp. The main
+// thread's event-loop delay is sampled the whole time.
+import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { ExportRequest, JobInfo } from '../../shared/api.js';
+import type { ExportRequest, JobInfo, Result } from '../../shared/api.js';
+import { createApiService } from '../../electron/app/api-service.js';
 import { JobRunner } from '../../electron/jobs/job-runner.js';
+import { AppState } from '../../electron/state/app-state.js';
 
 export interface LagResult {
   p99Ms: number;
@@ -25,7 +29,7 @@ async function idleLagP99(): Promise<number> {
 export async function exportLag(request: ExportRequest): Promise<LagResult> {
   const idleP99Ms = await idleLagP99();
   const history: JobInfo[] = [];
-  const runner = new JobRunner({ store: { recordJob: (job) => void history.push(job), jobHistory: () => [], unfinishedJobs: () => [] } });
+  const runner = new JobRunner({ store: memoryStore(history) });
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   try {
@@ -35,5 +39,43 @@ export async function exportLag(request: ExportRequest): Promise<LagResult> {
     return { p99Ms: histogram.percentile(99) / 1e6, maxMs: histogram.max / 1e6, idleP99Ms, job };
   } finally {
     histogram.disable();
+  }
+}
+
+function memoryStore(history: JobInfo[]) {
+  return { recordJob: (job: JobInfo) => void history.push(job), jobHistory: () => [], unfinishedJobs: () => [] };
+}
+
+function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+/**
+ * Lag while the app opens a table it has not read before (a long log), shows its history and resolves a timestamp,
+ * each call made as the window makes it. `expected` checks the answers: the latest version and the middle one.
+ */
+export async function openLag(
+  tablePath: string,
+  stateDir: string,
+  timestamp: string,
+  expected: { latest: number; atTimestamp: number },
+): Promise<Omit<LagResult, 'job' | 'idleP99Ms'>> {
+  const state = AppState.open(path.join(stateDir, 'bench-state.db'), { encryptor: null });
+  const jobs = new JobRunner({ store: memoryStore([]) });
+  const api = createApiService({ state, jobs, sampleTable: () => Promise.reject(new Error('no sample in the benchmark')) });
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  try {
+    const info = value(await api.openTable({ path: tablePath }));
+    if (info.version !== expected.latest) throw new Error(`opened version ${info.version}, not ${expected.latest}`);
+    const commits = value(await api.history({ path: tablePath }));
+    if (commits.length !== expected.latest + 1) throw new Error(`history listed ${commits.length} commits`);
+    const resolved = value(await api.resolveVersion({ path: tablePath, timestampAsOf: timestamp }));
+    if (resolved.version !== expected.atTimestamp) throw new Error(`the timestamp resolved to version ${resolved.version}`);
+    return { p99Ms: histogram.percentile(99) / 1e6, maxMs: histogram.max / 1e6 };
+  } finally {
+    histogram.disable();
+    state.close();
   }
 }

@@ -32,6 +32,8 @@ export interface Figures {
   /** CPU time (user + system) per export process: what the export cost, whatever else the machine was doing. */
   cpuSeconds: Record<ExportKind, Figure>;
   lagP99Ms: Figure;
+  /** The same while the API service opens the long log, lists its history and resolves a timestamp. */
+  openLagP99Ms: Figure;
   /** The same p99 with nothing running, just before: what the machine alone causes. */
   idleLagP99Ms: Figure;
   setupSeconds: number;
@@ -109,7 +111,15 @@ export function markdownTable(figures: Figures): string {
     { measure: 'CPU time, PostgreSQL export process', figure: figures.cpuSeconds.postgres, unit: 's', digits: 1, target: '' },
     { measure: 'CPU time, Parquet export process', figure: figures.cpuSeconds.parquet, unit: 's', digits: 1, target: '' },
     { measure: 'event-loop lag p99 during an export job', figure: figures.lagP99Ms, unit: 'ms', digits: 1, target: '< 50 ms', meets: below(50) },
-    { measure: '  the same with no export running (machine floor)', figure: figures.idleLagP99Ms, unit: 'ms', digits: 1, target: '' },
+    {
+      measure: `event-loop lag p99 while the app opens the ${fmt(figures.commits)}-commit log`,
+      figure: figures.openLagP99Ms,
+      unit: 'ms',
+      digits: 1,
+      target: '< 50 ms',
+      meets: below(50),
+    },
+    { measure: '  the same with nothing running (machine floor)', figure: figures.idleLagP99Ms, unit: 'ms', digits: 1, target: '' },
   ];
   const out = [
     `Deltaport benchmark: ${fmt(figures.rows)} rows x ${figures.columns} columns in ${figures.files} files ` +
@@ -125,6 +135,12 @@ export function markdownTable(figures: Figures): string {
     out.push(`| ${line.measure} | ${shown(line.figure, line.unit, line.digits)} | ${limit} | ${r} | ${line.target} | ${verdict(line)} |`);
   }
   return out.join('\n');
+}
+
+function worse(a: Figure, b: Figure): Figure {
+  if (!('value' in a)) return a;
+  if (!('value' in b)) return b;
+  return { value: Math.max(a.value, b.value) };
 }
 
 /** The JSON of issue 5; unmeasured figures are null, with their reasons under "errors". */
@@ -149,7 +165,8 @@ export function jsonReport(figures: Figures): unknown {
     openMs: { commits: figures.commits, ms: pick('openMs', figures.openMs) },
     timeTravelMs: pick('timeTravelMs', figures.timeTravelMs),
     peakRssMb: pick('peakRssMb', peakRss(figures)),
-    eventLoopLagP99Ms: pick('eventLoopLagP99Ms', figures.lagP99Ms),
+    // The worse of the export and the long-log open: the app's main loop must stay free through both.
+    eventLoopLagP99Ms: pick('eventLoopLagP99Ms', worse(figures.lagP99Ms, figures.openLagP99Ms)),
     ...(Object.keys(errors).length > 0 ? { errors } : {}),
   };
 }

@@ -205,10 +205,10 @@ describe('AppState upgrades', () => {
     // The step to version 2 filled the new state column from each record.
     expect(state.unfinishedJobs().map((j) => j.id)).toEqual(['cut']);
     state.close();
+    expect(fs.readdirSync(dir)).toEqual([STATE_FILE_NAME]);
     const db = new Database(file, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     db.close();
-    expect(fs.readdirSync(dir)).toEqual([STATE_FILE_NAME]);
   });
 
   it('refuses a file from a newer Deltaport with a one-line message and leaves it untouched', () => {
