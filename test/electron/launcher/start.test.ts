@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../../electron/app/package-root.js';
+import { electronPackageDir } from '../../../electron/launcher/electron-runtime.js';
 import { ensureElectronSqlite } from '../../../electron/launcher/prepare.js';
 
 const root = packageRoot();
@@ -27,6 +28,11 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('npm start without network', () => {
+  it('is where Electron\'s binary comes from: its npm package runs nothing at install', () => {
+    const electron = JSON.parse(fs.readFileSync(path.join(electronPackageDir(), 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    for (const hook of ['preinstall', 'install', 'postinstall']) expect(electron.scripts?.[hook]).toBeUndefined();
+  });
+
   it('is the launcher after the build', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.start).toBe('npm run build && node dist/electron/launcher/start.js');
