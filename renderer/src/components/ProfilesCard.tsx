@@ -45,13 +45,14 @@ export function ProfilesCard({ current, onLoad }: Props) {
     if (!current.spec) return setError(`The settings cannot be saved yet: ${current.problems.join(' ')}`);
     const result = await api.saveProfile({ name: name.trim(), sink: current.spec });
     if (!result.ok) return setError(result.error.message);
+    // The list is refreshed before the note, so "Saved" never shows beside a list that lacks the profile.
+    await refresh();
+    setSelected(result.value.name);
     setNote(
       result.value.passwordNotSaved
         ? `Saved “${result.value.name}” without its password: this host cannot encrypt it.`
         : `Saved “${result.value.name}”.`,
     );
-    setSelected(result.value.name);
-    await refresh();
   };
 
   const remove = async () => {
@@ -59,9 +60,9 @@ export function ProfilesCard({ current, onLoad }: Props) {
     setNote(null);
     const result = await api.deleteProfile({ name: selected });
     if (!result.ok) return setError(result.error.message);
+    await refresh();
     setNote(`Deleted “${selected}”.`);
     setSelected('');
-    await refresh();
   };
 
   return (
