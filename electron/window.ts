@@ -1,5 +1,6 @@
 // The app window and everything that keeps its content ours: the app:// protocol serving dist/renderer (CSP on
-// every response), denied navigation, new windows, webviews and permissions, for this and any other webContents.
+// every response), denied navigation, new windows and webviews, and no permission but the clipboard write to the
+// app's own page, for this and any other webContents.
 import type { App, Session, WebContents } from 'electron';
 import { BrowserWindow, protocol } from 'electron';
 import { answerAppRequest } from './app/app-protocol.js';
