@@ -43,7 +43,14 @@ export interface SqlTargetOptions {
 export type SinkSpec =
   | ({ kind: 'sqlite'; path: string } & SqlTargetOptions)
   | ({ kind: 'postgres'; connection: PostgresConnection } & SqlTargetOptions)
-  | { kind: 'parquet' | 'csv' | 'jsonl'; path: string };
+  | FileSinkSpec;
+
+/** A file sink never replaces an existing file unless asked to: a second export must not silently overwrite one. */
+export interface FileSinkSpec {
+  kind: 'parquet' | 'csv' | 'jsonl';
+  path: string;
+  overwrite?: boolean;
+}
 
 export type SinkKind = SinkSpec['kind'];
 

@@ -2,10 +2,13 @@
 // methods after ipc-validation.ts has checked the payload. Every method answers a Result; nothing throws across.
 // Reading a table's log stays here (async file reads); anything that decodes data (preview, plan, export) runs in
 // a worker thread.
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { DeltaportApi, ExportRequest, PreviewResult, Result, TableRef } from '../../shared/api.js';
 import { DeltaportError, toErrorValue } from '../../shared/errors.js';
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
-import { isSqlSink } from '../../shared/sink-spec.js';
+import { isSqlSink, scrubUrl } from '../../shared/sink-spec.js';
+import type { PostgresConnection } from '../../shared/sink-spec.js';
 import { TIMESTAMP_FORMS } from '../../shared/source-spec.js';
 import { parseTimestampAsOf } from '../../shared/timestamp.js';
 import { DeltaTable } from '../delta/table.js';
@@ -17,6 +20,8 @@ import { withPassword } from '../state/secrets.js';
 export interface NativeDialogs {
   chooseTableFolder(): Promise<string | null>;
   chooseSqliteFile(): Promise<string | null>;
+  /** Opens the file manager at this file, selected. */
+  showInFolder?(file: string): void;
 }
 
 export interface ApiServiceDeps {
@@ -79,6 +84,7 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
         const { table: t, snapshot } = await snapshotAt(req);
         return { version: snapshot.version, timestamp: await t.commitTime(snapshot.version) };
       }),
+    latestVersion: (req) => attempt(async () => ({ latest: (await (await table(req.path)).versionRange()).latest })),
     preview: (req) => attempt(() => runSharedTask<PreviewResult>({ kind: 'preview', request: req })),
     planExport: (req) => attempt(() => runSharedTask<ExportPlan>({ kind: 'plan', request: exportRequest(req) })),
     // Loaded on first use, like the sinks: pg is not needed to look at a table.
@@ -91,6 +97,18 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
     startExport: (req) => attempt(() => deps.jobs.start(exportRequest(req))),
     cancelJob: (req) => attempt(() => deps.jobs.cancel(req.id)),
     listJobs: () => attempt(() => deps.jobs.list()),
+    revealTarget: (req) =>
+      attempt(async () => {
+        const job = deps.jobs.list().find((j) => j.id === req.id);
+        if (!job) throw new DeltaportError('NOT_FOUND', `no job ${req.id}`);
+        const { sink } = job.request;
+        if (sink.kind === 'postgres') return { shown: false, location: `${databaseLocation(sink.connection)}, table ${sink.table}` };
+        const file = path.resolve(sink.path);
+        const exists = (await stat(file).catch(() => null)) !== null;
+        const show = deps.dialogs?.showInFolder;
+        if (show && exists) show(file);
+        return { shown: Boolean(show && exists), location: file };
+      }),
     recentTables: () => attempt(() => deps.state.recentTables()),
     sampleTable: () => attempt(async () => ({ path: await deps.sampleTable() })),
     listProfiles: () => attempt(() => deps.state.listProfiles()),
@@ -107,6 +125,12 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
   function exportRequest(req: ExportRequest): ExportRequest {
     return { source: req.source, sink: withProfilePassword(req.sink, req.profile) };
   }
+}
+
+/** A PostgreSQL target as a person would name it, never with its password. */
+function databaseLocation(c: PostgresConnection): string {
+  if (c.url) return scrubUrl(c.url);
+  return `postgres://${c.user ? `${c.user}@` : ''}${c.host ?? 'localhost'}${c.port ? `:${c.port}` : ''}/${c.database ?? ''}`;
 }
 
 function timeTravel(ref: TableRef): { version?: number; timestampMs?: number } {

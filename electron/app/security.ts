@@ -79,7 +79,8 @@ export function windowOpenAction(): { action: 'deny' } {
   return { action: 'deny' };
 }
 
-/** No web permission (camera, notifications, clipboard-read, geolocation...) is needed, so none is granted. */
-export function allowPermission(_permission: string): boolean {
-  return false;
+/** Only notifications (a long export that ends while the window is in the background says so); no other web
+ * permission (camera, clipboard-read, geolocation...) is needed, so none is granted. */
+export function allowPermission(permission: string): boolean {
+  return permission === 'notifications';
 }

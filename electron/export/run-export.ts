@@ -1,8 +1,10 @@
 // One export: a validated source streams its batches into a sink. Everything that can be checked is checked before
 // the sink is created (bad input writes nothing); any failure or a cancel aborts the sink, which removes what it has
 // not committed.
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { DeltaportError } from '../../shared/errors.js';
-import { exportSinkProblems, type SinkSpec } from '../../shared/sink-spec.js';
+import { exportSinkProblems, isSqlSink, type SinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { openSource } from '../delta/source.js';
 import { createSink } from '../sinks/create-sink.js';
@@ -46,6 +48,7 @@ export async function runExport(req: ExportRequest): Promise<ExportResult> {
     bytes: 0,
     bytesTotal: snapshot.files.reduce((sum, f) => sum + f.add.size, 0),
   };
+  await refuseExistingFile(req.sink);
   const sink = await createSink(req.sink);
   try {
     const resumeFrom = await sink.open({
@@ -76,6 +79,15 @@ export async function runExport(req: ExportRequest): Promise<ExportResult> {
   req.onProgress?.({ ...progress });
   const seconds = (performance.now() - started) / 1000;
   return { rows: progress.rows, seconds, rowsPerSec: seconds > 0 ? progress.rows / seconds : progress.rows };
+}
+
+/** A file export replaces an existing file only when asked to (the UI asks the user, the CLI wants --force). */
+async function refuseExistingFile(spec: SinkSpec): Promise<void> {
+  if (isSqlSink(spec) || spec.overwrite) return;
+  const target = path.resolve(spec.path);
+  if ((await stat(target).catch(() => null))?.isFile()) {
+    throw new DeltaportError('TARGET_EXISTS', `the output file ${target} already exists`);
+  }
 }
 
 function throwIfCancelled(signal: AbortSignal): void {

@@ -58,9 +58,10 @@ describe('window options', () => {
       expect(allowNavigation(url)).toBe(false);
     }
     expect(windowOpenAction()).toEqual({ action: 'deny' });
-    for (const permission of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal', 'fullscreen']) {
+    for (const permission of ['media', 'geolocation', 'clipboard-read', 'openExternal', 'fullscreen']) {
       expect(allowPermission(permission)).toBe(false);
     }
+    expect(allowPermission('notifications')).toBe(true);
   });
 
   it('recognises only the app scheme and host as the app', () => {

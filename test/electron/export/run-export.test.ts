@@ -270,13 +270,27 @@ describe('a failed or cancelled export leaves nothing behind', () => {
     await failure(
       runExport({
         source: { tablePath: allTypes, options: { parquetBatchSize: 1 } },
-        sink: { kind: 'csv', path: target },
+        sink: { kind: 'csv', path: target, overwrite: true },
         signal: controller.signal,
         onProgress: () => controller.abort(),
       }),
     );
     expect(readdirSync(dir)).toEqual(['out.csv']);
     expect(readFileSync(target, 'utf8')).toBe('old contents\n');
+  });
+
+  it.each(kinds)('%s: refuses to replace an existing file unless asked to overwrite it', async (kind) => {
+    const dir = mkdtempSync(path.join(out, `exists-${kind}-`));
+    const target = path.join(dir, `out.${kind}`);
+    writeFileSync(target, 'old contents\n');
+    const err = await failure(runExport({ source: { tablePath: allTypes }, sink: { kind, path: target } }));
+    expect(err.code).toBe('TARGET_EXISTS');
+    expect(err.message).toBe(`the output file ${target} already exists`);
+    expect(readdirSync(dir)).toEqual([`out.${kind}`]);
+    expect(readFileSync(target, 'utf8')).toBe('old contents\n');
+    const replaced = await runExport({ source: { tablePath: allTypes }, sink: { kind, path: target, overwrite: true } });
+    expect(replaced.rows).toBe(await liveRecordCount(allTypes));
+    expect(readFileSync(target).subarray(0, 12).toString()).not.toBe('old contents');
   });
 
   it('writes nothing for bad input', async () => {
