@@ -49,7 +49,12 @@ export interface ExportRequest {
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface JobProgress {
+  /** Rows read and handed to the sink in this run. */
   rows: number;
+  /** SQL sinks: rows committed to the target, earlier runs of an exactly-once job included. */
+  committedRows?: number;
+  /** SQL sinks: an exactly-once rerun found this many rows committed by earlier runs and resumed after them. */
+  resumedFromRow?: number;
   files: number;
   filesTotal: number;
   bytes: number;

@@ -11,6 +11,10 @@ import { createSink } from '../sinks/create-sink.js';
 
 export interface ExportProgress {
   rows: number;
+  /** SQL sinks: rows committed to the target so far, earlier runs of an exactly-once job included. */
+  committedRows?: number;
+  /** SQL sinks: rows an exactly-once rerun found committed already and resumed after. */
+  resumedFromRow?: number;
   files: number;
   filesTotal: number;
   bytes: number;
@@ -57,18 +61,24 @@ export async function runExport(req: ExportRequest): Promise<ExportResult> {
       snapshot: { tableId: snapshot.metadata.id, tableRoot: snapshot.tableRoot, version: snapshot.version },
       signal,
     });
+    const resumed = sink.resumedRows?.() ?? 0;
+    if (resumed > 0) progress.resumedFromRow = resumed;
     for await (const batch of source.batches({ signal, resumeFrom: resumeFrom ?? undefined })) {
       throwIfCancelled(signal);
       await sink.write(batch);
       progress.rows += batch.batch.numRows;
       progress.files = batch.filesDone;
       progress.bytes = batch.bytesDone;
+      if (sink.committedRows) progress.committedRows = sink.committedRows();
       req.onProgress?.({ ...progress });
     }
     throwIfCancelled(signal);
     await sink.close();
+    if (sink.committedRows) progress.committedRows = sink.committedRows();
   } catch (err) {
     await sink.abort().catch(() => undefined);
+    // What a stopped export leaves in a SQL target is known once the open transactions are rolled back.
+    if (sink.committedRows) req.onProgress?.({ ...progress, committedRows: sink.committedRows() });
     // Whatever a cancel interrupted (a read, a write, a retry wait) reports itself as the cancel it is.
     if (signal.aborted) throw cancelled();
     throw err;
