@@ -94,10 +94,19 @@ function keyColumnList(text: string): string[] {
     .filter(Boolean);
 }
 
+// The host takes full paths only (it has no notion of the folder a page was opened from).
+const ABSOLUTE = /^(\/|[A-Za-z]:[\\/]|\\\\)/;
+
+function pathProblem(text: string, missing: string, what: string): string | null {
+  if (!text.trim()) return missing;
+  return ABSOLUTE.test(text.trim()) ? null : `Give the full path of the ${what}, starting with /.`;
+}
+
 export function toSinkSpec(form: SinkForm): { spec: SinkSpec | null; problems: string[] } {
   const problems: string[] = [];
   if (!isSqlKind(form.kind)) {
-    if (!form.filePath.trim()) problems.push('Choose the output file to write.');
+    const problem = pathProblem(form.filePath, 'Choose the output file to write.', 'output file');
+    if (problem) problems.push(problem);
     return { spec: problems.length ? null : { kind: form.kind, path: form.filePath.trim() }, problems };
   }
   const execution = {
@@ -118,7 +127,8 @@ export function toSinkSpec(form: SinkForm): { spec: SinkSpec | null; problems: s
     exactlyOnce: form.exactlyOnce,
   };
   if (form.kind === 'sqlite') {
-    if (!form.sqlitePath.trim()) problems.push('Choose the SQLite file to write into.');
+    const problem = pathProblem(form.sqlitePath, 'Choose the SQLite file to write into.', 'SQLite file');
+    if (problem) problems.push(problem);
     return { spec: problems.length ? null : { kind: 'sqlite', path: form.sqlitePath.trim(), ...target }, problems };
   }
   const connection = connectionOf(form, problems);
