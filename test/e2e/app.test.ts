@@ -658,7 +658,7 @@ describe('Deltaport in a browser', () => {
       await page.getByRole('button', { name: 'Save profile' }).click();
       // The browser host has no OS keychain, so it keeps the settings without the password, and says so.
       await page.getByRole('status').filter({ hasText: 'Saved “staging”' }).waitFor();
-      expect(await page.getByLabel('Saved profiles', { exact: true }).locator('option', { hasText: 'staging (postgres)' }).count()).toBe(1);
+      await expect.poll(() => page.getByLabel('Saved profiles', { exact: true }).locator('option', { hasText: 'staging (postgres)' }).count()).toBe(1);
     } finally {
       await dropDatabase(dbUrl);
     }
