@@ -315,3 +315,28 @@ describe('a failed or cancelled export leaves nothing behind', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 });
+
+describe('what a SQL export reports committed', () => {
+  it('counts committed rows, and a rerun of an exactly-once job reports the rows it resumed after', async () => {
+    const dir = mkdtempSync(path.join(out, 'committed-'));
+    const sink = {
+      kind: 'sqlite' as const,
+      path: path.join(dir, 'out.db'),
+      table: 't',
+      mode: 'append' as const,
+      execution: { batchSize: 3, batchIntervalMs: 0, maxRetries: 0 },
+      exactlyOnce: true,
+    };
+    const rows = await liveRecordCount(allTypes);
+    const seen: ExportProgress[] = [];
+    await runExport({ source: { tablePath: allTypes }, sink, onProgress: (p) => seen.push(p) });
+    expect(seen.at(-1)).toMatchObject({ rows, committedRows: rows });
+    expect(seen.every((p) => p.resumedFromRow === undefined)).toBe(true);
+    // Committed never runs ahead of what was handed to the sink.
+    expect(seen.every((p) => (p.committedRows ?? 0) <= p.rows)).toBe(true);
+
+    const again: ExportProgress[] = [];
+    await runExport({ source: { tablePath: allTypes }, sink, onProgress: (p) => again.push(p) });
+    expect(again.at(-1)).toMatchObject({ rows: 0, committedRows: rows, resumedFromRow: rows });
+  });
+});
