@@ -7,7 +7,7 @@ import type { ApiMethod, DeltaportApi, ExportRequest, PreviewRequest, TableRef }
 import { API_METHODS, PREVIEW_MAX_ROWS } from '../../shared/api.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { ExecutionOptions, PostgresConnection, SinkSpec, SqlTargetOptions, WriteMode } from '../../shared/sink-spec.js';
-import { DEFAULT_EXECUTION, validateSinkSpec } from '../../shared/sink-spec.js';
+import { DEFAULT_EXECUTION, EXECUTION_MAX, validateSinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec, OptionValue } from '../../shared/source-spec.js';
 import { validateSourceSpec } from '../../shared/source-spec.js';
 import { isAppUrl } from './security.js';
@@ -22,9 +22,9 @@ export const LIMITS = {
   options: 100,
   previewRows: PREVIEW_MAX_ROWS,
   historyRows: 1_000_000,
-  batchSize: 10_000_000,
-  batchIntervalMs: 86_400_000,
-  maxRetries: 100,
+  batchSize: EXECUTION_MAX.batchSize,
+  batchIntervalMs: EXECUTION_MAX.batchIntervalMs,
+  maxRetries: EXECUTION_MAX.maxRetries,
   timeoutMs: 600_000,
 } as const;
 

@@ -34,7 +34,10 @@ type Wanted = { asOf: AsOf } | { problem: string } | null;
 /** What the two fields ask for, before the table is asked; null for the latest snapshot. */
 function wantedOf(versionText: string, timestampText: string): Wanted {
   if (versionText !== '') {
-    return /^\d+$/.test(versionText) ? { asOf: { versionAsOf: Number(versionText) } } : { problem: 'Version must be a whole number: 0 or more.' };
+    const version = Number(versionText);
+    return /^\d+$/.test(versionText) && Number.isSafeInteger(version)
+      ? { asOf: { versionAsOf: version } }
+      : { problem: 'Version must be a whole number: 0 or more.' };
   }
   if (timestampText.trim() === '') return null;
   const exact = normalizeTimestampInput(timestampText);
