@@ -1,6 +1,7 @@
-// Native pickers for the two paths a user would rather click than type: a table folder and a SQLite file.
+// Native pickers for the two paths a user would rather click than type (a table folder and a SQLite file), and the
+// file manager for an export's target.
 import type { BrowserWindow } from 'electron';
-import { dialog } from 'electron';
+import { dialog, shell } from 'electron';
 import type { NativeDialogs } from './app/api-service.js';
 
 export function nativeDialogs(window: () => BrowserWindow | null): NativeDialogs {
@@ -26,6 +27,9 @@ export function nativeDialogs(window: () => BrowserWindow | null): NativeDialogs
       const win = window();
       const { canceled, filePath } = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
       return canceled || !filePath ? null : filePath;
+    },
+    showInFolder(file) {
+      shell.showItemInFolder(file);
     },
   };
 }

@@ -46,8 +46,9 @@ export function createMainWindow(preloadPath: string): BrowserWindow {
   const win = new BrowserWindow({
     width: 1360,
     height: 880,
-    minWidth: 900,
-    minHeight: 600,
+    // The smallest size that still shows the grid and the whole export form with the Jobs strip closed.
+    minWidth: 1024,
+    minHeight: 700,
     title: 'Deltaport',
     show: false,
     webPreferences: secureWebPreferences(preloadPath),

@@ -17,6 +17,9 @@ export interface TableRef {
   timestampAsOf?: string;
 }
 
+/** The most rows one preview returns (the grid holds them all in memory). */
+export const PREVIEW_MAX_ROWS = 100_000;
+
 export interface PreviewRequest {
   source: DeltaSourceSpec;
   limit: number;
@@ -46,7 +49,12 @@ export interface ExportRequest {
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface JobProgress {
+  /** Rows read and handed to the sink in this run. */
   rows: number;
+  /** SQL sinks: rows committed to the target, earlier runs of an exactly-once job included. */
+  committedRows?: number;
+  /** SQL sinks: an exactly-once rerun found this many rows committed by earlier runs and resumed after them. */
+  resumedFromRow?: number;
   files: number;
   filesTotal: number;
   bytes: number;
@@ -93,12 +101,17 @@ export interface DeltaportApi {
   history(req: { path: string; limit?: number }): Promise<Result<CommitSummary[]>>;
   /** Which version a version or timestamp resolves to, for the time-travel fields as the user types. */
   resolveVersion(req: TableRef): Promise<Result<{ version: number; timestamp: number }>>;
+  /** The table's newest version, from a listing of its log only: cheap enough to poll while the table is open. */
+  latestVersion(req: { path: string }): Promise<Result<{ latest: number }>>;
   preview(req: PreviewRequest): Promise<Result<PreviewResult>>;
   planExport(req: ExportRequest): Promise<Result<ExportPlan>>;
   testConnection(req: { sink: SinkSpec; profile?: string }): Promise<Result<ConnectionReport>>;
   startExport(req: ExportRequest): Promise<Result<JobInfo>>;
   cancelJob(req: { id: string }): Promise<Result<JobInfo>>;
   listJobs(): Promise<Result<JobInfo[]>>;
+  /** Shows a job's target file in the system's file manager where there is one (the desktop app); always answers
+   * where the target is, for a browser to show or copy. */
+  revealTarget(req: { id: string }): Promise<Result<{ shown: boolean; location: string }>>;
   recentTables(): Promise<Result<RecentTable[]>>;
   sampleTable(): Promise<Result<{ path: string }>>;
   listProfiles(): Promise<Result<SinkProfile[]>>;
@@ -115,12 +128,14 @@ export const API_METHODS = [
   'openTable',
   'history',
   'resolveVersion',
+  'latestVersion',
   'preview',
   'planExport',
   'testConnection',
   'startExport',
   'cancelJob',
   'listJobs',
+  'revealTarget',
   'recentTables',
   'sampleTable',
   'listProfiles',

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'SINK_AUTH'
   | 'SINK_INCOMPATIBLE'
   | 'SINK_WRITE'
+  | 'TARGET_EXISTS'
   | 'CANCELLED'
   | 'NOT_FOUND'
   | 'FORBIDDEN'

@@ -43,11 +43,21 @@ export interface SqlTargetOptions {
 export type SinkSpec =
   | ({ kind: 'sqlite'; path: string } & SqlTargetOptions)
   | ({ kind: 'postgres'; connection: PostgresConnection } & SqlTargetOptions)
-  | { kind: 'parquet' | 'csv' | 'jsonl'; path: string };
+  | FileSinkSpec;
+
+/** A file sink never replaces an existing file unless asked to: a second export must not silently overwrite one. */
+export interface FileSinkSpec {
+  kind: 'parquet' | 'csv' | 'jsonl';
+  path: string;
+  overwrite?: boolean;
+}
 
 export type SinkKind = SinkSpec['kind'];
 
 export const DEFAULT_EXECUTION: ExecutionOptions = { batchSize: 5000, batchIntervalMs: 0, maxRetries: 3 };
+
+/** The largest value each execution option takes (the smallest is 1 for the batch size, else 0). */
+export const EXECUTION_MAX: ExecutionOptions = { batchSize: 10_000_000, batchIntervalMs: 86_400_000, maxRetries: 100 };
 
 /** What a dry run reports before anything is written. */
 export interface ExportPlan {
@@ -136,9 +146,9 @@ function targetProblems(spec: SqlSinkSpec): string[] {
     else problems.push(...parseNamedParams(spec.sql!).problems);
   }
   const { batchSize, batchIntervalMs, maxRetries } = spec.execution ?? {};
-  if (!isIntIn(batchSize, 1, 10_000_000)) problems.push('batch size must be a whole number from 1 to 10,000,000');
-  if (!isIntIn(batchIntervalMs, 0, 86_400_000)) problems.push('batch interval must be a whole number of ms, 0 or more');
-  if (!isIntIn(maxRetries, 0, 100)) problems.push('max retries must be a whole number from 0 to 100');
+  if (!isIntIn(batchSize, 1, EXECUTION_MAX.batchSize)) problems.push('batch size must be a whole number from 1 to 10,000,000');
+  if (!isIntIn(batchIntervalMs, 0, EXECUTION_MAX.batchIntervalMs)) problems.push('batch interval must be a whole number of ms, 0 or more');
+  if (!isIntIn(maxRetries, 0, EXECUTION_MAX.maxRetries)) problems.push('max retries must be a whole number from 0 to 100');
   return problems;
 }
 

@@ -1,5 +1,8 @@
-// One linter for the whole tree: typescript-eslint's recommended rules over electron/, renderer/, shared/ and test/.
+// One linter for the whole tree: typescript-eslint's recommended rules over electron/, renderer/, shared/ and test/,
+// plus the rules of hooks and the accessibility rules over the React code.
 import js from '@eslint/js';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -24,4 +27,9 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    files: ['renderer/**/*.{ts,tsx}', 'test/renderer/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
+  },
+  { files: ['renderer/**/*.tsx'], ...jsxA11y.flatConfigs.recommended },
 );

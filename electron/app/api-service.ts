@@ -3,10 +3,12 @@
 // Nothing that reads a table runs on this thread: opening one, its history, time travel, previews and plans go to the
 // shared worker thread (which keeps the tables it read, parsed), exports to a thread each. A 10,000-commit log
 // replayed here would stall the window or the HTTP host for as long.
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { DeltaportApi, ExportRequest, PreviewResult, Result } from '../../shared/api.js';
 import { DeltaportError, toErrorValue } from '../../shared/errors.js';
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
-import { isSqlSink } from '../../shared/sink-spec.js';
+import { isSqlSink, scrubUrl, type PostgresConnection } from '../../shared/sink-spec.js';
 import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
 import type { JobRunner } from '../jobs/job-runner.js';
 import { runSharedTask } from '../jobs/task-worker.js';
@@ -16,6 +18,8 @@ import { withPassword } from '../state/secrets.js';
 export interface NativeDialogs {
   chooseTableFolder(): Promise<string | null>;
   chooseSqliteFile(): Promise<string | null>;
+  /** Opens the file manager at this file, selected. */
+  showInFolder?(file: string): void;
 }
 
 export interface ApiServiceDeps {
@@ -53,6 +57,7 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
       }),
     history: (req) => attempt(() => runSharedTask<CommitSummary[]>({ kind: 'history', request: req })),
     resolveVersion: (req) => attempt(() => runSharedTask<{ version: number; timestamp: number }>({ kind: 'resolve', request: req })),
+    latestVersion: (req) => attempt(() => runSharedTask<{ latest: number }>({ kind: 'latest', request: req })),
     preview: (req) => attempt(() => runSharedTask<PreviewResult>({ kind: 'preview', request: req })),
     planExport: (req) => attempt(() => runSharedTask<ExportPlan>({ kind: 'plan', request: exportRequest(req) })),
     // Loaded on first use, like the sinks: pg is not needed to look at a table.
@@ -65,6 +70,18 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
     startExport: (req) => attempt(() => deps.jobs.start(exportRequest(req))),
     cancelJob: (req) => attempt(() => deps.jobs.cancel(req.id)),
     listJobs: () => attempt(() => deps.jobs.list()),
+    revealTarget: (req) =>
+      attempt(async () => {
+        const job = deps.jobs.list().find((j) => j.id === req.id);
+        if (!job) throw new DeltaportError('NOT_FOUND', `no job ${req.id}`);
+        const { sink } = job.request;
+        if (sink.kind === 'postgres') return { shown: false, location: `${databaseLocation(sink.connection)}, table ${sink.table}` };
+        const file = path.resolve(sink.path);
+        const exists = (await stat(file).catch(() => null)) !== null;
+        const show = deps.dialogs?.showInFolder;
+        if (show && exists) show(file);
+        return { shown: Boolean(show && exists), location: file };
+      }),
     recentTables: () => attempt(() => deps.state.recentTables()),
     sampleTable: () => attempt(async () => ({ path: await deps.sampleTable() })),
     listProfiles: () => attempt(() => deps.state.listProfiles()),
@@ -81,4 +98,10 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
   function exportRequest(req: ExportRequest): ExportRequest {
     return { source: req.source, sink: withProfilePassword(req.sink, req.profile) };
   }
+}
+
+/** A PostgreSQL target as a person would name it, never with its password. */
+function databaseLocation(c: PostgresConnection): string {
+  if (c.url) return scrubUrl(c.url);
+  return `postgres://${c.user ? `${c.user}@` : ''}${c.host ?? 'localhost'}${c.port ? `:${c.port}` : ''}/${c.database ?? ''}`;
 }

@@ -1,15 +1,17 @@
 // Who may call the API and with what. Pure checks shared by the Electron IPC handlers and the HTTP host: every
 // payload is rebuilt from its known fields (unknown keys refused, sizes bounded, paths absolute) before any handler
 // sees it, so nothing reaches the disk or a database unchecked.
+import os from 'node:os';
 import path from 'node:path';
 import type { ApiMethod, DeltaportApi, ExportRequest, PreviewRequest, TableRef } from '../../shared/api.js';
-import { API_METHODS } from '../../shared/api.js';
+import { API_METHODS, PREVIEW_MAX_ROWS } from '../../shared/api.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { ExecutionOptions, PostgresConnection, SinkSpec, SqlTargetOptions, WriteMode } from '../../shared/sink-spec.js';
-import { DEFAULT_EXECUTION, validateSinkSpec } from '../../shared/sink-spec.js';
+import { DEFAULT_EXECUTION, EXECUTION_MAX, validateSinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec, OptionValue } from '../../shared/source-spec.js';
 import { validateSourceSpec } from '../../shared/source-spec.js';
 import { isAppUrl } from './security.js';
+import { resolveTableLocation } from './table-location.js';
 
 export const LIMITS = {
   path: 4096,
@@ -18,11 +20,11 @@ export const LIMITS = {
   sql: 100_000,
   columns: 10_000,
   options: 100,
-  previewRows: 100_000,
+  previewRows: PREVIEW_MAX_ROWS,
   historyRows: 1_000_000,
-  batchSize: 10_000_000,
-  batchIntervalMs: 86_400_000,
-  maxRetries: 100,
+  batchSize: EXECUTION_MAX.batchSize,
+  batchIntervalMs: EXECUTION_MAX.batchIntervalMs,
+  maxRetries: EXECUTION_MAX.maxRetries,
   timeoutMs: 600_000,
 } as const;
 
@@ -115,10 +117,17 @@ function defined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-function tableRef(v: unknown, at: string): TableRef {
+/** The table a user typed: relative, ~, quoted or file:// locations are resolved here (see table-location.ts). */
+function typedLocation(v: unknown, at: string): string {
+  const resolved = resolveTableLocation(string(v, at, LIMITS.path), { cwd: process.cwd(), home: os.homedir() });
+  if (resolved.length > LIMITS.path) invalid(at, `must be at most ${LIMITS.path} characters`);
+  return resolved;
+}
+
+function tableRef(v: unknown, at: string, location: (v: unknown, at: string) => string = absolutePath): TableRef {
   const o = object(v, at, ['path', 'versionAsOf', 'timestampAsOf']);
   return defined({
-    path: absolutePath(o.path, `${at}.path`),
+    path: location(o.path, `${at}.path`),
     versionAsOf: optional(o, 'versionAsOf', (x) => integer(x, `${at}.versionAsOf`, 0, Number.MAX_SAFE_INTEGER)),
     timestampAsOf: optional(o, 'timestampAsOf', (x) => nonEmptyString(x, `${at}.timestampAsOf`, 64)),
   });
@@ -209,8 +218,8 @@ export function validateSinkShape(v: unknown, at = 'sink'): SinkSpec {
       return { kind, connection: postgresConnection(o.connection, `${at}.connection`), ...sqlTarget(o, at) };
     }
     default: {
-      const o = object(v, at, ['kind', 'path']);
-      return { kind, path: absolutePath(o.path, `${at}.path`) };
+      const o = object(v, at, ['kind', 'path', 'overwrite']);
+      return defined({ kind, path: absolutePath(o.path, `${at}.path`), overwrite: optional(o, 'overwrite', (x) => boolean(x, `${at}.overwrite`)) });
     }
   }
 }
@@ -246,7 +255,7 @@ function named(v: unknown, at: string): { name: string } {
 type Validators = { [M in ApiMethod]: (payload: unknown) => Parameters<DeltaportApi[M]> };
 
 const VALIDATORS: Validators = {
-  openTable: (p) => [tableRef(p, 'openTable')],
+  openTable: (p) => [tableRef(p, 'openTable', typedLocation)],
   history: (p) => {
     const o = object(p, 'history', ['path', 'limit']);
     return [
@@ -257,6 +266,10 @@ const VALIDATORS: Validators = {
     ];
   },
   resolveVersion: (p) => [tableRef(p, 'resolveVersion')],
+  latestVersion: (p) => {
+    const o = object(p, 'latestVersion', ['path']);
+    return [{ path: absolutePath(o.path, 'latestVersion.path') }];
+  },
   preview: (p) => [previewRequest(p, 'preview')],
   planExport: (p) => [exportRequest(p, 'planExport')],
   testConnection: (p) => {
@@ -274,6 +287,10 @@ const VALIDATORS: Validators = {
     return [{ id: nonEmptyString(o.id, 'cancelJob.id', 100) }];
   },
   listJobs: (p) => noArgument(p, 'listJobs'),
+  revealTarget: (p) => {
+    const o = object(p, 'revealTarget', ['id']);
+    return [{ id: nonEmptyString(o.id, 'revealTarget.id', 100) }];
+  },
   recentTables: (p) => noArgument(p, 'recentTables'),
   sampleTable: (p) => noArgument(p, 'sampleTable'),
   listProfiles: (p) => noArgument(p, 'listProfiles'),

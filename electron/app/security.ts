@@ -79,13 +79,16 @@ export function windowOpenAction(): { action: 'deny' } {
   return { action: 'deny' };
 }
 
-/** The one permission the page needs: Copy cell / Copy row write text through navigator.clipboard.writeText. */
-export const CLIPBOARD_WRITE_PERMISSION = 'clipboard-sanitized-write';
+/**
+ * The permissions the page needs: Copy cell / copy range write text through navigator.clipboard.writeText, and a
+ * long export that ends while the window is in the background says so in a notification.
+ */
+const APP_PERMISSIONS = new Set(['clipboard-sanitized-write', 'notifications']);
 
 /**
- * Grants the app's own pages (app://deltaport, given as a URL or an origin) the clipboard write and nothing else:
- * no camera, notifications, clipboard-read, geolocation... and nothing at all to any other origin.
+ * Grants the app's own pages (app://deltaport, given as a URL or an origin) those permissions and nothing else:
+ * no camera, clipboard-read, geolocation... and nothing at all to any other origin.
  */
 export function allowPermission(permission: string, requester: string): boolean {
-  return permission === CLIPBOARD_WRITE_PERMISSION && isAppUrl(requester);
+  return APP_PERMISSIONS.has(permission) && isAppUrl(requester);
 }

@@ -1,6 +1,7 @@
 // `deltaport export <table> ... --sink <target> [SQL sink options]`: one export, with progress on a terminal and a
 // one-line summary at the end.
 import path from 'node:path';
+import { DeltaportError } from '../../shared/errors.js';
 import { DEFAULT_EXECUTION, type SinkSpec, type WriteMode } from '../../shared/sink-spec.js';
 import { parseSinkTarget, SINK_TARGET_FORMS } from '../../shared/sink-target.js';
 import { runExport, type ExportProgress } from '../export/run-export.js';
@@ -21,9 +22,10 @@ const FLAGS = {
   'batch-interval-ms': 'value',
   'max-retries': 'value',
   'exactly-once': 'switch',
+  force: 'switch',
 } as const;
 
-const SQL_ONLY = ['target', 'mode', 'key', 'sql', 'batch-size', 'batch-interval-ms', 'max-retries', 'exactly-once'];
+const SQL_ONLY = ['target', 'key', 'sql', 'batch-size', 'batch-interval-ms', 'max-retries', 'exactly-once'];
 const MODES: WriteMode[] = ['append', 'overwrite', 'upsert', 'sql'];
 const PROGRESS_EVERY_MS = 200;
 
@@ -39,7 +41,12 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   io.signal?.addEventListener('abort', onInterrupt);
   if (!io.signal) process.once('SIGINT', onInterrupt);
   try {
-    const result = await runExport({ source, sink, signal: cancel.signal, onProgress: progress?.update });
+    const result = await runExport({ source, sink, signal: cancel.signal, onProgress: progress?.update }).catch((err: unknown) => {
+      if (err instanceof DeltaportError && err.code === 'TARGET_EXISTS') {
+        throw new DeltaportError(err.code, `${err.message}; give --force (or --mode overwrite) to replace it`);
+      }
+      throw err;
+    });
     progress?.clear();
     io.stdout.write(
       `exported ${result.rows} rows in ${result.seconds.toFixed(1)} s (${Math.round(result.rowsPerSec)} rows/s)\n`,
@@ -60,8 +67,14 @@ export function sinkSpec(tablePath: string, args: ParsedArgs): SinkSpec {
   if (target.kind !== 'sqlite' && target.kind !== 'postgres') {
     const sqlFlag = SQL_ONLY.find((f) => args.values.has(f) || args.switches.has(f));
     if (sqlFlag) throw new UsageError(`--${sqlFlag} applies only to sqlite and postgres sinks`);
-    return { kind: target.kind, path: target.path };
+    const fileMode = args.values.get('mode');
+    if (fileMode !== undefined && fileMode !== 'overwrite') {
+      throw new UsageError(`--mode for a ${target.kind} file can only be overwrite, got '${fileMode}'`);
+    }
+    const overwrite = args.switches.has('force') || fileMode === 'overwrite';
+    return { kind: target.kind, path: target.path, ...(overwrite ? { overwrite } : {}) };
   }
+  if (args.switches.has('force')) throw new UsageError('--force applies only to file sinks (use --mode overwrite for a table)');
   const mode = (args.values.get('mode') ?? 'append') as WriteMode;
   if (!MODES.includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}, got '${mode}'`);
   const options = {

@@ -29,14 +29,16 @@ ${TIME_TRAVEL}
   export: `usage: deltaport export <table> [--version N | --timestamp TS] [--columns a,b] [--option key=value ...]
                         --sink <sqlite:PATH | postgres://... | parquet:PATH | csv:PATH | jsonl:PATH>
                         [--target TABLE] [--mode append|overwrite|upsert|sql] [--key a,b] [--sql "..."]
-                        [--batch-size N] [--batch-interval-ms N] [--max-retries N] [--exactly-once]
+                        [--batch-size N] [--batch-interval-ms N] [--max-retries N] [--exactly-once] [--force]
 
-Exports a snapshot of the table. Files are written beside PATH and renamed into place when complete.
+Exports a snapshot of the table. Files are written beside PATH and renamed into place when complete; an
+existing file is never replaced unless --force (or --mode overwrite) is given.
 ${TIME_TRAVEL}
   --columns a,b      only these columns, in this order
   --option k=v       a source option: parquetBatchSize (rows per batch, default 2048)
   --sink TARGET      where to write: sqlite:PATH, postgres://user:password@host:port/db, parquet:PATH,
                      csv:PATH or jsonl:PATH
+  --force            replace an existing output file (same as --mode overwrite for a file sink)
 SQL sinks (sqlite, postgres):
   --target TABLE     target table (default: the table folder's name)
   --mode M           append (default), overwrite, upsert (needs --key) or sql (needs --sql)

@@ -5,6 +5,8 @@ import type { JobProgress } from '../../shared/api.js';
 
 export interface RawProgress {
   rows: number;
+  committedRows?: number;
+  resumedFromRow?: number;
   files: number;
   filesTotal: number;
   bytes: number;

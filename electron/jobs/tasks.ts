@@ -36,6 +36,8 @@ export function runTask(task: WorkerTask, signal: AbortSignal, onProgress: (prog
       return historyTask(task.request);
     case 'resolve':
       return resolveVersionTask(task.request);
+    case 'latest':
+      return latestVersionTask(task.request);
   }
 }
 
@@ -87,6 +89,11 @@ export async function historyTask(request: { path: string; limit?: number }): Pr
 export async function resolveVersionTask(ref: TableRef): Promise<{ version: number; timestamp: number }> {
   const { table, snapshot } = await snapshotAt(ref);
   return { version: snapshot.version, timestamp: await table.commitTime(snapshot.version) };
+}
+
+/** The newest version now in the log: a listing only, so polling it for new commits costs no replay. */
+export async function latestVersionTask(request: { path: string }): Promise<{ latest: number }> {
+  return { latest: (await (await openTable(request.path)).versionRange()).latest };
 }
 
 async function snapshotAt(ref: TableRef) {

@@ -12,7 +12,8 @@ export type WorkerTask =
   | { kind: 'preview'; request: PreviewRequest }
   | { kind: 'open'; request: TableRef }
   | { kind: 'history'; request: { path: string; limit?: number } }
-  | { kind: 'resolve'; request: TableRef };
+  | { kind: 'resolve'; request: TableRef }
+  | { kind: 'latest'; request: { path: string } };
 
 export type ToWorker = { type: 'run'; id: number; task: WorkerTask } | { type: 'cancel'; id: number };
 

@@ -84,6 +84,8 @@ class SqlSink<Rows> implements BatchSink {
   /** Rows handed to transactions that have not committed yet. */
   private queuedRows = 0;
   private lastCommitted: StreamProgress = { position: null, rowsAfter: 0 };
+  /** Rows committed by earlier runs when this one started. */
+  private rowsBefore = 0;
   /** Serializes transactions: writes, interval flushes and close never overlap. */
   private chain: Promise<void> = Promise.resolve();
   /** Serializes encoding, so that the transaction sent next is the one encoded first. */
@@ -151,7 +153,16 @@ class SqlSink<Rows> implements BatchSink {
     return this.startFrom(resumed);
   }
 
+  committedRows(): number {
+    return this.rowsWritten;
+  }
+
+  resumedRows(): number {
+    return this.rowsBefore;
+  }
+
   private startFrom(resumed: StreamProgress): ScanPosition | null {
+    this.rowsBefore = this.rowsWritten;
     this.batcher = new TransactionBatcher(this.spec.execution.batchSize, resumed);
     this.lastCommitted = resumed;
     return resumed.position;

@@ -1,10 +1,9 @@
 // The one window: table chooser on top, the open table's snapshot bar, columns on the left, the panels in tabs,
-// jobs at the bottom.
-import { useEffect, useRef, useState } from 'react';
+// jobs in a strip at the bottom. The open table's state lives in useTable; this file lays it out.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DragEvent } from 'react';
-import type { RecentTable } from '../../shared/api.js';
+import type { JobInfo, RecentTable } from '../../shared/api.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
-import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
 import { api } from './api-client.js';
 import { Alert } from './components/Alert.js';
 import { ColumnsPanel } from './components/ColumnsPanel.js';
@@ -19,9 +18,10 @@ import { Tabs } from './components/Tabs.js';
 import { Welcome } from './components/Welcome.js';
 import { droppedLocation } from './drop.js';
 import { folderName } from './format.js';
-import { useJobs } from './jobs.js';
+import { useEndNotifications, useJobs } from './jobs.js';
+import { storedValue, storeValue } from './stored.js';
 import { useTheme } from './theme.js';
-import { useTimeTravel } from './time-travel.js';
+import { useTable } from './use-table.js';
 
 // Dragging text inside the page (a selection, a field's value) must not look like dropping a folder.
 function carriesLocation(event: DragEvent): boolean {
@@ -29,121 +29,71 @@ function carriesLocation(event: DragEvent): boolean {
   return types.includes('Files') || types.includes('text/uri-list');
 }
 
-type TabKey = 'overview' | 'history' | 'data' | 'export';
+type TabKey = 'data' | 'overview' | 'history' | 'export';
 
 // In a browser the host's pickers always answer null, so the buttons would do nothing there.
 const nativeDialogs = window.deltaport !== undefined;
+const DOCK_KEY = 'deltaport.jobsDock';
+
+async function preview(spec: DeltaSourceSpec, limit: number) {
+  const result = await api.preview({ source: spec, limit });
+  return result.ok ? { result: result.value } : { error: result.error.message };
+}
 
 export function App() {
   const [theme, toggleTheme] = useTheme();
-  const [location, setLocation] = useState('');
-  const [opening, setOpening] = useState(false);
-  const [openError, setOpenError] = useState<string | null>(null);
-  const [path, setPath] = useState<string | null>(null);
-  const [info, setInfo] = useState<TableInfo | null>(null);
-  const [history, setHistory] = useState<CommitSummary[] | null>(null);
-  const [historyError, setHistoryError] = useState<string | null>(null);
-  const [chosen, setChosen] = useState<string[]>([]);
-  const [tab, setTab] = useState<TabKey>('overview');
+  const table = useTable();
+  const { open, reportError, setLocation } = table;
+  const [tab, setTab] = useState<TabKey>('data');
   const [recent, setRecent] = useState<RecentTable[]>([]);
   const [dragging, setDragging] = useState(false);
-  const travel = useTimeTravel(path);
-  const { jobs, loadError, upsert } = useJobs();
-  const currentPath = useRef<string | null>(null);
+  const [dockOpen, setDockOpenState] = useState(() => storedValue(DOCK_KEY) === 'open');
+  const { jobs, loadError, upsert, clearFinished } = useJobs();
+  useEndNotifications(jobs);
   const dragDepth = useRef(0);
 
-  const refreshRecent = async () => {
-    const result = await api.recentTables();
-    if (result.ok) setRecent(result.value);
-  };
-  useEffect(() => {
-    void refreshRecent();
-    // The main process opens a table (command line, Open Recent, second launch) by loading ?table=<path>.
-    const named = new URLSearchParams(window.location.search).get('table');
-    if (named) {
-      setLocation(named);
-      void open(named);
-    }
+  const setDockOpen = useCallback((next: boolean) => {
+    storeValue(DOCK_KEY, next ? 'open' : 'closed');
+    setDockOpenState(next);
   }, []);
 
-  const open = async (target: string) => {
-    setOpening(true);
-    setOpenError(null);
-    const result = await api.openTable({ path: target });
-    setOpening(false);
-    if (!result.ok) {
-      setOpenError(result.error.message);
-      return;
-    }
-    const opened = result.value;
-    currentPath.current = opened.path;
-    setLocation(opened.path);
-    setPath(opened.path);
-    setInfo(opened);
-    setChosen(opened.schema.fields.map((f) => f.name));
-    travel.reset();
-    setHistory(null);
-    setHistoryError(null);
-    void refreshRecent();
-    const commits = await api.history({ path: opened.path });
-    if (currentPath.current !== opened.path) return;
-    if (commits.ok) setHistory(commits.value);
-    else setHistoryError(commits.error.message);
-  };
+  const refreshRecent = useCallback(async () => {
+    const result = await api.recentTables();
+    if (result.ok) setRecent(result.value);
+  }, []);
+
+  const openAndRemember = useCallback(
+    async (target: string) => {
+      await open(target);
+      await refreshRecent();
+    },
+    [open, refreshRecent],
+  );
+
+  useEffect(() => {
+    // The main process opens a table (command line, Open Recent, second launch) by loading ?table=<path>.
+    const named = new URLSearchParams(window.location.search).get('table');
+    // Starting that read is what this effect is for; its first state change (busy) belongs to the same render pass.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    void (named ? openAndRemember(named) : refreshRecent());
+  }, [refreshRecent, openAndRemember]);
 
   const openSample = async () => {
-    setOpenError(null);
+    reportError(null);
     const result = await api.sampleTable();
-    if (result.ok) await open(result.value.path);
-    else setOpenError(result.error.message);
+    if (result.ok) await openAndRemember(result.value.path);
+    else reportError(result.error.message);
   };
 
   const browse = async () => {
     const result = await api.chooseTableFolder();
-    if (!result.ok) setOpenError(result.error.message);
-    else if (result.value) await open(result.value);
+    if (!result.ok) reportError(result.error.message);
+    else if (result.value) await openAndRemember(result.value);
   };
 
-  // The overview and the column list follow the snapshot the time-travel fields resolve to.
-  const wanted =
-    travel.status.state === 'resolved'
-      ? travel.status.version
-      : travel.status.state === 'latest'
-        ? (info?.versionRange.latest ?? null)
-        : null;
-  useEffect(() => {
-    if (path === null || wanted === null || info?.version === wanted) return;
-    let stale = false;
-    void api.openTable({ path, versionAsOf: wanted }).then((result) => {
-      if (stale) return;
-      if (!result.ok) return setOpenError(result.error.message);
-      const names = result.value.schema.fields.map((f) => f.name);
-      setChosen((current) => {
-        const kept = current.filter((n) => names.includes(n));
-        return kept.length > 0 ? names.filter((n) => kept.includes(n)) : names;
-      });
-      setInfo(result.value);
-    });
-    return () => {
-      stale = true;
-    };
-  }, [path, wanted]);
-
-  const blocked = !info
-    ? 'Open a table first.'
-    : chosen.length === 0
-      ? 'Choose at least one column.'
-      : travel.status.state === 'checking'
-        ? 'Resolving the snapshot…'
-        : travel.asOf === null
-          ? 'Fix the Version or Timestamp field first.'
-          : null;
-  const source: DeltaSourceSpec | null =
-    blocked === null && path !== null ? { tablePath: path, columnNames: chosen, ...travel.asOf } : null;
-
-  const preview = async (spec: DeltaSourceSpec, limit: number) => {
-    const result = await api.preview({ source: spec, limit });
-    return result.ok ? { result: result.value } : { error: result.error.message };
+  const started = (job: JobInfo) => {
+    upsert(job);
+    setDockOpen(true);
   };
 
   const onDrop = (event: DragEvent) => {
@@ -152,13 +102,15 @@ export function App() {
     setDragging(false);
     const outcome = droppedLocation(event.dataTransfer, window.deltaport?.pathForFile);
     if (!outcome) return;
-    if ('problem' in outcome) setOpenError(outcome.problem);
+    if ('problem' in outcome) reportError(outcome.problem);
     else {
       setLocation(outcome.path);
-      void open(outcome.path);
+      void openAndRemember(outcome.path);
     }
   };
 
+  const { info, travel } = table;
+  const path = info?.path ?? null;
   return (
     <div
       className={dragging ? 'app dragging' : 'app'}
@@ -185,13 +137,13 @@ export function App() {
           <span className="brand-name">Deltaport</span>
         </div>
         <TableBar
-          location={location}
+          location={table.location}
           onLocationChange={setLocation}
-          onOpen={(p) => void open(p)}
+          onOpen={(p) => void openAndRemember(p)}
           onBrowse={nativeDialogs ? () => void browse() : null}
           onSample={() => void openSample()}
           recent={recent}
-          busy={opening}
+          busy={table.opening}
         />
         <button
           type="button"
@@ -204,55 +156,66 @@ export function App() {
           {theme === 'dark' ? '☾' : '☀'} Dark theme
         </button>
       </header>
-      {openError && (
+      {table.openError && (
         <div className="banner">
-          <Alert message={openError} />
+          <Alert message={table.openError} />
+        </div>
+      )}
+      {table.newerVersion !== null && info && (
+        <div className="banner news" role="status">
+          <span>
+            The table has new commits: v{table.newerVersion} is the latest (this window read up to v{info.versionRange.latest}).
+          </span>
+          <button type="button" className="button small primary" onClick={() => void table.moveToLatest()}>
+            Go to v{table.newerVersion}
+          </button>
         </div>
       )}
 
       {info && path ? (
         <main className="workspace">
-          <SnapshotBar info={info} travel={travel} />
+          <SnapshotBar info={info} travel={travel} commits={table.history} />
           <div className="workspace-body">
             <aside className="sidebar">
-              <ColumnsPanel
-                fields={info.schema.fields}
-                partitionColumns={info.partitionColumns}
-                chosen={chosen}
-                onChange={setChosen}
-              />
+              <ColumnsPanel fields={info.schema.fields} partitionColumns={info.partitionColumns} chosen={table.chosen} onChange={table.setChosen} />
             </aside>
             <Tabs<TabKey>
               label="Table panels"
               active={tab}
               onChange={setTab}
               tabs={[
+                {
+                  key: 'data',
+                  label: 'Data',
+                  content: <PreviewPanel key={path} source={table.source} blocked={table.blocked} wantedVersion={table.wantedVersion} preview={preview} />,
+                },
                 { key: 'overview', label: 'Overview', content: <OverviewPanel info={info} /> },
                 {
                   key: 'history',
                   label: 'History',
-                  badge: history ? String(history.length) : undefined,
+                  badge: table.history ? String(table.history.length) : undefined,
                   content: (
                     <HistoryPanel
-                      commits={history}
-                      error={historyError}
+                      key={path}
+                      commits={table.history}
+                      error={table.historyError}
                       currentVersion={info.version}
                       onPick={travel.travelTo}
                     />
                   ),
                 },
-                { key: 'data', label: 'Data', content: <PreviewPanel key={path} source={source} blocked={blocked} preview={preview} /> },
                 {
                   key: 'export',
                   label: 'Export',
                   content: (
                     <SinkPanel
-                      source={source}
-                      blocked={blocked}
+                      source={table.source}
+                      blocked={table.blocked}
                       defaultTable={folderName(path)}
-                      columns={chosen}
+                      columns={table.chosen}
                       nativeDialogs={nativeDialogs}
-                      onStarted={upsert}
+                      jobs={jobs}
+                      onStarted={started}
                     />
                   ),
                 },
@@ -262,11 +225,11 @@ export function App() {
         </main>
       ) : (
         <main className="workspace empty">
-          <Welcome recent={recent} onOpen={(p) => void open(p)} onSample={() => void openSample()} />
+          <Welcome recent={recent} onOpen={(p) => void openAndRemember(p)} onSample={() => void openSample()} />
         </main>
       )}
 
-      <JobsDock jobs={jobs} loadError={loadError} onChanged={upsert} />
+      <JobsDock jobs={jobs} loadError={loadError} open={dockOpen} onOpenChange={setDockOpen} onChanged={upsert} onClearFinished={clearFinished} />
       {dragging && (
         <div className="drop-overlay" aria-hidden="true">
           Drop a Delta table folder to open it

@@ -1,6 +1,7 @@
 // The sink form as the user edits it (text fields stay text) and its translation into a SinkSpec, with one
 // message per problem so the form can say what to fix before anything is sent.
-import { DEFAULT_EXECUTION } from '../../shared/sink-spec.js';
+import { DEFAULT_EXECUTION, EXECUTION_MAX } from '../../shared/sink-spec.js';
+import { formatCount } from './format.js';
 import type { PostgresConnection, SinkKind, SinkSpec, WriteMode } from '../../shared/sink-spec.js';
 
 export interface SinkForm {
@@ -66,10 +67,10 @@ export function isSqlKind(kind: SinkKind): kind is 'sqlite' | 'postgres' {
   return kind === 'sqlite' || kind === 'postgres';
 }
 
-function wholeNumber(text: string, label: string, min: number, problems: string[]): number {
+function wholeNumber(text: string, label: string, min: number, problems: string[], max = Number.MAX_SAFE_INTEGER): number {
   const n = Number(text);
-  if (text.trim() === '' || !Number.isSafeInteger(n) || n < min) {
-    problems.push(`${label} must be a whole number, ${min} or more.`);
+  if (text.trim() === '' || !Number.isSafeInteger(n) || n < min || n > max) {
+    problems.push(max === Number.MAX_SAFE_INTEGER ? `${label} must be a whole number, ${min} or more.` : `${label} must be a whole number from ${min} to ${formatCount(max)}.`);
   }
   return n;
 }
@@ -78,7 +79,7 @@ function connectionOf(form: SinkForm, problems: string[]): PostgresConnection {
   const connection: PostgresConnection = {};
   if (form.url.trim()) connection.url = form.url.trim();
   if (form.host.trim()) connection.host = form.host.trim();
-  if (form.port.trim()) connection.port = wholeNumber(form.port, 'Port', 1, problems);
+  if (form.port.trim()) connection.port = wholeNumber(form.port, 'Port', 1, problems, 65_535);
   if (form.database.trim()) connection.database = form.database.trim();
   if (form.user.trim()) connection.user = form.user.trim();
   if (form.password) connection.password = form.password;
@@ -94,16 +95,25 @@ function keyColumnList(text: string): string[] {
     .filter(Boolean);
 }
 
+// The host takes full paths only (it has no notion of the folder a page was opened from).
+const ABSOLUTE = /^(\/|[A-Za-z]:[\\/]|\\\\)/;
+
+function pathProblem(text: string, missing: string, what: string): string | null {
+  if (!text.trim()) return missing;
+  return ABSOLUTE.test(text.trim()) ? null : `Give the full path of the ${what}, starting with /.`;
+}
+
 export function toSinkSpec(form: SinkForm): { spec: SinkSpec | null; problems: string[] } {
   const problems: string[] = [];
   if (!isSqlKind(form.kind)) {
-    if (!form.filePath.trim()) problems.push('Choose the output file to write.');
+    const problem = pathProblem(form.filePath, 'Choose the output file to write.', 'output file');
+    if (problem) problems.push(problem);
     return { spec: problems.length ? null : { kind: form.kind, path: form.filePath.trim() }, problems };
   }
   const execution = {
-    batchSize: wholeNumber(form.batchSize, 'Batch size', 1, problems),
-    batchIntervalMs: wholeNumber(form.batchIntervalMs, 'Batch interval', 0, problems),
-    maxRetries: wholeNumber(form.maxRetries, 'Max retries', 0, problems),
+    batchSize: wholeNumber(form.batchSize, 'Batch size', 1, problems, EXECUTION_MAX.batchSize),
+    batchIntervalMs: wholeNumber(form.batchIntervalMs, 'Batch interval', 0, problems, EXECUTION_MAX.batchIntervalMs),
+    maxRetries: wholeNumber(form.maxRetries, 'Max retries', 0, problems, EXECUTION_MAX.maxRetries),
   };
   if (!form.table.trim()) problems.push('Name the target table.');
   const keyColumns = keyColumnList(form.keyColumns);
@@ -118,7 +128,8 @@ export function toSinkSpec(form: SinkForm): { spec: SinkSpec | null; problems: s
     exactlyOnce: form.exactlyOnce,
   };
   if (form.kind === 'sqlite') {
-    if (!form.sqlitePath.trim()) problems.push('Choose the SQLite file to write into.');
+    const problem = pathProblem(form.sqlitePath, 'Choose the SQLite file to write into.', 'SQLite file');
+    if (problem) problems.push(problem);
     return { spec: problems.length ? null : { kind: 'sqlite', path: form.sqlitePath.trim(), ...target }, problems };
   }
   const connection = connectionOf(form, problems);

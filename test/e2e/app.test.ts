@@ -89,9 +89,49 @@ async function partitionedValueMonth(): Promise<string[][]> {
   return sortRows(rows);
 }
 
+/** Writes an empty commit (commitInfo only) after the table's last one, as another writer would; returns its version. */
+async function appendEmptyCommit(root: string, operation = 'SET TBLPROPERTIES'): Promise<number> {
+  const versions = await commitVersions(root);
+  const next = versions[versions.length - 1] + 1;
+  const info = { commitInfo: { timestamp: Date.now(), operation, operationParameters: {}, isBlindAppend: true } };
+  fs.writeFileSync(path.join(root, '_delta_log', `${String(next).padStart(20, '0')}.json`), `${JSON.stringify(info)}\n`);
+  return next;
+}
+
+/** A writable copy of a shared table in the scratch folder. */
+function copyOf(table: string, name: string): string {
+  const copy = path.join(scratch, name);
+  fs.cpSync(tablePath(table), copy, { recursive: true });
+  for (const file of fs.readdirSync(path.join(copy, '_delta_log'))) fs.chmodSync(path.join(copy, '_delta_log', file), 0o644);
+  return copy;
+}
+
+function staleBar(): Locator {
+  return page.getByRole('status').filter({ hasText: 'These rows are of' });
+}
+
+async function refreshPreview(): Promise<void> {
+  await staleBar().getByRole('button', { name: 'Refresh' }).click();
+  await staleBar().waitFor({ state: 'detached' });
+}
+
+function exportBar(): Locator {
+  return page.locator('.export-bar');
+}
+
+async function sqliteCount(file: string, table: string): Promise<number> {
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
 describe('Deltaport in a browser', () => {
-  it('starts on the welcome screen without page errors', async () => {
+  it('starts on the welcome screen without page errors, the Jobs dock a closed strip', async () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Open a Delta table' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Jobs' }).getAttribute('aria-expanded')).toBe('false');
     await screenshot(page, '01-welcome');
     expect(pageErrors).toEqual([]);
   });
@@ -106,12 +146,32 @@ describe('Deltaport in a browser', () => {
     await screenshot(page, '02-not-a-delta-table');
   });
 
-  it('opens a table and lists every commit with the operation its log records', async () => {
+  it('accepts relative, quoted and file:// table locations and shows the path it resolved them to', async () => {
+    const root = tablePath('delta-0.8.0-date');
+    // `deltaport serve` runs in this process's folder, so a path relative to it is relative to the host's.
+    for (const typed of [path.relative(process.cwd(), root), `"${root}"`, `'${root}/'`, pathToFileURL(root).href]) {
+      await openTable(typed);
+      await expect.poll(() => page.getByLabel('Table location', { exact: true }).inputValue()).toBe(root);
+      await page.locator('.snapshot-bar .table-path', { hasText: root }).waitFor();
+      expect(await page.getByRole('alert').count()).toBe(0);
+      expect(await page.getByText(/openTable\.|must be an absolute path/).count()).toBe(0);
+    }
+  });
+
+  it('opens a table on its first rows, without pressing Preview', async () => {
     const root = tablePath('simple_table');
     await openAndWait(root);
-    expect(await page.getByRole('alert').count()).toBe(0);
-    await screenshot(page, '03-overview');
+    await page.getByText('snapshot v4', { exact: true }).waitFor();
+    const { headers, rows } = await gridContents();
+    expect(headers).toEqual(['id']);
+    expect(rows.map((r) => r[0]).sort((a, b) => Number(a) - Number(b))).toEqual(await simpleTableIds(4));
+    // Row numbers run down the left edge.
+    expect(await grid().locator('[role=row][aria-rowindex="2"] [role=rowheader]').textContent()).toBe('1');
+    await screenshot(page, '03-first-rows');
+  });
 
+  it('lists every commit on one line with the operation its log records', async () => {
+    const root = tablePath('simple_table');
     await showTab('History');
     const commits = page.getByRole('table', { name: 'Commits' });
     await commits.waitFor();
@@ -122,19 +182,23 @@ describe('Deltaport in a browser', () => {
       expected.push([`v${v}`, String(info?.operation)]);
     }
     const shown = await commits
-      .locator('tbody tr')
-      .evaluateAll((rows) => rows.map((r) => [r.cells[0].textContent ?? '', r.cells[2].textContent ?? '']));
+      .locator('tbody tr.commit')
+      .evaluateAll((rows) => rows.map((r) => [r.cells[1].textContent ?? '', r.cells[3].textContent ?? '']));
     expect(sortRows(shown)).toEqual(sortRows(expected));
     await screenshot(page, '04-history');
   });
 
-  it('time-travels to an older commit by clicking it and previews that snapshot', async () => {
+  it('marks the grid stale after time travel, and Refresh reads the snapshot chosen', async () => {
     await page.getByRole('table', { name: 'Commits' }).getByRole('button', { name: 'v1', exact: true }).click();
     expect(await page.getByLabel('Version', { exact: true }).inputValue()).toBe('1');
     await page.getByText('→ v1').waitFor();
 
     await showTab('Data');
-    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    // The grid still holds v4's rows, and says so.
+    await staleBar().filter({ hasText: 'the snapshot is now v1' }).waitFor();
+    expect(await grid().getAttribute('aria-label')).toBe('Rows of snapshot v4');
+    await screenshot(page, '05-preview-stale');
+    await refreshPreview();
     await page.getByText('snapshot v1', { exact: true }).waitFor();
     const { headers, rows } = await gridContents();
     expect(headers).toEqual(['id']);
@@ -145,54 +209,72 @@ describe('Deltaport in a browser', () => {
     // And back to the latest snapshot, whose rows differ.
     await page.getByLabel('Version', { exact: true }).fill('');
     await page.getByText('Latest snapshot').waitFor();
-    await page.getByRole('button', { name: 'Preview', exact: true }).click();
-    const latest = (await simpleTableIds(4)).length;
-    await page.getByText(`snapshot v4`, { exact: true }).waitFor();
-    expect(await grid().getAttribute('aria-rowcount')).toBe(String(latest + 1));
+    await staleBar().filter({ hasText: 'the snapshot is now v4' }).waitFor();
+    await refreshPreview();
+    await page.getByText('snapshot v4', { exact: true }).waitFor();
+    expect(await grid().getAttribute('aria-rowcount')).toBe(String((await simpleTableIds(4)).length + 1));
   });
 
-  it('checks the Timestamp field as it is typed and shows the version it resolves to', async () => {
+  it('takes forgiving timestamps, shows UTC and the local zone, and offers the commits to pick from', async () => {
     // A copy whose commit times the test sets itself: one commit on the first day of each month of 2021.
-    const copy = path.join(scratch, 'timed_table');
-    fs.cpSync(tablePath('simple_table'), copy, { recursive: true });
+    const copy = copyOf('simple_table', 'timed_table');
     for (const v of await commitVersions(copy)) {
       const file = path.join(copy, '_delta_log', `${String(v).padStart(20, '0')}.json`);
-      fs.chmodSync(file, 0o644);
       const time = new Date(Date.UTC(2021, v, 1, 12, 0, 0));
       fs.utimesSync(file, time, time);
     }
     await openAndWait(copy);
+    const barHeight = (await page.locator('.snapshot-bar').boundingBox())!.height;
 
     // A version past the last commit is refused where it was typed.
     await page.getByLabel('Version', { exact: true }).fill('99');
     await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 10_000 }).toMatch(/99/);
+    // However long the message, the bar stays one line high.
+    expect((await page.locator('.snapshot-bar').boundingBox())!.height).toBe(barHeight);
 
     const timestamp = page.getByLabel('Timestamp', { exact: true });
     await timestamp.fill('2021-02-30');
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/timestamp/i);
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/date and time/i);
+    expect((await page.locator('.snapshot-bar').boundingBox())!.height).toBe(barHeight);
 
-    // 2021-03-15 is after the commit of 1 March (version 2) and before that of 1 April (version 3).
-    await timestamp.fill('2021-03-15 08:00:00');
+    // 2021-03-15 is after the commit of 1 March (version 2) and before that of 1 April (version 3); no seconds given.
+    await timestamp.fill('2021-03-15 08:00');
     await page.getByText('→ v2').waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
+    const status = page.locator('.travel-status.resolved');
+    expect(await status.textContent()).toContain('2021-03-01 12:00:00.000 UTC');
+    const local = new Date(Date.UTC(2021, 2, 1, 12)).toLocaleString('en-US', { timeZone: await page.evaluate('Intl.DateTimeFormat().resolvedOptions().timeZone') });
+    expect(local).not.toBe('');
+    expect(await status.textContent()).toMatch(/\(.+\)/);
+    // One fraction digit and a Z.
+    await timestamp.fill('2021-04-01T12:00:00.5Z');
+    await page.getByText('→ v3').waitFor();
     await screenshot(page, '06-timestamp-resolved');
+
+    // The commit list: picking v1 sets the version.
+    await page.getByRole('button', { name: 'Pick…' }).click();
+    const picker = page.getByRole('dialog', { name: 'Pick a snapshot' });
+    await picker.getByRole('button', { name: /^v1 / }).click();
+    expect(await page.getByLabel('Version', { exact: true }).inputValue()).toBe('1');
+    expect(await timestamp.inputValue()).toBe('');
+    await page.getByText('→ v1').waitFor();
   });
 
-  it('previews only the chosen columns, with the right rows', async () => {
+  it('marks the grid stale when columns are unchecked, and Refresh shows only the chosen ones, with the right rows', async () => {
     await openAndWait(tablePath('delta-0.8.0-partitioned'));
+    await page.getByText('snapshot v0', { exact: true }).waitFor();
+    expect((await gridContents()).headers).toEqual(['value', 'year', 'month', 'day']);
     await page.getByRole('checkbox', { name: 'year', exact: true }).uncheck();
     await page.getByRole('checkbox', { name: 'day', exact: true }).uncheck();
-
-    await showTab('Data');
-    await page.getByRole('button', { name: 'Preview', exact: true }).click();
-    await page.getByText('snapshot v0', { exact: true }).waitFor();
+    await staleBar().filter({ hasText: '2 columns are now chosen' }).waitFor();
+    await refreshPreview();
     const { headers, rows } = await gridContents();
     expect(headers).toEqual(['value', 'month']);
     expect(sortRows(rows)).toEqual(await partitionedValueMonth());
     await screenshot(page, '07-preview-columns');
   });
 
-  it('sorts by a clicked header and copies the focused cell', async () => {
+  it('sorts by a clicked header, copies the focused cell and a range as TSV, CSV and JSON', async () => {
     const valueHeader = grid().getByRole('columnheader').filter({ hasText: 'value' });
     await valueHeader.click();
     await valueHeader.click();
@@ -204,19 +286,88 @@ describe('Deltaport in a browser', () => {
     expect(await firstRow.first().textContent()).toBe(String(top));
 
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    const clipboard = () => page.evaluate('navigator.clipboard.readText()');
     await grid().focus();
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('Control+c');
-    await page.getByText('Cell copied').waitFor();
-    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(String(top));
+    await page.getByText('Cell copied as TSV').waitFor();
+    expect(await clipboard()).toBe(String(top));
+
+    // Shift+arrows select the first three rows of both columns.
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.getByText('3 × 2 selected').waitFor();
+    const { rows } = await gridContents();
+    const firstThree = rows.slice(0, 3);
+    await page.keyboard.press('Control+c');
+    await page.getByText('Copied 3 × 2 cells as TSV').waitFor();
+    expect(await clipboard()).toBe(firstThree.map((r) => r.join('\t')).join('\n'));
+
+    await page.getByRole('checkbox', { name: 'Headers' }).check();
+    await page.getByLabel('Copy format').selectOption('csv');
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page.getByText('Copied 3 × 2 cells as CSV').waitFor();
+    expect(await clipboard()).toBe(['value,month', ...firstThree.map((r) => r.join(','))].join('\r\n'));
+
+    await page.getByLabel('Copy format').selectOption('json');
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page.getByText('Copied 3 × 2 cells as JSON').waitFor();
+    const json = JSON.parse(String(await clipboard())) as Record<string, unknown>[];
+    expect(json.map((o) => [String(o.value), String(o.month)])).toEqual(firstThree);
+  });
+
+  it('inspects nested values pretty-printed, resizes and resets columns, and renders only the columns in view', async () => {
+    const root = tablePath('delta-1.2.1-only-struct-stats');
+    await openAndWait(root);
+    await page.getByText(/^snapshot v\d+$/).waitFor();
+    const fieldCount = Number(await grid().getAttribute('aria-colcount')) - 1;
+    expect(fieldCount).toBe(15);
+    // The table is wider than the window: only the columns in view (and a margin) are in the page.
+    expect(await grid().getByRole('columnheader').count()).toBeLessThan(fieldCount + 1);
+
+    const structHeader = grid().getByRole('columnheader').filter({ has: page.locator('.header-name', { hasText: /^struct$/ }) });
+    const column = Number(await structHeader.getAttribute('aria-colindex'));
+    const cell = grid().locator(`[role=row][aria-rowindex="2"] [role=gridcell][aria-colindex="${column}"]`);
+    await cell.click();
+    await page.keyboard.press('Enter');
+    const inspector = page.getByRole('complementary', { name: 'Cell inspector' });
+    await inspector.waitFor();
+    const text = await cell.textContent();
+    expect(await inspector.locator('pre').textContent()).toBe(JSON.stringify(JSON.parse(text!), null, 2));
+    await screenshot(page, '08-cell-inspector');
+    await page.keyboard.press('Escape');
+    await inspector.waitFor({ state: 'detached' });
+
+    const before = (await structHeader.boundingBox())!.width;
+    const handle = (await structHeader.locator('.resize-handle').boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(handle.x + handle.width / 2 + 120, handle.y + handle.height / 2, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(async () => Math.round((await structHeader.boundingBox())!.width)).toBe(Math.round(before + 120));
+    await page.getByRole('button', { name: 'Reset widths' }).click();
+    await expect.poll(async () => Math.round((await structHeader.boundingBox())!.width)).toBe(Math.round(before));
+
+    // Ctrl+End scrolls to the last column: it is rendered, the first one no longer is.
+    await grid().focus();
+    await page.keyboard.press('Control+End');
+    await grid().locator(`[role=columnheader][aria-colindex="${fieldCount + 1}"]`).waitFor();
+    await grid().locator('[role=columnheader][aria-colindex="2"]').waitFor({ state: 'detached' });
   });
 
   it('keeps the grid virtual: twenty thousand rows, only those in view rendered', async () => {
     await openAndWait(tablePath('COVID-19_NYT'));
-    await showTab('Data');
-    await page.getByLabel('Row limit', { exact: true }).fill('20000');
+    await page.getByText('snapshot v0', { exact: true }).waitFor({ timeout: 60_000 });
+    const limit = page.getByLabel('Row limit', { exact: true });
+    // A limit past what a preview takes is refused in the field's own words, not the API's.
+    await limit.fill('200000');
+    await page.getByRole('alert').filter({ hasText: 'Row limit must be a whole number from 1 to 100,000.' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Preview', exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByText(/preview\.limit/).count()).toBe(0);
+    await limit.fill('20000');
     await page.getByRole('button', { name: 'Preview', exact: true }).click();
-    await page.getByText(/20,000 rows/).waitFor({ timeout: 60_000 });
+    await page.getByText(/20,000 rows/).first().waitFor({ timeout: 60_000 });
     // The log's stats say the table holds far more than 20,000 rows, so the preview is exactly the limit.
     expect(await grid().getAttribute('aria-rowcount')).toBe('20001');
     expect(await grid().locator('.grid-body [role=row]').count()).toBeLessThan(100);
@@ -225,28 +376,38 @@ describe('Deltaport in a browser', () => {
     await page.keyboard.press('Control+End');
     await grid().locator('[role=row][aria-rowindex="20001"]').waitFor();
     expect(await grid().locator('.grid-body [role=row]').count()).toBeLessThan(100);
-    await screenshot(page, '08-preview-large');
+    await screenshot(page, '09-preview-large');
   });
 
-  it('exports the chosen columns to SQLite and the rows are in the file', async () => {
+  it('exports the chosen columns to SQLite; the problems it names go away once fixed', async () => {
     const file = path.join(scratch, 'export.sqlite');
     await openAndWait(tablePath('delta-0.8.0-partitioned'));
     await page.getByRole('checkbox', { name: 'year', exact: true }).uncheck();
     await page.getByRole('checkbox', { name: 'day', exact: true }).uncheck();
     await showTab('Export');
     await page.getByLabel('Sink', { exact: true }).selectOption('SQLite');
+    await page.getByLabel('SQLite file', { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await exportBar().getByRole('alert').filter({ hasText: 'Choose the SQLite file to write into.' }).waitFor();
+    await page.getByLabel('SQLite file', { exact: true }).fill('out.sqlite');
+    await exportBar().getByRole('alert').filter({ hasText: 'Give the full path of the SQLite file' }).waitFor();
     await page.getByLabel('SQLite file', { exact: true }).fill(file);
+    await exportBar().getByRole('alert').waitFor({ state: 'detached' });
+
     await page.getByLabel('Target table', { exact: true }).fill('partitioned');
     await page.getByLabel('Write mode', { exact: true }).selectOption('append');
     await page.getByRole('button', { name: 'Show plan' }).click();
-    await page.locator('.plan').waitFor();
-    await screenshot(page, '09-export-plan');
+    await page.locator('.plan', { hasText: 'will be created' }).waitFor();
+    await screenshot(page, '10-export-plan');
 
     await page.getByRole('button', { name: 'Export', exact: true }).click();
+    // Starting a job opens the Jobs dock.
     const job = jobNamed('export.sqlite');
     await job.getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('button', { name: 'Jobs' }).getAttribute('aria-expanded')).toBe('true');
     expect(await job.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
-    await screenshot(page, '10-export-done');
+    await exportBar().getByText(/^Done: 7 rows exported/).waitFor();
+    await screenshot(page, '11-export-done');
 
     const db = new Database(file, { readonly: true });
     try {
@@ -257,7 +418,60 @@ describe('Deltaport in a browser', () => {
     }
   });
 
-  it('cancels a long export and shows it cancelled', async () => {
+  it('asks before exporting into a target that exists: stop, append or replace', async () => {
+    const file = path.join(scratch, 'export.sqlite');
+    const rows = (await partitionedValueMonth()).length;
+    const jobs = () => page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: 'export.sqlite' }).count();
+    const choice = page.getByRole('alertdialog');
+    const ask = async () => {
+      await page.getByRole('button', { name: 'Export', exact: true }).click();
+      await choice.filter({ hasText: 'partitioned already exists' }).waitFor();
+    };
+    const before = await jobs();
+
+    await ask();
+    await screenshot(page, '12-export-target-exists');
+    await choice.getByRole('button', { name: 'Stop' }).click();
+    await choice.waitFor({ state: 'detached' });
+    expect(await jobs()).toBe(before);
+    expect(await sqliteCount(file, 'partitioned')).toBe(rows);
+
+    await ask();
+    await choice.getByRole('button', { name: 'Append' }).click();
+    await expect.poll(jobs).toBe(before + 1);
+    await jobNamed('export.sqlite').getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await sqliteCount(file, 'partitioned')).toBe(2 * rows);
+
+    await ask();
+    await choice.getByRole('button', { name: 'Replace' }).click();
+    await expect.poll(jobs).toBe(before + 2);
+    await jobNamed('export.sqlite').getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await sqliteCount(file, 'partitioned')).toBe(rows);
+
+    // A file is never replaced without asking either; there is no append for a file.
+    const csv = path.join(scratch, 'again.csv');
+    fs.writeFileSync(csv, 'old\n');
+    await page.getByLabel('Sink', { exact: true }).selectOption('CSV');
+    await page.getByLabel('Output file', { exact: true }).fill(csv);
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await choice.filter({ hasText: 'Replace the file with this export, or stop?' }).waitFor();
+    expect(await choice.getByRole('button', { name: 'Append' }).count()).toBe(0);
+    await choice.getByRole('button', { name: 'Replace' }).click();
+    await jobNamed('again.csv').getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(fs.readFileSync(csv, 'utf8').trimEnd().split(/\r?\n/)).toHaveLength(rows + 1);
+  });
+
+  it('says a job failed at once, never "Started"', async () => {
+    await page.getByLabel('Sink', { exact: true }).selectOption('SQLite');
+    await page.getByLabel('SQLite file', { exact: true }).fill(path.join(scratch, 'no-such-folder', 'x.sqlite'));
+    await page.getByLabel('Write mode', { exact: true }).selectOption('overwrite');
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await exportBar().getByRole('alert').filter({ hasText: /^!?Export failed: / }).waitFor({ timeout: 30_000 });
+    expect(await exportBar().getByText(/Started|Running|Queued/).count()).toBe(0);
+    await jobNamed('x.sqlite').getByText('Failed', { exact: true }).waitFor();
+  });
+
+  it('cancels a long export, shows the rows committed, resumes it exactly once, shows its target and clears finished jobs', async () => {
     const root = tablePath('COVID-19_NYT');
     const info = (await readCommit(root, 0)).find((a) => a.commitInfo)!.commitInfo;
     const total = Number(info.operationMetrics.numOutputRows);
@@ -267,25 +481,107 @@ describe('Deltaport in a browser', () => {
     await showTab('Export');
     await page.getByLabel('Sink', { exact: true }).selectOption('SQLite');
     await page.getByLabel('SQLite file', { exact: true }).fill(file);
+    await page.getByLabel('Write mode', { exact: true }).selectOption('append');
     await page.getByLabel('Batch size', { exact: true }).fill('50');
+    await page.getByRole('checkbox', { name: 'Exactly once' }).check();
     await page.getByRole('button', { name: 'Export', exact: true }).click();
 
     const job = jobNamed('covid.sqlite');
     await job.getByText('Running', { exact: true }).waitFor({ timeout: 30_000 });
     // Cancel once rows are flowing, so that it is the writing that is stopped.
-    await job.getByText(/^[1-9][\d,]* rows/).waitFor({ timeout: 30_000 });
+    await job.getByText(/^[1-9][\d,]* rows committed/).waitFor({ timeout: 30_000 });
     await job.getByRole('button', { name: 'Cancel', exact: true }).click();
     await job.getByText('Cancelled', { exact: true }).waitFor({ timeout: 10_000 });
-    await screenshot(page, '11-export-cancelled');
+    const note = (await job.getByText(/^Cancelled after [\d,]+ rows committed/).textContent())!;
+    const committed = Number(/after ([\d,]+) rows/.exec(note)![1].replace(/,/g, ''));
+    await screenshot(page, '13-export-cancelled');
 
-    const db = new Database(file, { readonly: true });
-    try {
-      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'COVID-19_NYT'").all();
-      const written = tables.length ? (db.prepare('SELECT count(*) AS n FROM "COVID-19_NYT"').get() as { n: number }).n : 0;
-      expect(written).toBeLessThan(total);
-    } finally {
-      db.close();
+    const written = await sqliteCount(file, 'COVID-19_NYT');
+    expect(written).toBeLessThan(total);
+    // What the job says was committed is what the file holds.
+    expect(committed).toBe(written);
+
+    await job.getByRole('button', { name: 'Show target' }).click();
+    await job.getByRole('status').filter({ hasText: `Target copied: ${file}` }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(file);
+
+    const covidJobs = () => page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: 'covid.sqlite' });
+    await job.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => covidJobs().count()).toBe(2);
+    const retried = covidJobs().first();
+    await retried.getByText('Running', { exact: true }).waitFor({ timeout: 30_000 });
+    // The rerun found the rows committed before and goes on after them.
+    await retried.getByText(`Resumed from row ${(committed + 1).toLocaleString('en-US')}`, { exact: false }).waitFor({ timeout: 30_000 });
+    await screenshot(page, '13-export-resumed');
+    await retried.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await retried.getByText('Cancelled', { exact: true }).waitFor({ timeout: 10_000 });
+
+    await page.getByRole('button', { name: 'Clear finished' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').count()).toBe(0);
+    // Cleared stays cleared after a reload.
+    await page.reload();
+    await page.getByRole('button', { name: 'Jobs' }).waitFor();
+    await page.getByRole('region', { name: 'Jobs' }).getByText(/^No exports yet\. Configure a sink/).waitFor();
+    expect(await page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').count()).toBe(0);
+  });
+
+  it('remembers whether the Jobs dock is open across runs', async () => {
+    const toggle = page.getByRole('button', { name: 'Jobs' });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await page.reload();
+    await expect.poll(() => page.getByRole('button', { name: 'Jobs' }).getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('says when the open table gets new commits and moves to the latest on request', async () => {
+    const copy = copyOf('simple_table', 'growing_table');
+    await openAndWait(copy);
+    const latest = (await commitVersions(copy)).at(-1)!;
+    await page.getByText(`Latest snapshot · v${latest}`).waitFor();
+    const next = await appendEmptyCommit(copy);
+    const news = page.getByRole('status').filter({ hasText: 'The table has new commits' });
+    await news.waitFor({ timeout: 20_000 });
+    await screenshot(page, '14-new-commits');
+    await news.getByRole('button', { name: `Go to v${next}` }).click();
+    await page.getByText(`Latest snapshot · v${next}`).waitFor();
+    await news.waitFor({ state: 'detached' });
+    await showTab('History');
+    await page.getByRole('table', { name: 'Commits' }).getByRole('button', { name: `v${next}`, exact: true }).waitFor();
+  });
+
+  it('shows a Databricks log one line per commit, details on demand, a page at a time', async () => {
+    const root = tablePath('table_with_deletion_logs');
+    await openAndWait(root);
+    await showTab('History');
+    const commits = page.getByRole('table', { name: 'Commits' });
+    const lines = commits.locator('tbody tr.commit');
+    const versions = await commitVersions(root);
+    await expect.poll(() => lines.count()).toBe(versions.length);
+    // One line each: every row as high as the first, and no taller than two lines of text.
+    const heights = await lines.evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
+    expect(Math.max(...heights)).toBeLessThan(40);
+    await screenshot(page, '15-history-databricks');
+
+    const newest = versions.at(-1)!;
+    const commit = (await readCommit(root, newest)).find((a) => a.commitInfo)!.commitInfo;
+    await commits.getByRole('button', { name: `Details of v${newest}` }).click();
+    const details = commits.locator('tr.commit-details');
+    for (const [key, value] of Object.entries(commit.operationMetrics as Record<string, unknown>)) {
+      expect(await details.locator('dt', { hasText: new RegExp(`^${key}$`) }).count()).toBe(1);
+      expect(await details.getByText(String(value), { exact: true }).count()).toBeGreaterThan(0);
     }
+    await screenshot(page, '15-history-details');
+
+    // A long log: the newest hundred first, then a hundred more on request.
+    const long = copyOf('simple_table', 'long_log');
+    for (let i = 0; i < 150; i++) await appendEmptyCommit(long);
+    const count = (await commitVersions(long)).length;
+    await openAndWait(long);
+    await expect.poll(() => lines.count(), { timeout: 30_000 }).toBe(100);
+    await page.getByText(`Showing the newest 100 of ${count} commits.`).waitFor();
+    await page.getByRole('button', { name: `Show ${count - 100} older` }).click();
+    await expect.poll(() => lines.count()).toBe(count);
   });
 
   it('shows the schema as a tree whose nested fields open, as the log declares them', async () => {
@@ -362,7 +658,7 @@ describe('Deltaport in a browser', () => {
       await page.getByRole('button', { name: 'Save profile' }).click();
       // The browser host has no OS keychain, so it keeps the settings without the password, and says so.
       await page.getByRole('status').filter({ hasText: 'Saved “staging”' }).waitFor();
-      expect(await page.getByLabel('Saved profiles', { exact: true }).locator('option', { hasText: 'staging (postgres)' }).count()).toBe(1);
+      await expect.poll(() => page.getByLabel('Saved profiles', { exact: true }).locator('option', { hasText: 'staging (postgres)' }).count()).toBe(1);
     } finally {
       await dropDatabase(dbUrl);
     }
@@ -409,7 +705,54 @@ describe('Deltaport in a browser', () => {
     await page.getByRole('button', { name: 'Dark theme' }).click();
     expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
     await showTab('Overview');
-    await screenshot(page, '12-overview-dark');
+    await screenshot(page, '16-overview-dark');
     expect(pageErrors).toEqual([]);
   });
+});
+
+describe('the window at 1440x900 and at its minimum size, 1024x700, light and dark', () => {
+  const sizes = [
+    { width: 1440, height: 900 },
+    { width: 1024, height: 700 },
+  ];
+  for (const size of sizes) {
+    for (const theme of ['light', 'dark'] as const) {
+      it(`shows the grid and the whole export form at ${size.width}x${size.height} (${theme})`, async () => {
+        const context = await browser.newContext({ viewport: size, colorScheme: theme });
+        const sized = await context.newPage();
+        const errors: string[] = [];
+        sized.on('pageerror', (err) => errors.push(err.message));
+        try {
+          const root = tablePath('COVID-19_NYT');
+          await sized.goto(`${app.url}&table=${encodeURIComponent(root)}`);
+          await sized.getByText('snapshot v0', { exact: true }).waitFor({ timeout: 60_000 });
+          const name = `${size.width}x${size.height}-${theme}`;
+          // The Jobs dock is a one-line strip until asked for: the grid keeps the height.
+          const gridBox = (await sized.getByRole('grid').boundingBox())!;
+          expect(gridBox.y + gridBox.height).toBeLessThanOrEqual(size.height);
+          expect(Math.floor(gridBox.height / 28)).toBeGreaterThanOrEqual(size.height >= 900 ? 18 : 10);
+          await screenshot(sized, `flow-data-${name}`);
+
+          await sized.getByRole('tab', { name: /^History/ }).click();
+          await sized.getByRole('table', { name: 'Commits' }).waitFor();
+          await screenshot(sized, `flow-history-${name}`);
+
+          await sized.getByRole('tab', { name: /^Export/ }).click();
+          await sized.getByLabel('SQLite file', { exact: true }).fill(path.join(scratch, `${name}.sqlite`));
+          // The whole form fits: the panel does not scroll, and the Export button is in the window.
+          const fits = await sized.locator('#panel-export').evaluate((el) => el.scrollHeight <= el.clientHeight + 1);
+          expect(fits).toBe(true);
+          const exportBox = (await sized.getByRole('button', { name: 'Export', exact: true }).boundingBox())!;
+          expect(exportBox.y + exportBox.height).toBeLessThanOrEqual(size.height);
+          await screenshot(sized, `flow-export-${name}`);
+
+          await sized.getByRole('button', { name: 'Jobs' }).click();
+          await screenshot(sized, `flow-jobs-${name}`);
+          expect(errors).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  }
 });

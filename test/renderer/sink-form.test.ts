@@ -36,13 +36,20 @@ describe('toSinkSpec', () => {
     );
     expect(spec).toBeNull();
     expect(problems).toEqual([
-      'Batch size must be a whole number, 1 or more.',
-      'Batch interval must be a whole number, 0 or more.',
-      'Max retries must be a whole number, 0 or more.',
+      'Batch size must be a whole number from 1 to 10,000,000.',
+      'Batch interval must be a whole number from 0 to 86,400,000.',
+      'Max retries must be a whole number from 0 to 100.',
       'Name the target table.',
       'Upsert needs at least one key column.',
       'Choose the SQLite file to write into.',
     ]);
+  });
+
+  it('refuses values past what the host takes, in the field\'s own words', () => {
+    const { spec, problems } = toSinkSpec(form({ sqlitePath: '/tmp/out.db', batchSize: '20000000', maxRetries: '101' }));
+    expect(spec).toBeNull();
+    expect(problems).toEqual(['Batch size must be a whole number from 1 to 10,000,000.', 'Max retries must be a whole number from 0 to 100.']);
+    expect(toSinkSpec(form({ kind: 'postgres', host: 'h', port: '70000' })).problems).toEqual(['Port must be a whole number from 1 to 65,535.']);
   });
 
   it('gives PostgreSQL the URL and only the parts that were filled in', () => {

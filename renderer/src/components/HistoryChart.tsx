@@ -1,33 +1,8 @@
 // A small bar chart of what each commit wrote (up) and removed (down), read from the commits' operationMetrics.
 import type { CommitSummary } from '../../../shared/table-info.js';
+import { commitFigures } from '../commit-figures.js';
+import type { ChartMetric } from '../commit-figures.js';
 import { formatCount, humanBytes } from '../format.js';
-
-export type ChartMetric = 'rows' | 'bytes';
-
-// Engines name the same figure differently per operation (WRITE, MERGE, UPDATE, DELETE, OPTIMIZE...).
-const ADDED: Record<ChartMetric, string[]> = {
-  rows: ['numOutputRows', 'numTargetRowsInserted', 'numInsertedRows', 'numUpdatedRows'],
-  bytes: ['numOutputBytes', 'numAddedBytes'],
-};
-const REMOVED: Record<ChartMetric, string[]> = {
-  rows: ['numDeletedRows', 'numTargetRowsDeleted'],
-  bytes: ['numRemovedBytes'],
-};
-
-function firstMetric(metrics: Record<string, unknown>, names: string[]): number | null {
-  for (const name of names) {
-    const n = Number(metrics[name]);
-    if (metrics[name] !== undefined && Number.isFinite(n)) return n;
-  }
-  return null;
-}
-
-function commitFigures(commit: CommitSummary, metric: ChartMetric): { added: number | null; removed: number | null } {
-  return {
-    added: firstMetric(commit.operationMetrics, ADDED[metric]),
-    removed: firstMetric(commit.operationMetrics, REMOVED[metric]),
-  };
-}
 
 interface Props {
   commits: CommitSummary[];

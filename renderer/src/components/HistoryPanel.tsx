@@ -1,10 +1,13 @@
-// Every commit of the table, newest first; picking one time-travels to it.
-import { useState } from 'react';
+// Every commit of the table, newest first, one line each (version, time, operation, who, what changed); a commit's
+// parameters and metrics open on demand. Long logs are shown a page at a time; picking a version time-travels to it.
+import { Fragment, useState } from 'react';
 import type { CommitSummary } from '../../../shared/table-info.js';
 import { formatEpochMs } from '../../../shared/timestamp.js';
+import { commitSummaryText } from '../commit-figures.js';
+import type { ChartMetric } from '../commit-figures.js';
+import { formatCount } from '../format.js';
 import { Alert } from './Alert.js';
 import { HistoryChart } from './HistoryChart.js';
-import type { ChartMetric } from './HistoryChart.js';
 
 interface Props {
   commits: CommitSummary[] | null;
@@ -13,29 +16,52 @@ interface Props {
   onPick(version: number): void;
 }
 
+/** Commits rendered at once; "Show older" adds as many again. */
+export const HISTORY_PAGE = 100;
+
 function valueText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function KeyValues({ entries }: { entries: Record<string, unknown> }) {
+function KeyValues({ title, entries }: { title: string; entries: Record<string, unknown> }) {
   const list = Object.entries(entries);
-  if (list.length === 0) return <span className="muted">—</span>;
   return (
-    <span className="kv-chips">
-      {list.map(([key, value]) => (
-        <span key={key} className="kv-chip" title={`${key}: ${valueText(value)}`}>
-          <span className="kv-key">{key}</span> {valueText(value)}
-        </span>
-      ))}
-    </span>
+    <div className="commit-kv">
+      <div className="plan-label">{title}</div>
+      {list.length === 0 ? (
+        <span className="muted small">none recorded</span>
+      ) : (
+        <dl className="kv-list">
+          {list.map(([key, value]) => (
+            <Fragment key={key}>
+              <dt>{key}</dt>
+              <dd>{valueText(value)}</dd>
+            </Fragment>
+          ))}
+        </dl>
+      )}
+    </div>
   );
+}
+
+function who(c: CommitSummary): string {
+  return [c.userName, c.engineInfo].filter(Boolean).join(' · ') || '—';
 }
 
 export function HistoryPanel({ commits, error, currentVersion, onPick }: Props) {
   const [metric, setMetric] = useState<ChartMetric>('rows');
+  const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  const [shown, setShown] = useState(HISTORY_PAGE);
   if (error) return <Alert message={error} />;
   if (!commits) return <p className="muted">Reading the log…</p>;
   const newest = [...commits].sort((a, b) => b.version - a.version);
+  const page = newest.slice(0, shown);
+  const toggle = (version: number) =>
+    setOpen((current) => {
+      const next = new Set(current);
+      if (!next.delete(version)) next.add(version);
+      return next;
+    });
   return (
     <div className="history">
       <section className="card chart-card" aria-labelledby="chart-title">
@@ -58,47 +84,88 @@ export function HistoryPanel({ commits, error, currentVersion, onPick }: Props) 
           <HistoryChart commits={commits} metric={metric} currentVersion={currentVersion} onPick={onPick} />
         </div>
       </section>
-      <div className="table-scroll">
-        <table className="history-table" aria-label="Commits">
-          <thead>
-            <tr>
-              <th scope="col">Ver.</th>
-              <th scope="col">Committed (UTC)</th>
-              <th scope="col">Operation</th>
-              <th scope="col">Parameters</th>
-              <th scope="col">Metrics</th>
-              <th scope="col">Engine / user</th>
-            </tr>
-          </thead>
-          <tbody>
-            {newest.map((c) => (
-              <tr
-                key={c.version}
-                className={c.version === currentVersion ? 'current' : undefined}
-                aria-current={c.version === currentVersion ? 'true' : undefined}
-                onClick={() => onPick(c.version)}
-              >
-                <td>
-                  <button type="button" className="version-link" title="Time-travel to this commit">
-                    v{c.version}
-                  </button>
-                </td>
-                <td className="nowrap mono small">{formatEpochMs(c.timestamp)}</td>
-                <td>
-                  <span className="op">{c.operation ?? '—'}</span>
-                </td>
-                <td>
-                  <KeyValues entries={c.operationParameters} />
-                </td>
-                <td>
-                  <KeyValues entries={c.operationMetrics} />
-                </td>
-                <td className="small muted">{[c.engineInfo, c.userName].filter(Boolean).join(' · ') || '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <table className="history-table" aria-label="Commits">
+        <colgroup>
+          <col className="col-toggle" />
+          <col className="col-version" />
+          <col className="col-time" />
+          <col className="col-op" />
+          <col className="col-summary" />
+          <col />
+        </colgroup>
+        <thead>
+          <tr>
+            <th scope="col">
+              <span className="offscreen">Details</span>
+            </th>
+            <th scope="col">Ver.</th>
+            <th scope="col">Committed (UTC)</th>
+            <th scope="col">Operation</th>
+            <th scope="col">Changes</th>
+            <th scope="col">User / engine</th>
+          </tr>
+        </thead>
+        <tbody>
+          {page.map((c) => {
+            const expanded = open.has(c.version);
+            const summary = commitSummaryText(c);
+            return (
+              <Fragment key={c.version}>
+                <tr
+                  className={c.version === currentVersion ? 'commit current' : 'commit'}
+                  aria-current={c.version === currentVersion ? 'true' : undefined}
+                >
+                  <td>
+                    <button
+                      type="button"
+                      className="expand-toggle"
+                      aria-expanded={expanded}
+                      aria-label={`Details of v${c.version}`}
+                      onClick={() => toggle(c.version)}
+                    >
+                      {expanded ? '▾' : '▸'}
+                    </button>
+                  </td>
+                  <td>
+                    <button type="button" className="version-link" title="Time-travel to this commit" onClick={() => onPick(c.version)}>
+                      v{c.version}
+                    </button>
+                  </td>
+                  <td className="nowrap mono small">{formatEpochMs(c.timestamp).replace(/ UTC$/, '')}</td>
+                  <td className="nowrap">
+                    <span className="op">{c.operation ?? '—'}</span>
+                  </td>
+                  <td className="nowrap small commit-summary">{summary || <span className="muted">—</span>}</td>
+                  <td className="small muted ellipsis" title={who(c)}>
+                    {who(c)}
+                  </td>
+                </tr>
+                {expanded && (
+                  <tr className="commit-details">
+                    <td />
+                    <td colSpan={5}>
+                      <div className="commit-details-body">
+                        <KeyValues title="Parameters" entries={c.operationParameters} />
+                        <KeyValues title="Metrics" entries={c.operationMetrics} />
+                      </div>
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </table>
+      {newest.length > shown && (
+        <div className="history-more">
+          <span className="muted small">
+            Showing the newest {formatCount(shown)} of {formatCount(newest.length)} commits.
+          </span>
+          <button type="button" className="button small" onClick={() => setShown(shown + HISTORY_PAGE)}>
+            Show {formatCount(Math.min(HISTORY_PAGE, newest.length - shown))} older
+          </button>
+        </div>
+      )}
     </div>
   );
 }

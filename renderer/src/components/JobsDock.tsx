@@ -1,14 +1,20 @@
-// Running and past jobs, always in view at the bottom of the window.
+// Running and past jobs at the bottom of the window: a one-line strip (the latest job's state and progress) that
+// opens into the list on demand or when a job is started, remembered across runs.
 import { useState } from 'react';
 import type { JobInfo } from '../../../shared/api.js';
 import { api } from '../api-client.js';
+import { copyText } from '../clipboard.js';
 import { formatCount, formatDuration, humanBytes } from '../format.js';
+import { isLive } from '../jobs.js';
 import { Alert } from './Alert.js';
 
 interface Props {
   jobs: JobInfo[];
   loadError: string | null;
+  open: boolean;
+  onOpenChange(open: boolean): void;
   onChanged(job: JobInfo): void;
+  onClearFinished(): void;
 }
 
 const STATE_LABEL: Record<JobInfo['state'], string> = {
@@ -19,46 +25,91 @@ const STATE_LABEL: Record<JobInfo['state'], string> = {
   cancelled: 'Cancelled',
 };
 
-// What a cancel leaves behind, as the sinks define it: SQL targets keep committed batches, files are not written.
-function cancelledNote(job: JobInfo): string {
+function isSql(job: JobInfo): boolean {
   const kind = job.request.sink.kind;
-  const rows = formatCount(job.progress.rows);
-  if (kind === 'sqlite' || kind === 'postgres') {
-    return `Cancelled after ${rows} rows: batches already committed stay in the target; the open batch was rolled back.`;
+  return kind === 'sqlite' || kind === 'postgres';
+}
+
+/** Rows the target holds from the job: committed ones for SQL sinks (the sink says), else the rows handed over. */
+function committed(job: JobInfo): number {
+  return job.progress.committedRows ?? job.progress.rows;
+}
+
+// What a stop leaves behind, as the sinks define it: SQL targets keep committed batches, files are not written.
+function leftBehind(job: JobInfo): string {
+  const verb = job.state === 'cancelled' ? 'Cancelled' : 'Stopped';
+  if (isSql(job)) {
+    const exactlyOnce = 'exactlyOnce' in job.request.sink && job.request.sink.exactlyOnce;
+    return (
+      `${verb} after ${formatCount(committed(job))} rows committed; they stay in the target, the open batch was rolled back.` +
+      (exactlyOnce ? ' Retry resumes after them.' : ' Retry starts again from the first row.')
+    );
   }
-  return `Cancelled after ${rows} rows: the output file was not written.`;
+  return `${verb} after ${formatCount(job.progress.rows)} rows: the output file was not written.`;
 }
 
 function Figures({ job }: { job: JobInfo }) {
   const p = job.progress;
+  const resumed = p.resumedFromRow ? `Resumed from row ${formatCount(p.resumedFromRow + 1)} · ` : '';
   if (job.state === 'succeeded' && job.result) {
     return (
       <span>
-        {formatCount(job.result.rows)} rows in {formatDuration(job.result.seconds)} · {formatCount(Math.round(job.result.rowsPerSec))}{' '}
-        rows/s
+        {resumed}
+        {formatCount(isSql(job) ? committed(job) : job.result.rows)} rows {isSql(job) ? 'committed' : 'written'} in{' '}
+        {formatDuration(job.result.seconds)} · {formatCount(Math.round(job.result.rowsPerSec))} rows/s
       </span>
     );
   }
-  const parts = [`${formatCount(p.rows)} rows`, `${p.files}/${p.filesTotal} files`];
+  const parts = [isSql(job) ? `${formatCount(committed(job))} rows committed` : `${formatCount(p.rows)} rows read`, `${p.files}/${p.filesTotal} files`];
   if (p.bytesTotal > 0) parts.push(`${humanBytes(p.bytes)} of ${humanBytes(p.bytesTotal)}`);
   if (job.state === 'running') {
     parts.push(`${formatCount(Math.round(p.rowsPerSec))} rows/s`);
     if (p.etaSeconds !== null) parts.push(`about ${formatDuration(p.etaSeconds)} left`);
   }
-  return <span>{parts.join(' · ')}</span>;
+  return (
+    <span>
+      {resumed}
+      {parts.join(' · ')}
+    </span>
+  );
 }
 
 function JobRow({ job, onChanged }: { job: JobInfo; onChanged(job: JobInfo): void }) {
-  const [cancelError, setCancelError] = useState<string | null>(null);
-  const [cancelling, setCancelling] = useState(false);
-  const live = job.state === 'queued' || job.state === 'running';
-  const cancel = async () => {
-    setCancelling(true);
-    const result = await api.cancelJob({ id: job.id });
-    setCancelling(false);
-    if (result.ok) onChanged(result.value);
-    else setCancelError(result.error.message);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const live = isLive(job);
+  const act = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setProblem(null);
+    setNote(null);
+    await work();
+    setBusy(false);
   };
+  const cancel = () =>
+    act(async () => {
+      const result = await api.cancelJob({ id: job.id });
+      if (result.ok) onChanged(result.value);
+      else setProblem(result.error.message);
+    });
+  const retry = () =>
+    act(async () => {
+      const result = await api.startExport(job.request);
+      if (result.ok) onChanged(result.value);
+      else setProblem(result.error.message);
+    });
+  const reveal = () =>
+    act(async () => {
+      const result = await api.revealTarget({ id: job.id });
+      if (!result.ok) return setProblem(result.error.message);
+      if (result.value.shown) return setNote(`Shown in the file manager: ${result.value.location}`);
+      try {
+        await copyText(result.value.location);
+        setNote(`Target copied: ${result.value.location}`);
+      } catch {
+        setNote(`Target: ${result.value.location}`);
+      }
+    });
   const percent = Math.round(job.progress.percent);
   return (
     <li className={`job job-${job.state}`} aria-label={job.title}>
@@ -69,10 +120,18 @@ function JobRow({ job, onChanged }: { job: JobInfo; onChanged(job: JobInfo): voi
         </span>
         <span className="job-time muted small">{new Date(job.createdAt).toLocaleTimeString()}</span>
         {live && (
-          <button type="button" className="button small danger" onClick={() => void cancel()} disabled={cancelling}>
+          <button type="button" className="button small danger" onClick={() => void cancel()} disabled={busy}>
             Cancel
           </button>
         )}
+        {(job.state === 'failed' || job.state === 'cancelled') && (
+          <button type="button" className="button small" onClick={() => void retry()} disabled={busy}>
+            Retry
+          </button>
+        )}
+        <button type="button" className="button small ghost" onClick={() => void reveal()} disabled={busy}>
+          Show target
+        </button>
       </div>
       <div className="job-body">
         <div
@@ -90,32 +149,59 @@ function JobRow({ job, onChanged }: { job: JobInfo; onChanged(job: JobInfo): voi
           <Figures job={job} />
         </span>
       </div>
-      {job.error && job.state !== 'cancelled' && <Alert message={job.error.message} />}
-      {job.state === 'cancelled' && <p className="muted small">{cancelledNote(job)}</p>}
-      <Alert message={cancelError} />
+      {job.error && job.state === 'failed' && <Alert message={job.error.message} />}
+      {(job.state === 'cancelled' || (job.state === 'failed' && committed(job) > 0)) && <p className="muted small">{leftBehind(job)}</p>}
+      {note && (
+        <p className="muted small" role="status">
+          {note}
+        </p>
+      )}
+      <Alert message={problem} />
     </li>
   );
 }
 
-export function JobsDock({ jobs, loadError, onChanged }: Props) {
-  const [open, setOpen] = useState(true);
-  const running = jobs.filter((j) => j.state === 'running' || j.state === 'queued').length;
+/** The strip's one line: what is running, else how the latest job ended. */
+function Summary({ jobs }: { jobs: JobInfo[] }) {
+  const running = jobs.filter(isLive);
+  const latest = running[0] ?? jobs[0];
+  if (!latest) return <span className="muted small">No exports yet</span>;
+  return (
+    <span className="jobs-summary small">
+      <span className={`state-badge ${latest.state}`}>{STATE_LABEL[latest.state]}</span>
+      <span className="job-title" title={latest.title}>
+        {latest.title}
+      </span>
+      {isLive(latest) && <span className="muted">{Math.round(latest.progress.percent)}%</span>}
+      <span className="muted">
+        · {running.length > 0 ? `${running.length} running` : 'idle'} · {jobs.length} in the list
+      </span>
+    </span>
+  );
+}
+
+export function JobsDock({ jobs, loadError, open, onOpenChange, onChanged, onClearFinished }: Props) {
+  const finished = jobs.filter((j) => !isLive(j)).length;
   return (
     <section className={open ? 'jobs-dock open' : 'jobs-dock'} aria-labelledby="jobs-title">
       <header className="jobs-header">
-        <button type="button" className="jobs-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <button type="button" className="jobs-toggle" aria-expanded={open} onClick={() => onOpenChange(!open)}>
           <span className="chevron" aria-hidden="true">
-            {open ? '▾' : '▸'}
+            {open ? '▾' : '▴'}
           </span>
           <span id="jobs-title">Jobs</span>
         </button>
-        <span className="muted small">
-          {running > 0 ? `${running} running` : 'idle'} · {jobs.length} recorded
-        </span>
+        <Summary jobs={jobs} />
+        <span className="spacer" />
+        {open && (
+          <button type="button" className="button small ghost" onClick={onClearFinished} disabled={finished === 0}>
+            Clear finished
+          </button>
+        )}
       </header>
+      {loadError && <Alert message={loadError} />}
       {open && (
         <div className="jobs-body">
-          <Alert message={loadError} />
           {jobs.length === 0 ? (
             <p className="muted small empty">No exports yet. Configure a sink in the Export tab and press Export.</p>
           ) : (

@@ -1,12 +1,25 @@
-// The dry run's answer: DDL to run, the per-batch statement, and whether the existing target can take the rows.
+// The dry run's answer: DDL to run, the per-batch statement, and what happens to a target that already exists.
 import type { ExportPlan } from '../../../shared/sink-spec.js';
 import { Alert } from './Alert.js';
 
-export function PlanView({ plan }: { plan: ExportPlan }) {
+interface Props {
+  plan: ExportPlan;
+  /** Export will ask whether to append to, replace or keep an existing target. */
+  asks: boolean;
+}
+
+function existingTargetNote(plan: ExportPlan, asks: boolean): string {
+  const file = plan.sink === 'parquet' || plan.sink === 'csv' || plan.sink === 'jsonl';
+  if (!plan.targetExists) return 'will be created.';
+  if (asks) return file ? 'exists: Export will ask whether to replace it or stop.' : 'exists: Export will ask whether to append to it, replace it or stop.';
+  return file ? 'exists and will be replaced.' : 'exists; the write mode decides what happens to its rows.';
+}
+
+export function PlanView({ plan, asks }: Props) {
   return (
     <div className="plan">
       <p className="small">
-        Target <strong>{plan.target}</strong> {plan.targetExists ? 'exists' : 'will be created'}.
+        Target <strong>{plan.target}</strong> {existingTargetNote(plan, asks)}
       </p>
       {plan.incompatibility && <Alert message={plan.incompatibility} />}
       {plan.ddl.length > 0 && (

@@ -1,6 +1,8 @@
-// Reads the first rows of the chosen snapshot and columns into the grid.
-import { useState } from 'react';
+// The first rows of the chosen snapshot and columns, read as soon as the table is open. The grid always says which
+// snapshot and columns it shows; once the choice moves away from them, it is marked stale with one Refresh action.
+import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
+import { PREVIEW_MAX_ROWS } from '../../../shared/api.js';
 import type { PreviewResult } from '../../../shared/api.js';
 import type { DeltaSourceSpec } from '../../../shared/source-spec.js';
 import { formatCount } from '../format.js';
@@ -11,37 +13,74 @@ interface Props {
   source: DeltaSourceSpec | null;
   /** Why there is no source yet, shown next to the disabled button. */
   blocked: string | null;
+  /** The version the current choice resolves to; null while unknown. */
+  wantedVersion: number | null;
   preview(source: DeltaSourceSpec, limit: number): Promise<{ result?: PreviewResult; error?: string }>;
 }
 
 const DEFAULT_LIMIT = '1000';
 
-export function PreviewPanel({ source, blocked, preview }: Props) {
+function limitProblemOf(text: string): string | null {
+  const limit = Number(text);
+  return text.trim() !== '' && Number.isInteger(limit) && limit >= 1 && limit <= PREVIEW_MAX_ROWS
+    ? null
+    : `Row limit must be a whole number from 1 to ${formatCount(PREVIEW_MAX_ROWS)}.`;
+}
+
+/** Why the rows shown are not those of the current choice; null while they are. */
+export function staleness(result: PreviewResult, source: DeltaSourceSpec | null, wantedVersion: number | null): string | null {
+  const shown = `v${result.version}, ${result.columns.length} column${result.columns.length === 1 ? '' : 's'}`;
+  if (source === null) return `These rows are of ${shown}; the choice above has changed.`;
+  const columns = result.columns.map((c) => c.name);
+  const wanted = source.columnNames ?? columns;
+  const sameColumns = wanted.length === columns.length && wanted.every((n, i) => n === columns[i]);
+  if (wantedVersion !== null && wantedVersion !== result.version) {
+    return `These rows are of ${shown}; the snapshot is now v${wantedVersion}.`;
+  }
+  if (!sameColumns) return `These rows are of ${shown}; ${wanted.length} column${wanted.length === 1 ? ' is' : 's are'} now chosen.`;
+  return null;
+}
+
+export function PreviewPanel({ source, blocked, wantedVersion, preview }: Props) {
   const [limitText, setLimitText] = useState(DEFAULT_LIMIT);
   const [result, setResult] = useState<PreviewResult | null>(null);
+  const [reads, setReads] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const autoRead = useRef(false);
 
-  const limit = Number(limitText);
-  const limitProblem = Number.isInteger(limit) && limit >= 1 ? null : 'Row limit must be a whole number, 1 or more.';
-
-  const run = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!source || limitProblem) return;
+  const limitProblem = limitProblemOf(limitText);
+  const read = async (spec: DeltaSourceSpec, limit: number) => {
     setBusy(true);
     setError(null);
-    const answer = await preview(source, limit);
+    const answer = await preview(spec, limit);
     setBusy(false);
     if (answer.error) setError(answer.error);
-    else if (answer.result) setResult(answer.result);
+    else if (answer.result) {
+      setResult(answer.result);
+      setReads((n) => n + 1);
+    }
   };
 
+  // Opening a table shows its first rows: the first time the choice is readable, it is read.
+  useEffect(() => {
+    if (autoRead.current || source === null) return;
+    autoRead.current = true;
+    void read(source, Number(DEFAULT_LIMIT));
+  });
+
+  const run = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (source && !limitProblem) void read(source, Number(limitText));
+  };
+
+  const stale = result ? staleness(result, source, wantedVersion) : null;
   return (
     <div className="preview">
-      <form className="toolbar-row" onSubmit={(e) => void run(e)}>
+      <form className="toolbar-row" onSubmit={run}>
         <label className="field compact">
           <span>Row limit</span>
-          <input type="number" min={1} step={1} value={limitText} onChange={(e) => setLimitText(e.target.value)} />
+          <input type="number" min={1} max={PREVIEW_MAX_ROWS} step={1} value={limitText} onChange={(e) => setLimitText(e.target.value)} />
         </label>
         <button type="submit" className="button primary" disabled={busy || !source || limitProblem !== null}>
           {busy ? 'Reading…' : 'Preview'}
@@ -51,17 +90,26 @@ export function PreviewPanel({ source, blocked, preview }: Props) {
         {result && (
           <span className="preview-status" aria-live="polite">
             <span className="pill">snapshot v{result.version}</span> {formatCount(result.rows.length)} rows
-            {result.truncated ? ` (first ${formatCount(result.rows.length)}; the table has more)` : ''} ·{' '}
-            {result.columns.length} columns
+            {result.truncated ? ` (first ${formatCount(result.rows.length)}; the table has more)` : ''} · {result.columns.length} columns
           </span>
         )}
       </form>
       <Alert message={limitProblem ?? error} />
+      {stale && (
+        <div className="stale-bar" role="status">
+          <span>{stale}</span>
+          <button type="button" className="button small primary" onClick={() => run()} disabled={busy || !source || limitProblem !== null}>
+            {busy ? 'Reading…' : 'Refresh'}
+          </button>
+        </div>
+      )}
       {result ? (
-        <DataGrid label={`Rows of snapshot v${result.version}`} columns={result.columns} rows={result.rows} />
+        <div className={stale ? 'grid-frame stale' : 'grid-frame'}>
+          <DataGrid key={reads} label={`Rows of snapshot v${result.version}`} columns={result.columns} rows={result.rows} />
+        </div>
       ) : (
         <div className="empty-state">
-          <p>Choose columns on the left, then press Preview to read the first rows of this snapshot.</p>
+          <p>{busy ? 'Reading the first rows…' : (blocked ?? 'Press Preview to read the first rows of this snapshot.')}</p>
         </div>
       )}
     </div>

@@ -1,6 +1,6 @@
 // Saved sink settings: load one into the form, save the form under a name, delete one.
 import { useEffect, useId, useState } from 'react';
-import type { SinkProfile } from '../../../shared/api.js';
+import type { Result, SinkProfile } from '../../../shared/api.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { api } from '../api-client.js';
 import { Alert } from './Alert.js';
@@ -19,13 +19,13 @@ export function ProfilesCard({ current, onLoad }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
 
-  const refresh = async () => {
-    const result = await api.listProfiles();
+  const showProfiles = (result: Result<SinkProfile[]>) => {
     if (result.ok) setProfiles(result.value);
     else setError(result.error.message);
   };
+  const refresh = async () => showProfiles(await api.listProfiles());
   useEffect(() => {
-    void refresh();
+    void api.listProfiles().then(showProfiles);
   }, []);
 
   const load = (profileName: string) => {

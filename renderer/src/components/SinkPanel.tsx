@@ -1,11 +1,16 @@
-// Where the snapshot goes and how it is written; a dry-run plan; the Export button that starts a job.
-import { useEffect, useId, useState } from 'react';
-import type { JobInfo, SinkProfile } from '../../../shared/api.js';
-import type { ConnectionReport, ExportPlan, SinkKind, WriteMode } from '../../../shared/sink-spec.js';
+// Where the snapshot goes and how it is written; a dry-run plan; the Export button that starts a job, after asking
+// what to do when the target already exists.
+import { useId, useReducer } from 'react';
+import type { JobInfo } from '../../../shared/api.js';
+import { isSqlSink } from '../../../shared/sink-spec.js';
+import type { SinkKind, SinkSpec, WriteMode } from '../../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../../shared/source-spec.js';
 import { api } from '../api-client.js';
-import { emptyForm, fromSinkSpec, isSqlKind, SINK_KINDS, toSinkSpec, WRITE_MODES } from '../sink-form.js';
+import { formatCount } from '../format.js';
+import { offerNotifications } from '../jobs.js';
+import { isSqlKind, SINK_KINDS, toSinkSpec, WRITE_MODES } from '../sink-form.js';
 import type { SinkForm } from '../sink-form.js';
+import { formFor, initialSinkPanel, sinkPanelReducer } from '../sink-panel-state.js';
 import { Alert } from './Alert.js';
 import { PlanView } from './PlanView.js';
 import { PostgresFields } from './PostgresFields.js';
@@ -17,6 +22,8 @@ interface Props {
   defaultTable: string;
   columns: string[];
   nativeDialogs: boolean;
+  /** The jobs the window knows, to show how the one started here is doing. */
+  jobs: JobInfo[];
   onStarted(job: JobInfo): void;
 }
 
@@ -28,74 +35,101 @@ const FILE_HINT: Record<SinkKind, string> = {
   jsonl: '/path/to/out.jsonl',
 };
 
-export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialogs, onStarted }: Props) {
+/** An export that would add to (SQL append) or replace (a file) what is already there asks first. */
+function asksAboutExistingTarget(spec: SinkSpec): boolean {
+  return isSqlSink(spec) ? spec.mode === 'append' : !spec.overwrite;
+}
+
+function replacing(spec: SinkSpec): SinkSpec {
+  return isSqlSink(spec) ? { ...spec, mode: 'overwrite' } : { ...spec, overwrite: true };
+}
+
+/** The started job as it is now, in one line; a job that failed at once says so, never "Started". */
+function StartedJob({ job }: { job: JobInfo | undefined }) {
+  if (!job) return null;
+  switch (job.state) {
+    case 'queued':
+    case 'running':
+      return (
+        <span className="ok-text" role="status">
+          {job.state === 'queued' ? 'Queued' : `Running (${Math.round(job.progress.percent)}%)`}: {job.title}. Follow it in Jobs below.
+        </span>
+      );
+    case 'succeeded':
+      return (
+        <span className="ok-text" role="status">
+          Done: {formatCount(job.result?.rows ?? job.progress.rows)} rows exported to {job.title.split(' -> ').pop()}.
+        </span>
+      );
+    case 'cancelled':
+      return (
+        <span className="muted small" role="status">
+          Cancelled: {job.title}.
+        </span>
+      );
+    case 'failed':
+      return <Alert message={`Export failed: ${job.error?.message ?? 'unknown error'}`} />;
+  }
+}
+
+export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialogs, jobs, onStarted }: Props) {
   const ids = useId();
-  const [form, setForm] = useState<SinkForm>(() => emptyForm(defaultTable));
-  // A loaded profile whose password the host keeps encrypted; requests name it so the host can fill it in.
-  const [profileWithPassword, setProfileWithPassword] = useState<string | null>(null);
-  const [plan, setPlan] = useState<ExportPlan | null>(null);
-  const [planError, setPlanError] = useState<string | null>(null);
-  const [connection, setConnection] = useState<ConnectionReport | null>(null);
-  const [connectionError, setConnectionError] = useState<string | null>(null);
-  const [exportError, setExportError] = useState<string | null>(null);
-  const [started, setStarted] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'plan' | 'test' | 'export' | null>(null);
-
-  useEffect(() => setForm((f) => ({ ...f, table: defaultTable })), [defaultTable]);
-
+  const [state, dispatch] = useReducer(sinkPanelReducer, undefined, initialSinkPanel);
+  const form = formFor(state, defaultTable);
+  const { plan, busy, connection } = state;
   const built = toSinkSpec(form);
-  const profile = profileWithPassword && !form.password ? { profile: profileWithPassword } : {};
-  const set = <K extends keyof SinkForm>(key: K, value: SinkForm[K]) => {
-    setForm((f) => ({ ...f, [key]: value }));
-    setPlan(null);
-  };
-
-  const loadProfile = (p: SinkProfile) => {
-    setForm(fromSinkSpec(p.sink, form));
-    setProfileWithPassword(p.hasPassword ? p.name : null);
-    setPlan(null);
-  };
+  const profile = state.profileWithPassword && !form.password ? { profile: state.profileWithPassword } : {};
+  const set = <K extends keyof SinkForm>(key: K, value: SinkForm[K]) => dispatch({ type: 'edit', changes: { [key]: value }, defaultTable });
+  // Problems of the form as it is now: shown once something was tried, gone as soon as they are fixed.
+  const formProblem = state.tried && built.problems.length > 0 ? built.problems.join(' ') : null;
+  const startedJob = jobs.find((j) => j.id === state.startedJobId);
 
   const chooseSqlite = async () => {
     const result = await api.chooseSqliteFile();
     if (result.ok && result.value) set('sqlitePath', result.value);
-    else if (!result.ok) setExportError(result.error.message);
+    else if (!result.ok) dispatch({ type: 'exportFailed', message: result.error.message });
   };
 
   const testConnection = async () => {
-    setConnection(null);
-    setConnectionError(null);
-    if (!built.spec) return setConnectionError(built.problems.join(' '));
-    setBusy('test');
+    dispatch({ type: 'tried' });
+    if (!built.spec) return;
+    dispatch({ type: 'busy', busy: 'test' });
     const result = await api.testConnection({ sink: built.spec, ...profile });
-    setBusy(null);
-    if (result.ok) setConnection(result.value);
-    else setConnectionError(result.error.message);
+    dispatch(result.ok ? { type: 'connected', report: result.value } : { type: 'connectionFailed', message: result.error.message });
   };
 
   const showPlan = async () => {
-    setPlan(null);
-    setPlanError(null);
-    if (!source) return setPlanError(blocked ?? 'Open a table first.');
-    if (!built.spec) return setPlanError(built.problems.join(' '));
-    setBusy('plan');
+    dispatch({ type: 'tried' });
+    if (!source || !built.spec) return;
+    dispatch({ type: 'busy', busy: 'plan' });
     const result = await api.planExport({ source, sink: built.spec, ...profile });
-    setBusy(null);
-    if (result.ok) setPlan(result.value);
-    else setPlanError(result.error.message);
+    dispatch(result.ok ? { type: 'planned', plan: result.value } : { type: 'planFailed', message: result.error.message });
+  };
+
+  const run = async (spec: SinkSpec) => {
+    if (!source) return;
+    dispatch({ type: 'busy', busy: 'export' });
+    offerNotifications();
+    const result = await api.startExport({ source, sink: spec, ...profile });
+    if (!result.ok) return dispatch({ type: 'exportFailed', message: result.error.message });
+    onStarted(result.value);
+    dispatch({ type: 'started', jobId: result.value.id });
   };
 
   const startExport = async () => {
-    setExportError(null);
-    setStarted(null);
-    if (!source) return setExportError(blocked ?? 'Open a table first.');
-    if (!built.spec) return setExportError(built.problems.join(' '));
-    setBusy('export');
-    const result = await api.startExport({ source, sink: built.spec, ...profile });
-    setBusy(null);
-    if (!result.ok) return setExportError(result.error.message);
-    onStarted(result.value);
-    setStarted(`Started: ${result.value.title}. Follow it in Jobs below.`);
+    dispatch({ type: 'tried' });
+    if (!source || !built.spec) return;
+    const spec = built.spec;
+    if (asksAboutExistingTarget(spec)) {
+      dispatch({ type: 'busy', busy: 'export' });
+      const planned = await api.planExport({ source, sink: spec, ...profile });
+      if (!planned.ok) return dispatch({ type: 'exportFailed', message: planned.error.message });
+      dispatch({ type: 'planned', plan: planned.value });
+      if (planned.value.targetExists) {
+        return dispatch({ type: 'targetExists', target: planned.value.target, canAppend: isSqlSink(spec) });
+      }
+    }
+    await run(spec);
   };
 
   const sql = isSqlKind(form.kind);
@@ -110,11 +144,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
               <select
                 id={`${ids}-sink`}
                 value={form.kind}
-                onChange={(e) => {
-                  set('kind', e.target.value as SinkKind);
-                  setConnection(null);
-                  setConnectionError(null);
-                }}
+                onChange={(e) => set('kind', e.target.value as SinkKind)}
               >
                 {SINK_KINDS.map((k) => (
                   <option key={k.kind} value={k.kind}>
@@ -144,7 +174,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
             )}
             {form.kind === 'postgres' && (
               <>
-                <PostgresFields form={form} set={set} savedPassword={profileWithPassword !== null} />
+                <PostgresFields form={form} set={set} savedPassword={state.profileWithPassword !== null} />
                 <div className="inline-fields">
                   <button type="button" className="button" onClick={() => void testConnection()} disabled={busy === 'test'}>
                     {busy === 'test' ? 'Connecting…' : 'Test connection'}
@@ -156,7 +186,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                     </span>
                   )}
                 </div>
-                <Alert message={connectionError} />
+                <Alert message={state.connectionError} />
               </>
             )}
             {!sql && (
@@ -176,7 +206,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
           {sql && (
             <section className="card" aria-labelledby="target-title">
               <h3 id="target-title">Target</h3>
-              <div className="form-grid">
+              <div className="form-grid three">
                 <label className="field">
                   <span>Target table</span>
                   <input type="text" spellCheck={false} value={form.table} onChange={(e) => set('table', e.target.value)} />
@@ -191,7 +221,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                     ))}
                   </select>
                 </div>
-                <label className="field span-2">
+                <label className="field">
                   <span>Key columns</span>
                   <input
                     type="text"
@@ -251,19 +281,19 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                   <input type="number" min={0} value={form.maxRetries} onChange={(e) => set('maxRetries', e.target.value)} />
                 </label>
               </div>
-              <label className="check">
-                <input type="checkbox" checked={form.exactlyOnce} onChange={(e) => set('exactlyOnce', e.target.checked)} />
-                <span>Exactly once</span>
-              </label>
-              <p className="muted small">
-                Records which batches landed in the target, so a re-run after a failure writes each row once.
-              </p>
+              <div className="check-row">
+                <label className="check">
+                  <input type="checkbox" checked={form.exactlyOnce} onChange={(e) => set('exactlyOnce', e.target.checked)} />
+                  <span>Exactly once</span>
+                </label>
+                <span className="muted small">Records which batches landed, so a rerun after a failure writes each row once.</span>
+              </div>
             </section>
           )}
         </div>
 
         <div className="sink-side">
-          <ProfilesCard current={built} onLoad={loadProfile} />
+          <ProfilesCard current={built} onLoad={(p) => dispatch({ type: 'loadProfile', profile: p, table: form.table })} />
           <section className="card" aria-labelledby="plan-title">
             <header className="card-header">
               <h3 id="plan-title">Plan</h3>
@@ -271,23 +301,46 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                 {busy === 'plan' ? 'Planning…' : 'Show plan'}
               </button>
             </header>
-            {plan ? <PlanView plan={plan} /> : <p className="muted small">A dry run: what will be created and run, before anything is written.</p>}
-            <Alert message={planError} />
+            {plan ? (
+              <PlanView plan={plan} asks={built.spec !== null && asksAboutExistingTarget(built.spec)} />
+            ) : (
+              <p className="muted small">A dry run: what will be created and run, before anything is written.</p>
+            )}
+            <Alert message={state.planError} />
           </section>
         </div>
       </div>
 
+      {state.existingTarget && built.spec && (
+        <div className="target-choice" role="alertdialog" aria-labelledby={`${ids}-exists`}>
+          <p id={`${ids}-exists`}>
+            <strong>{state.existingTarget.target}</strong> already exists.{' '}
+            {state.existingTarget.canAppend
+              ? 'Append these rows to it (rows exported before are written again), replace its contents, or stop?'
+              : 'Replace the file with this export, or stop?'}
+          </p>
+          <div className="inline-fields">
+            {state.existingTarget.canAppend && (
+              <button type="button" className="button" onClick={() => void run(built.spec!)}>
+                Append
+              </button>
+            )}
+            <button type="button" className="button danger" onClick={() => void run(replacing(built.spec!))}>
+              Replace
+            </button>
+            <button type="button" className="button ghost" onClick={() => dispatch({ type: 'stopped' })}>
+              Stop
+            </button>
+          </div>
+        </div>
+      )}
       <div className="export-bar">
         <button type="button" className="button primary large" onClick={() => void startExport()} disabled={busy === 'export'}>
-          Export
+          {busy === 'export' ? 'Checking…' : 'Export'}
         </button>
         {blocked ? <span className="muted small">{blocked}</span> : null}
-        {started && (
-          <span className="ok-text" role="status">
-            {started}
-          </span>
-        )}
-        <Alert message={exportError} />
+        <StartedJob job={startedJob} />
+        <Alert message={state.exportError ?? formProblem} />
       </div>
     </div>
   );

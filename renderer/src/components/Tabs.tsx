@@ -31,7 +31,7 @@ export function Tabs<K extends string>({ label, tabs, active, onChange }: Props<
 
   return (
     <div className="tabs">
-      <div role="tablist" aria-label={label} className="tab-list" ref={listRef} onKeyDown={onKeyDown}>
+      <div role="tablist" aria-label={label} className="tab-list" ref={listRef}>
         {tabs.map((tab) => (
           <button
             key={tab.key}
@@ -43,6 +43,7 @@ export function Tabs<K extends string>({ label, tabs, active, onChange }: Props<
             tabIndex={tab.key === active ? 0 : -1}
             className="tab"
             onClick={() => onChange(tab.key)}
+            onKeyDown={onKeyDown}
           >
             {tab.label}
             {tab.badge && <span className="tab-badge">{tab.badge}</span>}

@@ -1,18 +1,23 @@
-// A virtualized, keyboard-driven data grid: only the rows in view (plus a margin) exist in the DOM, so tens of
-// thousands of rows scroll as smoothly as ten. Focus stays on the grid; the active cell is announced through
-// aria-activedescendant, which keeps working when the cell's row scrolls out and is recycled.
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+// A virtualized, keyboard-driven data grid: only the rows and columns in view (plus a margin) exist in the DOM, so
+// a hundred thousand rows of a wide table scroll as smoothly as ten. Focus stays on the grid; the active cell is
+// announced through aria-activedescendant, which keeps working when its row scrolls out and is recycled. Row numbers,
+// a selected range copied as TSV, CSV or JSON, a cell inspector and draggable column widths follow the habits of
+// DBeaver and Tad.
+import { useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent, PointerEvent as ReactPointerEvent } from 'react';
 import type { JsonValue, PreviewColumn } from '../../../shared/api.js';
 import { copyText } from '../clipboard.js';
 import { cellText, formatCount } from '../format.js';
 import { useColumnWidths } from './column-widths.js';
+import { COPY_FORMATS, formatRange } from './copy-format.js';
+import type { CopyFormat } from './copy-format.js';
 import { nextSort, sortedOrder } from './sorting.js';
 import type { SortState } from './sorting.js';
 
 const ROW_H = 28;
 const HEAD_H = 34;
-const OVERSCAN = 10;
+const OVERSCAN_ROWS = 10;
+const OVERSCAN_PX = 400;
 const NUMERIC = /^(byte|short|integer|long|float|double|decimal)/;
 
 interface Props {
@@ -21,50 +26,90 @@ interface Props {
   rows: JsonValue[][];
 }
 
-/** row -1 is the header row. */
+/** row -1 is the header row. Rows count in the displayed (sorted) order. */
 interface Cell {
   row: number;
   column: number;
+}
+
+interface Bounds {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
 }
 
 function shortType(col: PreviewColumn): string {
   return typeof col.type === 'string' ? col.type : col.type.type;
 }
 
-function copiedText(value: JsonValue): string {
-  return value === null ? '' : cellText(value);
+function boundsOf(a: Cell, b: Cell): Bounds {
+  return {
+    top: Math.max(0, Math.min(a.row, b.row)),
+    bottom: Math.max(a.row, b.row),
+    left: Math.min(a.column, b.column),
+    right: Math.max(a.column, b.column),
+  };
+}
+
+/** The inspector's text: strings as they are, nested values (struct, array, map, variant) pretty-printed. */
+function inspected(value: JsonValue): string {
+  if (value === null) return 'NULL';
+  return typeof value === 'object' ? JSON.stringify(value, null, 2) : String(value);
+}
+
+/** Width of the row-number column for this many rows. */
+function rowNumberWidth(count: number): number {
+  return Math.max(44, String(count).length * 8 + 20);
 }
 
 export function DataGrid({ label, columns, rows }: Props) {
   const idBase = useId();
   const scroller = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
-  const [viewHeight, setViewHeight] = useState(400);
+  const [scroll, setScroll] = useState({ top: 0, left: 0 });
+  const [view, setView] = useState({ width: 1000, height: 400 });
   const [sort, setSort] = useState<SortState | null>(null);
   const [active, setActive] = useState<Cell>({ row: 0, column: 0 });
-  const [copied, setCopied] = useState<string | null>(null);
-  const { widths, resize } = useColumnWidths(columns, rows);
-
-  useEffect(() => {
-    setSort(null);
-    setActive({ row: 0, column: 0 });
-  }, [columns, rows]);
+  const [anchor, setAnchor] = useState<Cell>({ row: 0, column: 0 });
+  const [dragging, setDragging] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  const [format, setFormat] = useState<CopyFormat>('tsv');
+  const [withHeaders, setWithHeaders] = useState(false);
+  const [inspecting, setInspecting] = useState(false);
+  const { widths, resize, reset, resized } = useColumnWidths(columns, rows);
 
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    const observer = new ResizeObserver(() => setViewHeight(el.clientHeight));
+    // The observer reports the size at once, then on every change.
+    const observer = new ResizeObserver(() => setView({ width: el.clientWidth, height: el.clientHeight }));
     observer.observe(el);
-    setViewHeight(el.clientHeight);
     return () => observer.disconnect();
   }, []);
 
   const order = useMemo(() => sortedOrder(rows, sort), [rows, sort]);
-  const template = widths.map((w) => `${w}px`).join(' ');
-  const totalWidth = widths.reduce((a, b) => a + b, 0);
-  const first = Math.max(0, Math.floor(scrollTop / ROW_H) - OVERSCAN);
-  const last = Math.min(rows.length, Math.ceil((scrollTop + viewHeight) / ROW_H) + OVERSCAN);
+  const lefts = useMemo(() => {
+    const out: number[] = [];
+    let x = 0;
+    for (const w of widths) {
+      out.push(x);
+      x += w;
+    }
+    return out;
+  }, [widths]);
+  const numberW = rowNumberWidth(rows.length);
+  const totalWidth = numberW + widths.reduce((a, b) => a + b, 0);
+  const firstRow = Math.max(0, Math.floor(scroll.top / ROW_H) - OVERSCAN_ROWS);
+  const lastRow = Math.min(rows.length, Math.ceil((scroll.top + view.height) / ROW_H) + OVERSCAN_ROWS);
+  const visibleColumns: number[] = [];
+  for (let c = 0; c < columns.length; c++) {
+    const left = numberW + lefts[c];
+    if (left + widths[c] >= scroll.left - OVERSCAN_PX && left <= scroll.left + view.width + OVERSCAN_PX) visibleColumns.push(c);
+  }
 
+  const range = boundsOf(anchor, active);
+  const ranged = active.row >= 0 && (range.bottom > range.top || range.right > range.left);
+  const inRange = (r: number, c: number) => active.row >= 0 && r >= range.top && r <= range.bottom && c >= range.left && c <= range.right;
   const cellId = (cell: Cell) => `${idBase}-${cell.row}-${cell.column}`;
   const rowAt = (viewRow: number) => rows[order[viewRow]];
 
@@ -76,44 +121,64 @@ export function DataGrid({ label, columns, rows }: Props) {
       if (top < el.scrollTop) el.scrollTop = top;
       else if (top + ROW_H + HEAD_H > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_H + HEAD_H - el.clientHeight;
     }
-    const left = widths.slice(0, cell.column).reduce((a, b) => a + b, 0);
+    // The row numbers stay in view on the left, so a cell counts as visible only to their right.
+    const left = numberW + lefts[cell.column];
     const right = left + widths[cell.column];
-    if (left < el.scrollLeft) el.scrollLeft = left;
+    if (left - numberW < el.scrollLeft) el.scrollLeft = left - numberW;
     else if (right > el.scrollLeft + el.clientWidth) el.scrollLeft = right - el.clientWidth;
   };
 
-  const moveTo = (cell: Cell) => {
-    const next = {
-      row: Math.max(-1, Math.min(rows.length - 1, cell.row)),
-      column: Math.max(0, Math.min(columns.length - 1, cell.column)),
-    };
+  const clamp = (cell: Cell): Cell => ({
+    row: Math.max(-1, Math.min(rows.length - 1, cell.row)),
+    column: Math.max(0, Math.min(columns.length - 1, cell.column)),
+  });
+
+  /** Moves the active cell; with `extend` the range's anchor stays where it was. */
+  const moveTo = (cell: Cell, extend = false) => {
+    const next = clamp(cell);
     setActive(next);
+    if (!extend || next.row < 0) setAnchor(next);
     scrollIntoView(next);
   };
 
-  const copy = async (what: 'cell' | 'row') => {
+  const copy = async () => {
     if (active.row < 0) return;
-    const row = rowAt(active.row);
-    const text = what === 'cell' ? copiedText(row[active.column]) : row.map(copiedText).join('\t');
+    const headers = columns.slice(range.left, range.right + 1).map((c) => c.name);
+    const picked: JsonValue[][] = [];
+    for (let r = range.top; r <= range.bottom; r++) picked.push(rowAt(r).slice(range.left, range.right + 1));
+    const text = formatRange(headers, picked, format, withHeaders);
+    const size = `${formatCount(picked.length)} × ${headers.length}`;
     try {
       await copyText(text);
-      setCopied(what === 'cell' ? 'Cell copied' : 'Row copied');
+      setStatus(picked.length === 1 && headers.length === 1 ? `Cell copied as ${format.toUpperCase()}` : `Copied ${size} cells as ${format.toUpperCase()}`);
     } catch {
-      setCopied('The clipboard refused the copy; select the text and copy it by hand.');
+      setStatus('The clipboard refused the copy; select the text and copy it by hand.');
     }
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const page = Math.max(1, Math.floor((viewHeight - HEAD_H) / ROW_H) - 1);
+    const page = Math.max(1, Math.floor((view.height - HEAD_H) / ROW_H) - 1);
     const ctrl = event.ctrlKey || event.metaKey;
-    if (ctrl && event.key.toLowerCase() === 'c') {
+    const key = event.key.toLowerCase();
+    if (ctrl && key === 'c') {
       event.preventDefault();
-      void copy(event.shiftKey ? 'row' : 'cell');
+      void copy();
+      return;
+    }
+    if (ctrl && key === 'a') {
+      event.preventDefault();
+      setAnchor({ row: 0, column: 0 });
+      setActive({ row: rows.length - 1, column: columns.length - 1 });
       return;
     }
     if (active.row === -1 && event.altKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
       event.preventDefault();
       resize(active.column, widths[active.column] + (event.key === 'ArrowRight' ? 16 : -16));
+      return;
+    }
+    if (event.key === 'Escape') {
+      setInspecting(false);
+      setAnchor(active);
       return;
     }
     const moves: Record<string, Cell> = {
@@ -128,10 +193,13 @@ export function DataGrid({ label, columns, rows }: Props) {
     };
     if (event.key in moves) {
       event.preventDefault();
-      moveTo(moves[event.key]);
+      moveTo(moves[event.key], event.shiftKey);
     } else if (active.row === -1 && (event.key === 'Enter' || event.key === ' ')) {
       event.preventDefault();
       setSort(nextSort(sort, active.column));
+    } else if (active.row >= 0 && event.key === 'Enter') {
+      event.preventDefault();
+      setInspecting(true);
     }
   };
 
@@ -151,104 +219,187 @@ export function DataGrid({ label, columns, rows }: Props) {
     handle.addEventListener('pointerup', onUp);
   };
 
+  const pointAt = (cell: Cell, shift: boolean) => {
+    setActive(cell);
+    if (!shift) setAnchor(cell);
+  };
+
   const activeRow = active.row >= 0 && active.row < rows.length ? rowAt(active.row) : null;
+  const activeColumn = columns[active.column];
   return (
     <div className="grid-wrap">
       <div className="grid-toolbar">
-        <span className="muted small" aria-live="polite">
+        <span className="muted small grid-position" aria-live="polite">
           {activeRow
-            ? `Row ${formatCount(active.row + 1)} of ${formatCount(rows.length)}, ${columns[active.column]?.name ?? ''}`
+            ? `Row ${formatCount(active.row + 1)} of ${formatCount(rows.length)}, ${activeColumn?.name ?? ''}` +
+              (ranged ? ` · ${formatCount(range.bottom - range.top + 1)} × ${range.right - range.left + 1} selected` : '')
             : `${formatCount(rows.length)} rows`}
-          {copied && ` · ${copied}`}
+          {status && ` · ${status}`}
         </span>
         <span className="spacer" />
-        <button type="button" className="button small" disabled={!activeRow} onClick={() => void copy('cell')}>
-          Copy cell
+        <label className="check small">
+          <input type="checkbox" checked={withHeaders} onChange={(e) => setWithHeaders(e.target.checked)} />
+          <span>Headers</span>
+        </label>
+        <select className="small-select" aria-label="Copy format" value={format} onChange={(e) => setFormat(e.target.value as CopyFormat)}>
+          {COPY_FORMATS.map((f) => (
+            <option key={f.format} value={f.format}>
+              {f.label}
+            </option>
+          ))}
+        </select>
+        <button type="button" className="button small" disabled={!activeRow} onClick={() => void copy()} title="Copy the selection (Ctrl+C)">
+          Copy
         </button>
-        <button type="button" className="button small" disabled={!activeRow} onClick={() => void copy('row')}>
-          Copy row
+        <button type="button" className="button small" disabled={!activeRow} aria-pressed={inspecting} onClick={() => setInspecting(!inspecting)} title="Show the whole value (Enter)">
+          Inspect
+        </button>
+        <button type="button" className="button small" disabled={!resized} onClick={() => reset()} title="Back to the widths the grid chose">
+          Reset widths
         </button>
       </div>
-      <div
-        ref={scroller}
-        role="grid"
-        aria-label={label}
-        aria-rowcount={rows.length + 1}
-        aria-colcount={columns.length}
-        aria-activedescendant={active.row < rows.length && active.column < columns.length ? cellId(active) : undefined}
-        tabIndex={0}
-        className="grid"
-        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
-        onKeyDown={onKeyDown}
-        onFocus={() => setCopied(null)}
-      >
-        <div role="rowgroup" className="grid-head" style={{ width: `${totalWidth}px` }}>
-          <div role="row" aria-rowindex={1} className="grid-row" style={{ gridTemplateColumns: template, height: `${HEAD_H}px` }}>
-            {columns.map((col, c) => {
-              const sorted = sort?.column === c ? sort.direction : undefined;
-              const isActive = active.row === -1 && active.column === c;
+      <div className="grid-main">
+        <div
+          ref={scroller}
+          role="grid"
+          aria-label={label}
+          aria-rowcount={rows.length + 1}
+          aria-colcount={columns.length + 1}
+          aria-multiselectable="true"
+          aria-activedescendant={active.row < rows.length && active.column < columns.length ? cellId(active) : undefined}
+          tabIndex={0}
+          className={dragging ? 'grid selecting' : 'grid'}
+          onScroll={(e) => setScroll({ top: e.currentTarget.scrollTop, left: e.currentTarget.scrollLeft })}
+          onKeyDown={onKeyDown}
+          onFocus={() => setStatus(null)}
+          onMouseUp={() => setDragging(false)}
+          onMouseLeave={() => setDragging(false)}
+        >
+          <div role="rowgroup" className="grid-head" style={{ width: `${totalWidth}px` }}>
+            <div role="row" aria-rowindex={1} className="grid-row" style={{ height: `${HEAD_H}px`, width: `${totalWidth}px` }}>
+              <div role="columnheader" aria-colindex={1} className="grid-corner" style={{ width: `${numberW}px` }}>
+                <span className="offscreen">Row number</span>#
+              </div>
+              {visibleColumns.map((c) => {
+                const col = columns[c];
+                const sorted = sort?.column === c ? sort.direction : undefined;
+                const isActive = active.row === -1 && active.column === c;
+                return (
+                  // Keys reach the header through the grid (aria-activedescendant): Enter or Space sorts it.
+                  // eslint-disable-next-line jsx-a11y/click-events-have-key-events
+                  <div
+                    key={col.name}
+                    id={cellId({ row: -1, column: c })}
+                    role="columnheader"
+                    tabIndex={-1}
+                    aria-colindex={c + 2}
+                    aria-sort={sorted ?? 'none'}
+                    className={`grid-header${isActive ? ' active' : ''}${NUMERIC.test(shortType(col)) ? ' numeric' : ''}`}
+                    style={{ left: `${numberW + lefts[c]}px`, width: `${widths[c]}px` }}
+                    title={`${col.name}: ${shortType(col)}${col.nullable ? '' : ', not null'} — click to sort`}
+                    onClick={() => {
+                      moveTo({ row: -1, column: c });
+                      setSort(nextSort(sort, c));
+                    }}
+                  >
+                    <span className="header-name">{col.name}</span>
+                    <span className="header-type">{shortType(col)}</span>
+                    <span className="sort-mark" aria-hidden="true">
+                      {sorted === 'ascending' ? '▲' : sorted === 'descending' ? '▼' : ''}
+                    </span>
+                    <span
+                      className="resize-handle"
+                      aria-hidden="true"
+                      title="Drag to resize; double-click to reset"
+                      onPointerDown={startResize(c)}
+                      onClick={(e) => e.stopPropagation()}
+                      onDoubleClick={(e) => {
+                        e.stopPropagation();
+                        reset(c);
+                      }}
+                    />
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+          <div role="rowgroup" className="grid-body" style={{ height: `${rows.length * ROW_H}px`, width: `${totalWidth}px` }}>
+            {Array.from({ length: lastRow - firstRow }, (_, k) => {
+              const r = firstRow + k;
+              const row = rowAt(r);
+              const rowSelected = active.row >= 0 && r >= range.top && r <= range.bottom;
               return (
                 <div
-                  key={col.name}
-                  id={cellId({ row: -1, column: c })}
-                  role="columnheader"
-                  aria-colindex={c + 1}
-                  aria-sort={sorted ?? 'none'}
-                  className={`grid-header${isActive ? ' active' : ''}${NUMERIC.test(shortType(col)) ? ' numeric' : ''}`}
-                  title={`${col.name}: ${shortType(col)}${col.nullable ? '' : ', not null'} — click to sort`}
-                  onClick={() => {
-                    setActive({ row: -1, column: c });
-                    setSort(nextSort(sort, c));
-                  }}
+                  key={r}
+                  role="row"
+                  aria-rowindex={r + 2}
+                  className={`grid-row${r % 2 ? ' odd' : ''}`}
+                  style={{ transform: `translateY(${r * ROW_H}px)`, height: `${ROW_H}px`, width: `${totalWidth}px` }}
                 >
-                  <span className="header-name">{col.name}</span>
-                  <span className="header-type">{shortType(col)}</span>
-                  <span className="sort-mark" aria-hidden="true">
-                    {sorted === 'ascending' ? '▲' : sorted === 'descending' ? '▼' : ''}
-                  </span>
-                  <span className="resize-handle" aria-hidden="true" onPointerDown={startResize(c)} onClick={(e) => e.stopPropagation()} />
+                  <div
+                    role="rowheader"
+                    tabIndex={-1}
+                    aria-colindex={1}
+                    className={rowSelected ? 'grid-rownum selected' : 'grid-rownum'}
+                    style={{ width: `${numberW}px` }}
+                    onMouseDown={(e) => {
+                      setAnchor({ row: e.shiftKey ? anchor.row : r, column: 0 });
+                      setActive({ row: r, column: columns.length - 1 });
+                    }}
+                  >
+                    {r + 1}
+                  </div>
+                  {visibleColumns.map((c) => {
+                    const value = row[c];
+                    const isActive = active.row === r && active.column === c;
+                    const classes = ['grid-cell'];
+                    if (value === null) classes.push('null');
+                    else if (typeof value === 'object') classes.push('nested');
+                    if (NUMERIC.test(shortType(columns[c]))) classes.push('numeric');
+                    if (inRange(r, c)) classes.push('selected');
+                    if (isActive) classes.push('active');
+                    return (
+                      <div
+                        key={c}
+                        id={cellId({ row: r, column: c })}
+                        role="gridcell"
+                        tabIndex={-1}
+                        aria-colindex={c + 2}
+                        aria-selected={inRange(r, c)}
+                        className={classes.join(' ')}
+                        style={{ left: `${numberW + lefts[c]}px`, width: `${widths[c]}px` }}
+                        onMouseDown={(e) => {
+                          pointAt({ row: r, column: c }, e.shiftKey);
+                          setDragging(true);
+                        }}
+                        onMouseEnter={(e) => {
+                          if (dragging && e.buttons === 1) setActive({ row: r, column: c });
+                        }}
+                        onDoubleClick={() => setInspecting(true)}
+                      >
+                        {cellText(value)}
+                      </div>
+                    );
+                  })}
                 </div>
               );
             })}
           </div>
         </div>
-        <div role="rowgroup" className="grid-body" style={{ height: `${rows.length * ROW_H}px`, width: `${totalWidth}px` }}>
-          {Array.from({ length: last - first }, (_, k) => {
-            const r = first + k;
-            const row = rowAt(r);
-            return (
-              <div
-                key={r}
-                role="row"
-                aria-rowindex={r + 2}
-                className={r % 2 ? 'grid-row odd' : 'grid-row'}
-                style={{ gridTemplateColumns: template, transform: `translateY(${r * ROW_H}px)`, height: `${ROW_H}px` }}
-              >
-                {row.map((value, c) => {
-                  const isActive = active.row === r && active.column === c;
-                  const classes = ['grid-cell'];
-                  if (value === null) classes.push('null');
-                  else if (typeof value === 'object') classes.push('nested');
-                  if (NUMERIC.test(shortType(columns[c]))) classes.push('numeric');
-                  if (isActive) classes.push('active');
-                  return (
-                    <div
-                      key={c}
-                      id={cellId({ row: r, column: c })}
-                      role="gridcell"
-                      aria-colindex={c + 1}
-                      aria-selected={isActive}
-                      className={classes.join(' ')}
-                      onMouseDown={() => setActive({ row: r, column: c })}
-                    >
-                      {cellText(value)}
-                    </div>
-                  );
-                })}
-              </div>
-            );
-          })}
-        </div>
+        {inspecting && activeRow && activeColumn && (
+          <aside className="inspector" aria-label="Cell inspector">
+            <header className="inspector-head">
+              <strong>{activeColumn.name}</strong>
+              <span className="muted small mono">{shortType(activeColumn)}</span>
+              <span className="spacer" />
+              <button type="button" className="button small ghost" onClick={() => setInspecting(false)} aria-label="Close the inspector">
+                ✕
+              </button>
+            </header>
+            <p className="muted small">Row {formatCount(active.row + 1)}</p>
+            <pre className={`code inspector-value${activeRow[active.column] === null ? ' null' : ''}`}>{inspected(activeRow[active.column])}</pre>
+          </aside>
+        )}
       </div>
     </div>
   );

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DeltaportApi, Result } from '../../../shared/api.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { createApiService } from '../../../electron/app/api-service.js';
+import { validateCall } from '../../../electron/app/ipc-validation.js';
 import { openSource } from '../../../electron/delta/source.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
@@ -97,6 +99,39 @@ describe('API service', () => {
     jobs = new JobRunner({ store: state });
     api = createApiService({ state, jobs, sampleTable: async () => path.join(dir, 'sample') });
     expect(value(await api.listProfiles()).map((p) => p.name)).toEqual(['local pg']);
+  });
+
+  it('opens a table typed as a relative path, with ~, in quotes or as a file:// URI, and answers its resolved path', async () => {
+    const table = tablePath('simple_table');
+    const typed = [path.relative(process.cwd(), table), `"${table}"`, pathToFileURL(table).href];
+    if (table.startsWith(os.homedir() + path.sep)) typed.push(`~${table.slice(os.homedir().length)}`);
+    for (const location of typed) {
+      const [ref] = validateCall('openTable', { path: location });
+      expect(value(await api.openTable(ref)).path).toBe(table);
+    }
+  });
+
+  it('answers the latest version from the log listing, new commits included', async () => {
+    const copy = path.join(dir, 'growing');
+    fs.cpSync(tablePath('simple_table'), copy, { recursive: true });
+    const before = value(await api.latestVersion({ path: copy })).latest;
+    const log = path.join(copy, '_delta_log');
+    const last = path.join(log, `${String(before).padStart(20, '0')}.json`);
+    fs.copyFileSync(last, path.join(log, `${String(before + 1).padStart(20, '0')}.json`));
+    expect(value(await api.latestVersion({ path: copy })).latest).toBe(before + 1);
+  });
+
+  it('says where a job\'s target is, never with a password', async () => {
+    const target = path.join(dir, 'reveal.csv');
+    const job = value(await api.startExport({ source: { tablePath: tablePath('simple_table') }, sink: { kind: 'csv', path: target } }));
+    await jobs.wait(job.id);
+    expect(value(await api.revealTarget({ id: job.id }))).toEqual({ shown: false, location: target });
+    const pgJob = value(await api.listJobs()).find((j) => j.request.sink.kind === 'postgres')!;
+    const where = value(await api.revealTarget({ id: pgJob.id }));
+    expect(where.location).toMatch(/^postgres:\/\/.*, table people$/);
+    expect(where.location).not.toContain(password);
+    const unknown = await api.revealTarget({ id: 'nope' });
+    expect(!unknown.ok && unknown.error.code).toBe('NOT_FOUND');
   });
 
   it('answers plain values for the rest', async () => {

@@ -66,9 +66,10 @@ describe('validateCall', () => {
   it('refuses bad table references', () => {
     rejects('openTable', null, /openTable must be an object/);
     rejects('openTable', '/data/people', /must be an object/);
-    rejects('openTable', { path: 'relative/table' }, /openTable.path must be an absolute path/);
-    rejects('openTable', { path: '' }, /must not be empty/);
+    rejects('history', { path: 'relative/table' }, /history.path must be an absolute path/);
+    rejects('openTable', { path: '' }, /Type or paste the path/);
     rejects('openTable', { path: '/x\0y' }, /NUL/);
+    rejects('openTable', { path: 's3://bucket/table' }, /local folders/);
     rejects('openTable', { path: '/' + 'x'.repeat(5000) }, /at most 4096/);
     rejects('openTable', { path: '/t', versionAsOf: -1 }, /versionAsOf must be between 0/);
     rejects('openTable', { path: '/t', versionAsOf: 1.5 }, /versionAsOf must be an integer/);

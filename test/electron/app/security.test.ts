@@ -58,10 +58,12 @@ describe('window options', () => {
       expect(allowNavigation(url)).toBe(false);
     }
     expect(windowOpenAction()).toEqual({ action: 'deny' });
-    for (const permission of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal', 'fullscreen']) {
+    for (const permission of ['media', 'geolocation', 'clipboard-read', 'openExternal', 'fullscreen']) {
       expect(allowPermission(permission, APP_ENTRY_URL)).toBe(false);
       expect(allowPermission(permission, 'app://deltaport')).toBe(false);
     }
+    expect(allowPermission('notifications', APP_ENTRY_URL)).toBe(true);
+    expect(allowPermission('notifications', 'https://elsewhere.example')).toBe(false);
   });
 
   it('allows clipboard-sanitized-write to the app\'s own origin only', () => {

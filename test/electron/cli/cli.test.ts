@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -248,6 +248,29 @@ describe('export', () => {
     ]);
   });
 
+  it('refuses to replace an existing output file unless --force or --mode overwrite is given', async () => {
+    const target = path.join(out, 'again.jsonl');
+    const rows = await liveRecordCount(allTypes);
+    expect((await cli('export', allTypes, '--sink', `jsonl:${target}`)).code).toBe(0);
+    writeFileSync(target, 'kept\n');
+    expect(await cli('export', allTypes, '--sink', `jsonl:${target}`)).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `deltaport: the output file ${target} already exists; give --force (or --mode overwrite) to replace it\n`,
+    });
+    expect(readFileSync(target, 'utf8')).toBe('kept\n');
+    expect(readdirSync(out).filter((n) => n.startsWith('again.jsonl.partial'))).toEqual([]);
+    for (const flags of [['--force'], ['--mode', 'overwrite']]) {
+      writeFileSync(target, 'kept\n');
+      expect((await cli('export', allTypes, '--sink', `jsonl:${target}`, ...flags)).code).toBe(0);
+      expect(readFileSync(target, 'utf8').trimEnd().split('\n')).toHaveLength(rows);
+    }
+    expect(await cli('export', allTypes, '--sink', `sqlite:${path.join(out, 'force.db')}`, '--force')).toMatchObject({
+      code: 2,
+      stderr: 'deltaport: --force applies only to file sinks (use --mode overwrite for a table)\n',
+    });
+  });
+
   it('exports into SQLite with the table folder as the default target', async () => {
     const db = path.join(out, 'cli.db');
     const run = await cli('export', simple, '--sink', `sqlite:${db}`);
@@ -271,7 +294,7 @@ describe('export', () => {
     expect((await cli('export', simple, '--sink', 'xlsx:a.xlsx')).stderr).toMatch(/^deltaport: --sink must be one of .*, got 'xlsx:a.xlsx'\n$/);
     expect(await cli('export', simple, '--sink', `csv:${dir}/a.csv`, '--mode', 'upsert')).toMatchObject({
       code: 2,
-      stderr: 'deltaport: --mode applies only to sqlite and postgres sinks\n',
+      stderr: "deltaport: --mode for a csv file can only be overwrite, got 'upsert'\n",
     });
     expect(await cli('export', simple, '--sink', `sqlite:${dir}/a.db`, '--mode', 'merge')).toMatchObject({
       code: 2,

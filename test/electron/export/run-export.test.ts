@@ -270,13 +270,27 @@ describe('a failed or cancelled export leaves nothing behind', () => {
     await failure(
       runExport({
         source: { tablePath: allTypes, options: { parquetBatchSize: 1 } },
-        sink: { kind: 'csv', path: target },
+        sink: { kind: 'csv', path: target, overwrite: true },
         signal: controller.signal,
         onProgress: () => controller.abort(),
       }),
     );
     expect(readdirSync(dir)).toEqual(['out.csv']);
     expect(readFileSync(target, 'utf8')).toBe('old contents\n');
+  });
+
+  it.each(kinds)('%s: refuses to replace an existing file unless asked to overwrite it', async (kind) => {
+    const dir = mkdtempSync(path.join(out, `exists-${kind}-`));
+    const target = path.join(dir, `out.${kind}`);
+    writeFileSync(target, 'old contents\n');
+    const err = await failure(runExport({ source: { tablePath: allTypes }, sink: { kind, path: target } }));
+    expect(err.code).toBe('TARGET_EXISTS');
+    expect(err.message).toBe(`the output file ${target} already exists`);
+    expect(readdirSync(dir)).toEqual([`out.${kind}`]);
+    expect(readFileSync(target, 'utf8')).toBe('old contents\n');
+    const replaced = await runExport({ source: { tablePath: allTypes }, sink: { kind, path: target, overwrite: true } });
+    expect(replaced.rows).toBe(await liveRecordCount(allTypes));
+    expect(readFileSync(target).subarray(0, 12).toString()).not.toBe('old contents');
   });
 
   it('writes nothing for bad input', async () => {
@@ -299,5 +313,30 @@ describe('a failed or cancelled export leaves nothing behind', () => {
     );
     expect(early.code).toBe('CANCELLED');
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('what a SQL export reports committed', () => {
+  it('counts committed rows, and a rerun of an exactly-once job reports the rows it resumed after', async () => {
+    const dir = mkdtempSync(path.join(out, 'committed-'));
+    const sink = {
+      kind: 'sqlite' as const,
+      path: path.join(dir, 'out.db'),
+      table: 't',
+      mode: 'append' as const,
+      execution: { batchSize: 3, batchIntervalMs: 0, maxRetries: 0 },
+      exactlyOnce: true,
+    };
+    const rows = await liveRecordCount(allTypes);
+    const seen: ExportProgress[] = [];
+    await runExport({ source: { tablePath: allTypes }, sink, onProgress: (p) => seen.push(p) });
+    expect(seen.at(-1)).toMatchObject({ rows, committedRows: rows });
+    expect(seen.every((p) => p.resumedFromRow === undefined)).toBe(true);
+    // Committed never runs ahead of what was handed to the sink.
+    expect(seen.every((p) => (p.committedRows ?? 0) <= p.rows)).toBe(true);
+
+    const again: ExportProgress[] = [];
+    await runExport({ source: { tablePath: allTypes }, sink, onProgress: (p) => again.push(p) });
+    expect(again.at(-1)).toMatchObject({ rows: 0, committedRows: rows, resumedFromRow: rows });
   });
 });

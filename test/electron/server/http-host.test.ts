@@ -139,9 +139,9 @@ describe('deltaport serve host', () => {
     const recent = await call<{ path: string }[]>('recentTables', null);
     expect(recent.result.ok && recent.result.value.map((r) => r.path)).toEqual([table]);
 
-    const bad = await call('openTable', { path: 'relative' });
+    const bad = await call('history', { path: 'relative' });
     expect(bad.status).toBe(200);
-    expect(bad.result).toEqual({ ok: false, error: { code: 'VALIDATION', message: expect.stringMatching(/openTable.path must be an absolute path/) } });
+    expect(bad.result).toEqual({ ok: false, error: { code: 'VALIDATION', message: expect.stringMatching(/history.path must be an absolute path/) } });
 
     const notDelta = await call('openTable', { path: dir });
     expect(notDelta.result.ok).toBe(false);

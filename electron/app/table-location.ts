@@ -1,0 +1,33 @@
+// What a person types or pastes into Table location, made into the absolute folder path the reader opens: quotes
+// around it (a file manager's "copy as path" adds them), a file:// URI, ~ for the home folder, and a path relative
+// to the folder the host was started in. The UI shows the path this returns, so the user sees what was opened.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DeltaportError } from '../../shared/errors.js';
+
+export interface LocationBase {
+  cwd: string;
+  home: string;
+}
+
+const QUOTED = /^(['"])(.*)\1$/s;
+
+export function resolveTableLocation(text: string, base: LocationBase): string {
+  let location = text.trim();
+  const quoted = QUOTED.exec(location);
+  if (quoted) location = quoted[2].trim();
+  if (location === '') throw new DeltaportError('VALIDATION', 'Type or paste the path of a Delta table folder.');
+  if (location.includes('\0')) throw new DeltaportError('VALIDATION', 'A table location cannot contain a NUL character.');
+  if (/^file:/i.test(location)) {
+    try {
+      location = fileURLToPath(location);
+    } catch {
+      throw new DeltaportError('VALIDATION', `"${location.slice(0, 200)}" is not the file:// address of a folder on this computer.`);
+    }
+  } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(location)) {
+    throw new DeltaportError('VALIDATION', `Deltaport opens tables in local folders; "${location.slice(0, 200)}" is not one.`);
+  } else if (location === '~' || location.startsWith('~/') || location.startsWith(`~${path.sep}`)) {
+    location = path.join(base.home, location.slice(1));
+  }
+  return path.resolve(base.cwd, location);
+}

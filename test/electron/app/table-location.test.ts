@@ -1,0 +1,43 @@
+// What a typed Table location becomes: quotes, file:// URIs, ~ and relative paths resolve to one absolute folder.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { resolveTableLocation } from '../../../electron/app/table-location.js';
+
+const base = { cwd: '/work/project', home: '/home/ana' };
+
+describe('resolveTableLocation', () => {
+  it('keeps an absolute path, without a trailing slash', () => {
+    expect(resolveTableLocation('/data/events/', base)).toBe('/data/events');
+  });
+
+  it('resolves relative paths against the folder the host runs in', () => {
+    expect(resolveTableLocation('tables/events', base)).toBe('/work/project/tables/events');
+    expect(resolveTableLocation('./events', base)).toBe('/work/project/events');
+    expect(resolveTableLocation('../shared/events', base)).toBe('/work/shared/events');
+  });
+
+  it('expands ~ to the home folder', () => {
+    expect(resolveTableLocation('~', base)).toBe('/home/ana');
+    expect(resolveTableLocation('~/lake/events', base)).toBe('/home/ana/lake/events');
+    // ~user is not expanded: it is a relative name like any other.
+    expect(resolveTableLocation('~bob/x', base)).toBe('/work/project/~bob/x');
+  });
+
+  it('strips the quotes a copied path carries, and surrounding blanks', () => {
+    expect(resolveTableLocation('  "/data/my table"  ', base)).toBe('/data/my table');
+    expect(resolveTableLocation("'~/my table'", base)).toBe('/home/ana/my table');
+  });
+
+  it('turns a file:// URI into its path, decoding escapes', () => {
+    const folder = path.join('/data', 'my table');
+    expect(resolveTableLocation(pathToFileURL(folder).href, base)).toBe(folder);
+    expect(resolveTableLocation('file:///data/caf%C3%A9', base)).toBe('/data/café');
+  });
+
+  it('refuses what is not a local folder, in words a user can act on', () => {
+    expect(() => resolveTableLocation(' "" ', base)).toThrow('Type or paste the path of a Delta table folder.');
+    expect(() => resolveTableLocation('s3://bucket/events', base)).toThrow(/opens tables in local folders/);
+    expect(() => resolveTableLocation('file://server/share/x', base)).toThrow(/not the file:\/\/ address of a folder/);
+  });
+});

@@ -1,0 +1,72 @@
+// @vitest-environment happy-dom
+// The window as one component (App with useTable) against the real engine: a table opens on its first rows, a
+// changed choice marks the grid stale until Refresh, and new commits are announced with a way to move to them.
+import fs from 'node:fs';
+import path from 'node:path';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createElement } from 'react';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { installInProcessApi, type InProcessApi } from './in-process-api.js';
+import { tablePath } from '../support/tables.js';
+import { commitVersions, duck, liveAdds, sqlString } from '../electron/delta-writer/log-reading.js';
+
+let host: InProcessApi;
+let App: typeof import('../../renderer/src/App.js').App;
+
+beforeAll(async () => {
+  host = installInProcessApi();
+  ({ App } = await import('../../renderer/src/App.js'));
+});
+afterEach(cleanup);
+afterAll(() => host.close());
+
+async function openTable(location: string): Promise<void> {
+  fireEvent.change(screen.getByLabelText('Table location'), { target: { value: location } });
+  fireEvent.click(screen.getByRole('button', { name: 'Open' }));
+  await screen.findByText(/^Latest snapshot/, undefined, { timeout: 20_000 });
+}
+
+function gridHeaders(): string[] {
+  return within(screen.getByRole('grid'))
+    .getAllByRole('columnheader')
+    .map((h) => h.querySelector('.header-name')?.textContent ?? '')
+    .filter(Boolean);
+}
+
+describe('the window', () => {
+  it('opens a table on its first rows, then marks them stale when a column is unchecked until Refresh', async () => {
+    const root = tablePath('delta-0.8.0-partitioned');
+    render(createElement(App));
+    await openTable(root);
+    const status = await screen.findByText(/snapshot v0/, undefined, { timeout: 20_000 });
+    expect(status.textContent).toBe('snapshot v0');
+    const rows = (await duck(`SELECT count(*) AS n FROM read_parquet(${sqlString(path.join(root, '**/*.parquet'))})`))[0].n;
+    expect(Number(screen.getByRole('grid').getAttribute('aria-rowcount'))).toBe(Number(rows) + 1);
+    expect(gridHeaders()).toEqual(['value', 'year', 'month', 'day']);
+
+    fireEvent.click(screen.getByRole('checkbox', { name: 'day' }));
+    const stale = await screen.findByText('These rows are of v0, 4 columns; 3 columns are now chosen.');
+    expect(gridHeaders()).toEqual(['value', 'year', 'month', 'day']);
+    fireEvent.click(within(stale.parentElement!).getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(gridHeaders()).toEqual(['value', 'year', 'month']), { timeout: 20_000 });
+    expect(screen.queryByText(/These rows are of/)).toBeNull();
+  });
+
+  it('announces new commits of the open table and moves to the latest on request', async () => {
+    const copy = fs.mkdtempSync(path.join(host.dataDir, 'growing-'));
+    fs.cpSync(tablePath('simple_table'), copy, { recursive: true });
+    const latest = (await commitVersions(copy)).at(-1)!;
+    render(createElement(App));
+    await openTable(copy);
+    screen.getByText(`Latest snapshot · v${latest}`);
+    const next = latest + 1;
+    const info = { commitInfo: { timestamp: Date.now(), operation: 'OPTIMIZE', operationParameters: {} } };
+    fs.writeFileSync(path.join(copy, '_delta_log', `${String(next).padStart(20, '0')}.json`), `${JSON.stringify(info)}\n`);
+    const go = await screen.findByRole('button', { name: `Go to v${next}` }, { timeout: 15_000 });
+    fireEvent.click(go);
+    await screen.findByText(`Latest snapshot · v${next}`, undefined, { timeout: 15_000 });
+    expect(screen.queryByRole('button', { name: `Go to v${next}` })).toBeNull();
+    // The empty commit changed no data: the same files are live.
+    expect((await liveAdds(copy, next)).size).toBe((await liveAdds(copy, latest)).size);
+  });
+});

@@ -1,0 +1,42 @@
+// The real API service in this process, offered to renderer code as the desktop bridge (window.deltaport): component
+// tests then drive the UI against the engine and the shared tables, every call through the hosts' validation and a
+// JSON round trip, as over IPC. Renderer modules read the bridge when first imported, so import them after this.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { DeltaportApi, JobEvent } from '../../shared/api.js';
+import { API_METHODS } from '../../shared/api.js';
+import { createApiService } from '../../electron/app/api-service.js';
+import { dispatchCall } from '../../electron/app/dispatch.js';
+import { JobRunner } from '../../electron/jobs/job-runner.js';
+import { AppState } from '../../electron/state/app-state.js';
+
+export interface InProcessApi {
+  dataDir: string;
+  jobs: JobRunner;
+  close(): Promise<void>;
+}
+
+const roundTrip = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
+
+export function installInProcessApi(): InProcessApi {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-component-'));
+  const state = AppState.open(path.join(dataDir, 'state.db'), { encryptor: null });
+  const jobs = new JobRunner({ store: state });
+  const service = createApiService({ state, jobs, sampleTable: async () => path.join(dataDir, 'sample') });
+  const calls = Object.fromEntries(
+    API_METHODS.map((method) => [method, async (arg?: unknown) => roundTrip(await dispatchCall(service, method, roundTrip(arg ?? null)))]),
+  ) as unknown as DeltaportApi;
+  const onJobEvent = (listener: (event: JobEvent) => void) => jobs.onJobEvent((event) => listener(roundTrip(event)));
+  window.deltaport = { ...calls, onJobEvent, pathForFile: () => '' };
+  return {
+    dataDir,
+    jobs,
+    close: async () => {
+      await jobs.cancelAll();
+      state.close();
+      delete window.deltaport;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

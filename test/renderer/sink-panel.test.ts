@@ -1,0 +1,100 @@
+// @vitest-environment happy-dom
+// The Export tab against the real engine: the form's problems follow the form as it is edited, an existing target
+// is never appended to or replaced without the user's choice, and the started job's real state is what is shown.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createElement } from 'react';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { JobInfo } from '../../shared/api.js';
+import { installInProcessApi, type InProcessApi } from './in-process-api.js';
+import { tablePath } from '../support/tables.js';
+
+let host: InProcessApi;
+let SinkPanel: typeof import('../../renderer/src/components/SinkPanel.js').SinkPanel;
+const source = { tablePath: tablePath('delta-0.8.0-partitioned'), columnNames: ['value', 'month'] };
+// The table's only commit wrote 7 rows (commitInfo.operationMetrics.numOutputRows).
+const ROWS = 7;
+
+beforeAll(async () => {
+  host = installInProcessApi();
+  ({ SinkPanel } = await import('../../renderer/src/components/SinkPanel.js'));
+});
+afterEach(cleanup);
+afterAll(() => host.close());
+
+function renderPanel(jobs: JobInfo[] = [], started: JobInfo[] = []) {
+  const props = {
+    source,
+    blocked: null,
+    defaultTable: 'partitioned',
+    columns: source.columnNames,
+    nativeDialogs: false,
+    jobs,
+    onStarted: (job: JobInfo) => started.push(job),
+  };
+  const view = render(createElement(SinkPanel, props));
+  return { ...view, rerenderWith: (next: JobInfo[]) => view.rerender(createElement(SinkPanel, { ...props, jobs: next })) };
+}
+
+const exportBar = () => document.querySelector<HTMLElement>('.export-bar')!;
+
+describe('SinkPanel', () => {
+  it('shows the form\'s problems only while they hold', () => {
+    renderPanel();
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    within(exportBar()).getByRole('alert');
+    expect(within(exportBar()).getByRole('alert').textContent).toContain('Choose the SQLite file to write into.');
+    fireEvent.change(screen.getByLabelText('SQLite file'), { target: { value: 'relative.db' } });
+    expect(within(exportBar()).getByRole('alert').textContent).toContain('Give the full path of the SQLite file');
+    fireEvent.change(screen.getByLabelText('SQLite file'), { target: { value: path.join(host.dataDir, 'x.db') } });
+    expect(within(exportBar()).queryByRole('alert')).toBeNull();
+  });
+
+  it('asks before appending to an existing table: Stop writes nothing, Replace overwrites it', async () => {
+    const file = path.join(host.dataDir, 'existing.db');
+    const db = new Database(file);
+    db.exec('CREATE TABLE partitioned (value TEXT, month INTEGER); INSERT INTO partitioned VALUES (\'kept\', 1)');
+    db.close();
+    const started: JobInfo[] = [];
+    const view = renderPanel([], started);
+    fireEvent.change(screen.getByLabelText('SQLite file'), { target: { value: file } });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    const choice = await screen.findByRole('alertdialog', undefined, { timeout: 20_000 });
+    expect(choice.textContent).toContain('partitioned already exists');
+    fireEvent.click(within(choice).getByRole('button', { name: 'Stop' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(started).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    fireEvent.click(within(await screen.findByRole('alertdialog', undefined, { timeout: 20_000 })).getByRole('button', { name: 'Replace' }));
+    await waitFor(() => expect(started).toHaveLength(1), { timeout: 20_000 });
+    expect(started[0].request.sink).toMatchObject({ kind: 'sqlite', mode: 'overwrite' });
+    const done = await host.jobs.wait(started[0].id);
+    expect(done.state).toBe('succeeded');
+    const check = new Database(file, { readonly: true });
+    expect((check.prepare('SELECT count(*) AS n FROM partitioned').get() as { n: number }).n).toBe(ROWS);
+    check.close();
+
+    // What the bar says follows the job: done, with the rows it committed.
+    act(() => view.rerenderWith([done]));
+    expect(within(exportBar()).getByRole('status').textContent).toMatch(new RegExp(`^Done: ${ROWS} rows exported`));
+  });
+
+  it('says an export failed when its job fails at once, not that it started', async () => {
+    const started: JobInfo[] = [];
+    const view = renderPanel([], started);
+    fireEvent.change(screen.getByLabelText('Write mode'), { target: { value: 'overwrite' } });
+    fireEvent.change(screen.getByLabelText('SQLite file'), { target: { value: path.join(host.dataDir, 'missing', 'x.db') } });
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(started).toHaveLength(1), { timeout: 20_000 });
+    const failed = await host.jobs.wait(started[0].id);
+    expect(failed.state).toBe('failed');
+    act(() => view.rerenderWith([failed]));
+    expect(within(exportBar()).getByRole('alert').textContent).toContain(`Export failed: ${failed.error!.message}`);
+    expect(within(exportBar()).queryByRole('status')).toBeNull();
+    expect(fs.existsSync(path.join(host.dataDir, 'missing'))).toBe(false);
+  });
+});
