@@ -24,6 +24,8 @@ export interface PostgresConnection {
   password?: string;
   ssl?: boolean;
   connectTimeoutMs?: number;
+  /** How long a statement or COPY may go unanswered before the connection is dropped and the batch retried. */
+  statementTimeoutMs?: number;
   /** Check a connection with a round trip before reusing it (skipped when it answered in the last second). */
   checkBeforeReuse?: boolean;
 }
@@ -158,6 +160,9 @@ function connectionProblems(c: PostgresConnection | undefined): string[] {
   if (c.port !== undefined && !isIntIn(c.port, 1, 65_535)) problems.push('the port must be a number from 1 to 65535');
   if (c.connectTimeoutMs !== undefined && !isIntIn(c.connectTimeoutMs, 0, 600_000)) {
     problems.push('the connect timeout must be a whole number of ms from 0 to 600,000');
+  }
+  if (c.statementTimeoutMs !== undefined && !isIntIn(c.statementTimeoutMs, 1, 600_000)) {
+    problems.push('the statement timeout must be a whole number of ms from 1 to 600,000');
   }
   return problems;
 }

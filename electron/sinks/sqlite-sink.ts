@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
 import { isNullAt, sqliteFiller, sqliteReader } from './column-values.js';
+import { claimSqliteLease, releaseSqliteLease } from './job-claim.js';
 import type { BatchSink } from './sink.js';
 import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js';
 import { insertValuesSql, sqliteRowsPerInsert } from './sql-statements.js';
@@ -31,13 +32,23 @@ function sqliteSession(path: string): SqlSession {
   let writeRows: RowWriter = () => {
     throw new Error('the SQLite session was not prepared');
   };
+  const query = async (sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> => {
+    const statement = db.prepare(sql);
+    if (statement.reader) return statement.all(params) as Record<string, unknown>[];
+    statement.run(params);
+    return [];
+  };
   return {
-    async query(sql, params = []) {
-      const statement = db.prepare(sql);
-      if (statement.reader) return statement.all(params) as Record<string, unknown>[];
-      statement.run(params);
-      return [];
-    },
+    query,
+    begin: () => query('BEGIN').then(() => undefined),
+    commit: () => query('COMMIT').then(() => undefined),
+    // A COMMIT here returns or throws before anything else happens: its outcome is never in doubt.
+    unsettledCommit: () => null,
+    committed: async () => false,
+    backend: null,
+    endBackend: async () => undefined,
+    claim: (job, owner) => claimSqliteLease(query, job, owner),
+    release: (job, owner) => releaseSqliteLease(query, job, owner),
     async describe(table) {
       return describeSqliteTable(db, table);
     },

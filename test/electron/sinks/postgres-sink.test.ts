@@ -137,7 +137,7 @@ describe('postgres sink: plan and incompatible targets', () => {
 describe('postgres sink: failures and retries', () => {
   async function terminateWriters(): Promise<number> {
     const [r] = await rows(
-      `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = 'deltaport' AND datname = current_database()`,
+      `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name LIKE 'deltaport%' AND datname = current_database()`,
     );
     return (r as { n: number }).n;
   }
@@ -175,7 +175,7 @@ describe('postgres sink: failures and retries', () => {
     // The write returns once its transaction is queued; the COPY goes on behind it.
     await sink.write({ ...big, end: { fileIndex: 0, rowsInFile: 200_100 } });
     for (let i = 0; i < 200; i++) {
-      const active = await rows(`SELECT 1 FROM pg_stat_activity WHERE application_name = 'deltaport' AND query LIKE '%COPY%' AND state = 'active'`);
+      const active = await rows(`SELECT 1 FROM pg_stat_activity WHERE application_name LIKE 'deltaport%' AND query LIKE '%COPY%' AND state = 'active'`);
       if (active.length > 0) break;
       await new Promise((r) => setTimeout(r, 5));
     }
