@@ -41,9 +41,8 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   try {
     const result = await runExport({ source, sink, signal: cancel.signal, onProgress: progress?.update });
     progress?.clear();
-    io.stdout.write(
-      `exported ${result.rows} rows in ${result.seconds.toFixed(1)} s (${Math.round(result.rowsPerSec)} rows/s)\n`,
-    );
+    const resumed = result.resumedAfterRows !== undefined ? `; resumed after row ${result.resumedAfterRows}, which an earlier run had committed` : '';
+    io.stdout.write(`exported ${result.rows} rows in ${result.seconds.toFixed(1)} s (${Math.round(result.rowsPerSec)} rows/s)${resumed}\n`);
     return 0;
   } finally {
     progress?.clear();

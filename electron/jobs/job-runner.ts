@@ -165,7 +165,9 @@ export class JobRunner {
       const error = toErrorValue(err);
       if (job.handle.forced) await this.removeLeftovers(job);
       const cancelled = job.cancelRequested || error.code === 'CANCELLED';
-      this.settle(job, cancelled ? { state: 'cancelled', error: { code: 'CANCELLED', message: 'cancelled' } } : { state: 'failed', error });
+      // The export's own word on a cancel says how many rows stayed committed.
+      const message = error.code === 'CANCELLED' ? error.message : 'cancelled';
+      this.settle(job, cancelled ? { state: 'cancelled', error: { code: 'CANCELLED', message } } : { state: 'failed', error });
     }
   }
 

@@ -247,10 +247,11 @@ class SqlSink<Rows> implements BatchSink {
     await this.session.release(this.job, this.owner);
   }
 
-  /** Stops a transaction in flight: its rows are rolled back with the connection. */
+  /** Stops a transaction in flight on a server: its rows are rolled back with the connection. (An in-process
+   * database runs each statement to its end before this can run; its transaction commits or fails as it goes.) */
   private cancelNow(): void {
     this.aborted = true;
-    if (this.inTransaction && this.session) {
+    if (this.inTransaction && this.session && this.session.backend !== null) {
       this.session.kill();
       this.session = null;
     }

@@ -131,6 +131,9 @@ describe('JobRunner', () => {
     expect(n).toBeGreaterThan(0);
     expect(n).toBeLessThan(total);
     expect(n % 1000).toBe(0);
+    // The record says what stayed: the committed rows, not the rows read ahead of the last commit.
+    expect(done.progress.rows).toBe(n);
+    expect(done.error?.message).toBe(`export cancelled after ${n} rows were committed`);
     expect(state.jobHistory().find((j) => j.id === job.id)?.state).toBe('cancelled');
   });
 
