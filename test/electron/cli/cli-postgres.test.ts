@@ -35,4 +35,11 @@ describe('deltaport export --sink postgres://', () => {
     );
     expect(n).toBe(source.n);
   });
+
+  it('refuses upsert keys holding NULL before anything is written', { timeout: 60_000 }, async () => {
+    const refused = await cli('export', tablePath('COVID-19_NYT'), '--sink', db.url, '--target', 'covid', '--mode', 'upsert', '--key', 'date,fips');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^deltaport: upsert keys must not be NULL: "fips" is NULL in \d+ rows; choose key columns without NULLs\n$/);
+    expect((await db.client.query(`SELECT to_regclass('covid') IS NULL AS gone`)).rows).toEqual([{ gone: true }]);
+  });
 });
