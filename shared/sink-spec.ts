@@ -102,10 +102,15 @@ export function exportSinkProblems(spec: SinkSpec, columns: readonly string[]): 
   return [...validateSinkSpec(spec), ...(isSqlSink(spec) ? sinkColumnProblems(spec, columns) : [])];
 }
 
-/** Problems of key columns and :column parameters against the columns being exported. */
+/** Problems of the exported column names (PostgreSQL's length limit), key columns and :column parameters. */
 export function sinkColumnProblems(spec: SqlSinkSpec, columns: readonly string[]): string[] {
   const known = new Set(columns);
   const problems: string[] = [];
+  if (spec.kind === 'postgres') {
+    for (const column of columns) {
+      if (utf8Length(column) > PG_MAX_IDENTIFIER_BYTES) problems.push(`column name "${column}" is longer than PostgreSQL's ${PG_MAX_IDENTIFIER_BYTES} bytes`);
+    }
+  }
   if (spec.mode === 'upsert') {
     for (const key of spec.keyColumns ?? []) {
       if (!known.has(key)) problems.push(`key column "${key}" is not among the exported columns`);
