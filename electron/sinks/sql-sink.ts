@@ -236,7 +236,9 @@ class SqlSink<Rows> implements BatchSink {
     } catch {
       // Best effort: the next run of this job drops a leftover staging table and takes over a stale claim.
     }
-    await this.session?.close().catch(() => undefined);
+    // Without waiting for what the connection ends in the background (a SQLite checkpoint thread removing the WAL
+    // as it stops): a cancel must be quick.
+    this.session?.kill();
     this.session = null;
   }
 

@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
 import { isNullAt, sqliteFiller, sqliteReader } from './column-values.js';
-import { claimSqliteLease, releaseSqliteLease } from './job-claim.js';
+import { alreadyRunning, claimSqliteLease, releaseProcessLeases, releaseSqliteLease, RENEW_LEASE_SQL } from './job-claim.js';
 import type { BatchSink } from './sink.js';
 import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js';
 import { insertValuesSql, sqliteRowsPerInsert } from './sql-statements.js';
@@ -21,6 +21,16 @@ export function createSqliteSink(spec: Extract<SinkSpec, { kind: 'sqlite' }>): B
     checkBeforeReuse: false,
     explain: sqliteMessage,
   });
+}
+
+/** Gives up the leases this process holds in the file at `path` (see releaseProcessLeases). */
+export async function releaseLeftLeases(path: string): Promise<void> {
+  const session = sqliteSession(path);
+  try {
+    await releaseProcessLeases(session.query);
+  } finally {
+    await session.close();
+  }
 }
 
 /** Writes one transaction's rows. */
@@ -38,16 +48,25 @@ function sqliteSession(path: string): SqlSession {
     statement.run(params);
     return [];
   };
+  /** The job and run whose lease each transaction renews, once claimed. */
+  let lease: [string, string] | null = null;
   return {
     query,
-    begin: () => query('BEGIN').then(() => undefined),
+    async begin() {
+      await query('BEGIN');
+      // A lease that is no longer this run's (taken over as left behind) means another run writes now: stop.
+      if (lease && db.prepare(RENEW_LEASE_SQL).run(Date.now(), ...lease).changes !== 1) throw alreadyRunning(null);
+    },
     commit: () => query('COMMIT').then(() => undefined),
     // A COMMIT here returns or throws before anything else happens: its outcome is never in doubt.
     unsettledCommit: () => null,
     committed: async () => false,
     backend: null,
     endBackend: async () => undefined,
-    claim: (job, owner) => claimSqliteLease(query, job, owner),
+    async claim(job, owner) {
+      await claimSqliteLease(query, job, owner);
+      lease = [job, owner.id];
+    },
     release: (job, owner) => releaseSqliteLease(query, job, owner),
     async describe(table) {
       return describeSqliteTable(db, table);
