@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'SINK_INCOMPATIBLE'
   | 'SINK_WRITE'
   | 'TARGET_EXISTS'
+  | 'SINK_BUSY'
   | 'CANCELLED'
   | 'NOT_FOUND'
   | 'FORBIDDEN'

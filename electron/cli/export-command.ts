@@ -23,6 +23,7 @@ const FLAGS = {
   'max-retries': 'value',
   'exactly-once': 'switch',
   force: 'switch',
+  'statement-timeout-ms': 'value',
 } as const;
 
 const SQL_ONLY = ['target', 'key', 'sql', 'batch-size', 'batch-interval-ms', 'max-retries', 'exactly-once'];
@@ -48,9 +49,8 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
       throw err;
     });
     progress?.clear();
-    io.stdout.write(
-      `exported ${result.rows} rows in ${result.seconds.toFixed(1)} s (${Math.round(result.rowsPerSec)} rows/s)\n`,
-    );
+    const resumed = result.resumedAfterRows !== undefined ? `; resumed after row ${result.resumedAfterRows}, which an earlier run had committed` : '';
+    io.stdout.write(`exported ${result.rows} rows in ${result.seconds.toFixed(1)} s (${Math.round(result.rowsPerSec)} rows/s)${resumed}\n`);
     return 0;
   } finally {
     progress?.clear();
@@ -64,6 +64,8 @@ export function sinkSpec(tablePath: string, args: ParsedArgs): SinkSpec {
   if (text === undefined) throw new UsageError(`--sink is required (${SINK_TARGET_FORMS})`);
   const target = parseSinkTarget(text);
   if (!target) throw new UsageError(`--sink must be one of ${SINK_TARGET_FORMS}, got '${text}'`);
+  const statementTimeoutMs = intFlag(args, 'statement-timeout-ms', 1, 'a positive whole number of ms');
+  if (statementTimeoutMs !== undefined && target.kind !== 'postgres') throw new UsageError('--statement-timeout-ms applies only to postgres sinks');
   if (target.kind !== 'sqlite' && target.kind !== 'postgres') {
     const sqlFlag = SQL_ONLY.find((f) => args.values.has(f) || args.switches.has(f));
     if (sqlFlag) throw new UsageError(`--${sqlFlag} applies only to sqlite and postgres sinks`);
@@ -89,7 +91,7 @@ export function sinkSpec(tablePath: string, args: ParsedArgs): SinkSpec {
     },
     exactlyOnce: args.switches.has('exactly-once'),
   };
-  if (target.kind === 'postgres') return { kind: 'postgres', connection: { url: target.url }, ...options };
+  if (target.kind === 'postgres') return { kind: 'postgres', connection: { url: target.url, ...(statementTimeoutMs !== undefined ? { statementTimeoutMs } : {}) }, ...options };
   return { kind: 'sqlite', path: target.path, ...options };
 }
 

@@ -29,7 +29,8 @@ ${TIME_TRAVEL}
   export: `usage: deltaport export <table> [--version N | --timestamp TS] [--columns a,b] [--option key=value ...]
                         --sink <sqlite:PATH | postgres://... | parquet:PATH | csv:PATH | jsonl:PATH>
                         [--target TABLE] [--mode append|overwrite|upsert|sql] [--key a,b] [--sql "..."]
-                        [--batch-size N] [--batch-interval-ms N] [--max-retries N] [--exactly-once] [--force]
+                        [--batch-size N] [--batch-interval-ms N] [--max-retries N] [--exactly-once]
+                        [--statement-timeout-ms N] [--force]
 
 Exports a snapshot of the table. Files are written beside PATH and renamed into place when complete; an
 existing file is never replaced unless --force (or --mode overwrite) is given.
@@ -47,7 +48,9 @@ SQL sinks (sqlite, postgres):
   --batch-size N     rows per batch and transaction (default 5000)
   --batch-interval-ms N  flush a partial batch after N ms (default 0: off)
   --max-retries N    retries of a batch after a transient error (default 3)
-  --exactly-once     record progress in the target so that a rerun resumes and never duplicates rows`,
+  --exactly-once     record progress in the target so that a rerun resumes and never duplicates rows
+  --statement-timeout-ms N  (postgres) give a statement or COPY up as lost after N ms unanswered, and retry
+                     it on a new connection (default 60000)`,
   serve: `usage: deltaport serve [--port N]
 
 Serves the Deltaport app on 127.0.0.1 and prints the address to open in a browser.`,

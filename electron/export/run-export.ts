@@ -1,6 +1,7 @@
 // One export: a validated source streams its batches into a sink. Everything that can be checked is checked before
 // the sink is created (bad input writes nothing); any failure or a cancel aborts the sink, which removes what it has
-// not committed.
+// not committed. What it reports is what landed: the rows committed (for a SQL sink, not the rows read ahead of the
+// last commit), and where an exactly-once job resumed.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DeltaportError } from '../../shared/errors.js';
@@ -8,6 +9,7 @@ import { exportSinkProblems, isSqlSink, type SinkSpec } from '../../shared/sink-
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { openSource } from '../delta/source.js';
 import { createSink } from '../sinks/create-sink.js';
+import { nullKeyProblem } from './null-keys.js';
 
 export interface ExportProgress {
   rows: number;
@@ -29,9 +31,12 @@ export interface ExportRequest {
 }
 
 export interface ExportResult {
+  /** Rows this run committed. */
   rows: number;
   seconds: number;
   rowsPerSec: number;
+  /** Set when an exactly-once job went on from an earlier run: the rows that run had committed. */
+  resumedAfterRows?: number;
 }
 
 export async function runExport(req: ExportRequest): Promise<ExportResult> {
@@ -42,6 +47,9 @@ export async function runExport(req: ExportRequest): Promise<ExportResult> {
   const source = await openSource(req.source);
   const problems = exportSinkProblems(req.sink, source.columns);
   if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('\n'));
+  await refuseExistingFile(req.sink);
+  const nullKeys = await nullKeyProblem(source, req.sink, signal);
+  if (nullKeys) throw new DeltaportError('VALIDATION', nullKeys);
   throwIfCancelled(signal);
 
   const { snapshot } = source;
@@ -52,7 +60,6 @@ export async function runExport(req: ExportRequest): Promise<ExportResult> {
     bytes: 0,
     bytesTotal: snapshot.files.reduce((sum, f) => sum + f.add.size, 0),
   };
-  await refuseExistingFile(req.sink);
   const sink = await createSink(req.sink);
   try {
     const resumeFrom = await sink.open({
@@ -61,34 +68,40 @@ export async function runExport(req: ExportRequest): Promise<ExportResult> {
       snapshot: { tableId: snapshot.metadata.id, tableRoot: snapshot.tableRoot, version: snapshot.version },
       signal,
     });
-    const resumed = sink.resumedRows?.() ?? 0;
-    if (resumed > 0) progress.resumedFromRow = resumed;
+    const before = sink.counts?.().before ?? 0;
+    if (before > 0) progress.resumedFromRow = before;
     for await (const batch of source.batches({ signal, resumeFrom: resumeFrom ?? undefined })) {
       throwIfCancelled(signal);
       await sink.write(batch);
       progress.rows += batch.batch.numRows;
       progress.files = batch.filesDone;
       progress.bytes = batch.bytesDone;
-      if (sink.committedRows) progress.committedRows = sink.committedRows();
+      progress.committedRows = committedRows(sink);
       req.onProgress?.({ ...progress });
     }
     throwIfCancelled(signal);
     await sink.close();
-    if (sink.committedRows) progress.committedRows = sink.committedRows();
+    progress.committedRows = committedRows(sink);
   } catch (err) {
     await sink.abort().catch(() => undefined);
-    // What a stopped export leaves in a SQL target is known once the open transactions are rolled back.
-    if (sink.committedRows) req.onProgress?.({ ...progress, committedRows: sink.committedRows() });
+    // What a stopped export leaves is known once the open transactions are rolled back: the last word on the rows
+    // is what stayed, committed batches, nothing of a file export.
+    const committed = sink.counts?.().committed;
+    req.onProgress?.({ ...progress, rows: committed ?? 0, committedRows: committedRows(sink) });
     // Whatever a cancel interrupted (a read, a write, a retry wait) reports itself as the cancel it is.
-    if (signal.aborted) throw cancelled();
+    if (signal.aborted) throw cancelled(committed, req.sink);
     throw err;
   }
+  const counts = sink.counts?.();
+  const rows = counts?.committed ?? progress.rows;
   // A resumed export has nothing left to read for files it had finished; report them as done.
   progress.files = progress.filesTotal;
   progress.bytes = progress.bytesTotal;
-  req.onProgress?.({ ...progress });
+  req.onProgress?.({ ...progress, rows });
   const seconds = (performance.now() - started) / 1000;
-  return { rows: progress.rows, seconds, rowsPerSec: seconds > 0 ? progress.rows / seconds : progress.rows };
+  const result: ExportResult = { rows, seconds, rowsPerSec: seconds > 0 ? rows / seconds : rows };
+  if (counts && counts.before > 0) result.resumedAfterRows = counts.before;
+  return result;
 }
 
 /** A file export replaces an existing file only when asked to (the UI asks the user, the CLI wants --force). */
@@ -100,10 +113,18 @@ async function refuseExistingFile(spec: SinkSpec): Promise<void> {
   }
 }
 
+/** A SQL sink's rows in the target from this job, earlier runs of an exactly-once job included. */
+function committedRows(sink: { counts?(): { committed: number; before: number } }): number | undefined {
+  const counts = sink.counts?.();
+  return counts && counts.committed + counts.before;
+}
+
 function throwIfCancelled(signal: AbortSignal): void {
   if (signal.aborted) throw cancelled();
 }
 
-function cancelled(): DeltaportError {
-  return new DeltaportError('CANCELLED', 'export cancelled');
+function cancelled(committed?: number, sink?: SinkSpec): DeltaportError {
+  if (committed === undefined) return new DeltaportError('CANCELLED', 'export cancelled');
+  const resume = sink && 'exactlyOnce' in sink && sink.exactlyOnce ? '; run it again to resume' : '';
+  return new DeltaportError('CANCELLED', `export cancelled after ${committed} rows were committed${resume}`);
 }

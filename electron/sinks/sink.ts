@@ -25,8 +25,7 @@ export interface BatchSink {
   close(): Promise<void>;
   /** Undoes what is not committed and removes partial output; safe to call after any failure. */
   abort(): Promise<void>;
-  /** SQL sinks: rows the target holds from this job, committed (an exactly-once rerun counts its earlier runs). */
-  committedRows?(): number;
-  /** SQL sinks: rows an exactly-once rerun found committed by earlier runs, which it does not write again. */
-  resumedRows?(): number;
+  /** A SQL sink's count of what landed: rows this run committed, and rows an earlier run of the same exactly-once
+   * job had committed before this one went on from there. */
+  counts?(): { committed: number; before: number };
 }
