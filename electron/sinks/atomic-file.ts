@@ -29,7 +29,7 @@ export class AtomicFile {
     const absolute = path.resolve(target);
     const folder = path.dirname(absolute);
     const folderStat = await stat(folder).catch(() => null);
-    if (!folderStat?.isDirectory()) throw new DeltaportError('SINK_WRITE', `folder does not exist: ${folder}`);
+    if (!folderStat?.isDirectory()) throw new DeltaportError('SINK_WRITE', `the output folder does not exist: ${folder}`);
     if ((await stat(absolute).catch(() => null))?.isDirectory()) {
       throw new DeltaportError('SINK_WRITE', `${absolute} is a folder, not a file`);
     }
