@@ -4,9 +4,11 @@
 // (parquet-wasm-instance.ts).
 import { openAsBlob } from 'node:fs';
 import { open } from 'node:fs/promises';
+import * as arrow from 'apache-arrow';
 import { tableFromIPC, type Schema, type Table } from 'apache-arrow';
 import type * as ParquetWasm from 'parquet-wasm/node';
 import { DeltaportError } from '../../shared/errors.js';
+import { int96Columns, microsData, type Int96Columns, type Micros } from './int96-columns.js';
 import { isTrap, markBroken, wasmInstance, type WasmInstance } from './parquet-wasm-instance.js';
 
 export interface ReadRequest {
@@ -51,6 +53,7 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
   let opened: Opened;
   let rowGroupRows: number[];
   let schema: Schema;
+  let int96: Int96Columns | null;
   try {
     await checkReadable(path);
     opened = await openOn(wasmInstance(), path);
@@ -60,6 +63,7 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
       meta.free();
       return [rows, tableFromIPC(opened.file.schema().intoIPCStream()).schema] as const;
     });
+    int96 = await int96Columns(path, schema);
   } catch (err) {
     return fail(err);
   }
@@ -76,8 +80,10 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
     async read(request: ReadRequest = {}): Promise<Table> {
       try {
         const { instance, file } = await current();
+        const exact = exactInt96(int96, rowGroupRows, request);
         const decoded = await untilTrap(instance, file.read({ ...request, batchSize: request.batchSize ?? LARGE_BATCH }));
-        return tableFromIPC(guarded(instance, () => decoded.intoIPCStream()));
+        const table = tableFromIPC(guarded(instance, () => decoded.intoIPCStream()));
+        return exact ? await exact(table) : table;
       } catch (err) {
         return fail(err, request);
       }
@@ -85,6 +91,7 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
     async *stream(request: ReadRequest & { batchSize: number }): AsyncGenerator<Table> {
       let instance: WasmInstance;
       let reader: ReadableStreamDefaultReader<ParquetWasm.RecordBatch>;
+      const exact = exactInt96(int96, rowGroupRows, request);
       try {
         const now = await current();
         instance = now.instance;
@@ -100,6 +107,7 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
             const next = await untilTrap(instance, reader.read());
             done = next.done;
             if (!next.done) table = tableFromIPC(guarded(instance, () => next.value.intoIPCStream()));
+            if (table && exact) table = await exact(table);
           } catch (err) {
             done = true;
             await fail(err, request);
@@ -117,6 +125,55 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
       if (!opened.instance.broken) opened.file.free();
     },
   };
+}
+
+/** For a read that includes INT96 columns: a function that gives each decoded table of the read, in order, those
+ * columns' exact microseconds in place of parquet-wasm's wrapped nanoseconds (int96-columns.ts). */
+function exactInt96(int96: Int96Columns | null, rowGroupRows: number[], request: ReadRequest): ((table: Table) => Promise<Table>) | null {
+  const columns = int96 ? [...int96.names].filter((name) => !request.columns || request.columns.includes(name)) : [];
+  if (!int96 || columns.length === 0) return null;
+  const ranges = selectedRows(rowGroupRows, request);
+  let decoded: Promise<Map<string, Micros>> | null = null;
+  let at = 0;
+  return async (table) => {
+    decoded ??= int96.read(columns, ranges);
+    const micros = await decoded;
+    const batches = table.batches.map((batch) => {
+      const fields = batch.schema.fields.map((f) => {
+        if (!micros.has(f.name) || !arrow.DataType.isTimestamp(f.type)) return f;
+        return new arrow.Field(f.name, new arrow.Timestamp(arrow.TimeUnit.MICROSECOND, f.type.timezone), f.nullable, f.metadata);
+      });
+      const children = batch.data.children.map((child, i) => {
+        const field = fields[i];
+        if (field === batch.schema.fields[i]) return child;
+        return microsData(micros.get(field.name)!, at, batch.numRows, (field.type as arrow.Timestamp).timezone ?? null);
+      });
+      at += batch.numRows;
+      const type = new arrow.Struct(fields);
+      return new arrow.RecordBatch(new arrow.Schema(fields, batch.schema.metadata), arrow.makeData({ type, length: batch.numRows, nullCount: 0, children }));
+    });
+    return batches.length > 0 ? new arrow.Table(batches) : table;
+  };
+}
+
+/** The file rows a request reads, as [from, to) ranges in read order: its row groups, then offset and limit. */
+function selectedRows(rowGroupRows: number[], request: ReadRequest): [number, number][] {
+  const starts: number[] = [];
+  rowGroupRows.reduce((start, rows) => (starts.push(start), start + rows), 0);
+  let skip = request.offset ?? 0;
+  let left = request.limit ?? Infinity;
+  const ranges: [number, number][] = [];
+  for (const group of request.rowGroups ?? rowGroupRows.map((_, g) => g)) {
+    let from = starts[group];
+    const to = from + rowGroupRows[group];
+    const skipped = Math.min(skip, to - from);
+    from += skipped;
+    skip -= skipped;
+    const taken = Math.min(left, to - from);
+    if (taken > 0) ranges.push([from, from + taken]);
+    left -= taken;
+  }
+  return ranges;
 }
 
 async function openOn(instance: WasmInstance, path: string): Promise<Opened> {
