@@ -40,6 +40,9 @@ export interface ParquetHandle {
 export type ParquetRole = 'data file' | 'checkpoint file' | 'Parquet file';
 
 const LARGE_BATCH = 1 << 20;
+/** A trap fails every read waiting on the instance, also those of sound files read at the same time: a read tries
+ * again on a fresh instance (a stream from the rows it delivered), where only a bad file traps again. */
+const TRAP_RETRIES = 2;
 
 interface Opened {
   instance: WasmInstance;
@@ -78,46 +81,56 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
     rowGroupRows,
     schema,
     async read(request: ReadRequest = {}): Promise<Table> {
-      try {
-        const { instance, file } = await current();
-        const exact = exactInt96(int96, rowGroupRows, request);
-        const decoded = await untilTrap(instance, file.read({ ...request, batchSize: request.batchSize ?? LARGE_BATCH }));
-        const table = tableFromIPC(guarded(instance, () => decoded.intoIPCStream()));
-        return exact ? await exact(table) : table;
-      } catch (err) {
-        return fail(err, request);
+      const exact = exactInt96(int96, rowGroupRows, request);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const { instance, file } = await current();
+          const decoded = await untilTrap(instance, file.read({ ...request, batchSize: request.batchSize ?? LARGE_BATCH }));
+          const table = tableFromIPC(guarded(instance, () => decoded.intoIPCStream()));
+          return exact ? await exact(table) : table;
+        } catch (err) {
+          if (!(isTrap(err) && attempt < TRAP_RETRIES)) return fail(err, request);
+        }
       }
     },
     async *stream(request: ReadRequest & { batchSize: number }): AsyncGenerator<Table> {
-      let instance: WasmInstance;
-      let reader: ReadableStreamDefaultReader<ParquetWasm.RecordBatch>;
       const exact = exactInt96(int96, rowGroupRows, request);
-      try {
-        const now = await current();
-        instance = now.instance;
-        reader = ((await untilTrap(instance, now.file.stream(request))) as ReadableStream<ParquetWasm.RecordBatch>).getReader();
-      } catch (err) {
-        return await fail(err, request);
-      }
-      let done = false;
-      try {
-        for (;;) {
-          let table: Table | null = null;
-          try {
-            const next = await untilTrap(instance, reader.read());
-            done = next.done;
-            if (!next.done) table = tableFromIPC(guarded(instance, () => next.value.intoIPCStream()));
-            if (table && exact) table = await exact(table);
-          } catch (err) {
-            done = true;
-            await fail(err, request);
-          }
-          if (!table) return;
-          yield table;
+      let delivered = 0;
+      for (let attempt = 0; ; attempt++) {
+        // After a trap, the read goes on from the rows already delivered, on a fresh instance.
+        const rest = { ...request, offset: (request.offset ?? 0) + delivered, limit: request.limit === undefined ? undefined : request.limit - delivered };
+        let instance: WasmInstance;
+        let reader: ReadableStreamDefaultReader<ParquetWasm.RecordBatch>;
+        try {
+          const now = await current();
+          instance = now.instance;
+          reader = ((await untilTrap(instance, now.file.stream(rest))) as ReadableStream<ParquetWasm.RecordBatch>).getReader();
+        } catch (err) {
+          if (isTrap(err) && attempt < TRAP_RETRIES) continue;
+          return await fail(err, request);
         }
-      } finally {
-        // A consumer that stops early (a cancel) leaves row groups undecoded: the stream is told so it drops them.
-        if (!done && !instance.broken) await reader.cancel().catch(() => undefined);
+        let done = false;
+        try {
+          for (;;) {
+            let table: Table | null = null;
+            try {
+              const next = await untilTrap(instance, reader.read());
+              done = next.done;
+              if (!next.done) table = tableFromIPC(guarded(instance, () => next.value.intoIPCStream()));
+              if (table && exact) table = await exact(table);
+            } catch (err) {
+              done = true;
+              if (isTrap(err) && attempt < TRAP_RETRIES) break;
+              await fail(err, request);
+            }
+            if (!table) return;
+            delivered += table.numRows;
+            yield table;
+          }
+        } finally {
+          // A consumer that stops early (a cancel) leaves row groups undecoded: the stream is told so it drops them.
+          if (!done && !instance.broken) await reader.cancel().catch(() => undefined);
+        }
       }
     },
     close(): void {

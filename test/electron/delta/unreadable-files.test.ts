@@ -154,3 +154,17 @@ describe('a data file that cannot be opened', () => {
     await expect(readAll(table)).rejects.toMatchObject({ code: 'CORRUPT_DATA', message: `cannot read data file ${file}: it is a folder, not a file` });
   });
 });
+
+describe('reads at the same time as a trap', () => {
+  it('of sound files succeed; only the corrupt file fails', async () => {
+    const bad = await corruptedCopy();
+    const sound = tablePath('COVID-19_NYT');
+    const results = await Promise.allSettled([readAll(sound), readAll(bad.table), readAll(sound)]);
+    const [{ n }] = await duck(`select count(*)::int as n from read_parquet(${sqlString(path.join(sound, '*.parquet'))})`);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
+      n,
+      `cannot read data file ${bad.file}: corrupt page in column '${bad.column}'`,
+      n,
+    ]);
+  });
+});
