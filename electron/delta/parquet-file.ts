@@ -85,7 +85,7 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
       for (let attempt = 0; ; attempt++) {
         try {
           const { instance, file } = await current();
-          const decoded = await untilTrap(instance, file.read({ ...request, batchSize: request.batchSize ?? LARGE_BATCH }));
+          const decoded = await untilTrap(instance, () => file.read({ ...request, batchSize: request.batchSize ?? LARGE_BATCH }));
           const table = tableFromIPC(guarded(instance, () => decoded.intoIPCStream()));
           return exact ? await exact(table) : table;
         } catch (err) {
@@ -104,7 +104,7 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
         try {
           const now = await current();
           instance = now.instance;
-          reader = ((await untilTrap(instance, now.file.stream(rest))) as ReadableStream<ParquetWasm.RecordBatch>).getReader();
+          reader = ((await untilTrap(instance, () => now.file.stream(rest))) as ReadableStream<ParquetWasm.RecordBatch>).getReader();
         } catch (err) {
           if (isTrap(err) && attempt < TRAP_RETRIES) continue;
           return await fail(err, request);
@@ -114,7 +114,7 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
           for (;;) {
             let table: Table | null = null;
             try {
-              const next = await untilTrap(instance, reader.read());
+              const next = await untilTrap(instance, () => reader.read());
               done = next.done;
               if (!next.done) table = tableFromIPC(guarded(instance, () => next.value.intoIPCStream()));
               if (table && exact) table = await exact(table);
@@ -190,7 +190,8 @@ function selectedRows(rowGroupRows: number[], request: ReadRequest): [number, nu
 }
 
 async function openOn(instance: WasmInstance, path: string): Promise<Opened> {
-  return { instance, file: await untilTrap(instance, instance.api.ParquetFile.fromFile(await openAsBlob(path))) };
+  const blob = await openAsBlob(path);
+  return { instance, file: await untilTrap(instance, () => instance.api.ParquetFile.fromFile(blob)) };
 }
 
 /** Opening the file first names what stops a read (missing, not permitted, a folder); parquet-wasm reads through a
@@ -214,10 +215,11 @@ function guarded<T>(instance: WasmInstance, call: () => T): T {
   }
 }
 
-/** A promise of the instance's that settles, or the instance's trap: a trapped task never settles its promise. */
-async function untilTrap<T>(instance: WasmInstance, promise: Promise<T>): Promise<T> {
+/** A call into the instance that returns a promise, until it settles or the instance traps (a trapped task never
+ * settles its promise); a trap, in the call itself or later, marks the instance broken. */
+async function untilTrap<T>(instance: WasmInstance, call: () => Promise<T>): Promise<T> {
   try {
-    return await Promise.race([promise, instance.trapped]);
+    return await Promise.race([call(), instance.trapped]);
   } catch (err) {
     if (isTrap(err)) markBroken(instance);
     throw err;
@@ -256,7 +258,7 @@ async function trapCause(path: string, request: ReadRequest | undefined): Promis
     for (const column of columns) {
       const { instance, file } = await openOn(wasmInstance(), path);
       try {
-        await untilTrap(instance, file.read({ ...request, columns: [column], batchSize: LARGE_BATCH }));
+        await untilTrap(instance, () => file.read({ ...request, columns: [column], batchSize: LARGE_BATCH }));
       } catch (err) {
         if (isTrap(err)) return `corrupt page in column '${column}'`;
         return `column '${column}': ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
