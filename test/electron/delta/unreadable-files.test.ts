@@ -8,6 +8,7 @@ import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeF
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Result } from '../../../shared/api.js';
+import { wasmInstance } from '../../../electron/delta/parquet-wasm-instance.js';
 import { scan } from '../../../electron/delta/scan.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { duck, sqlString } from '../delta-writer/log-reading.js';
@@ -64,10 +65,13 @@ function deltaport(...args: string[]): Promise<{ code: number; stdout: string; s
 describe('a data file with a corrupt page', () => {
   it('fails the scan with one line naming the file and the column, and the next read works', async () => {
     const bad = await corruptedCopy();
+    const before = wasmInstance();
     await expect(readAll(bad.table)).rejects.toMatchObject({
       code: 'CORRUPT_DATA',
       message: `cannot read data file ${bad.file}: corrupt page in column '${bad.column}'`,
     });
+    expect(before.broken).toBe(true);
+    expect(wasmInstance()).not.toBe(before);
     // The same process goes on reading: the trapped WebAssembly instance was replaced.
     const [{ n }] = await duck(`select count(*)::int as n from read_parquet(${sqlString(path.join(tablePath('COVID-19_NYT'), '*.parquet'))})`);
     expect(await readAll(tablePath('COVID-19_NYT'))).toBe(n);
