@@ -8,7 +8,7 @@ import * as arrow from 'apache-arrow';
 import { tableFromIPC, type Schema, type Table } from 'apache-arrow';
 import type * as ParquetWasm from 'parquet-wasm/node';
 import { DeltaportError } from '../../shared/errors.js';
-import { int96Columns, microsData, type Int96Columns, type Micros } from './int96-columns.js';
+import { int96Columns, withExactInt96, type DecodedInt96, type Int96Columns } from './int96-columns.js';
 import { isTrap, markBroken, wasmInstance, type WasmInstance } from './parquet-wasm-instance.js';
 
 export interface ReadRequest {
@@ -143,27 +143,18 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
 /** For a read that includes INT96 columns: a function that gives each decoded table of the read, in order, those
  * columns' exact microseconds in place of parquet-wasm's wrapped nanoseconds (int96-columns.ts). */
 function exactInt96(int96: Int96Columns | null, rowGroupRows: number[], request: ReadRequest): ((table: Table) => Promise<Table>) | null {
-  const columns = int96 ? [...int96.names].filter((name) => !request.columns || request.columns.includes(name)) : [];
+  const columns = int96 ? [...new Set(int96.paths.map((p) => p[0]))].filter((name) => !request.columns || request.columns.includes(name)) : [];
   if (!int96 || columns.length === 0) return null;
   const ranges = selectedRows(rowGroupRows, request);
-  let decoded: Promise<Map<string, Micros>> | null = null;
+  let decoded: Promise<DecodedInt96> | null = null;
   let at = 0;
   return async (table) => {
     decoded ??= int96.read(columns, ranges);
-    const micros = await decoded;
+    const exact = await decoded;
     const batches = table.batches.map((batch) => {
-      const fields = batch.schema.fields.map((f) => {
-        if (!micros.has(f.name) || !arrow.DataType.isTimestamp(f.type)) return f;
-        return new arrow.Field(f.name, new arrow.Timestamp(arrow.TimeUnit.MICROSECOND, f.type.timezone), f.nullable, f.metadata);
-      });
-      const children = batch.data.children.map((child, i) => {
-        const field = fields[i];
-        if (field === batch.schema.fields[i]) return child;
-        return microsData(micros.get(field.name)!, at, batch.numRows, (field.type as arrow.Timestamp).timezone ?? null);
-      });
+      const out = withExactInt96(batch, exact, at);
       at += batch.numRows;
-      const type = new arrow.Struct(fields);
-      return new arrow.RecordBatch(new arrow.Schema(fields, batch.schema.metadata), arrow.makeData({ type, length: batch.numRows, nullCount: 0, children }));
+      return out;
     });
     return batches.length > 0 ? new arrow.Table(batches) : table;
   };

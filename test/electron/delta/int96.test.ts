@@ -3,6 +3,7 @@
 // values must be pyarrow's, whatever rows a read selects (offsets and limits across row groups, a resumed scan).
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type * as arrow from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scan } from '../../../electron/delta/scan.js';
 import type { ScanOptions } from '../../../electron/delta/scan-types.js';
@@ -12,22 +13,25 @@ import { cli } from '../cli/run-cli.js';
 import { scratchFolders } from './log-files.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/int96');
-const expected = JSON.parse(readFileSync(path.join(FIXTURES, 'expected.json'), 'utf8')) as Record<string, (string | null)[]>;
+const expected = JSON.parse(readFileSync(path.join(FIXTURES, 'expected.json'), 'utf8')) as Record<string, (string | null)[]> & {
+  'int96-struct.parquet': { ts: string | null; 'inner.ts': string | null }[];
+};
 const scratch = scratchFolders('int96');
 afterAll(() => scratch.removeAll());
 
-/** A one-file Delta table (id integer, ts timestamp) around a fixture file; the add has no stats. */
-function tableOf(file: string): string {
+const field = (name: string, type: unknown) => ({ name, type, nullable: true, metadata: {} });
+const TOP_LEVEL = [field('id', 'integer'), field('ts', 'timestamp')];
+const IN_STRUCTS = [
+  field('id', 'integer'),
+  field('s', { type: 'struct', fields: [field('n', 'integer'), field('inner', { type: 'struct', fields: [field('ts', 'timestamp')] }), field('ts', 'timestamp')] }),
+];
+
+/** A one-file Delta table around a fixture file; the add has no stats. */
+function tableOf(file: string, fields: unknown[] = TOP_LEVEL): string {
   const root = scratch.make();
   mkdirSync(path.join(root, '_delta_log'));
   copyFileSync(path.join(FIXTURES, file), path.join(root, file));
-  const schema = {
-    type: 'struct',
-    fields: [
-      { name: 'id', type: 'integer', nullable: true, metadata: {} },
-      { name: 'ts', type: 'timestamp', nullable: true, metadata: {} },
-    ],
-  };
+  const schema = { type: 'struct', fields };
   const actions = [
     { protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
     { metaData: { id: 'int96', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [], configuration: {}, createdTime: 1 } },
@@ -68,6 +72,21 @@ describe('INT96 timestamps', () => {
       const rows = await read(root, { resumeFrom: { fileIndex: 0, rowsInFile: from }, limit, batchSize: 2 });
       expect(rows, `rows ${from}.. limit ${limit}`).toEqual(want.slice(from, from + limit));
     }
+  });
+
+  it('inside structs (and a struct in a struct), null structs included', async () => {
+    const snapshot = await (await DeltaTable.open(tableOf('int96-struct.parquet', IN_STRUCTS))).snapshot();
+    const rows: { ts: string | null; 'inner.ts': string | null }[] = [];
+    for await (const { batch } of scan(snapshot, { batchSize: 5 })) {
+      const s = batch.getChild('s')!.data;
+      expect(s).toHaveLength(1);
+      const [struct] = s;
+      const [, inner, ts] = struct.children;
+      const micros = (data: arrow.Data, i: number, ...parents: arrow.Data[]): string | null =>
+        [...parents, data].every((d) => d.getValid(i)) ? String((data.values as BigInt64Array)[i]) : null;
+      for (let i = 0; i < batch.numRows; i++) rows.push({ ts: micros(ts, i, struct), 'inner.ts': micros(inner.children[0], i, struct, inner) });
+    }
+    expect(rows).toEqual(expected['int96-struct.parquet']);
   });
 
   it('shows years 1000 and 9999 in the preview and the grid', async () => {
