@@ -13,6 +13,13 @@ export interface DeltaSourceSpec {
   /** One of the six accepted UTC formats, see shared/timestamp.ts. */
   timestampAsOf?: string;
   options?: Record<string, OptionValue>;
+  /** How the user wrote versionAsOf and timestampAsOf, for messages: the CLI's `--version` and `--timestamp`. */
+  settingNames?: SettingNames;
+}
+
+export interface SettingNames {
+  versionAsOf?: string;
+  timestampAsOf?: string;
 }
 
 /** Rows per emitted batch when parquetBatchSize is not set (Flink's default). */
@@ -66,12 +73,14 @@ export function resolveSourceSpec(spec: DeltaSourceSpec): { problems: string[]; 
     );
   }
 
-  const versionSetting = pickSetting(spec.versionAsOf, options.versionAsOf, 'versionAsOf', problems);
-  const versionAsOf = versionSetting === undefined ? undefined : checkVersion(versionSetting, problems);
-  const timestampSetting = pickSetting(spec.timestampAsOf, options.timestampAsOf, 'timestampAsOf', problems);
-  const timestampMs = timestampSetting === undefined ? undefined : checkTimestamp(timestampSetting, problems);
+  const versionName = spec.settingNames?.versionAsOf ?? 'versionAsOf';
+  const timestampName = spec.settingNames?.timestampAsOf ?? 'timestampAsOf';
+  const versionSetting = pickSetting(spec.versionAsOf, options.versionAsOf, versionName, problems);
+  const versionAsOf = versionSetting === undefined ? undefined : checkVersion(versionSetting, versionName, problems);
+  const timestampSetting = pickSetting(spec.timestampAsOf, options.timestampAsOf, timestampName, problems);
+  const timestampMs = timestampSetting === undefined ? undefined : checkTimestamp(timestampSetting, timestampName, problems);
   if (versionSetting !== undefined && timestampSetting !== undefined) {
-    problems.push('versionAsOf and timestampAsOf are mutually exclusive: set one of them');
+    problems.push(`${versionName} and ${timestampName} are mutually exclusive: set one of them`);
   }
 
   let batchSize = DEFAULT_PARQUET_BATCH_SIZE;
@@ -130,23 +139,23 @@ function pickSetting(
   return field ?? option;
 }
 
-function checkVersion(value: unknown, problems: string[]): number | undefined {
+function checkVersion(value: unknown, name: string, problems: string[]): number | undefined {
   const n = integerOf(value);
   if (n === null || n < 0) {
-    problems.push(`versionAsOf must be a non-negative integer, got ${show(value)}`);
+    problems.push(`${name} must be a non-negative integer, got ${show(value)}`);
     return undefined;
   }
   return n;
 }
 
-function checkTimestamp(value: unknown, problems: string[]): number | undefined {
+function checkTimestamp(value: unknown, name: string, problems: string[]): number | undefined {
   if (typeof value !== 'string') {
-    problems.push(`timestampAsOf must be text in one of the forms ${TIMESTAMP_FORMS}, got ${show(value)}`);
+    problems.push(`${name} must be text in one of the forms ${TIMESTAMP_FORMS}, got ${show(value)}`);
     return undefined;
   }
   const ms = parseTimestampAsOf(value);
   if (ms === null) {
-    problems.push(`timestampAsOf ${show(value)} is not a valid UTC timestamp in one of the forms ${TIMESTAMP_FORMS}`);
+    problems.push(`${name} ${show(value)} is not a valid UTC timestamp in one of the forms ${TIMESTAMP_FORMS}`);
     return undefined;
   }
   return ms;

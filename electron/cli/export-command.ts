@@ -29,6 +29,7 @@ const FLAGS = {
 const SQL_ONLY = ['target', 'key', 'sql', 'batch-size', 'batch-interval-ms', 'max-retries', 'exactly-once'];
 const MODES: WriteMode[] = ['append', 'overwrite', 'upsert', 'sql'];
 const PROGRESS_EVERY_MS = 200;
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 export async function exportCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, FLAGS, 'export');
@@ -40,7 +41,9 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort();
   io.signal?.addEventListener('abort', onInterrupt);
-  if (!io.signal) process.once('SIGINT', onInterrupt);
+  // Ctrl-C and a polite kill both cancel: the sink then removes what it wrote (a SIGKILL's leftovers are swept by the
+  // next export to the same target).
+  if (!io.signal) for (const signal of STOP_SIGNALS) process.once(signal, onInterrupt);
   try {
     const result = await runExport({ source, sink, signal: cancel.signal, onProgress: progress?.update }).catch((err: unknown) => {
       if (err instanceof DeltaportError && err.code === 'TARGET_EXISTS') {
@@ -55,7 +58,7 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   } finally {
     progress?.clear();
     io.signal?.removeEventListener('abort', onInterrupt);
-    process.removeListener('SIGINT', onInterrupt);
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, onInterrupt);
   }
 }
 

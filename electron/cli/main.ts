@@ -1,6 +1,6 @@
 // The `deltaport` command line. Each command's module is imported only when it runs, so that starting the CLI
 // stays cheap. Every failure ends as `deltaport: <message>` on stderr (one line per problem, never a stack) and a
-// non-zero exit code: 2 for a wrong command line, 1 for everything else.
+// non-zero exit code: 2 for a wrong command line (no arguments at all prints the help), 1 for everything else.
 import { statSync } from 'node:fs';
 import { DeltaportError, toErrorValue } from '../../shared/errors.js';
 import { UsageError } from './args.js';
@@ -30,7 +30,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
 async function dispatch(argv: string[], io: CliIo): Promise<number> {
   const [first, ...rest] = argv;
-  if (first === undefined || first === '--help' || first === '-h') {
+  // No arguments is a wrong command line, not a request for help: the help goes to stderr, with exit code 2.
+  if (first === undefined) {
+    io.stderr.write(`${OVERVIEW}\n`);
+    return 2;
+  }
+  if (first === '--help' || first === '-h') {
     io.stdout.write(`${OVERVIEW}\n`);
     return 0;
   }

@@ -6,7 +6,7 @@ import { intFlag, listFlag, UsageError, type FlagKind, type ParsedArgs } from '.
 export const TIME_TRAVEL_FLAGS: Record<string, FlagKind> = { version: 'value', timestamp: 'value' };
 
 export function sourceSpec(tablePath: string, args: ParsedArgs): DeltaSourceSpec {
-  const spec: DeltaSourceSpec = { tablePath };
+  const spec: DeltaSourceSpec = { tablePath, settingNames: { versionAsOf: '--version', timestampAsOf: '--timestamp' } };
   const version = intFlag(args, 'version', 0, 'a version number (0 or more)');
   if (version !== undefined && args.values.has('timestamp')) {
     throw new UsageError('--version and --timestamp are mutually exclusive: give one of them');

@@ -2,6 +2,7 @@
 import * as arrow from 'apache-arrow';
 import { decimalParts, isArray, isMap, isStruct, type DeltaType, type StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
+import { JSON_TEXT_METADATA } from '../values/json-value.js';
 import type { Snapshot } from './snapshot.js';
 
 const PRIMITIVES: Record<string, () => arrow.DataType> = {
@@ -18,7 +19,7 @@ const PRIMITIVES: Record<string, () => arrow.DataType> = {
   timestamp: () => new arrow.TimestampMicrosecond('UTC'),
   timestamp_ntz: () => new arrow.TimestampMicrosecond(),
   void: () => new arrow.Null(),
-  // Variant values leave the reader as JSON text (variant.ts).
+  // Variant values leave the reader as JSON text (variant.ts), in fields marked as such (arrowField).
   variant: () => new arrow.Utf8(),
 };
 
@@ -33,19 +34,21 @@ export function toArrowType(t: DeltaType): arrow.DataType {
     throw new DeltaportError('UNSUPPORTED_PROTOCOL', `unsupported Delta type '${t}'`);
   }
   if (isStruct(t)) return new arrow.Struct(t.fields.map(toArrowField));
-  if (isArray(t)) return new arrow.List(new arrow.Field('element', toArrowType(t.elementType), t.containsNull));
+  if (isArray(t)) return new arrow.List(arrowField('element', t.elementType, t.containsNull));
   if (isMap(t)) {
-    const entries = new arrow.Struct([
-      new arrow.Field('key', toArrowType(t.keyType), false),
-      new arrow.Field('value', toArrowType(t.valueType), t.valueContainsNull),
-    ]);
+    const entries = new arrow.Struct([arrowField('key', t.keyType, false), arrowField('value', t.valueType, t.valueContainsNull)]);
     return new arrow.Map_(new arrow.Field('entries', entries, false), false);
   }
   throw new DeltaportError('UNSUPPORTED_PROTOCOL', `unsupported Delta type ${JSON.stringify(t)}`);
 }
 
 export function toArrowField(f: StructField): arrow.Field {
-  return new arrow.Field(f.name, toArrowType(f.type), f.nullable);
+  return arrowField(f.name, f.type, f.nullable);
+}
+
+/** A variant's field is marked as JSON text, at any depth, so that every output writes the value, not a string. */
+function arrowField(name: string, type: DeltaType, nullable: boolean): arrow.Field {
+  return new arrow.Field(name, toArrowType(type), nullable, type === 'variant' ? new Map(JSON_TEXT_METADATA) : null);
 }
 
 /** The top-level Delta fields of the chosen columns (logical names), in the given order; all when absent. */

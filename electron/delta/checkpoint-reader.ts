@@ -93,9 +93,10 @@ export async function recordCounts(state: CheckpointState): Promise<Map<string, 
         const stats = utf8Reader(structChild(add, 'stats'));
         const parsed = structChild(add, 'stats_parsed');
         const parsedCount = numberReader(parsed && structChild(parsed, 'numRecords'));
+        const isAdd = validity(add);
         for (let i = 0; i < batch.numRows; i++) {
           const p = paths(i);
-          if (p !== null) counts.set(p, parsedCount(i) ?? numRecordsOf(stats(i)));
+          if (p !== null && isAdd(i)) counts.set(p, parsedCount(i) ?? numRecordsOf(stats(i)));
         }
       }
     });
@@ -137,9 +138,12 @@ function takeAdds(table: Table, take: (action: Action) => void): void {
     const size = numberReader(structChild(add, 'size'));
     const modificationTime = numberReader(structChild(add, 'modificationTime'));
     const deletionVector = deletionVectorReader(structChild(add, 'deletionVector'));
+    // Rows of other actions (protocol, metaData, txn) have a null add; delta-rs writes add.path as required, so
+    // under a null add it reads as '' rather than null: the struct's own validity is what tells.
+    const isAdd = validity(add);
     for (let i = 0; i < batch.numRows; i++) {
       const p = paths(i);
-      if (p === null) continue;
+      if (p === null || !isAdd(i)) continue;
       take({
         add: {
           path: p,
@@ -213,22 +217,23 @@ function structFieldNames(schema: Schema, path: string[]): string[] | null {
 async function withParquet(file: string, use: (handle: ParquetHandle) => Promise<void>): Promise<void> {
   let handle: ParquetHandle;
   try {
-    handle = await openParquet(file);
+    handle = await openParquet(file, 'checkpoint file');
   } catch (err) {
-    throw checkpointError(file, err);
+    throw checkpointError(err);
   }
   try {
     await use(handle);
   } catch (err) {
-    throw checkpointError(file, err);
+    throw checkpointError(err);
   } finally {
     handle.close();
   }
 }
 
-function checkpointError(file: string, err: unknown): unknown {
+/** The door's errors keep their message and become log errors: a checkpoint is part of the log. */
+function checkpointError(err: unknown): unknown {
   if (!(err instanceof DeltaportError)) return err;
-  if (err.code === 'MISSING_FILE') return new MissingFileError(`checkpoint file is missing: ${file}`);
-  if (err.code === 'CORRUPT_DATA') return new CorruptLogError(`unreadable checkpoint: ${err.message}`);
+  if (err.code === 'MISSING_FILE') return new MissingFileError(err.message);
+  if (err.code === 'CORRUPT_DATA') return new CorruptLogError(err.message);
   return err;
 }

@@ -1,6 +1,7 @@
 // One data file's decoded Arrow columns -> the canonical output columns of arrow-types.ts. Files differ in how they
-// store the same logical column (INT96/millis/nanos timestamps, int-backed decimals, dictionary or large strings,
-// older narrower types under type widening, missing columns, physical names); the output never does.
+// store the same logical column (millis/nanos timestamps; INT96 arrives as exact microseconds from parquet-file.ts;
+// int-backed decimals, dictionary or large strings, older narrower types under type widening, missing columns,
+// physical names); the output never does.
 import * as arrow from 'apache-arrow';
 import { decimalParts, isArray, isMap, isStruct, type DeltaType, type StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
@@ -15,8 +16,6 @@ export interface NormalizeContext {
   mode: ColumnMappingMode;
   /** Logical path of the column, for error messages. */
   column: string;
-  /** For a top-level timestamp: the file's stats bounds in microseconds, to undo INT96 overflow (see unwrapNanos). */
-  bounds?: [bigint, bigint];
 }
 
 /** Converts a decoded column (absent when the file predates it) to the canonical type of a Delta type. */
@@ -100,7 +99,7 @@ function normalizePrimitive(data: arrow.Data, type: DeltaType, target: arrow.Dat
       if (src.typeId === T.Timestamp) {
         const unit = (src as arrow.Timestamp).unit;
         const values = (data.values as BigInt64Array).subarray(0, n);
-        return same(unit === arrow.TimeUnit.NANOSECOND && ctx.bounds ? unwrapToMicros(values, ctx.bounds) : toMicros(values, unit));
+        return same(toMicros(values, unit));
       }
       if (src.typeId === T.Date && (src as arrow.Date_).unit === arrow.DateUnit.DAY) {
         return same(BigInt64Array.from((data.values as Int32Array).subarray(0, n), (d) => BigInt(d) * 86400000000n));
@@ -151,26 +150,6 @@ const TO_MICROS: Record<arrow.TimeUnit, [bigint, bigint]> = {
   [arrow.TimeUnit.MICROSECOND]: [1n, 1n],
   [arrow.TimeUnit.NANOSECOND]: [1n, 1000n],
 };
-
-const WRAP = 1n << 64n;
-
-/** INT96 timestamps are decoded to int64 nanoseconds, which wrap around outside 1677..2262 (Spark writes 9999-12-31).
- * The true value is the wrapped one plus a multiple of 2^64 ns (584 years); the file's stats bounds say which. */
-function unwrapToMicros(values: BigInt64Array, [min, max]: [bigint, bigint]): BigInt64Array {
-  const out = toMicros(values, arrow.TimeUnit.NANOSECOND);
-  for (let i = 0; i < out.length; i++) {
-    if (out[i] >= min && out[i] <= max) continue;
-    const k = ((min + max) / 2n - out[i]) * 1000n / WRAP;
-    for (const shift of [k, k + 1n, k - 1n]) {
-      const micros = floorDiv(values[i] + shift * WRAP, 1000n);
-      if (micros >= min && micros <= max) {
-        out[i] = micros;
-        break;
-      }
-    }
-  }
-  return out;
-}
 
 function floorDiv(v: bigint, d: bigint): bigint {
   const q = v / d;

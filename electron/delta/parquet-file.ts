@@ -1,15 +1,15 @@
 // The one door to parquet-wasm. Files are opened as lazy Blobs so that only the footer and the requested column
-// chunks are read from disk; decoded data crosses into apache-arrow through the IPC stream format.
+// chunks are read from disk; decoded data crosses into apache-arrow through the IPC stream format. Every failure
+// leaves here as one DeltaportError naming the file and the cause; an instance that trapped is never used again
+// (parquet-wasm-instance.ts).
 import { openAsBlob } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { open } from 'node:fs/promises';
+import * as arrow from 'apache-arrow';
 import { tableFromIPC, type Schema, type Table } from 'apache-arrow';
 import type * as ParquetWasm from 'parquet-wasm/node';
 import { DeltaportError } from '../../shared/errors.js';
-
-// Required, not imported: an ES import of this CommonJS module first has Node scan its 100 KB of glue code for export
-// names, ~20 ms of a cold `deltaport preview`.
-const wasm = createRequire(import.meta.url)('parquet-wasm/node') as typeof ParquetWasm;
+import { int96Columns, withExactInt96, type DecodedInt96, type Int96Columns } from './int96-columns.js';
+import { isTrap, markBroken, wasmInstance, type WasmInstance } from './parquet-wasm-instance.js';
 
 export interface ReadRequest {
   /** Top-level names or dotted paths into structs ("add.path"); absent = every column. */
@@ -36,67 +36,228 @@ export interface ParquetHandle {
   close(): void;
 }
 
-const LARGE_BATCH = 1 << 20;
+/** What the file is to the reader, for messages: "cannot read data file X: ...". */
+export type ParquetRole = 'data file' | 'checkpoint file' | 'Parquet file';
 
-export async function openParquet(path: string): Promise<ParquetHandle> {
-  let file: ParquetWasm.ParquetFile;
+const LARGE_BATCH = 1 << 20;
+/** A trap fails every read waiting on the instance, also those of sound files read at the same time: a read tries
+ * again on a fresh instance (a stream from the rows it delivered), where only a bad file traps again. */
+const TRAP_RETRIES = 2;
+
+interface Opened {
+  instance: WasmInstance;
+  file: ParquetWasm.ParquetFile;
+}
+
+export async function openParquet(path: string, role: ParquetRole = 'data file'): Promise<ParquetHandle> {
+  const fail = async (err: unknown, request?: ReadRequest): Promise<never> => {
+    throw await parquetError(path, role, err, request);
+  };
+  let opened: Opened;
   let rowGroupRows: number[];
   let schema: Schema;
+  let int96: Int96Columns | null;
   try {
-    // openAsBlob reports a missing file only as a generic TypeError; stat names the cause (ENOENT).
-    await stat(path);
-    file = await wasm.ParquetFile.fromFile(await openAsBlob(path));
-    const meta = file.metadata();
-    rowGroupRows = meta.rowGroups().map((rg) => rg.numRows());
-    meta.free();
-    schema = tableFromIPC(file.schema().intoIPCStream()).schema;
+    await checkReadable(path);
+    opened = await openOn(wasmInstance(), path);
+    [rowGroupRows, schema] = guarded(opened.instance, () => {
+      const meta = opened.file.metadata();
+      const rows = meta.rowGroups().map((rg) => rg.numRows());
+      meta.free();
+      return [rows, tableFromIPC(opened.file.schema().intoIPCStream()).schema] as const;
+    });
+    int96 = await int96Columns(path, schema);
   } catch (err) {
-    throw parquetError(path, err);
+    return fail(err);
   }
+  // A handle opened on an instance that another file's trap broke reopens its file on the instance in use now.
+  const current = async (): Promise<Opened> => {
+    if (opened.instance.broken) opened = await openOn(wasmInstance(), path);
+    return opened;
+  };
   return {
     path,
     numRows: rowGroupRows.reduce((a, b) => a + b, 0),
     rowGroupRows,
     schema,
     async read(request: ReadRequest = {}): Promise<Table> {
-      try {
-        const decoded = await file.read({ ...request, batchSize: request.batchSize ?? LARGE_BATCH });
-        return tableFromIPC(decoded.intoIPCStream());
-      } catch (err) {
-        throw parquetError(path, err);
+      const exact = exactInt96(int96, rowGroupRows, request);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const { instance, file } = await current();
+          const decoded = await untilTrap(instance, () => file.read({ ...request, batchSize: request.batchSize ?? LARGE_BATCH }));
+          const table = tableFromIPC(guarded(instance, () => decoded.intoIPCStream()));
+          return exact ? await exact(table) : table;
+        } catch (err) {
+          if (!(isTrap(err) && attempt < TRAP_RETRIES)) return fail(err, request);
+        }
       }
     },
     async *stream(request: ReadRequest & { batchSize: number }): AsyncGenerator<Table> {
-      let reader: ReadableStreamDefaultReader<ParquetWasm.RecordBatch>;
-      try {
-        reader = ((await file.stream(request)) as ReadableStream<ParquetWasm.RecordBatch>).getReader();
-      } catch (err) {
-        throw parquetError(path, err);
-      }
-      let done = false;
-      try {
-        for (;;) {
-          const next = await reader.read().catch((err: unknown) => {
-            throw parquetError(path, err);
-          });
-          done = next.done;
-          if (next.done) return;
-          yield tableFromIPC(next.value.intoIPCStream());
+      const exact = exactInt96(int96, rowGroupRows, request);
+      let delivered = 0;
+      for (let attempt = 0; ; attempt++) {
+        // After a trap, the read goes on from the rows already delivered, on a fresh instance.
+        const rest = { ...request, offset: (request.offset ?? 0) + delivered, limit: request.limit === undefined ? undefined : request.limit - delivered };
+        let instance: WasmInstance;
+        let reader: ReadableStreamDefaultReader<ParquetWasm.RecordBatch>;
+        try {
+          const now = await current();
+          instance = now.instance;
+          reader = ((await untilTrap(instance, () => now.file.stream(rest))) as ReadableStream<ParquetWasm.RecordBatch>).getReader();
+        } catch (err) {
+          if (isTrap(err) && attempt < TRAP_RETRIES) continue;
+          return await fail(err, request);
         }
-      } finally {
-        // A consumer that stops early (a cancel) leaves row groups undecoded: the stream is told so it drops them.
-        if (!done) await reader.cancel().catch(() => undefined);
+        let done = false;
+        try {
+          for (;;) {
+            let table: Table | null = null;
+            try {
+              const next = await untilTrap(instance, () => reader.read());
+              done = next.done;
+              if (!next.done) table = tableFromIPC(guarded(instance, () => next.value.intoIPCStream()));
+              if (table && exact) table = await exact(table);
+            } catch (err) {
+              done = true;
+              if (isTrap(err) && attempt < TRAP_RETRIES) break;
+              await fail(err, request);
+            }
+            if (!table) return;
+            delivered += table.numRows;
+            yield table;
+          }
+        } finally {
+          // A consumer that stops early (a cancel) leaves row groups undecoded: the stream is told so it drops them.
+          if (!done && !instance.broken) await reader.cancel().catch(() => undefined);
+        }
       }
     },
     close(): void {
-      file.free();
+      // A broken instance is dropped whole; freeing into it would run it again.
+      if (!opened.instance.broken) opened.file.free();
     },
   };
 }
 
-function parquetError(path: string, err: unknown): DeltaportError {
+/** For a read that includes INT96 columns: a function that gives each decoded table of the read, in order, those
+ * columns' exact microseconds in place of parquet-wasm's wrapped nanoseconds (int96-columns.ts). */
+function exactInt96(int96: Int96Columns | null, rowGroupRows: number[], request: ReadRequest): ((table: Table) => Promise<Table>) | null {
+  const columns = int96 ? [...new Set(int96.paths.map((p) => p[0]))].filter((name) => !request.columns || request.columns.includes(name)) : [];
+  if (!int96 || columns.length === 0) return null;
+  const ranges = selectedRows(rowGroupRows, request);
+  let decoded: Promise<DecodedInt96> | null = null;
+  let at = 0;
+  return async (table) => {
+    decoded ??= int96.read(columns, ranges);
+    const exact = await decoded;
+    const batches = table.batches.map((batch) => {
+      const out = withExactInt96(batch, exact, at);
+      at += batch.numRows;
+      return out;
+    });
+    return batches.length > 0 ? new arrow.Table(batches) : table;
+  };
+}
+
+/** The file rows a request reads, as [from, to) ranges in read order: its row groups, then offset and limit. */
+function selectedRows(rowGroupRows: number[], request: ReadRequest): [number, number][] {
+  const starts: number[] = [];
+  rowGroupRows.reduce((start, rows) => (starts.push(start), start + rows), 0);
+  let skip = request.offset ?? 0;
+  let left = request.limit ?? Infinity;
+  const ranges: [number, number][] = [];
+  for (const group of request.rowGroups ?? rowGroupRows.map((_, g) => g)) {
+    let from = starts[group];
+    const to = from + rowGroupRows[group];
+    const skipped = Math.min(skip, to - from);
+    from += skipped;
+    skip -= skipped;
+    const taken = Math.min(left, to - from);
+    if (taken > 0) ranges.push([from, from + taken]);
+    left -= taken;
+  }
+  return ranges;
+}
+
+async function openOn(instance: WasmInstance, path: string): Promise<Opened> {
+  const blob = await openAsBlob(path);
+  return { instance, file: await untilTrap(instance, () => instance.api.ParquetFile.fromFile(blob)) };
+}
+
+/** Opening the file first names what stops a read (missing, not permitted, a folder); parquet-wasm reads through a
+ * Blob, which reports each of these as a generic error, or not at all. */
+async function checkReadable(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    if ((await handle.stat()).isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A call into the instance that returns at once; a trap marks the instance broken. */
+function guarded<T>(instance: WasmInstance, call: () => T): T {
+  try {
+    return call();
+  } catch (err) {
+    if (isTrap(err)) markBroken(instance);
+    throw err;
+  }
+}
+
+/** A call into the instance that returns a promise, until it settles or the instance traps (a trapped task never
+ * settles its promise); a trap, in the call itself or later, marks the instance broken. */
+async function untilTrap<T>(instance: WasmInstance, call: () => Promise<T>): Promise<T> {
+  try {
+    return await Promise.race([call(), instance.trapped]);
+  } catch (err) {
+    if (isTrap(err)) markBroken(instance);
+    throw err;
+  }
+}
+
+const ERRNO_CAUSES: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a folder, not a file',
+  EIO: 'an input/output error from the disk',
+};
+
+async function parquetError(path: string, role: ParquetRole, err: unknown, request?: ReadRequest): Promise<DeltaportError> {
+  if (err instanceof DeltaportError) return err;
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return new DeltaportError('MISSING_FILE', `data file is missing: ${path}`);
-  const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
-  return new DeltaportError('CORRUPT_DATA', `cannot read Parquet file ${path}: ${detail}`);
+  if (code === 'ENOENT') return new DeltaportError('MISSING_FILE', `${role} is missing: ${path}`);
+  let cause: string;
+  if (code && ERRNO_CAUSES[code]) cause = ERRNO_CAUSES[code];
+  else if (isTrap(err)) cause = await trapCause(path, request);
+  else cause = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  return new DeltaportError('CORRUPT_DATA', `cannot read ${role} ${path}: ${cause}`);
+}
+
+/** The decoder trapped reading `request` (or opening the file, without one): which column holds the bad page is
+ * found by reading the requested columns one at a time, each on a working instance. */
+async function trapCause(path: string, request: ReadRequest | undefined): Promise<string> {
+  if (!request) return 'corrupt file metadata (the footer cannot be decoded)';
+  let columns = request.columns;
+  try {
+    if (!columns) {
+      const { instance, file } = await openOn(wasmInstance(), path);
+      columns = guarded(instance, () => tableFromIPC(file.schema().intoIPCStream()).schema.fields.map((f) => f.name));
+      file.free();
+    }
+    for (const column of columns) {
+      const { instance, file } = await openOn(wasmInstance(), path);
+      try {
+        await untilTrap(instance, () => file.read({ ...request, columns: [column], batchSize: LARGE_BATCH }));
+      } catch (err) {
+        if (isTrap(err)) return `corrupt page in column '${column}'`;
+        return `column '${column}': ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
+      }
+      file.free();
+    }
+  } catch {
+    // The file cannot even be opened again: the general cause below is all there is to say.
+  }
+  return 'corrupt data (the Parquet decoder failed)';
 }

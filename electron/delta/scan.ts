@@ -14,7 +14,7 @@ import { columnMappingMode, findFileField, physicalName, type ColumnMappingMode 
 import { loadDeletionVector } from './deletion-vectors.js';
 import { normalizeColumn } from './normalize.js';
 import { openParquet, type ParquetHandle, type ReadRequest } from './parquet-file.js';
-import { parsePartitionValue, parseTimestampMicros } from './partition-values.js';
+import { parsePartitionValue } from './partition-values.js';
 import type { ScanBatch, ScanOptions, ScanPosition } from './scan-types.js';
 import type { LiveFile, Snapshot } from './snapshot.js';
 
@@ -83,7 +83,6 @@ async function* scanFile(snapshot: Snapshot, plan: Plan, progress: Progress, fil
   const file = snapshot.files[fileIndex];
   const deleted = file.add.deletionVector ? await loadDeletionVector(snapshot.tableRoot, file.add.deletionVector) : NO_DELETIONS;
   const constants = partitionConstants(plan, file);
-  const bounds = timestampBounds(plan, file);
   const handle = await openParquet(file.absolutePath);
   try {
     const sources = plan.fields.map((f) => (plan.partitions.has(f.name) ? undefined : findFileField(handle.schema.fields, f, plan.mode)));
@@ -109,7 +108,7 @@ async function* scanFile(snapshot: Snapshot, plan: Plan, progress: Progress, fil
           const constant = constants[k];
           if (constant) return constant;
           const source = sources[k] && piece.data?.getChild(sources[k].name)?.data[0];
-          return normalizeColumn(source, f.type, piece.length, { mode: plan.mode, column: f.name, bounds: bounds[k] });
+          return normalizeColumn(source, f.type, piece.length, { mode: plan.mode, column: f.name });
         });
         // Slices of kept rows not yet emitted, each with the position after it; together at most batchSize rows.
         let pending: ScanBatch[] = [];
@@ -180,25 +179,6 @@ function partitionConstants(plan: Plan, file: LiveFile): (arrow.Data | undefined
     if (!plan.partitions.has(f.name)) return undefined;
     const raw = file.add.partitionValues[physicalName(f, plan.mode)];
     return constantData(toArrowType(f.type), parsePartitionValue(raw, f.type, f.name), plan.batchSize);
-  });
-}
-
-/** Per output column of a timestamp type, [min, max] microseconds from the file's stats (millisecond precision). */
-function timestampBounds(plan: Plan, file: LiveFile): ([bigint, bigint] | undefined)[] {
-  const wanted = plan.fields.map((f) => f.type === 'timestamp' || f.type === 'timestamp_ntz');
-  if (!wanted.includes(true) || !file.add.stats) return [];
-  let stats: { minValues?: Record<string, unknown>; maxValues?: Record<string, unknown> };
-  try {
-    stats = JSON.parse(file.add.stats) as typeof stats;
-  } catch {
-    return [];
-  }
-  return plan.fields.map((f, k) => {
-    const name = physicalName(f, plan.mode);
-    const [min, max] = [stats.minValues?.[name], stats.maxValues?.[name]];
-    if (!wanted[k] || typeof min !== 'string' || typeof max !== 'string') return undefined;
-    const [lo, hi] = [parseTimestampMicros(min), parseTimestampMicros(max)];
-    return lo !== null && hi !== null ? [lo, hi + 999n] : undefined;
   });
 }
 

@@ -147,6 +147,17 @@ class OpenedSource implements DeltaSource {
   async *batches(
     opts: { signal?: AbortSignal; limit?: number; resumeFrom?: ScanPosition } = {},
   ): AsyncGenerator<ScanBatch> {
+    try {
+      yield* this.scanBatches(opts);
+    } catch (err) {
+      // A data or deletion vector file of this version is gone.
+      if (!(err instanceof DeltaportError && err.code === 'MISSING_FILE')) throw err;
+      const { missingDataError } = await import('./missing-data.js');
+      throw await missingDataError(this.table, this.snapshot.version, err);
+    }
+  }
+
+  private async *scanBatches(opts: { signal?: AbortSignal; limit?: number; resumeFrom?: ScanPosition }): AsyncGenerator<ScanBatch> {
     const options = { ...opts, columns: this.columns, batchSize: this.batchSize };
     // A whole-table read decodes in a thread of its own while the consumer writes, given a core to spare: with two,
     // the sink and the database server already keep both busy, and the thread's Arrow IPC made 490k-row exports

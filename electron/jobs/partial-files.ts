@@ -1,5 +1,6 @@
-// A file export writes PATH.partial-<12 hex digits> beside its target (electron/sinks/atomic-file.ts) and removes it
-// itself when it fails or is cancelled. A worker terminated because it did not stop in time never gets to: its job
+// A file export writes PATH.partial-<pid>-<12 hex digits> beside its target (electron/sinks/atomic-file.ts) and removes it
+// itself when it fails or is cancelled. A worker terminated because it did not stop in time never gets to, and its
+// process (the app's) still runs, so the next export's sweep of dead processes' files would not take them: its job
 // runner removes what it left.
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';

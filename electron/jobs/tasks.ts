@@ -63,7 +63,7 @@ export async function previewTask(request: PreviewRequest, signal: AbortSignal):
   const source = await openSource(request.source, openTable);
   const rows: JsonValue[][] = [];
   for await (const { batch } of source.batches({ signal, limit: request.limit + 1 })) {
-    const readers = batch.schema.fields.map((_, c) => jsonReader(batch.getChildAt(c)!));
+    const readers = batch.schema.fields.map((f, c) => jsonReader(batch.getChildAt(c)!, f));
     for (let i = 0; i < batch.numRows; i++) rows.push(readers.map((read) => read(i)));
   }
   return {

@@ -1,22 +1,56 @@
-// A file written beside its target as PATH.partial-<random> and renamed into place only when complete, so that a
-// failed or cancelled export leaves neither a file at PATH nor a partial file.
+// A file written beside its target as PATH.partial-<pid>-<random> and renamed into place only when complete, so that
+// a failed or cancelled export leaves neither a file at PATH nor a partial file. A process killed mid-way cannot
+// clean up: the next export to the same target removes the partial files of processes that no longer run (the
+// process id in the name says whose a file is).
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { readdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { DeltaportError } from '../../shared/errors.js';
 
-/** PATH.partial-<12 hex digits>: the name a partial file takes beside its target. */
+/** PATH.partial-<pid>-<12 hex digits>: the name a partial file of this process takes beside its target. */
 export function partialPathFor(absoluteTarget: string): string {
-  return `${absoluteTarget}${PARTIAL_MARK}${randomBytes(6).toString('hex')}`;
+  return `${absoluteTarget}${PARTIAL_MARK}${process.pid}-${randomBytes(6).toString('hex')}`;
 }
 
 /** Whether `name` (a file name in the target's folder) is a partial file of the target named `targetName`. */
 export function isPartialOf(name: string, targetName: string): boolean {
-  return name.startsWith(targetName) && PARTIAL_SUFFIX.test(name.slice(targetName.length));
+  return partialOwner(name, targetName) !== null;
+}
+
+/** The process id in the name of a partial file of `targetName`, or null when `name` is not one. */
+function partialOwner(name: string, targetName: string): number | null {
+  if (!name.startsWith(targetName)) return null;
+  const match = PARTIAL_SUFFIX.exec(name.slice(targetName.length));
+  return match ? Number(match[1]) : null;
 }
 
 const PARTIAL_MARK = '.partial-';
-const PARTIAL_SUFFIX = /^\.partial-[0-9a-f]{12}$/;
+const PARTIAL_SUFFIX = /^\.partial-(\d{1,10})-[0-9a-f]{12}$/;
+
+/** Removes the partial files of `absoluteTarget` whose process has ended (killed before it could clean up); returns
+ * their paths. Partial files of running processes, this one included, are theirs to finish or remove. */
+export async function sweepStalePartials(absoluteTarget: string): Promise<string[]> {
+  const folder = path.dirname(absoluteTarget);
+  const base = path.basename(absoluteTarget);
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const stale = names.filter((name) => {
+    const pid = partialOwner(name, base);
+    return pid !== null && !isRunning(pid);
+  });
+  const paths = stale.map((name) => path.join(folder, name));
+  await Promise.all(paths.map((file) => rm(file, { force: true })));
+  return paths;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 export class AtomicFile {
   private constructor(
@@ -29,10 +63,11 @@ export class AtomicFile {
     const absolute = path.resolve(target);
     const folder = path.dirname(absolute);
     const folderStat = await stat(folder).catch(() => null);
-    if (!folderStat?.isDirectory()) throw new DeltaportError('SINK_WRITE', `folder does not exist: ${folder}`);
+    if (!folderStat?.isDirectory()) throw new DeltaportError('SINK_WRITE', `the output folder does not exist: ${folder}`);
     if ((await stat(absolute).catch(() => null))?.isDirectory()) {
       throw new DeltaportError('SINK_WRITE', `${absolute} is a folder, not a file`);
     }
+    await sweepStalePartials(absolute);
     const partialPath = partialPathFor(absolute);
     try {
       return new AtomicFile(absolute, partialPath, await open(partialPath, 'wx'));

@@ -7,7 +7,7 @@ import { textFileSink, type TextFormat } from './text-file-sink.js';
 export const JSONL_FORMAT: TextFormat = {
   body: ({ batch }) => {
     const keys = batch.schema.fields.map((f, c) => `${c === 0 ? '{' : ','}${JSON.stringify(f.name)}:`);
-    const values = batch.schema.fields.map((_, c) => jsonTextReader(batch.getChildAt(c)!));
+    const values = batch.schema.fields.map((f, c) => jsonTextReader(batch.getChildAt(c)!, f));
     let text = '';
     for (let r = 0; r < batch.numRows; r++) {
       let line = '';

@@ -170,7 +170,7 @@ class BatchFeed {
 // parquet-wasm's streaming writer skips a batch it fails to write without saying so; the footer's row count
 // catches that before the file is renamed into place.
 async function checkRowCount(file: AtomicFile, expected: number): Promise<void> {
-  const written = await openParquet(file.partialPath);
+  const written = await openParquet(file.partialPath, 'Parquet file');
   const rows = written.numRows;
   written.close();
   if (rows !== expected) {

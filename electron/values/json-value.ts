@@ -1,7 +1,9 @@
 // Arrow cells to JsonValue (shared/api.ts): longs beyond ±2^53 as text, decimals as exact text, binary as base64,
 // dates 'YYYY-MM-DD', timestamps ISO-8601 ('Z' for UTC instants, none for timestamp_ntz), non-finite floats as
-// 'NaN'/'Infinity'/'-Infinity', structs and maps as objects, lists as arrays. A reader is bound to one column of one
-// batch so that it reads the typed arrays directly, with no row objects.
+// 'NaN'/'Infinity'/'-Infinity', structs and maps as objects, lists as arrays, and text marked as JSON (Arrow's
+// canonical arrow.json extension: the reader's variants) as the value it spells. A reader is bound to one column of
+// one batch so that it reads the typed arrays directly, with no row objects.
+import { isSafeNumber, parse as parseLossless } from 'lossless-json';
 import {
   makeVector,
   Precision,
@@ -9,6 +11,7 @@ import {
   type Data,
   type DataType,
   type Decimal,
+  type Field,
   type FixedSizeBinary,
   type FixedSizeList,
   type Float,
@@ -27,12 +30,20 @@ export type CellReader = (i: number) => JsonValue;
 
 const utf8 = new TextDecoder();
 
-/** A reader of JsonValues for a column: a batch's Vector (any number of chunks) or one Data. */
-export function jsonReader(column: Vector | Data): CellReader {
-  if (!('data' in column)) return dataReader(column);
+/** Field metadata of a Utf8 column whose text is JSON (Arrow's canonical JSON extension type). */
+export const JSON_TEXT_METADATA: ReadonlyMap<string, string> = new Map([['ARROW:extension:name', 'arrow.json']]);
+
+function isJsonText(field: Field | undefined): boolean {
+  return field?.metadata.get('ARROW:extension:name') === 'arrow.json';
+}
+
+/** A reader of JsonValues for a column: a batch's Vector (any number of chunks) or one Data; `field` is the column's
+ * own (its metadata says whether text is JSON: nested fields carry theirs in the type). */
+export function jsonReader(column: Vector | Data, field?: Field): CellReader {
+  if (!('data' in column)) return dataReader(column, field);
   const chunks = column.data;
-  if (chunks.length === 1) return dataReader(chunks[0]);
-  const readers = chunks.map(dataReader);
+  if (chunks.length === 1) return dataReader(chunks[0], field);
+  const readers = chunks.map((chunk) => dataReader(chunk, field));
   const starts: number[] = [];
   let start = 0;
   for (const chunk of chunks) {
@@ -46,8 +57,8 @@ export function jsonReader(column: Vector | Data): CellReader {
   };
 }
 
-function dataReader(data: Data): CellReader {
-  const read = valueReader(data);
+function dataReader(data: Data, field?: Field): CellReader {
+  const read = isJsonText(field) ? jsonTextValueReader(data) : valueReader(data);
   if (data.nullCount === 0 || data.typeId === Type.Null) return read;
   const bitmap = data.nullBitmap;
   const offset = data.offset;
@@ -127,8 +138,9 @@ function valueReader(data: Data): CellReader {
       return (i) => format(read(i));
     }
     case Type.Struct: {
-      const names = (type.children as { name: string }[]).map((f) => f.name);
-      const fields = data.children.map(dataReader);
+      const children = type.children as Field[];
+      const names = children.map((f) => f.name);
+      const fields = data.children.map((child, f) => dataReader(child, children[f]));
       return (i) => {
         const out: { [key: string]: JsonValue } = {};
         for (let f = 0; f < fields.length; f++) out[names[f]] = fields[f](i);
@@ -138,7 +150,7 @@ function valueReader(data: Data): CellReader {
     case Type.List:
     case Type.LargeList: {
       const offsets = data.valueOffsets as Int32Array | BigInt64Array;
-      const element = dataReader(data.children[0]);
+      const element = dataReader(data.children[0], type.children[0] as Field);
       return (i) => {
         const out: JsonValue[] = [];
         for (let e = Number(offsets[i]), end = Number(offsets[i + 1]); e < end; e++) out.push(element(e));
@@ -147,7 +159,7 @@ function valueReader(data: Data): CellReader {
     }
     case Type.FixedSizeList: {
       const size = (type as FixedSizeList).listSize;
-      const element = dataReader(data.children[0]);
+      const element = dataReader(data.children[0], type.children[0] as Field);
       return (i) => {
         const out: JsonValue[] = [];
         for (let e = i * size; e < (i + 1) * size; e++) out.push(element(e));
@@ -157,8 +169,9 @@ function valueReader(data: Data): CellReader {
     case Type.Map: {
       const offsets = data.valueOffsets as Int32Array;
       const entries = data.children[0];
-      const key = dataReader(entries.children[0]);
-      const value = dataReader(entries.children[1]);
+      const [keyField, valueField] = entries.type.children as Field[];
+      const key = dataReader(entries.children[0], keyField);
+      const value = dataReader(entries.children[1], valueField);
       return (i) => {
         const out: { [key: string]: JsonValue } = {};
         for (let e = offsets[i]; e < offsets[i + 1]; e++) out[keyText(key(e))] = value(e);
@@ -174,6 +187,22 @@ function valueReader(data: Data): CellReader {
       return unsupported(type);
   }
 }
+
+/** JSON text -> its value. JSON.parse would round numbers beyond a double's digits (a variant's long or decimal);
+ * text with such a number is parsed losslessly instead, and the number kept as its text, as longs are elsewhere. */
+function jsonTextValueReader(data: Data): CellReader {
+  if (data.typeId !== Type.Utf8 && data.typeId !== Type.LargeUtf8) return valueReader(data);
+  const text = textReader(data.values as Uint8Array, data.valueOffsets as Int32Array | BigInt64Array, data.length);
+  return (i) => {
+    const json = text(i) as string;
+    if (!LONG_DIGITS.test(json)) return JSON.parse(json) as JsonValue;
+    return parseLossless(json, null, (digits) => (isSafeNumber(digits) ? Number(digits) : digits)) as JsonValue;
+  };
+}
+
+// 16 digits in a row: the shortest number (outside strings too, which only makes the check conservative) that a
+// double may not hold exactly.
+const LONG_DIGITS = /\d{16}/;
 
 // Decoding each value on its own costs a call per value; one decode of the column's whole byte range is ten times
 // faster. When that text has one UTF-16 unit per byte (all ASCII, the common case), byte offsets are text offsets.

@@ -1,12 +1,12 @@
 // Cell text for the file sinks and the CLI, built on the JsonValue readers so that every output agrees on how a
 // value is written (exact decimals and longs, ISO-8601 times, base64 binary, nested values as JSON).
-import type { Data, Vector } from 'apache-arrow';
+import type { Data, Field, Vector } from 'apache-arrow';
 import type { JsonValue } from '../../shared/api.js';
 import { jsonReader } from './json-value.js';
 
-/** A JSON text of row i of a column. */
-export function jsonTextReader(column: Vector | Data): (i: number) => string {
-  const read = jsonReader(column);
+/** A JSON text of row i of a column (`field`: the column's own, whose metadata may mark its text as JSON). */
+export function jsonTextReader(column: Vector | Data, field?: Field): (i: number) => string {
+  const read = jsonReader(column, field);
   return (i) => jsonText(read(i));
 }
 

@@ -195,7 +195,7 @@ describe('preview', () => {
     expect(run.stderr.split('\n').filter(Boolean)).toEqual([
       'deltaport: column name 2 of 4 is empty',
       "deltaport: column 'v' is listed more than once",
-      expect.stringMatching(/^deltaport: timestampAsOf '2021-13-01' is not a valid UTC timestamp/),
+      expect.stringMatching(/^deltaport: --timestamp '2021-13-01' is not a valid UTC timestamp/),
       "deltaport: no column 'nope' in version 0; its columns are 'k', 'v'",
     ]);
   });

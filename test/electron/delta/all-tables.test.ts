@@ -1,7 +1,7 @@
 // Every table of the shared corpus is scanned, or refused by name. Expected row counts come from the log, replayed
 // here by hand (JSON commits, checkpoints through DuckDB): numRecords of live files (DuckDB's count where a file has
 // no stats) minus deletion vector cardinality. Sample values are compared with DuckDB reading the data files.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
@@ -14,10 +14,13 @@ import { DeltaTable } from '../../../electron/delta/table.js';
 import { commitVersions, duck, readCommit, sqlString, type Json } from '../delta-writer/log-reading.js';
 import { TABLES_ROOT, tablePath } from '../../support/tables.js';
 
-const TABLES = readdirSync(TABLES_ROOT, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name)
-  .sort();
+/** The shared corpus, then tables written by delta-rs (test/fixtures/delta-rs, made by its make-tables.py). */
+const DELTA_RS_ROOT = path.resolve(import.meta.dirname, '../../fixtures/delta-rs');
+const folders = (root: string): string[] => readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const TABLES: [string, string][] = [
+  ...folders(TABLES_ROOT).map((name): [string, string] => [name, tablePath(name)]),
+  ...folders(DELTA_RS_ROOT).map((name): [string, string] => [`delta-rs/${name}`, path.join(DELTA_RS_ROOT, name)]),
+];
 
 /** Live add actions at the latest version: the newest checkpoint the commits continue from, then the commits. */
 async function liveAdds(root: string): Promise<Json[]> {
@@ -118,9 +121,8 @@ function partitionText(t: DeltaType, v: unknown): string | null | undefined {
 const REFUSED: Record<string, RegExp> = { simple_table_features: /blahabl/ };
 
 describe('every table of the corpus', () => {
-  for (const name of TABLES) {
+  for (const [name, root] of TABLES) {
     it(name, async () => {
-      const root = tablePath(name);
       if (!existsSync(path.join(root, '_delta_log'))) {
         await expect(DeltaTable.open(root)).rejects.toThrow(/_delta_log/);
         return;
@@ -170,6 +172,30 @@ describe('every table of the corpus', () => {
         const text = partitionText(field.type, sample[0]?.[column]);
         if (text !== undefined) expect(text, column).toBe(raw === '' ? null : raw);
       }
+    });
+  }
+});
+
+describe('tables written by delta-rs (test/fixtures/delta-rs/make-tables.py)', () => {
+  const expected = JSON.parse(readFileSync(path.join(DELTA_RS_ROOT, 'expected.json'), 'utf8')) as Record<
+    string,
+    { version: number; files: number; rows: number; idSum: number; checkpoints: string[] }
+  >;
+  for (const name of ['six-appends', '105-commits']) {
+    it(`${name}: files, rows and ids as delta-rs reads them, from its checkpoint`, async () => {
+      const root = path.join(DELTA_RS_ROOT, name);
+      const want = expected[name];
+      // The checkpoint holds rows of other actions, whose whole add struct is null (what the reader once took for
+      // files with an empty path).
+      const checkpoint = path.join(root, '_delta_log', want.checkpoints[0]);
+      const [{ others }] = await duck(`select count(*)::integer as others from read_parquet(${sqlString(checkpoint)}) where "add" is null`);
+      expect(others).toBeGreaterThan(0);
+      const snapshot = await (await DeltaTable.open(root)).snapshot();
+      expect(snapshot.version).toBe(want.version);
+      expect(snapshot.files).toHaveLength(want.files);
+      const ids = rowsOf(await collect(snapshot, { columns: ['id'] })).map((r) => Number(r.id));
+      expect(ids).toHaveLength(want.rows);
+      expect(ids.reduce((a, b) => a + b, 0)).toBe(want.idSum);
     });
   }
 });

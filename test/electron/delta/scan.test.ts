@@ -273,7 +273,7 @@ describe('scan', () => {
   it('names a data file that is not Parquet', async () => {
     const snapshot = snapshotOf([field('id', 'integer')], [{ name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(3) }) }]);
     writeFileSync(snapshot.files[0].absolutePath, 'not parquet at all');
-    await expect(all(snapshot)).rejects.toMatchObject({ code: 'CORRUPT_DATA', message: expect.stringContaining(`cannot read Parquet file ${snapshot.files[0].absolutePath}`) });
+    await expect(all(snapshot)).rejects.toMatchObject({ code: 'CORRUPT_DATA', message: expect.stringContaining(`cannot read data file ${snapshot.files[0].absolutePath}`) });
   });
 
   it('rejects a bad batch size, limit, resume position or column', async () => {

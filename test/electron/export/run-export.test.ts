@@ -305,7 +305,7 @@ describe('a failed or cancelled export leaves nothing behind', () => {
       runExport({ source: { tablePath: allTypes }, sink: { kind: 'jsonl', path: path.join(dir, 'no', 'x.jsonl') } }),
     );
     expect(noFolder.code).toBe('SINK_WRITE');
-    expect(noFolder.message).toBe(`folder does not exist: ${path.join(dir, 'no')}`);
+    expect(noFolder.message).toBe(`the output folder does not exist: ${path.join(dir, 'no')}`);
     const cancelledFirst = new AbortController();
     cancelledFirst.abort();
     const early = await failure(

@@ -23,10 +23,10 @@ import {
   type DataType,
 } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { jsonReader, shortestFloat32 } from '../../../electron/values/json-value.js';
+import { JSON_TEXT_METADATA, jsonReader, shortestFloat32 } from '../../../electron/values/json-value.js';
 
-function all(vector: Parameters<typeof jsonReader>[0], length: number): unknown[] {
-  const read = jsonReader(vector);
+function all(vector: Parameters<typeof jsonReader>[0], length: number, field?: Field): unknown[] {
+  const read = jsonReader(vector, field);
   return Array.from({ length }, (_, i) => read(i));
 }
 
@@ -232,5 +232,26 @@ describe('jsonReader on nested types', () => {
     const v = vectorFromArray([1, 2], new Int32()).concat(vectorFromArray([3, null, 5], new Int32()));
     expect(v.data.length).toBe(2);
     expect(all(v, 5)).toEqual([1, 2, 3, null, 5]);
+  });
+});
+
+describe('jsonReader on text marked as JSON (arrow.json, the reader form of variants)', () => {
+  const json = (texts: (string | null)[]) => vectorFromArray(texts, new Utf8());
+  const field = new Field('v', new Utf8(), true, new Map(JSON_TEXT_METADATA));
+
+  it('reads the value the text spells, keeping numbers a double cannot hold as their text', () => {
+    const column = json(['{"a":12345678901234567890,"b":1.5,"c":"x"}', '[1,null,true]', '"text"', 'null', null, '-9007199254740993']);
+    expect(all(column, 6, field)).toEqual([{ a: '12345678901234567890', b: 1.5, c: 'x' }, [1, null, true], 'text', null, null, '-9007199254740993']);
+    // Unmarked, the same column is text.
+    expect(all(column, 1)).toEqual(['{"a":12345678901234567890,"b":1.5,"c":"x"}']);
+  });
+
+  it('reads marked fields inside structs and lists', () => {
+    const element = new Field('element', new Utf8(), true, new Map(JSON_TEXT_METADATA));
+    const texts = json(['{"k":1}', '2']).data[0];
+    const list = makeData({ type: new List(element), length: 1, nullCount: 0, valueOffsets: new Int32Array([0, 2]), child: texts });
+    expect(all(makeVector(list), 1)).toEqual([[{ k: 1 }, 2]]);
+    const struct = makeData({ type: new Struct([new Field('v', new Utf8(), true, new Map(JSON_TEXT_METADATA))]), length: 2, nullCount: 0, children: [texts] });
+    expect(all(makeVector(struct), 2)).toEqual([{ v: { k: 1 } }, { v: 2 }]);
   });
 });
