@@ -1,9 +1,12 @@
 // `deltaport export <table> ... --sink <target> [SQL sink options]`: one export, with progress on a terminal and a
-// one-line summary at the end.
+// one-line summary at the end; with `--emit spark`, the same export written as a PySpark script instead.
 import path from 'node:path';
 import { DEFAULT_EXECUTION, type SinkSpec, type WriteMode } from '../../shared/sink-spec.js';
 import { parseSinkTarget, SINK_TARGET_FORMS } from '../../shared/sink-target.js';
+import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { runExport, type ExportProgress } from '../export/run-export.js';
+import { sparkJobFor } from '../handoff/emit-spark-job.js';
+import { AtomicFile } from '../sinks/atomic-file.js';
 import { intFlag, listFlag, onePositional, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 import { sourceSpec, TIME_TRAVEL_FLAGS } from './source-flags.js';
@@ -21,6 +24,8 @@ const FLAGS = {
   'batch-interval-ms': 'value',
   'max-retries': 'value',
   'exactly-once': 'switch',
+  emit: 'value',
+  out: 'value',
 } as const;
 
 const SQL_ONLY = ['target', 'mode', 'key', 'sql', 'batch-size', 'batch-interval-ms', 'max-retries', 'exactly-once'];
@@ -32,6 +37,9 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   const tablePath = onePositional(args, 'the table folder');
   const source = sourceSpec(tablePath, args);
   const sink = sinkSpec(tablePath, args);
+  const emit = args.values.get('emit');
+  if (emit !== undefined) return emitJob(emit, source, sink, args.values.get('out'), io);
+  if (args.values.has('out')) throw new UsageError('--out applies only with --emit spark');
 
   const progress = io.isTTY ? progressLine(io) : null;
   const cancel = new AbortController();
@@ -50,6 +58,25 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
     io.signal?.removeEventListener('abort', onInterrupt);
     process.removeListener('SIGINT', onInterrupt);
   }
+}
+
+/** `--emit spark`: the same export as a PySpark script, on stdout or in the --out file; nothing is exported. */
+async function emitJob(emit: string, source: DeltaSourceSpec, sink: SinkSpec, out: string | undefined, io: CliIo): Promise<number> {
+  if (emit !== 'spark') throw new UsageError(`--emit must be spark, got '${emit}'`);
+  const script = await sparkJobFor(source, sink);
+  if (out === undefined) {
+    io.stdout.write(script);
+    return 0;
+  }
+  const file = await AtomicFile.create(out);
+  try {
+    await file.write(script);
+    await file.commit();
+  } finally {
+    await file.discard();
+  }
+  io.stdout.write(`wrote the Spark job to ${path.resolve(out)}\n`);
+  return 0;
 }
 
 export function sinkSpec(tablePath: string, args: ParsedArgs): SinkSpec {

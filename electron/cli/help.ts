@@ -30,6 +30,7 @@ ${TIME_TRAVEL}
                         --sink <sqlite:PATH | postgres://... | parquet:PATH | csv:PATH | jsonl:PATH>
                         [--target TABLE] [--mode append|overwrite|upsert|sql] [--key a,b] [--sql "..."]
                         [--batch-size N] [--batch-interval-ms N] [--max-retries N] [--exactly-once]
+                        [--emit spark [--out job.py]]
 
 Exports a snapshot of the table. Files are written beside PATH and renamed into place when complete.
 ${TIME_TRAVEL}
@@ -45,7 +46,10 @@ SQL sinks (sqlite, postgres):
   --batch-size N     rows per batch and transaction (default 5000)
   --batch-interval-ms N  flush a partial batch after N ms (default 0: off)
   --max-retries N    retries of a batch after a transient error (default 3)
-  --exactly-once     record progress in the target so that a rerun resumes and never duplicates rows`,
+  --exactly-once     record progress in the target so that a rerun resumes and never duplicates rows
+Hand-off:
+  --emit spark       export nothing; print the same export as a PySpark script (Spark with Delta Lake)
+  --out FILE         write the script to FILE instead of printing it`,
   serve: `usage: deltaport serve [--port N]
 
 Serves the Deltaport app on 127.0.0.1 and prints the address to open in a browser.`,
