@@ -268,6 +268,16 @@ const VALIDATORS: Validators = {
     checkSpecs('testConnection', validateSinkSpec(request.sink));
     return [request];
   },
+  exportSparkJob: (p) => {
+    const o = object(p, 'exportSparkJob', ['source', 'sink', 'profile', 'savePath']);
+    const { savePath, ...request } = o;
+    return [
+      defined({
+        ...exportRequest(request, 'exportSparkJob'),
+        savePath: optional(o, 'savePath', (x) => absolutePath(x, 'exportSparkJob.savePath')),
+      }),
+    ];
+  },
   startExport: (p) => [exportRequest(p, 'startExport')],
   cancelJob: (p) => {
     const o = object(p, 'cancelJob', ['id']);

@@ -5,8 +5,7 @@ import { DEFAULT_EXECUTION, type SinkSpec, type WriteMode } from '../../shared/s
 import { parseSinkTarget, SINK_TARGET_FORMS } from '../../shared/sink-target.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { runExport, type ExportProgress } from '../export/run-export.js';
-import { sparkJobFor } from '../handoff/emit-spark-job.js';
-import { AtomicFile } from '../sinks/atomic-file.js';
+import { saveSparkJob, sparkJobFor } from '../handoff/emit-spark-job.js';
 import { intFlag, listFlag, onePositional, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 import { sourceSpec, TIME_TRAVEL_FLAGS } from './source-flags.js';
@@ -68,14 +67,7 @@ async function emitJob(emit: string, source: DeltaSourceSpec, sink: SinkSpec, ou
     io.stdout.write(script);
     return 0;
   }
-  const file = await AtomicFile.create(out);
-  try {
-    await file.write(script);
-    await file.commit();
-  } finally {
-    await file.discard();
-  }
-  io.stdout.write(`wrote the Spark job to ${path.resolve(out)}\n`);
+  io.stdout.write(`wrote the Spark job to ${await saveSparkJob(script, out)}\n`);
   return 0;
 }
 

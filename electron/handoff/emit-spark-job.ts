@@ -6,6 +6,7 @@ import { DeltaportError } from '../../shared/errors.js';
 import { exportSinkProblems, type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { openSource } from '../delta/source.js';
+import { AtomicFile } from '../sinks/atomic-file.js';
 import { renderSparkJob, type PgServer } from './spark-job.js';
 
 export async function sparkJobFor(sourceSpec: DeltaSourceSpec, sinkSpec: SinkSpec): Promise<string> {
@@ -42,4 +43,16 @@ async function pgServer(connection: PostgresConnection): Promise<PgServer> {
     sslmode: ssl === false || ssl === undefined ? 'disable' : typeof ssl === 'object' && ssl.rejectUnauthorized === false ? 'require' : 'verify-full',
     connectTimeoutMs: config.connectionTimeoutMillis ?? 10_000,
   };
+}
+
+/** Writes the script beside `out` and renames it into place, so a failure leaves no half-written job. */
+export async function saveSparkJob(script: string, out: string): Promise<string> {
+  const file = await AtomicFile.create(out);
+  try {
+    await file.write(script);
+    await file.commit();
+  } finally {
+    await file.discard();
+  }
+  return file.target;
 }

@@ -10,6 +10,7 @@ import { Alert } from './Alert.js';
 import { PlanView } from './PlanView.js';
 import { PostgresFields } from './PostgresFields.js';
 import { ProfilesCard } from './ProfilesCard.js';
+import { SparkJobCard } from './SparkJobCard.js';
 
 interface Props {
   source: DeltaSourceSpec | null;
@@ -274,6 +275,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
             {plan ? <PlanView plan={plan} /> : <p className="muted small">A dry run: what will be created and run, before anything is written.</p>}
             <Alert message={planError} />
           </section>
+          <SparkJobCard source={source} blocked={blocked} sink={built} />
         </div>
       </div>
 
