@@ -270,10 +270,10 @@ const VALIDATORS: Validators = {
   },
   exportSparkJob: (p) => {
     const o = object(p, 'exportSparkJob', ['source', 'sink', 'profile', 'savePath']);
-    const { savePath, ...request } = o;
+    const { source, sink, profile } = o;
     return [
       defined({
-        ...exportRequest(request, 'exportSparkJob'),
+        ...exportRequest(defined({ source, sink, profile }), 'exportSparkJob'),
         savePath: optional(o, 'savePath', (x) => absolutePath(x, 'exportSparkJob.savePath')),
       }),
     ];
