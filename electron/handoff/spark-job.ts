@@ -90,6 +90,7 @@ function sqlConstants(job: SparkJob, sink: SqlSinkSpec, plans: ColumnPlan[]): Re
   const key = jobKey({ tableId: job.tableId, version: job.version, fields: job.fields, spec: sink });
   const target = quoteIdent(sink.table);
   const staging = quoteIdent(`_deltaport_spark_${key.slice(0, 16)}`);
+  const dropStaging = `DROP TABLE IF EXISTS ${staging}`;
   const keys = sink.mode === 'upsert' ? sink.keyColumns! : [];
   const stagingFields = plans.flatMap((p) => p.staged.map((s) => s.field));
   const finish = {
@@ -109,7 +110,8 @@ function sqlConstants(job: SparkJob, sink: SqlSinkSpec, plans: ColumnPlan[]): Re
     CREDENTIALS: sink.kind === 'postgres' ? { ...PG_CREDENTIALS } : {},
     STAGING: staging,
     WRITE_OPTIONS: writeOptions,
-    PREPARE: [`DROP TABLE IF EXISTS ${staging}`, createTableSql(dialect, unquoted(staging), stagingFields)],
+    DROP_STAGING: dropStaging,
+    PREPARE: [dropStaging, createTableSql(dialect, unquoted(staging), stagingFields)],
     COUNT_STAGED: `SELECT count(*) FROM ${staging}`,
     FINISH: [...finish, insertFromStaging(dialect, sink.table, staging, job.fields, plans, keys), `DROP TABLE ${staging}`],
     JOB_KEY: key,

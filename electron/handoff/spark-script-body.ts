@@ -113,8 +113,17 @@ def land_jdbc(spark, frame):
     writer = frame.write.format("jdbc").mode("append")
     for key, value in dict(WRITE_OPTIONS, url=JDBC_URL, driver=JDBC_DRIVER, dbtable=STAGING, **credentials()).items():
         writer = writer.option(key, value)
-    writer.save()
+    try:
+        writer.save()
+        rows = finish(spark)
+    except BaseException:
+        drop_staging(spark)
+        raise
+    print("deltaport job: landed %d rows in %s" % (rows, TARGET))
 
+
+def finish(spark):
+    """One transaction: the staged rows into the target, the ledger row, the staging table dropped."""
     connection = connect(spark)
     try:
         connection.setAutoCommit(False)
@@ -128,12 +137,24 @@ def land_jdbc(spark, frame):
             finally:
                 statement.close()
         connection.commit()
-    except Exception:
+        return rows
+    except BaseException:
         connection.rollback()
         raise
     finally:
         connection.close()
-    print("deltaport job: landed %d rows in %s" % (rows, TARGET))
+
+
+def drop_staging(spark):
+    """After a failure the target is as it was; the staging table goes too (a rerun would drop it anyway)."""
+    try:
+        connection = connect(spark)
+        try:
+            execute(connection, [DROP_STAGING])
+        finally:
+            connection.close()
+    except Exception as err:
+        print("deltaport job: could not drop the staging table %s: %s" % (STAGING, err), file=sys.stderr)
 
 
 def land_files(spark, frame):

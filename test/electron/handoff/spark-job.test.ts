@@ -152,6 +152,12 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
     exactlyOnceJob = path.join(dir, 'job-once.py');
     writeFileSync(exactlyOnceJob, await sparkJobFor({ tablePath: tablePath(WITH_DV) }, once));
     jobs.push(exactlyOnceJob, exactlyOnceJob);
+    // A target that cannot take the rows: the final transaction fails and rolls back.
+    await db.client.query('CREATE TABLE sp_bad ("value" boolean); INSERT INTO sp_bad VALUES (true)');
+    const bad: SinkSpec = { ...once, table: 'sp_bad', exactlyOnce: false };
+    const badJob = path.join(dir, 'job-bad.py');
+    writeFileSync(badJob, await sparkJobFor({ tablePath: tablePath(WITH_DV) }, bad));
+    jobs.push(badJob);
 
     const url = new URL(db.url);
     const run = await runPython([path.join(import.meta.dirname, 'run-jobs.py'), ...jobs], {
@@ -186,7 +192,7 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
       expect(landed.deltaport.rows.length).toBeGreaterThan(0);
       expect(landed.spark.columns).toEqual(landed.deltaport.columns);
       expect(landed.spark.rows).toEqual(landed.deltaport.rows);
-      if (c.sink !== 'parquet') expect(await stagingTables(c)).toEqual([]);
+      if (c.sink !== 'parquet') expect(await stagingTables(c.sink)).toEqual([]);
     });
   }
 
@@ -208,6 +214,14 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
     expect(await count()).toBe(8);
   });
 
+  it('a failed final transaction leaves the target as it was and no staging table', async () => {
+    const result = results.get(`${CASES.length + 2}`)!;
+    expect(result.ok).toBe(false);
+    expect(result.error).toMatch(/column "value" is of type boolean but expression is of type integer/);
+    expect((await db.client.query('SELECT "value" FROM sp_bad')).rows).toEqual([{ value: true }]);
+    expect(await stagingTables('postgres')).toEqual([]);
+  });
+
   it('every type -> parquet: runs unchanged with the spark-submit command its header shows', async () => {
     const sink = sinkFor(SUBMITTED, 'sp');
     const script = await sparkJobFor(sourceFor(SUBMITTED), sink);
@@ -225,8 +239,8 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
     expect(readdirSync(dir).filter((n) => n.endsWith('.spark-staging'))).toEqual([]);
   }, SPARK_TIMEOUT_MS);
 
-  async function stagingTables(c: Case): Promise<string[]> {
-    if (c.sink === 'postgres') {
+  async function stagingTables(sink: SinkKind): Promise<string[]> {
+    if (sink === 'postgres') {
       return (await db.client.query(`SELECT tablename FROM pg_tables WHERE tablename LIKE '\\_deltaport\\_spark\\_%'`)).rows.map((r) => r.tablename as string);
     }
     const sqlite = new Database(sqliteFile, { readonly: true });
