@@ -3,6 +3,7 @@
 // The job's own settings are the constants that spark-job.ts writes above it.
 
 export const SCRIPT_BODY = String.raw`
+
 # Text forms of dates and times, as Deltaport writes them (the session's time zone is set to UTC below).
 TIMESTAMP_UTC = "yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'"
 TIMESTAMP_NTZ = "yyyy-MM-dd'T'HH:mm:ss.SSSSSS"

@@ -1,9 +1,9 @@
 // Generated Spark jobs run in Spark local mode on shared tables (deletion vectors, column mapping, every type) into
 // this file's PostgreSQL database, a SQLite file and Parquet, and what they land is compared row for row with what
 // Deltaport's own export of the same snapshot lands. Spark is slow on two cores: every job runs in one Python
-// process (one JVM launch), and one more launch checks the header's spark-submit command.
+// process (one JVM launch); one more launch runs a job as plain `python job.py`, one with the header's spark-submit.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -44,10 +44,15 @@ const SPARK_CONFS = [
   'spark.ui.showConsoleProgress=false',
 ];
 const SUBMIT_SETTINGS = ['--master', 'local[2]', '--driver-java-options', JAVA_OPTIONS, ...SPARK_CONFS.flatMap((conf) => ['--conf', conf])];
+/** PYSPARK_SUBMIT_ARGS is split like a shell line. */
+function quoteArg(arg: string): string {
+  return arg.includes(' ') ? `'${arg}'` : arg;
+}
+
 // The jobs share one JVM, whose class path is fixed when it starts: it gets every job's packages at once.
 const SPARK_ENV = {
   PYSPARK_SUBMIT_ARGS: [
-    ...SUBMIT_SETTINGS.map((arg) => (arg === JAVA_OPTIONS ? `'${arg}'` : arg)),
+    ...SUBMIT_SETTINGS.map(quoteArg),
     '--packages',
     Object.values(SPARK_PACKAGES).join(','),
     'pyspark-shell',
@@ -78,9 +83,11 @@ const CASES: Case[] = [
   { name: 'deletion vectors -> postgres append', table: WITH_DV, sink: 'postgres', mode: 'append' },
   { name: 'deletion vectors, version 0 -> sqlite upsert', table: WITH_DV, sink: 'sqlite', mode: 'upsert', keys: ['value'], versionAsOf: 0 },
   { name: 'column mapping -> postgres overwrite', table: COLUMN_MAPPING, sink: 'postgres', mode: 'overwrite' },
-  { name: 'column mapping -> sqlite append', table: COLUMN_MAPPING, sink: 'sqlite', mode: 'append' },
   { name: 'column mapping -> parquet', table: COLUMN_MAPPING, sink: 'parquet' },
 ];
+
+/** Run as `python job.py` in a fresh process, its packages from its own spark.jars.packages. */
+const PLAIN: Case = { name: 'column mapping -> sqlite append', table: COLUMN_MAPPING, sink: 'sqlite', mode: 'append' };
 
 /** Run by spark-submit with the command the script's header shows, in its own launch. */
 const SUBMITTED: Case = { name: 'every type -> parquet', table: ALL_TYPES, sink: 'parquet' };
@@ -95,7 +102,7 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
   let exactlyOnceJob = '';
 
   function sinkFor(c: Case, side: 'dp' | 'sp', mode = c.mode): SinkSpec {
-    const table = `${side}_${c === SUBMITTED ? 'submitted' : CASES.indexOf(c)}`;
+    const table = `${side}_${c === SUBMITTED ? 'submitted' : c === PLAIN ? 'plain' : CASES.indexOf(c)}`;
     const options = { table, mode: mode ?? 'append', keyColumns: c.keys, execution: { ...DEFAULT_EXECUTION, batchSize: 4 }, exactlyOnce: false };
     if (c.sink === 'postgres') return { kind: 'postgres', connection: { url: db.url }, ...options };
     if (c.sink === 'sqlite') return { kind: 'sqlite', path: sqliteFile, ...options };
@@ -138,6 +145,8 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
     sqliteFile = path.join(dir, 'target.sqlite');
     const jobs: string[] = [];
     await runExport({ source: sourceFor(SUBMITTED), sink: sinkFor(SUBMITTED, 'dp') });
+    await seed(PLAIN);
+    await runExport({ source: sourceFor(PLAIN), sink: sinkFor(PLAIN, 'dp') });
     for (const [i, c] of CASES.entries()) {
       await seed(c);
       await runExport({ source: sourceFor(c), sink: sinkFor(c, 'dp') });
@@ -221,6 +230,20 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
     expect((await db.client.query('SELECT "value" FROM sp_bad')).rows).toEqual([{ value: true }]);
     expect(await stagingTables('postgres')).toEqual([]);
   });
+
+  it(`${PLAIN.name}: runs unchanged with plain python`, async () => {
+    const file = path.join(dir, 'plain', 'job.py');
+    mkdirSync(path.dirname(file));
+    writeFileSync(file, await sparkJobFor(sourceFor(PLAIN), sinkFor(PLAIN, 'sp')));
+    // Only the speed settings come from outside; the driver's jar is the script's own request.
+    const run = await runProcess('python3', [file], { PYSPARK_SUBMIT_ARGS: [...SUBMIT_SETTINGS.map(quoteArg), 'pyspark-shell'].join(' ') }, path.dirname(file));
+    expect(run.code, run.stderr.slice(-3000)).toBe(0);
+    // Five rows appended to the five the target was seeded with.
+    expect(run.stdout).toContain('deltaport job: landed 5 rows');
+    const landed = sqliteContents(sqliteFile, sinkFor(PLAIN, 'dp'), sinkFor(PLAIN, 'sp'));
+    expect(landed.deltaport.rows.length).toBe(10);
+    expect(landed.spark).toEqual(landed.deltaport);
+  }, SPARK_TIMEOUT_MS);
 
   it('every type -> parquet: runs unchanged with the spark-submit command its header shows', async () => {
     const sink = sinkFor(SUBMITTED, 'sp');
