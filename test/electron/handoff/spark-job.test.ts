@@ -30,6 +30,8 @@ function sparkMissing(): string | null {
 }
 
 const missing = sparkMissing();
+// The default reporter lists no test of a skipped file: the reason goes to the log as well as into the title.
+if (missing) console.warn(`Spark jobs skipped: ${missing}`);
 const SPARK_TIMEOUT_MS = 420_000;
 
 // Settings for tiny tables on two busy cores come from outside the job, as a cluster's would: the scripts run
