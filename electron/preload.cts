@@ -21,6 +21,7 @@ const api = {
   preview: call('preview'),
   planExport: call('planExport'),
   testConnection: call('testConnection'),
+  exportSparkJob: call('exportSparkJob'),
   startExport: call('startExport'),
   cancelJob: call('cancelJob'),
   listJobs: call('listJobs'),

@@ -46,6 +46,17 @@ export interface ExportRequest {
   profile?: string;
 }
 
+export interface SparkJobRequest extends ExportRequest {
+  /** Where to save the script (absolute); absent = only return it. */
+  savePath?: string;
+}
+
+export interface SparkJobResult {
+  /** The PySpark script (credentials are never in it). */
+  script: string;
+  savedTo: string | null;
+}
+
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface JobProgress {
@@ -107,6 +118,8 @@ export interface DeltaportApi {
   preview(req: PreviewRequest): Promise<Result<PreviewResult>>;
   planExport(req: ExportRequest): Promise<Result<ExportPlan>>;
   testConnection(req: { sink: SinkSpec; profile?: string }): Promise<Result<ConnectionReport>>;
+  /** The same export as a PySpark script for Spark with Delta Lake; nothing is exported. */
+  exportSparkJob(req: SparkJobRequest): Promise<Result<SparkJobResult>>;
   startExport(req: ExportRequest): Promise<Result<JobInfo>>;
   cancelJob(req: { id: string }): Promise<Result<JobInfo>>;
   listJobs(): Promise<Result<JobInfo[]>>;
@@ -133,6 +146,7 @@ export const API_METHODS = [
   'preview',
   'planExport',
   'testConnection',
+  'exportSparkJob',
   'startExport',
   'cancelJob',
   'listJobs',

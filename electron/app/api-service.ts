@@ -67,6 +67,13 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
         if (!isSqlSink(sink)) throw new DeltaportError('VALIDATION', `a ${sink.kind} sink has no connection to test`);
         return (await import('../sinks/connection-test.js')).testConnection(sink);
       }),
+    // The job needs no password (it reads credentials from its environment), so no profile is consulted.
+    exportSparkJob: (req) =>
+      attempt(async () => {
+        const { sparkJobFor, saveSparkJob } = await import('../handoff/emit-spark-job.js');
+        const script = await sparkJobFor(req.source, req.sink);
+        return { script, savedTo: req.savePath === undefined ? null : await saveSparkJob(script, req.savePath) };
+      }),
     startExport: (req) => attempt(() => deps.jobs.start(exportRequest(req))),
     cancelJob: (req) => attempt(() => deps.jobs.cancel(req.id)),
     listJobs: () => attempt(() => deps.jobs.list()),

@@ -282,6 +282,16 @@ const VALIDATORS: Validators = {
     checkSpecs('testConnection', validateSinkSpec(request.sink));
     return [request];
   },
+  exportSparkJob: (p) => {
+    const o = object(p, 'exportSparkJob', ['source', 'sink', 'profile', 'savePath']);
+    const { source, sink, profile } = o;
+    return [
+      defined({
+        ...exportRequest(defined({ source, sink, profile }), 'exportSparkJob'),
+        savePath: optional(o, 'savePath', (x) => absolutePath(x, 'exportSparkJob.savePath')),
+      }),
+    ];
+  },
   startExport: (p) => [exportRequest(p, 'startExport')],
   cancelJob: (p) => {
     const o = object(p, 'cancelJob', ['id']);

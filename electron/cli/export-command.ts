@@ -1,10 +1,12 @@
 // `deltaport export <table> ... --sink <target> [SQL sink options]`: one export, with progress on a terminal and a
-// one-line summary at the end.
+// one-line summary at the end; with `--emit spark`, the same export written as a PySpark script instead.
 import path from 'node:path';
 import { DeltaportError } from '../../shared/errors.js';
 import { DEFAULT_EXECUTION, type SinkSpec, type WriteMode } from '../../shared/sink-spec.js';
 import { parseSinkTarget, SINK_TARGET_FORMS } from '../../shared/sink-target.js';
+import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { runExport, type ExportProgress } from '../export/run-export.js';
+import { saveSparkJob, sparkJobFor } from '../handoff/emit-spark-job.js';
 import { intFlag, listFlag, onePositional, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 import { sourceSpec, TIME_TRAVEL_FLAGS } from './source-flags.js';
@@ -24,6 +26,8 @@ const FLAGS = {
   'exactly-once': 'switch',
   force: 'switch',
   'statement-timeout-ms': 'value',
+  emit: 'value',
+  out: 'value',
 } as const;
 
 const SQL_ONLY = ['target', 'key', 'sql', 'batch-size', 'batch-interval-ms', 'max-retries', 'exactly-once'];
@@ -36,6 +40,9 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   const tablePath = onePositional(args, 'the table folder');
   const source = sourceSpec(tablePath, args);
   const sink = sinkSpec(tablePath, args);
+  const emit = args.values.get('emit');
+  if (emit !== undefined) return emitJob(emit, source, sink, args.values.get('out'), io);
+  if (args.values.has('out')) throw new UsageError('--out applies only with --emit spark');
 
   const progress = io.isTTY ? progressLine(io) : null;
   const cancel = new AbortController();
@@ -60,6 +67,18 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
     io.signal?.removeEventListener('abort', onInterrupt);
     for (const signal of STOP_SIGNALS) process.removeListener(signal, onInterrupt);
   }
+}
+
+/** `--emit spark`: the same export as a PySpark script, on stdout or in the --out file; nothing is exported. */
+async function emitJob(emit: string, source: DeltaSourceSpec, sink: SinkSpec, out: string | undefined, io: CliIo): Promise<number> {
+  if (emit !== 'spark') throw new UsageError(`--emit must be spark, got '${emit}'`);
+  const script = await sparkJobFor(source, sink);
+  if (out === undefined) {
+    io.stdout.write(script);
+    return 0;
+  }
+  io.stdout.write(`wrote the Spark job to ${await saveSparkJob(script, out)}\n`);
+  return 0;
 }
 
 export function sinkSpec(tablePath: string, args: ParsedArgs): SinkSpec {

@@ -30,7 +30,7 @@ ${TIME_TRAVEL}
                         --sink <sqlite:PATH | postgres://... | parquet:PATH | csv:PATH | jsonl:PATH>
                         [--target TABLE] [--mode append|overwrite|upsert|sql] [--key a,b] [--sql "..."]
                         [--batch-size N] [--batch-interval-ms N] [--max-retries N] [--exactly-once]
-                        [--statement-timeout-ms N] [--force]
+                        [--statement-timeout-ms N] [--force] [--emit spark [--out job.py]]
 
 Exports a snapshot of the table. Files are written beside PATH and renamed into place when complete; an
 existing file is never replaced unless --force (or --mode overwrite) is given.
@@ -50,7 +50,10 @@ SQL sinks (sqlite, postgres):
   --max-retries N    retries of a batch after a transient error (default 3)
   --exactly-once     record progress in the target so that a rerun resumes and never duplicates rows
   --statement-timeout-ms N  (postgres) give a statement or COPY up as lost after N ms unanswered, and retry
-                     it on a new connection (default 60000)`,
+                     it on a new connection (default 60000)
+Hand-off:
+  --emit spark       export nothing; print the same export as a PySpark script (Spark with Delta Lake)
+  --out FILE         write the script to FILE instead of printing it`,
   serve: `usage: deltaport serve [--port N]
 
 Serves the Deltaport app on 127.0.0.1 and prints the address to open in a browser.`,

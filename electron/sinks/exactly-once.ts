@@ -78,14 +78,26 @@ export async function readProgress(query: Query, dialect: Dialect, key: string):
 }
 
 export async function saveProgress(query: Query, dialect: Dialect, key: string, target: string, p: StoredProgress): Promise<void> {
-  const $ = (n: number): string => placeholder(dialect, n);
   const done = dialect === 'postgres' ? p.done : p.done ? 1 : 0;
-  await query(
+  await query(saveProgressSql(dialect, (n) => placeholder(dialect, n)), [
+    key,
+    target,
+    p.position?.fileIndex ?? null,
+    p.position?.rowsInFile ?? null,
+    p.rowsAfter,
+    p.rowsWritten,
+    done,
+  ]);
+}
+
+/** The progress row's upsert; its 7 parameters are key, target, file index, rows in file, rows after, rows written
+ * and done. `$` spells parameter n (the Spark hand-off binds through JDBC's `?`). */
+export function saveProgressSql(dialect: Dialect, $: (n: number) => string): string {
+  return (
     `INSERT INTO ${quoteIdent(PROGRESS_TABLE)} (job_key, target_table, file_index, rows_in_file, rows_after, rows_written, done, updated_at) ` +
-      `VALUES (${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, ${$(7)}, ${dialect === 'postgres' ? 'now()' : 'CURRENT_TIMESTAMP'}) ` +
-      `ON CONFLICT (job_key) DO UPDATE SET file_index = excluded.file_index, rows_in_file = excluded.rows_in_file, ` +
-      `rows_after = excluded.rows_after, rows_written = excluded.rows_written, done = excluded.done, updated_at = excluded.updated_at`,
-    [key, target, p.position?.fileIndex ?? null, p.position?.rowsInFile ?? null, p.rowsAfter, p.rowsWritten, done],
+    `VALUES (${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, ${$(7)}, ${dialect === 'postgres' ? 'now()' : 'CURRENT_TIMESTAMP'}) ` +
+    `ON CONFLICT (job_key) DO UPDATE SET file_index = excluded.file_index, rows_in_file = excluded.rows_in_file, ` +
+    `rows_after = excluded.rows_after, rows_written = excluded.rows_written, done = excluded.done, updated_at = excluded.updated_at`
   );
 }
 

@@ -91,10 +91,10 @@ export function sqlType(field: StructField, dialect: Dialect): string {
 }
 
 /** CREATE TABLE for the exported columns; key columns become the primary key (what ON CONFLICT needs). */
-export function createTableSql(dialect: Dialect, table: string, fields: StructField[], keys: string[] = []): string {
+export function createTableSql(dialect: Dialect, table: string, fields: StructField[], keys: string[] = [], ifNotExists = false): string {
   const columns = fields.map((f) => `${quoteIdent(f.name)} ${sqlType(f, dialect)}${f.nullable ? '' : ' NOT NULL'}`);
   if (keys.length > 0) columns.push(`PRIMARY KEY (${quoteList(keys)})`);
-  return `CREATE TABLE ${quoteIdent(table)} (${columns.join(', ')})`;
+  return `CREATE TABLE ${ifNotExists ? 'IF NOT EXISTS ' : ''}${quoteIdent(table)} (${columns.join(', ')})`;
 }
 
 /** A column of an existing target table, as its catalog describes it. */

@@ -15,6 +15,7 @@ import { Alert } from './Alert.js';
 import { PlanView } from './PlanView.js';
 import { PostgresFields } from './PostgresFields.js';
 import { ProfilesCard } from './ProfilesCard.js';
+import { SparkJobCard } from './SparkJobCard.js';
 
 interface Props {
   source: DeltaSourceSpec | null;
@@ -308,6 +309,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
             )}
             <Alert message={state.planError} />
           </section>
+          <SparkJobCard source={source} blocked={blocked} sink={built} />
         </div>
       </div>
 

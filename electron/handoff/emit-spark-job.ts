@@ -1,0 +1,58 @@
+// An export request turned into its Spark job: the source is opened (so the version is resolved and the columns and
+// their types are known) and checked exactly as an export checks it; nothing is read from the data files and the
+// target is not contacted.
+import path from 'node:path';
+import { DeltaportError } from '../../shared/errors.js';
+import { exportSinkProblems, type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
+import type { DeltaSourceSpec } from '../../shared/source-spec.js';
+import { openSource } from '../delta/source.js';
+import { AtomicFile } from '../sinks/atomic-file.js';
+import { renderSparkJob, type PgServer } from './spark-job.js';
+
+export async function sparkJobFor(sourceSpec: DeltaSourceSpec, sinkSpec: SinkSpec): Promise<string> {
+  const source = await openSource(sourceSpec);
+  const problems = exportSinkProblems(sinkSpec, source.columns);
+  if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('\n'));
+  // The job may run from another folder: every local path is written absolute.
+  const sink: SinkSpec = sinkSpec.kind === 'postgres' ? sinkSpec : { ...sinkSpec, path: path.resolve(sinkSpec.path) };
+  const timestampAsOf = sourceSpec.timestampAsOf ?? sourceSpec.options?.timestampAsOf;
+  const versionAsOf = sourceSpec.versionAsOf ?? sourceSpec.options?.versionAsOf;
+  return renderSparkJob({
+    tablePath: path.resolve(sourceSpec.tablePath),
+    tableId: source.snapshot.metadata.id,
+    version: source.snapshot.version,
+    requested: {
+      timestampAsOf: timestampAsOf === undefined ? undefined : String(timestampAsOf),
+      versionAsOf: versionAsOf === undefined ? undefined : Number(versionAsOf),
+    },
+    fields: source.fields,
+    sink,
+    server: sink.kind === 'postgres' ? await pgServer(sink.connection) : undefined,
+  });
+}
+
+/** The server Deltaport itself would connect to, by the same rules (pg-connection.ts), less the credentials. */
+async function pgServer(connection: PostgresConnection): Promise<PgServer> {
+  const { clientConfig } = await import('../sinks/pg-connection.js');
+  const config = clientConfig(connection);
+  const ssl = config.ssl;
+  return {
+    host: config.host ?? 'localhost',
+    port: config.port ?? 5432,
+    database: config.database,
+    sslmode: ssl === false || ssl === undefined ? 'disable' : typeof ssl === 'object' && ssl.rejectUnauthorized === false ? 'require' : 'verify-full',
+    connectTimeoutMs: config.connectionTimeoutMillis ?? 10_000,
+  };
+}
+
+/** Writes the script beside `out` and renames it into place, so a failure leaves no half-written job. */
+export async function saveSparkJob(script: string, out: string): Promise<string> {
+  const file = await AtomicFile.create(out);
+  try {
+    await file.write(script);
+    await file.commit();
+  } finally {
+    await file.discard();
+  }
+  return file.target;
+}

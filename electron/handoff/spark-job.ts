@@ -1,0 +1,245 @@
+// An export job rendered as a self-contained PySpark script, for snapshots too big for one machine. The SQL it runs
+// is the SQL Deltaport's own sinks would run (sql-types.ts, sql-statements.ts, exactly-once.ts), written into the
+// script, so the target gets the same tables, types and values. Nothing here runs Spark.
+import type { StructField } from '../../shared/delta-schema.js';
+import { DeltaportError } from '../../shared/errors.js';
+import type { SinkSpec, SqlSinkSpec } from '../../shared/sink-spec.js';
+import { isSqlSink } from '../../shared/sink-spec.js';
+import { jobKey, PROGRESS_TABLE, progressTableSql, saveProgressSql } from '../sinks/exactly-once.js';
+import { quoteIdent, quoteList } from '../sinks/sql-identifiers.js';
+import { columnList, onConflict } from '../sinks/sql-statements.js';
+import { createTableSql, type Dialect } from '../sinks/sql-types.js';
+import { columnPlan, position, type ColumnPlan } from './spark-columns.js';
+import { pyComment, pyString, pyValue, type PyValue } from './python-text.js';
+import { SCRIPT_BODY } from './spark-script-body.js';
+
+/** delta-spark 4.0.0's jars are on Maven Central (later releases' are not), built for Spark 4.0 and Scala 2.13. */
+export const SPARK_PACKAGES = {
+  delta: 'io.delta:delta-spark_2.13:4.0.0',
+  postgres: 'org.postgresql:postgresql:42.7.7',
+  sqlite: 'org.xerial:sqlite-jdbc:3.50.3.0',
+} as const;
+
+export const PIP_INSTALL = 'pip install "pyspark==4.0.*" delta-spark==4.0.0';
+
+/** Where a PostgreSQL sink connects, without credentials (those come from the environment when the job runs). */
+export interface PgServer {
+  host: string;
+  port: number;
+  database: string | undefined;
+  /** pgjdbc's sslmode, the same choice Deltaport's own connection makes. */
+  sslmode: 'disable' | 'require' | 'verify-full';
+  connectTimeoutMs: number;
+}
+
+export interface SparkJob {
+  tablePath: string;
+  tableId: string;
+  /** The resolved version: the job reads exactly this snapshot. */
+  version: number;
+  /** What was asked for, for the header. */
+  requested: { versionAsOf?: number; timestampAsOf?: string };
+  fields: StructField[];
+  sink: SinkSpec;
+  /** For a PostgreSQL sink. */
+  server?: PgServer;
+}
+
+export const PG_CREDENTIALS = { user: 'PGUSER', password: 'PGPASSWORD' } as const;
+
+export function renderSparkJob(job: SparkJob): string {
+  const { sink } = job;
+  if (isSqlSink(sink) && sink.mode === 'sql') {
+    throw new DeltaportError('VALIDATION', 'a Spark job cannot run mode sql (your own statement per row); use append, overwrite or upsert');
+  }
+  if (sink.kind === 'postgres' && !job.server) throw new DeltaportError('VALIDATION', 'a PostgreSQL Spark job needs the server');
+  const plans = job.fields.map((f, i) => columnPlan(f, i, sink.kind));
+  const constants: Record<string, PyValue> = {
+    APP_NAME: `deltaport export ${job.tablePath}`,
+    PACKAGES: packagesFor(sink),
+    TABLE_PATH: job.tablePath,
+    VERSION: job.version,
+    COLUMNS: job.fields.map((f) => f.name),
+    POSITIONS: job.fields.map((_, i) => position(i)),
+    ...(isSqlSink(sink) ? sqlConstants(job, sink, plans) : fileConstants(sink.path, sink.kind)),
+  };
+  return [
+    '#!/usr/bin/env python3',
+    pyComment(header(job)),
+    '',
+    ...Object.entries(constants).map(([name, value]) => `${name} = ${pyValue(value)}`),
+    '',
+    '',
+    'def staged_columns():',
+    '    """The columns as they are written, in the forms Deltaport writes them."""',
+    '    return [',
+    ...plans.flatMap((p) => p.staged.map((s) => `        ${s.expression},`)),
+    '    ]',
+    SCRIPT_BODY,
+  ].join('\n');
+}
+
+function packagesFor(sink: SinkSpec): string[] {
+  if (sink.kind === 'postgres') return [SPARK_PACKAGES.delta, SPARK_PACKAGES.postgres];
+  if (sink.kind === 'sqlite') return [SPARK_PACKAGES.delta, SPARK_PACKAGES.sqlite];
+  return [SPARK_PACKAGES.delta];
+}
+
+function sqlConstants(job: SparkJob, sink: SqlSinkSpec, plans: ColumnPlan[]): Record<string, PyValue> {
+  const dialect: Dialect = sink.kind;
+  const key = jobKey({ tableId: job.tableId, version: job.version, fields: job.fields, spec: sink });
+  const target = quoteIdent(sink.table);
+  const staging = quoteIdent(`_deltaport_spark_${key.slice(0, 16)}`);
+  const dropStaging = `DROP TABLE IF EXISTS ${staging}`;
+  const keys = sink.mode === 'upsert' ? sink.keyColumns! : [];
+  const stagingFields = plans.flatMap((p) => p.staged.map((s) => s.field));
+  const finish = {
+    append: [createTableSql(dialect, sink.table, job.fields, [], true)],
+    upsert: [createTableSql(dialect, sink.table, job.fields, keys, true)],
+    overwrite: [`DROP TABLE IF EXISTS ${target}`, createTableSql(dialect, sink.table, job.fields)],
+  }[sink.mode as 'append' | 'upsert' | 'overwrite'];
+  const writeOptions: Record<string, string> = { batchsize: String(sink.execution.batchSize) };
+  // SQLite takes one writer at a time, and has no lower isolation level to ask for.
+  if (dialect === 'sqlite') Object.assign(writeOptions, { numPartitions: '1', isolationLevel: 'SERIALIZABLE' });
+  return {
+    SINK: 'jdbc',
+    TARGET: describeTarget(job),
+    TARGET_TABLE: sink.table,
+    JDBC_URL: sink.kind === 'sqlite' ? `jdbc:sqlite:${sink.path}` : pgJdbcUrl(job.server!),
+    JDBC_DRIVER: sink.kind === 'sqlite' ? 'org.sqlite.JDBC' : 'org.postgresql.Driver',
+    CREDENTIALS: sink.kind === 'postgres' ? { ...PG_CREDENTIALS } : {},
+    STAGING: staging,
+    WRITE_OPTIONS: writeOptions,
+    DROP_STAGING: dropStaging,
+    PREPARE: [dropStaging, createTableSql(dialect, unquoted(staging), stagingFields)],
+    COUNT_STAGED: `SELECT count(*) FROM ${staging}`,
+    FINISH: [...finish, insertFromStaging(dialect, sink.table, staging, job.fields, plans, keys), `DROP TABLE ${staging}`],
+    JOB_KEY: key,
+    LEDGER_PREPARE: sink.exactlyOnce ? [progressTableSql(dialect)] : [],
+    LEDGER_READ: sink.exactlyOnce ? `SELECT done FROM ${quoteIdent(PROGRESS_TABLE)} WHERE job_key = ?` : null,
+    LEDGER_WRITE: sink.exactlyOnce ? saveProgressSql(dialect, () => '?') : null,
+  };
+}
+
+/** The one statement that moves the staged rows into the target. An upsert in PostgreSQL may not touch a row twice
+ * in one statement, so rows sharing a key collapse first. */
+function insertFromStaging(dialect: Dialect, table: string, staging: string, fields: StructField[], plans: ColumnPlan[], keys: string[]): string {
+  const selects = plans.map((p) => p.select).join(', ');
+  const into = `INSERT INTO ${quoteIdent(table)} (${columnList(fields)}) `;
+  if (keys.length === 0) return `${into}SELECT ${selects} FROM ${staging}`;
+  const stagedKeys = quoteList(keys.map((k) => position(fields.findIndex((f) => f.name === k))));
+  const select =
+    dialect === 'postgres'
+      ? `SELECT DISTINCT ON (${stagedKeys}) ${selects} FROM ${staging} ORDER BY ${stagedKeys}`
+      : // SQLite needs a WHERE to tell the upsert's ON from a join's.
+        `SELECT ${selects} FROM ${staging} WHERE true`;
+  return `${into}${select}${onConflict(fields, keys)}`;
+}
+
+/** The staging name is generated and never needs quoting inside; createTableSql quotes it itself. */
+function unquoted(quoted: string): string {
+  return quoted.slice(1, -1);
+}
+
+function pgJdbcUrl(server: PgServer): string {
+  const host = server.host.includes(':') ? `[${server.host}]` : server.host;
+  const params = new URLSearchParams({
+    sslmode: server.sslmode,
+    connectTimeout: String(Math.ceil(server.connectTimeoutMs / 1000)),
+    // Text values (times, JSON) are sent untyped so the server reads them as the column's type.
+    stringtype: 'unspecified',
+    // One multi-row INSERT per batch instead of one statement per row.
+    reWriteBatchedInserts: 'true',
+    ApplicationName: 'deltaport-spark',
+  });
+  return `jdbc:postgresql://${host}:${server.port}/${encodeURIComponent(server.database ?? '')}?${params}`;
+}
+
+function fileConstants(path: string, kind: 'parquet' | 'csv' | 'jsonl'): Record<string, PyValue> {
+  const options: Record<string, Record<string, string>> = {
+    parquet: {},
+    // RFC 4180 as Deltaport writes it: quotes doubled, not backslash-escaped; null as an empty field.
+    csv: { header: 'true', escape: '"', nullValue: '', emptyValue: '""' },
+    // Spark's JSON writer also takes the script's JSON_OPTIONS (times in nested values, nulls kept).
+    jsonl: {},
+  };
+  return {
+    SINK: 'files',
+    TARGET: path,
+    OUTPUT_PATH: path,
+    STAGING_PATH: `${path}.spark-staging`,
+    FILE_FORMAT: kind === 'jsonl' ? 'json' : kind,
+    FILE_OPTIONS: options[kind],
+  };
+}
+
+function describeTarget(job: SparkJob): string {
+  const { sink } = job;
+  switch (sink.kind) {
+    case 'postgres': {
+      const s = job.server!;
+      return `PostgreSQL table ${quoteIdent(sink.table)} at ${s.host}:${s.port}/${s.database ?? ''}`;
+    }
+    case 'sqlite':
+      return `SQLite table ${quoteIdent(sink.table)} in ${sink.path}`;
+    default:
+      return `${sink.kind} folder ${sink.path}`;
+  }
+}
+
+function header(job: SparkJob): string[] {
+  const { sink } = job;
+  const packages = packagesFor(sink).join(',');
+  const asked =
+    job.requested.timestampAsOf !== undefined
+      ? `resolved from timestampAsOf ${pyString(job.requested.timestampAsOf)}`
+      : job.requested.versionAsOf !== undefined
+        ? 'as asked with versionAsOf'
+        : 'the latest version when this job was made';
+  const mode = isSqlSink(sink) ? `, mode ${sink.mode}${sink.mode === 'upsert' ? ` on (${sink.keyColumns!.join(', ')})` : ''}` : '';
+  const lines = [
+    'A Deltaport export handed to Apache Spark with Delta Lake: generated by Deltaport, run as it is.',
+    '',
+    `Reads  ${job.tablePath}`,
+    `       version ${job.version} (${asked}), ${job.fields.length} column(s): ${job.fields.map((f) => f.name).join(', ')}`,
+    `Writes ${describeTarget(job)}${mode}`,
+    '',
+    'Run it with Spark and Delta Lake installed:',
+    `    spark-submit --packages ${packages} job.py`,
+    'or with plain Python (the script asks for the same packages through spark.jars.packages):',
+    `    ${PIP_INSTALL}`,
+    '    python job.py',
+  ];
+  if (sink.kind === 'postgres') {
+    lines.push('', `Credentials come from the environment, never from this file: ${PG_CREDENTIALS.user} and ${PG_CREDENTIALS.password}.`);
+  }
+  lines.push('', 'What differs from Deltaport\'s own export:');
+  if (isSqlSink(sink)) {
+    lines.push(
+      "- Spark's JDBC writer has no exactly-once: each partition commits on its own and a retried task writes its",
+      '  rows again. So rows land in a staging table first, and one final transaction moves them into the target',
+      '  and drops the staging table. A failed run leaves the target as it was; a rerun starts the staging table',
+      '  afresh, so it never duplicates rows.',
+      sink.exactlyOnce
+        ? `- Exactly-once: the final transaction also records the job in ${PROGRESS_TABLE}, as Deltaport does; a rerun of a finished job writes nothing.`
+        : '- Without exactly-once, a rerun of a finished append appends the rows again (as Deltaport\'s own append does).',
+      '- The target table is created with the DDL Deltaport would run (below, in FINISH); an existing target is',
+      '  not checked against it first, so an incompatible one fails in the final transaction.',
+    );
+    if (sink.mode === 'upsert') {
+      lines.push("- Upsert: when rows share a key, Spark does not define which one wins (Deltaport keeps the last in scan order).");
+    }
+    if (sink.kind === 'sqlite') lines.push('- SQLite: one writer; the file must be reachable from the driver and the executors (local mode).');
+  } else {
+    lines.push(
+      `- Spark writes a folder of part files at ${sink.path}, not one file; it is built beside it and renamed into`,
+      '  place at the end (on object stores a rename is a copy).',
+    );
+    if (sink.kind !== 'parquet') lines.push("- Floating-point numbers are written in Spark's notation (e.g. 1.0E10 for Deltaport's 10000000000).");
+  }
+  if (job.fields.some((f) => typeof f.type !== 'string')) {
+    lines.push("- Nested values are written by Spark's JSON writer: decimals and longs inside them become JSON numbers (Deltaport writes them as text).");
+  }
+  lines.push('- On a cluster, point TABLE_PATH and the target at storage every executor reaches (s3a://, abfss://, hdfs://).');
+  return lines;
+}

@@ -1,0 +1,190 @@
+// The fixed part of every generated Spark job: the session, the read at the pinned version, and the two ways of
+// landing (JDBC through a staging table and one final transaction; files through a staging folder and one rename).
+// The job's own settings are the constants that spark-job.ts writes above it.
+
+export const SCRIPT_BODY = String.raw`
+
+# Text forms of dates and times, as Deltaport writes them (the session's time zone is set to UTC below).
+TIMESTAMP_UTC = "yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'"
+TIMESTAMP_NTZ = "yyyy-MM-dd'T'HH:mm:ss.SSSSSS"
+DATE = "yyyy-MM-dd"
+JSON_OPTIONS = {
+    "timestampFormat": TIMESTAMP_UTC,
+    "timestampNTZFormat": TIMESTAMP_NTZ,
+    "dateFormat": DATE,
+    "ignoreNullFields": "false",
+}
+
+import os
+import sys
+
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+
+
+def session():
+    """The running session (spark-submit, a notebook) or a new one; under plain python the packages come from
+    Maven Central through spark.jars.packages."""
+    owned = SparkSession.getActiveSession() is None
+    spark = (
+        SparkSession.builder.appName(APP_NAME)
+        .config("spark.jars.packages", ",".join(PACKAGES))
+        .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+        .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+        .getOrCreate()
+    )
+    spark.conf.set("spark.sql.session.timeZone", "UTC")
+    spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
+    return spark, owned
+
+
+def column(name):
+    return F.col("${'`'}" + name.replace("${'`'}", "${'``'}") + "${'`'}")
+
+
+def read(spark):
+    source = spark.read.format("delta").option("versionAsOf", VERSION).load(TABLE_PATH)
+    positional = source.select([column(name) for name in COLUMNS]).toDF(*POSITIONS)
+    return positional.select(staged_columns())
+
+
+def credentials():
+    values = {}
+    for option, variable in CREDENTIALS.items():
+        if variable not in os.environ:
+            sys.exit("deltaport job: set %s in the environment (the %s for %s)" % (variable, option, TARGET))
+        values[option] = os.environ[variable]
+    return values
+
+
+def connect(spark):
+    jvm = spark._jvm
+    # Registered through Spark, which sees the jars that --packages or spark.jars.packages brought in.
+    jvm.org.apache.spark.sql.execution.datasources.jdbc.DriverRegistry.register(JDBC_DRIVER)
+    properties = jvm.java.util.Properties()
+    for key, value in credentials().items():
+        properties.setProperty(key, value)
+    return jvm.java.sql.DriverManager.getConnection(JDBC_URL, properties)
+
+
+def execute(connection, statements):
+    statement = connection.createStatement()
+    try:
+        for sql in statements:
+            statement.execute(sql)
+    finally:
+        statement.close()
+
+
+def query_one(connection, sql, parameters=()):
+    statement = connection.prepareStatement(sql)
+    try:
+        bind(statement, parameters)
+        result = statement.executeQuery()
+        return result.getObject(1) if result.next() else None
+    finally:
+        statement.close()
+
+
+def bind(statement, parameters):
+    for i, value in enumerate(parameters, start=1):
+        if value is None:
+            statement.setNull(i, -5)  # java.sql.Types.BIGINT
+        elif isinstance(value, bool):
+            statement.setBoolean(i, value)
+        elif isinstance(value, int):
+            statement.setLong(i, value)
+        else:
+            statement.setString(i, value)
+
+
+def land_jdbc(spark, frame):
+    connection = connect(spark)
+    try:
+        execute(connection, LEDGER_PREPARE)
+        if LEDGER_READ and query_one(connection, LEDGER_READ, [JOB_KEY]) in (True, 1):
+            print("deltaport job: already landed in %s (recorded in the exactly-once ledger); nothing written" % TARGET)
+            return
+        execute(connection, PREPARE)
+    finally:
+        connection.close()
+
+    # Spark's JDBC writer commits each partition on its own, and a retried task writes its rows again: everything
+    # goes to the staging table, which the target never sees until the final transaction.
+    writer = frame.write.format("jdbc").mode("append")
+    for key, value in dict(WRITE_OPTIONS, url=JDBC_URL, driver=JDBC_DRIVER, dbtable=STAGING, **credentials()).items():
+        writer = writer.option(key, value)
+    try:
+        writer.save()
+        rows = finish(spark)
+    except BaseException:
+        drop_staging(spark)
+        raise
+    print("deltaport job: landed %d rows in %s" % (rows, TARGET))
+
+
+def finish(spark):
+    """One transaction: the staged rows into the target, the ledger row, the staging table dropped."""
+    connection = connect(spark)
+    try:
+        connection.setAutoCommit(False)
+        rows = int(query_one(connection, COUNT_STAGED))
+        execute(connection, FINISH)
+        if LEDGER_WRITE:
+            statement = connection.prepareStatement(LEDGER_WRITE)
+            try:
+                bind(statement, [JOB_KEY, TARGET_TABLE, None, None, rows, rows, True])
+                statement.executeUpdate()
+            finally:
+                statement.close()
+        connection.commit()
+        return rows
+    except BaseException:
+        connection.rollback()
+        raise
+    finally:
+        connection.close()
+
+
+def drop_staging(spark):
+    """After a failure the target is as it was; the staging table goes too (a rerun would drop it anyway)."""
+    try:
+        connection = connect(spark)
+        try:
+            execute(connection, [DROP_STAGING])
+        finally:
+            connection.close()
+    except Exception as err:
+        print("deltaport job: could not drop the staging table %s: %s" % (STAGING, err), file=sys.stderr)
+
+
+def land_files(spark, frame):
+    jvm = spark._jvm
+    options = dict(JSON_OPTIONS, **FILE_OPTIONS) if FILE_FORMAT == "json" else FILE_OPTIONS
+    frame.write.mode("overwrite").format(FILE_FORMAT).options(**options).save(STAGING_PATH)
+    target = jvm.org.apache.hadoop.fs.Path(OUTPUT_PATH)
+    staging = jvm.org.apache.hadoop.fs.Path(STAGING_PATH)
+    fs = target.getFileSystem(spark._jsc.hadoopConfiguration())
+    if fs.exists(target):
+        fs.delete(target, True)
+    if not fs.rename(staging, target):
+        sys.exit("deltaport job: could not rename %s to %s" % (STAGING_PATH, OUTPUT_PATH))
+    print("deltaport job: wrote %s" % OUTPUT_PATH)
+
+
+def main():
+    spark, owned = session()
+    try:
+        frame = read(spark)
+        if SINK == "jdbc":
+            land_jdbc(spark, frame)
+        else:
+            land_files(spark, frame)
+    finally:
+        if owned:
+            spark.stop()
+
+
+if __name__ == "__main__":
+    main()
+`;

@@ -1,0 +1,72 @@
+// "Export as Spark job": the export set up in this tab, handed to Spark with Delta Lake as a PySpark script to show,
+// copy or save (for snapshots too big for one machine). Nothing is exported.
+import { useState } from 'react';
+import type { SparkJobResult } from '../../../shared/api.js';
+import type { SinkSpec } from '../../../shared/sink-spec.js';
+import type { DeltaSourceSpec } from '../../../shared/source-spec.js';
+import { api } from '../api-client.js';
+import { copyText } from '../clipboard.js';
+import { Alert } from './Alert.js';
+
+interface Props {
+  source: DeltaSourceSpec | null;
+  blocked: string | null;
+  sink: { spec: SinkSpec | null; problems: string[] };
+}
+
+export function SparkJobCard({ source, blocked, sink }: Props) {
+  const [job, setJob] = useState<SparkJobResult | null>(null);
+  const [savePath, setSavePath] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const request = async (save: boolean) => {
+    setError(null);
+    if (!source) return setError(blocked ?? 'Open a table first.');
+    if (!sink.spec) return setError(sink.problems.join(' '));
+    setBusy(true);
+    const result = await api.exportSparkJob({ source, sink: sink.spec, ...(save ? { savePath: savePath.trim() } : {}) });
+    setBusy(false);
+    if (result.ok) setJob(result.value);
+    else setError(result.error.message);
+  };
+
+  return (
+    <section className="card" aria-labelledby="spark-title">
+      <header className="card-header">
+        <h3 id="spark-title">Spark job</h3>
+        <button type="button" className="button small" onClick={() => void request(false)} disabled={busy}>
+          Export as Spark job
+        </button>
+      </header>
+      <p className="muted small">
+        The same export as a PySpark script, for Spark with Delta Lake when a snapshot is too big for one machine.
+      </p>
+      {job && (
+        <>
+          <div className="inline-fields">
+            <label className="field grow">
+              <span>Save as</span>
+              <input type="text" spellCheck={false} placeholder="/path/to/job.py" value={savePath} onChange={(e) => setSavePath(e.target.value)} />
+            </label>
+            <button type="button" className="button" onClick={() => void request(true)} disabled={busy || savePath.trim() === ''}>
+              Save
+            </button>
+            <button type="button" className="button" onClick={() => void copyText(job.script)}>
+              Copy
+            </button>
+          </div>
+          {job.savedTo && (
+            <p className="ok-text small" role="status">
+              Saved to {job.savedTo}
+            </p>
+          )}
+          <pre className="code" aria-label="Spark job script">
+            {job.script}
+          </pre>
+        </>
+      )}
+      <Alert message={error} />
+    </section>
+  );
+}
