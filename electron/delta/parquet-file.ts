@@ -9,7 +9,7 @@ import { tableFromIPC, type Schema, type Table } from 'apache-arrow';
 import type * as ParquetWasm from 'parquet-wasm/node';
 import { DeltaportError } from '../../shared/errors.js';
 import { int96Columns, withExactInt96, type DecodedInt96, type Int96Columns } from './int96-columns.js';
-import { isTrap, markBroken, wasmInstance, type WasmInstance } from './parquet-wasm-instance.js';
+import { isTrap, markBroken, privateInstance, wasmInstance, type WasmInstance } from './parquet-wasm-instance.js';
 
 export interface ReadRequest {
   /** Top-level names or dotted paths into structs ("add.path"); absent = every column. */
@@ -40,9 +40,10 @@ export interface ParquetHandle {
 export type ParquetRole = 'data file' | 'checkpoint file' | 'Parquet file';
 
 const LARGE_BATCH = 1 << 20;
-/** A trap fails every read waiting on the instance, also those of sound files read at the same time: a read tries
- * again on a fresh instance (a stream from the rows it delivered), where only a bad file traps again. */
-const TRAP_RETRIES = 2;
+/** A trap fails every call waiting on the shared instance, also those for sound files read at the same time. So a
+ * call that saw a trap tries once more, on an instance of this file's own (a stream from the rows it delivered):
+ * only a bad file traps there, and its trap breaks nobody else's read. */
+const TRAP_RETRIES = 1;
 
 interface Opened {
   instance: WasmInstance;
@@ -59,20 +60,27 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
   let int96: Int96Columns | null;
   try {
     await checkReadable(path);
-    opened = await openOn(wasmInstance(), path);
-    [rowGroupRows, schema] = guarded(opened.instance, () => {
-      const meta = opened.file.metadata();
-      const rows = meta.rowGroups().map((rg) => rg.numRows());
-      meta.free();
-      return [rows, tableFromIPC(opened.file.schema().intoIPCStream()).schema] as const;
-    });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        opened = await openOn(attempt === 0 ? wasmInstance() : privateInstance(), path);
+        [rowGroupRows, schema] = guarded(opened.instance, () => {
+          const meta = opened.file.metadata();
+          const rows = meta.rowGroups().map((rg) => rg.numRows());
+          meta.free();
+          return [rows, tableFromIPC(opened.file.schema().intoIPCStream()).schema] as const;
+        });
+        break;
+      } catch (err) {
+        if (!(isTrap(err) && attempt < TRAP_RETRIES)) throw err;
+      }
+    }
     int96 = await int96Columns(path, schema);
   } catch (err) {
     return fail(err);
   }
-  // A handle opened on an instance that another file's trap broke reopens its file on the instance in use now.
+  // A handle whose instance trapped (its own file's trap or another's) reopens its file on an instance of its own.
   const current = async (): Promise<Opened> => {
-    if (opened.instance.broken) opened = await openOn(wasmInstance(), path);
+    if (opened.instance.broken) opened = await openOn(privateInstance(), path);
     return opened;
   };
   return {
@@ -242,12 +250,13 @@ async function trapCause(path: string, request: ReadRequest | undefined): Promis
   let columns = request.columns;
   try {
     if (!columns) {
-      const { instance, file } = await openOn(wasmInstance(), path);
+      const { instance, file } = await openOn(privateInstance(), path);
       columns = guarded(instance, () => tableFromIPC(file.schema().intoIPCStream()).schema.fields.map((f) => f.name));
       file.free();
     }
     for (const column of columns) {
-      const { instance, file } = await openOn(wasmInstance(), path);
+      // Each probe on an instance of its own: its trap must not fail the reads of other files.
+      const { instance, file } = await openOn(privateInstance(), path);
       try {
         await untilTrap(instance, () => file.read({ ...request, columns: [column], batchSize: LARGE_BATCH }));
       } catch (err) {

@@ -33,6 +33,12 @@ export function wasmInstance(): WasmInstance {
   return current;
 }
 
+/** An instance of its own for one file, after a trap on the shared one: a trap there is that file's own, and it
+ * fails no read of another file. */
+export function privateInstance(): WasmInstance {
+  return instantiate();
+}
+
 /** Marks an instance broken after a trap seen by its caller (a synchronous call that threw a RuntimeError). */
 export function markBroken(instance: WasmInstance): void {
   instance.broken = true;
