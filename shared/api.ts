@@ -4,7 +4,7 @@ import type { DeltaType } from './delta-schema.js';
 import type { ErrorValue } from './errors.js';
 import type { ConnectionReport, ExportPlan, SinkSpec } from './sink-spec.js';
 import type { DeltaSourceSpec } from './source-spec.js';
-import type { CommitSummary, TableInfo } from './table-info.js';
+import type { CommitSummary, FilterSkipping, TableInfo } from './table-info.js';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorValue };
 
@@ -34,6 +34,8 @@ export interface PreviewResult {
   rows: JsonValue[][];
   /** True when the snapshot has more rows than were returned. */
   truncated: boolean;
+  /** With a filter (source.filter): the files it let the read skip. */
+  skipping?: FilterSkipping | null;
 }
 
 export interface ExportRequest {

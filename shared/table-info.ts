@@ -44,3 +44,11 @@ export interface CommitSummary {
   userName: string | null;
   isBlindAppend: boolean | null;
 }
+
+/** What a filter let a read skip before decoding: files whose partition values or statistics rule out a match. */
+export interface FilterSkipping {
+  filesTotal: number;
+  filesSkipped: number;
+  bytesTotal: number;
+  bytesSkipped: number;
+}

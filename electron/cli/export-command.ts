@@ -6,10 +6,11 @@ import { parseSinkTarget, SINK_TARGET_FORMS } from '../../shared/sink-target.js'
 import { runExport, type ExportProgress } from '../export/run-export.js';
 import { intFlag, listFlag, onePositional, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
-import { sourceSpec, TIME_TRAVEL_FLAGS } from './source-flags.js';
+import { FILTER_FLAGS, skippingLine, sourceSpec, TIME_TRAVEL_FLAGS } from './source-flags.js';
 
 const FLAGS = {
   ...TIME_TRAVEL_FLAGS,
+  ...FILTER_FLAGS,
   columns: 'value',
   option: 'list',
   sink: 'value',
@@ -44,6 +45,7 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
     io.stdout.write(
       `exported ${result.rows} rows in ${result.seconds.toFixed(1)} s (${Math.round(result.rowsPerSec)} rows/s)\n`,
     );
+    if (result.skipping) io.stdout.write(`${skippingLine(result.skipping)}\n`);
     return 0;
   } finally {
     progress?.clear();

@@ -1,5 +1,5 @@
-// `deltaport preview <table> [--version N | --timestamp TS] [--columns a,b] [--limit N] [--format table|jsonl|csv]`:
-// the first rows of a snapshot. Only the chosen columns of the first files are decoded.
+// `deltaport preview <table> [--version N | --timestamp TS] [--columns a,b] [--where COND] [--limit N]
+// [--format table|jsonl|csv]`: the first rows of a snapshot (that match the filter). Only the chosen columns of the first files are decoded.
 import { Type } from 'apache-arrow';
 import type { DeltaSource } from '../delta/source.js';
 import { openSource } from '../delta/source.js';
@@ -9,7 +9,7 @@ import type { TextFormat } from '../sinks/text-file-sink.js';
 import { displayTextReader } from '../values/text-formats.js';
 import { intFlag, onePositional, parseArgs, UsageError } from './args.js';
 import type { CliIo } from './io.js';
-import { sourceSpec, TIME_TRAVEL_FLAGS } from './source-flags.js';
+import { FILTER_FLAGS, skippingLine, sourceSpec, TIME_TRAVEL_FLAGS } from './source-flags.js';
 import { renderTable } from './text-table.js';
 
 const DEFAULT_LIMIT = 20;
@@ -17,7 +17,7 @@ const FORMATS: Record<string, TextFormat | null> = { table: null, jsonl: JSONL_F
 const NUMERIC = new Set([Type.Int, Type.Float, Type.Decimal]);
 
 export async function previewCommand(argv: string[], io: CliIo): Promise<number> {
-  const flags = { ...TIME_TRAVEL_FLAGS, columns: 'value', limit: 'value', format: 'value' } as const;
+  const flags = { ...TIME_TRAVEL_FLAGS, ...FILTER_FLAGS, columns: 'value', limit: 'value', format: 'value' } as const;
   const args = parseArgs(argv, flags, 'preview');
   const tablePath = onePositional(args, 'the table folder');
   const limit = intFlag(args, 'limit', 1, 'a positive whole number') ?? DEFAULT_LIMIT;
@@ -48,4 +48,5 @@ async function writeTable(source: DeltaSource, limit: number, io: CliIo): Promis
   io.stdout.write(renderTable(columns, shown, io.color ?? false));
   const count = `${shown.length} row${shown.length === 1 ? '' : 's'} of version ${source.snapshot.version}`;
   io.stdout.write(more ? `(${count}; more rows exist, see --limit)\n` : `(${count})\n`);
+  if (source.filter) io.stdout.write(`(${skippingLine(source.filter.skipping)})\n`);
 }

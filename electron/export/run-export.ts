@@ -4,6 +4,7 @@
 import { DeltaportError } from '../../shared/errors.js';
 import { exportSinkProblems, type SinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
+import type { FilterSkipping } from '../../shared/table-info.js';
 import { openSource } from '../delta/source.js';
 import { createSink } from '../sinks/create-sink.js';
 
@@ -26,6 +27,8 @@ export interface ExportResult {
   rows: number;
   seconds: number;
   rowsPerSec: number;
+  /** With a filter: the files it let the export skip. */
+  skipping: FilterSkipping | null;
 }
 
 export async function runExport(req: ExportRequest): Promise<ExportResult> {
@@ -38,7 +41,8 @@ export async function runExport(req: ExportRequest): Promise<ExportResult> {
   if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('\n'));
   throwIfCancelled(signal);
 
-  const { snapshot } = source;
+  // Progress counts the files read: with a filter, those it could not skip.
+  const snapshot = source.filter?.snapshot ?? source.snapshot;
   const progress: ExportProgress = {
     rows: 0,
     files: 0,
@@ -75,7 +79,8 @@ export async function runExport(req: ExportRequest): Promise<ExportResult> {
   progress.bytes = progress.bytesTotal;
   req.onProgress?.({ ...progress });
   const seconds = (performance.now() - started) / 1000;
-  return { rows: progress.rows, seconds, rowsPerSec: seconds > 0 ? progress.rows / seconds : progress.rows };
+  const rowsPerSec = seconds > 0 ? progress.rows / seconds : progress.rows;
+  return { rows: progress.rows, seconds, rowsPerSec, skipping: source.filter?.skipping ?? null };
 }
 
 function throwIfCancelled(signal: AbortSignal): void {

@@ -38,6 +38,7 @@ export async function previewTask(request: PreviewRequest, signal: AbortSignal):
     columns: source.fields.map((f) => ({ name: f.name, type: f.type, nullable: f.nullable })),
     rows: rows.slice(0, request.limit),
     truncated: rows.length > request.limit,
+    skipping: source.filter?.skipping ?? null,
   };
 }
 
