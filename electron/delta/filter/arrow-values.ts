@@ -4,7 +4,7 @@
 // its first row, except booleans', whose bits start at the Data's offset.
 import { makeVector, Type, type Data, type Timestamp } from 'apache-arrow';
 import type { DeltaValue } from '../../../shared/delta-values.js';
-import { validity } from '../arrow-columns.js';
+import { utf8Reader, validity } from '../arrow-columns.js';
 
 export type ValueReader = (row: number) => DeltaValue;
 
@@ -44,6 +44,7 @@ export function valueReader(data: Data): ValueReader {
       return withNulls((row) => ((bits[(offset + row) >> 3] >> ((offset + row) & 7)) & 1) === 1);
     }
     case Type.Utf8:
+      return utf8Reader(data);
     case Type.Binary: {
       const vector = makeVector(data);
       return (row) => (valid(row) ? (vector.get(row) as string | Uint8Array) : null);
