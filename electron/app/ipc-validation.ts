@@ -16,6 +16,7 @@ export const LIMITS = {
   name: 200,
   text: 1000,
   sql: 100_000,
+  filter: 100_000,
   columns: 10_000,
   options: 100,
   previewRows: 100_000,
@@ -139,13 +140,14 @@ function sourceOptions(v: unknown, at: string): Record<string, OptionValue> {
 }
 
 function sourceSpec(v: unknown, at: string): DeltaSourceSpec {
-  const o = object(v, at, ['tablePath', 'columnNames', 'versionAsOf', 'timestampAsOf', 'options']);
+  const o = object(v, at, ['tablePath', 'columnNames', 'versionAsOf', 'timestampAsOf', 'options', 'filter']);
   return defined({
     tablePath: absolutePath(o.tablePath, `${at}.tablePath`),
     columnNames: o.columnNames === null ? null : optional(o, 'columnNames', (x) => stringList(x, `${at}.columnNames`)),
     versionAsOf: optional(o, 'versionAsOf', (x) => integer(x, `${at}.versionAsOf`, 0, Number.MAX_SAFE_INTEGER)),
     timestampAsOf: optional(o, 'timestampAsOf', (x) => nonEmptyString(x, `${at}.timestampAsOf`, 64)),
     options: optional(o, 'options', (x) => sourceOptions(x, `${at}.options`)),
+    filter: optional(o, 'filter', (x) => string(x, `${at}.filter`, LIMITS.filter)),
   });
 }
 

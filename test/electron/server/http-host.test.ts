@@ -12,6 +12,8 @@ import type { HttpHost } from '../../../electron/server/http-host.js';
 import { startHttpHost } from '../../../electron/server/http-host.js';
 import { AppState } from '../../../electron/state/app-state.js';
 import { tablePath } from '../../support/tables.js';
+import { duckdbRows } from '../delta/filter-oracle.js';
+import { readCommit } from '../delta/log-oracle.js';
 
 let dir: string;
 let host: HttpHost;
@@ -167,6 +169,27 @@ describe('deltaport serve host', () => {
     expect(some.result.ok && [some.result.value.rows.length, some.result.value.truncated]).toEqual([3, true]);
     const bad = await call<PreviewResult>('preview', { source: { tablePath: table, columnNames: ['nope'] }, limit: 3 });
     expect(!bad.result.ok && bad.result.error.code).toBe('VALIDATION');
+  });
+
+  it('previews with a filter: only matching rows, and what the filter skipped', async () => {
+    const table = tablePath('delta-0.8.0-partitioned');
+    // Files of year 2020 from the log's own partition values; their rows from DuckDB.
+    const adds = readCommit(table, 0).filter((a) => a.add).map((a) => a.add);
+    const in2020 = adds.filter((a) => a.partitionValues.year === '2020');
+    const { rows } = await duckdbRows(table, 0, "year = '2020'", ['value']);
+    const res = await call<PreviewResult>('preview', { source: { tablePath: table, filter: "year = '2020'" }, limit: 100 });
+    expect(res.result.ok && res.result.value.rows.map((r) => r[0]).sort()).toEqual(rows);
+    expect(res.result.ok && res.result.value.skipping).toEqual({
+      filesTotal: adds.length,
+      filesSkipped: adds.length - in2020.length,
+      bytesTotal: adds.reduce((n, a) => n + a.size, 0),
+      bytesSkipped: adds.reduce((n, a) => n + a.size, 0) - in2020.reduce((n, a) => n + a.size, 0),
+    });
+    const bad = await call<PreviewResult>('preview', { source: { tablePath: table, filter: "year = '2020' AND" }, limit: 3 });
+    expect(!bad.result.ok && bad.result.error).toEqual({
+      code: 'VALIDATION',
+      message: expect.stringMatching(/filter: the filter ends where a value or column was expected at position 18$/),
+    });
   });
 
   it('delivers job events as server-sent events', async () => {
