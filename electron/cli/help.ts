@@ -7,6 +7,10 @@ const TIME_TRAVEL = `  --version N        read version N
   --timestamp TS     read the latest version committed at or before TS (UTC), one of
                      2022-02-24 | 2022-02-24 04:55:00[.001] | 2022-02-24T04:55:00[.001] | 2022-02-24T04:55:00.001Z`;
 
+const WHERE = `  --where "COND"     only rows where the SQL condition holds, e.g. "state = 'Ohio' AND cases > 100"
+                     (= <> < <= > >=, AND OR NOT, IN, BETWEEN, IS [NOT] NULL, LIKE; DATE '...', TIMESTAMP '...';
+                     nested fields a.b; names with spaces in double quotes); files it rules out are not read`;
+
 const HELP: Record<Command, string> = {
   schema: `usage: deltaport schema <table> [--version N | --timestamp TS] [--json]
 
@@ -18,22 +22,24 @@ ${TIME_TRAVEL}
 Lists the table's commits, newest first: version, time, operation, parameters, metrics, engine.
   --limit N          only the N newest commits
   --json             print the commits as JSON`,
-  preview: `usage: deltaport preview <table> [--version N | --timestamp TS] [--columns a,b] [--limit N]
+  preview: `usage: deltaport preview <table> [--version N | --timestamp TS] [--columns a,b] [--where COND] [--limit N]
                          [--format table|jsonl|csv]
 
 Prints the first rows of the table (20 by default).
 ${TIME_TRAVEL}
   --columns a,b      only these columns, in this order
+${WHERE}
   --limit N          at most N rows
   --format F         table (aligned columns, NULL for nulls), jsonl or csv`,
-  export: `usage: deltaport export <table> [--version N | --timestamp TS] [--columns a,b] [--option key=value ...]
-                        --sink <sqlite:PATH | postgres://... | parquet:PATH | csv:PATH | jsonl:PATH>
+  export: `usage: deltaport export <table> [--version N | --timestamp TS] [--columns a,b] [--where COND]
+                        [--option key=value ...] --sink <sqlite:PATH | postgres://... | parquet:PATH | csv:PATH | jsonl:PATH>
                         [--target TABLE] [--mode append|overwrite|upsert|sql] [--key a,b] [--sql "..."]
                         [--batch-size N] [--batch-interval-ms N] [--max-retries N] [--exactly-once]
 
 Exports a snapshot of the table. Files are written beside PATH and renamed into place when complete.
 ${TIME_TRAVEL}
   --columns a,b      only these columns, in this order
+${WHERE}
   --option k=v       a source option: parquetBatchSize (rows per batch, default 2048)
   --sink TARGET      where to write: sqlite:PATH, postgres://user:password@host:port/db, parquet:PATH,
                      csv:PATH or jsonl:PATH
@@ -67,6 +73,7 @@ commands:
 examples:
   deltaport schema ./people --version 3
   deltaport preview ./people --columns id,name --limit 5
+  deltaport preview ./people --where "country = 'NL' AND born >= DATE '1990-01-01'"
   deltaport export ./people --timestamp 2024-01-31 --sink parquet:people.parquet
   deltaport export ./people --sink sqlite:people.db --mode upsert --key id`;
 
