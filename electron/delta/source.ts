@@ -159,7 +159,7 @@ class OpenedSource implements DeltaSource {
     }
     // The limit counts kept rows, so the scan below reads until enough have passed the filter.
     const { expr, snapshot } = this.filter;
-    const scanned = read(snapshot, { ...options, columns: scanColumns(this.columns, expr), limit: undefined }, opts.limit !== undefined);
+    const scanned = read(snapshot, { ...options, columns: scanColumns(this.columns, expr), limit: undefined, rowGroupFilter: expr }, opts.limit !== undefined);
     yield* filterBatches(scanned, expr, this.columns, this.batchSize, opts.limit);
   }
 }
