@@ -80,7 +80,7 @@ class Checker {
   /** Both operands, checked so that they compare: a string literal takes the type of the other side. */
   private comparable(leftNode: Syntax, rightNode: Syntax, operator: string, checkedLeft?: Expr): [Expr, Expr] {
     let left = checkedLeft ?? this.check(leftNode);
-    let right = this.check(rightNode, typeOf(left));
+    const right = this.check(rightNode, typeOf(left));
     if (isStringLiteral(leftNode) && typeOf(right) !== 'string') left = this.check(leftNode, typeOf(right));
     const [lf, rf] = [familyOf(typeOf(left)), familyOf(typeOf(right))];
     for (const [expr, family, node] of [[left, lf, leftNode], [right, rf, rightNode]] as const) {
@@ -93,14 +93,11 @@ class Checker {
   }
 
   private column(path: string[], pos: number): Expr {
-    let fields: StructField[] = this.schema.fields;
     let type: DeltaType = this.schema;
     const names: string[] = [];
     for (const part of path) {
-      if (!isStruct(type) && names.length > 0) {
-        throw new FilterError(`'${names.join('.')}' is ${typeLabel(type)}, it has no field '${part}'`, pos);
-      }
-      fields = (type as StructType).fields;
+      if (!isStruct(type)) throw new FilterError(`'${names.join('.')}' is ${typeLabel(type)}, it has no field '${part}'`, pos);
+      const fields = type.fields;
       const field = fields.find((f) => f.name === part) ?? uniqueCaseInsensitive(fields, part);
       if (!field) throw new FilterError(unknownColumn(names, part, fields), pos);
       names.push(field.name);
