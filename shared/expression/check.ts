@@ -97,8 +97,8 @@ class Checker {
     const names: string[] = [];
     for (const part of path) {
       if (!isStruct(type)) throw new FilterError(`'${names.join('.')}' is ${typeLabel(type)}, it has no field '${part}'`, pos);
-      const fields = type.fields;
-      const field = fields.find((f) => f.name === part) ?? uniqueCaseInsensitive(fields, part);
+      const fields: StructField[] = type.fields;
+      const field: StructField | undefined = fields.find((f) => f.name === part) ?? uniqueCaseInsensitive(fields, part);
       if (!field) throw new FilterError(unknownColumn(names, part, fields), pos);
       names.push(field.name);
       type = field.type;
