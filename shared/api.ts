@@ -3,6 +3,7 @@
 import type { DeltaType } from './delta-schema.js';
 import type { ErrorValue } from './errors.js';
 import type { ConnectionReport, ExportPlan, SinkSpec } from './sink-spec.js';
+import type { SortKey } from './sort-spec.js';
 import type { DeltaSourceSpec } from './source-spec.js';
 import type { CommitSummary, FilterSkipping, TableInfo } from './table-info.js';
 
@@ -20,6 +21,8 @@ export interface TableRef {
 export interface PreviewRequest {
   source: DeltaSourceSpec;
   limit: number;
+  /** The first rows in this order over the whole snapshot (after the filter); absent = file order. */
+  orderBy?: SortKey[];
 }
 
 export interface PreviewColumn {
@@ -36,6 +39,8 @@ export interface PreviewResult {
   truncated: boolean;
   /** With a filter (source.filter): the files it let the read skip. */
   skipping?: FilterSkipping | null;
+  /** With orderBy: the order, and how many rows it was taken over (every row of the snapshot the filter kept). */
+  order?: { keys: SortKey[]; rowsSorted: number } | null;
 }
 
 export interface ExportRequest {

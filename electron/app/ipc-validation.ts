@@ -7,6 +7,7 @@ import { API_METHODS } from '../../shared/api.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { ExecutionOptions, PostgresConnection, SinkSpec, SqlTargetOptions, WriteMode } from '../../shared/sink-spec.js';
 import { DEFAULT_EXECUTION, validateSinkSpec } from '../../shared/sink-spec.js';
+import type { SortKey } from '../../shared/sort-spec.js';
 import type { DeltaSourceSpec, OptionValue } from '../../shared/source-spec.js';
 import { validateSourceSpec } from '../../shared/source-spec.js';
 import { isAppUrl } from './security.js';
@@ -151,6 +152,15 @@ function sourceSpec(v: unknown, at: string): DeltaSourceSpec {
   });
 }
 
+function sortKeys(v: unknown, at: string): SortKey[] {
+  if (!Array.isArray(v)) invalid(at, 'must be a list');
+  if (v.length > LIMITS.columns) invalid(at, `must have at most ${LIMITS.columns} entries`);
+  return v.map((item, i) => {
+    const o = object(item, `${at}[${i}]`, ['column', 'descending']);
+    return { column: string(o.column, `${at}[${i}].column`, LIMITS.name), descending: boolean(o.descending, `${at}[${i}].descending`) };
+  });
+}
+
 function execution(v: unknown, at: string): ExecutionOptions {
   const o = object(v, at, ['batchSize', 'batchIntervalMs', 'maxRetries']);
   return {
@@ -234,8 +244,12 @@ function exportRequest(v: unknown, at: string): ExportRequest {
 }
 
 function previewRequest(v: unknown, at: string): PreviewRequest {
-  const o = object(v, at, ['source', 'limit']);
-  const request = { source: sourceSpec(o.source, `${at}.source`), limit: integer(o.limit, `${at}.limit`, 1, LIMITS.previewRows) };
+  const o = object(v, at, ['source', 'limit', 'orderBy']);
+  const request = defined({
+    source: sourceSpec(o.source, `${at}.source`),
+    limit: integer(o.limit, `${at}.limit`, 1, LIMITS.previewRows),
+    orderBy: optional(o, 'orderBy', (x) => sortKeys(x, `${at}.orderBy`)),
+  });
   checkSpecs(at, validateSourceSpec(request.source));
   return request;
 }

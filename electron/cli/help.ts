@@ -22,13 +22,15 @@ ${TIME_TRAVEL}
 Lists the table's commits, newest first: version, time, operation, parameters, metrics, engine.
   --limit N          only the N newest commits
   --json             print the commits as JSON`,
-  preview: `usage: deltaport preview <table> [--version N | --timestamp TS] [--columns a,b] [--where COND] [--limit N]
-                         [--format table|jsonl|csv]
+  preview: `usage: deltaport preview <table> [--version N | --timestamp TS] [--columns a,b] [--where COND]
+                         [--order-by "a desc,b"] [--limit N] [--format table|jsonl|csv]
 
 Prints the first rows of the table (20 by default).
 ${TIME_TRAVEL}
   --columns a,b      only these columns, in this order
 ${WHERE}
+  --order-by "a desc,b"  the first rows in this order over the whole snapshot (after --where), nulls last;
+                     every row is read, only the first N are kept
   --limit N          at most N rows
   --format F         table (aligned columns, NULL for nulls), jsonl or csv`,
   export: `usage: deltaport export <table> [--version N | --timestamp TS] [--columns a,b] [--where COND]

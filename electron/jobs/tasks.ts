@@ -5,6 +5,7 @@ import type { ExportRequest, JsonValue, PreviewRequest, PreviewResult } from '..
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
 import { isSqlSink } from '../../shared/sink-spec.js';
 import { openSource } from '../delta/source.js';
+import { previewRows } from '../delta/preview-rows.js';
 import { runExport } from '../export/run-export.js';
 import { planSqlExport } from '../sinks/sql-plan.js';
 import { jsonReader } from '../values/json-value.js';
@@ -27,18 +28,20 @@ export async function exportTask(
 
 /** Reads one row more than asked, only to tell whether the snapshot has more. */
 export async function previewTask(request: PreviewRequest, signal: AbortSignal): Promise<PreviewResult> {
-  const source = await openSource(request.source);
+  const { source, columns, batches, order } = await previewRows(request.source, { limit: request.limit, orderBy: request.orderBy, signal });
   const rows: JsonValue[][] = [];
-  for await (const { batch } of source.batches({ signal, limit: request.limit + 1 })) {
-    const readers = batch.schema.fields.map((_, c) => jsonReader(batch.getChildAt(c)!));
+  for await (const batch of batches) {
+    const readers = columns.map((name) => jsonReader(batch.getChild(name)!));
     for (let i = 0; i < batch.numRows; i++) rows.push(readers.map((read) => read(i)));
   }
+  const fields = columns.map((name) => source.fields.find((f) => f.name === name)!);
   return {
     version: source.snapshot.version,
-    columns: source.fields.map((f) => ({ name: f.name, type: f.type, nullable: f.nullable })),
+    columns: fields.map((f) => ({ name: f.name, type: f.type, nullable: f.nullable })),
     rows: rows.slice(0, request.limit),
     truncated: rows.length > request.limit,
     skipping: source.filter?.skipping ?? null,
+    order,
   };
 }
 

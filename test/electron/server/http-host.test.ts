@@ -192,6 +192,20 @@ describe('deltaport serve host', () => {
     });
   });
 
+  it('previews in an order over the whole snapshot', async () => {
+    const table = tablePath('delta-0.8.0-partitioned');
+    const { rows } = await duckdbRows(table, 0, 'true', ['value']);
+    const res = await call<PreviewResult>('preview', {
+      source: { tablePath: table, columnNames: ['value'] },
+      limit: 3,
+      orderBy: [{ column: 'value', descending: true }],
+    });
+    expect(res.result.ok && res.result.value.rows.map((r) => r[0])).toEqual([...rows].reverse().slice(0, 3));
+    expect(res.result.ok && res.result.value.order).toEqual({ keys: [{ column: 'value', descending: true }], rowsSorted: rows.length });
+    const bad = await call<PreviewResult>('preview', { source: { tablePath: table }, limit: 3, orderBy: [{ column: 'value' }] });
+    expect(!bad.result.ok && bad.result.error.code).toBe('VALIDATION');
+  });
+
   it('delivers job events as server-sent events', async () => {
     const controller = new AbortController();
     const res = await fetch(`${base}/api/events`, { headers: { 'X-Deltaport-Token': host.token }, signal: controller.signal });
