@@ -92,6 +92,12 @@ export class DeltaTable {
     return (await this.clockFor(listing)).timeOf(version);
   }
 
+  /** The actions of one commit, as written (the change feed reads them). */
+  async commit(version: number): Promise<Action[]> {
+    const listing = await this.lister.list();
+    return this.commitActions(version, listing);
+  }
+
   async resolveTimestamp(timestampMs: number): Promise<number> {
     const listing = await this.lister.list();
     return (await this.clockFor(listing)).resolve(timestampMs);
