@@ -1,6 +1,6 @@
 // The help texts: `deltaport --help`, `deltaport help <command>`, `deltaport <command> --help`.
 
-export const COMMANDS = ['schema', 'history', 'preview', 'export', 'serve'] as const;
+export const COMMANDS = ['schema', 'history', 'preview', 'export', 'diff', 'changes', 'serve'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 const TIME_TRAVEL = `  --version N        read version N
@@ -54,6 +54,21 @@ SQL sinks (sqlite, postgres):
   --batch-interval-ms N  flush a partial batch after N ms (default 0: off)
   --max-retries N    retries of a batch after a transient error (default 3)
   --exactly-once     record progress in the target so that a rerun resumes and never duplicates rows`,
+  diff: `usage: deltaport diff <table> --from V1 [--to V2] [--limit N] [--format table|jsonl|csv]
+
+Shows what changed from version V1 to V2 (default: the latest): schema, properties, protocol, data files, and the
+rows added and removed, read only from the files that differ and their deletion vectors. Each row carries a
+_change column, 'added' or 'removed'; an updated row shows as one of each.
+  --limit N          at most N rows (default 20 as a table; every row as jsonl or csv)
+  --format F         table (the changes, then the rows), jsonl or csv (the rows only)`,
+  changes: `usage: deltaport changes <table> --from V1 [--to V2] [--limit N] [--format table|jsonl|csv]
+
+Prints the table's change data feed (delta.enableChangeDataFeed) from version V1 to V2 (default: the latest), as
+Spark's table_changes does: each row with _change_type (insert, delete, update_preimage, update_postimage),
+_commit_version and _commit_timestamp. Read from the _change_data files where a commit has them, else from its
+added and removed files.
+  --limit N          at most N rows (default 20 as a table; every row as jsonl or csv)
+  --format F         table, jsonl or csv`,
   serve: `usage: deltaport serve [--port N]
 
 Serves the Deltaport app on 127.0.0.1 and prints the address to open in a browser.`,
@@ -69,6 +84,8 @@ commands:
   history <table>    the table's commits
   preview <table>    the first rows of a version
   export <table>     export a version to SQLite, PostgreSQL, Parquet, CSV or JSON Lines
+  diff <table>       what changed between two versions, down to the rows
+  changes <table>    the change data feed over a range of versions
   serve              the app in a browser
   help <command>     help for a command
 

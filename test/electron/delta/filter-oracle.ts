@@ -24,32 +24,40 @@ const DUCK_TYPES: Record<string, string> = {
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const text = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
+/** A DuckDB SELECT of one data file's rows as the table's logical columns: physical names mapped, partition values
+ * from the action, columns the file lacks as NULL; `extra` names file columns to keep besides (a change file's
+ * _change_type). */
+export async function fileSelect(root: string, metaData: Json, action: Json, extra: string[] = []): Promise<string> {
+  const mapped = (metaData.configuration?.['delta.columnMapping.mode'] ?? 'none') !== 'none';
+  const fields = (JSON.parse(metaData.schemaString as string) as Json).fields as Json[];
+  const partitions = new Set(metaData.partitionColumns as string[]);
+  const file = path.join(root, decodeURIComponent(action.path as string));
+  const c = await duck();
+  const present = new Set(((await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${text(file)})`)).getRowObjectsJS() as Json[]).map((r) => r.column_name as string));
+  const select = fields.map((f) => {
+    const physical = mapped ? (f.metadata['delta.columnMapping.physicalName'] as string) : (f.name as string);
+    if (partitions.has(f.name as string)) {
+      const raw = (action.partitionValues as Record<string, string | null>)[physical];
+      const value = raw === null || raw === undefined || raw === '' ? 'NULL' : text(raw);
+      return `CAST(${value} AS ${DUCK_TYPES[f.type as string]}) AS ${quote(f.name as string)}`;
+    }
+    return present.has(physical) ? `${quote(physical)} AS ${quote(f.name as string)}` : `NULL AS ${quote(f.name as string)}`;
+  });
+  return `SELECT ${[...select, ...extra.map(quote)].join(', ')} FROM read_parquet(${text(file)})`;
+}
+
+/** Rows of a query as `columns` cast to VARCHAR ('NULL' for null) joined by '|'. */
+export async function duckCells(from: string, columns: string[], where = 'true'): Promise<string[]> {
+  const cells = columns.map((name) => `coalesce(CAST(${quote(name)} AS VARCHAR), 'NULL')`).join(` || '|' || `);
+  const rows = ((await (await duck()).runAndReadAll(`SELECT ${cells} AS row FROM (${from}) WHERE ${where}`)).getRowObjectsJS() as Json[]);
+  return rows.map((r) => r.row as string);
+}
+
 /** Each kept row as its `columns` cast to VARCHAR ('NULL' for null) joined by '|', sorted; also the files listed. */
 export async function duckdbRows(root: string, version: number, where: string, columns: string[], fromCheckpoint?: number): Promise<{ rows: string[]; files: Json[] }> {
   const snapshot = await oracleSnapshot(root, version, fromCheckpoint);
-  const meta = snapshot.metaData;
-  const mapped = (meta.configuration?.['delta.columnMapping.mode'] ?? 'none') !== 'none';
-  const fields = (JSON.parse(meta.schemaString as string) as Json).fields as Json[];
-  const partitions = new Set(meta.partitionColumns as string[]);
-  const c = await duck();
-  const parts: string[] = [];
   const files = [...snapshot.adds.values()];
-  for (const add of files) {
-    const file = path.join(root, decodeURIComponent(add.path as string));
-    const present = new Set(((await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${text(file)})`)).getRowObjectsJS() as Json[]).map((r) => r.column_name as string));
-    const select = fields.map((f) => {
-      const physical = mapped ? (f.metadata['delta.columnMapping.physicalName'] as string) : (f.name as string);
-      if (partitions.has(f.name as string)) {
-        const raw = (add.partitionValues as Record<string, string | null>)[physical];
-        const value = raw === null || raw === undefined || raw === '' ? 'NULL' : text(raw);
-        return `CAST(${value} AS ${DUCK_TYPES[f.type as string]}) AS ${quote(f.name as string)}`;
-      }
-      return present.has(physical) ? `${quote(physical)} AS ${quote(f.name as string)}` : `NULL AS ${quote(f.name as string)}`;
-    });
-    parts.push(`SELECT ${select.join(', ')} FROM read_parquet(${text(file)})`);
-  }
-  const cells = columns.map((name) => `coalesce(CAST(${quote(name)} AS VARCHAR), 'NULL')`).join(` || '|' || `);
-  const sql = `SELECT ${cells} AS row FROM (${parts.join(' UNION ALL BY NAME ')}) WHERE ${where}`;
-  const rows = ((await c.runAndReadAll(sql)).getRowObjectsJS() as Json[]).map((r) => r.row as string);
+  const parts = await Promise.all(files.map((add) => fileSelect(root, snapshot.metaData, add)));
+  const rows = await duckCells(parts.join(' UNION ALL BY NAME '), columns, where);
   return { rows: rows.sort(), files };
 }
