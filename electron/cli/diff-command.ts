@@ -1,7 +1,10 @@
-// `deltaport diff <table> --from V1 --to V2 [--limit N] [--format table|jsonl|csv]`: what changed between two
-// versions: schema, properties, protocol, files, and the rows added and removed (electron/delta/change/).
+// `deltaport diff <table> --from V1 --to V2 [--limit N] [--format table|jsonl|csv] [--sink TARGET ...]`: what
+// changed between two versions: schema, properties, protocol, files, and the rows added and removed
+// (electron/delta/change/), printed or exported like a snapshot.
 import { diffSnapshots, type Change } from '../delta/change/snapshot-diff.js';
+import { changeExportInput } from '../delta/change/change-export.js';
 import { DeltaTable } from '../delta/table.js';
+import { exportRows, SINK_FLAGS } from './export-command.js';
 import { intFlag, onePositional, parseArgs, UsageError } from './args.js';
 import { formatFlag, writeRows } from './batch-output.js';
 import type { CliIo } from './io.js';
@@ -9,7 +12,7 @@ import type { CliIo } from './io.js';
 const DEFAULT_LIMIT = 20;
 
 export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, { from: 'value', to: 'value', limit: 'value', format: 'value' }, 'diff');
+  const args = parseArgs(argv, { from: 'value', to: 'value', limit: 'value', format: 'value', ...SINK_FLAGS }, 'diff');
   const tablePath = onePositional(args, 'the table folder');
   const from = intFlag(args, 'from', 0, 'a version number (0 or more)');
   if (from === undefined) throw new UsageError('--from is required');
@@ -18,6 +21,10 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
   const format = formatFlag(args);
   const limit = intFlag(args, 'limit', 1, 'a positive whole number') ?? (format === 'table' ? DEFAULT_LIMIT : Infinity);
   const diff = await diffSnapshots(table, from, to);
+  if (args.values.has('sink')) {
+    await exportRows(changeExportInput(diff.fields, diff.rowSchema, diff.newer, () => diff.rows(io.signal)), tablePath, args, io);
+    return 0;
+  }
   const columns = diff.rowSchema.fields.map((f) => f.name);
   if (format !== 'table') {
     await writeRows(diff.rows(io.signal), diff.rowSchema, columns, format, limit, io);

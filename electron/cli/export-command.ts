@@ -3,16 +3,13 @@
 import path from 'node:path';
 import { DEFAULT_EXECUTION, type SinkSpec, type WriteMode } from '../../shared/sink-spec.js';
 import { parseSinkTarget, SINK_TARGET_FORMS } from '../../shared/sink-target.js';
-import { runExport, type ExportProgress } from '../export/run-export.js';
+import { runExport, writeToSink, type ExportInput, type ExportProgress } from '../export/run-export.js';
 import { intFlag, listFlag, onePositional, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 import { FILTER_FLAGS, skippingLine, sourceSpec, TIME_TRAVEL_FLAGS } from './source-flags.js';
 
-const FLAGS = {
-  ...TIME_TRAVEL_FLAGS,
-  ...FILTER_FLAGS,
-  columns: 'value',
-  option: 'list',
+/** The flags that say where and how to write, for every command that exports (export, diff, changes). */
+export const SINK_FLAGS = {
   sink: 'value',
   target: 'value',
   mode: 'value',
@@ -24,6 +21,8 @@ const FLAGS = {
   'exactly-once': 'switch',
 } as const;
 
+const FLAGS = { ...TIME_TRAVEL_FLAGS, ...FILTER_FLAGS, columns: 'value', option: 'list', ...SINK_FLAGS } as const;
+
 const SQL_ONLY = ['target', 'mode', 'key', 'sql', 'batch-size', 'batch-interval-ms', 'max-retries', 'exactly-once'];
 const MODES: WriteMode[] = ['append', 'overwrite', 'upsert', 'sql'];
 const PROGRESS_EVERY_MS = 200;
@@ -33,20 +32,30 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   const tablePath = onePositional(args, 'the table folder');
   const source = sourceSpec(tablePath, args);
   const sink = sinkSpec(tablePath, args);
+  const result = await withProgress(io, (signal, onProgress) => runExport({ source, sink, signal, onProgress }));
+  io.stdout.write(`exported ${result.rows} rows in ${result.seconds.toFixed(1)} s (${Math.round(result.rowsPerSec)} rows/s)\n`);
+  if (result.skipping) io.stdout.write(`${skippingLine(result.skipping)}\n`);
+  return 0;
+}
 
+/** Rows that are not a snapshot's (a diff, a change feed) into the sink the flags name; one summary line. */
+export async function exportRows(input: ExportInput, tablePath: string, args: ParsedArgs, io: CliIo): Promise<void> {
+  const sink = sinkSpec(tablePath, args);
+  if ('exactlyOnce' in sink && sink.exactlyOnce) throw new UsageError('--exactly-once applies only to snapshot exports');
+  const started = performance.now();
+  const rows = await withProgress(io, (signal, onProgress) => writeToSink(input, { sink, signal, onProgress }));
+  io.stdout.write(`exported ${rows} rows in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+/** Runs an export with progress on a terminal and Ctrl-C as a cancel. */
+async function withProgress<T>(io: CliIo, run: (signal: AbortSignal, onProgress?: (p: ExportProgress) => void) => Promise<T>): Promise<T> {
   const progress = io.isTTY ? progressLine(io) : null;
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort();
   io.signal?.addEventListener('abort', onInterrupt);
   if (!io.signal) process.once('SIGINT', onInterrupt);
   try {
-    const result = await runExport({ source, sink, signal: cancel.signal, onProgress: progress?.update });
-    progress?.clear();
-    io.stdout.write(
-      `exported ${result.rows} rows in ${result.seconds.toFixed(1)} s (${Math.round(result.rowsPerSec)} rows/s)\n`,
-    );
-    if (result.skipping) io.stdout.write(`${skippingLine(result.skipping)}\n`);
-    return 0;
+    return await run(cancel.signal, progress?.update);
   } finally {
     progress?.clear();
     io.signal?.removeEventListener('abort', onInterrupt);

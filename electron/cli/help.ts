@@ -55,20 +55,24 @@ SQL sinks (sqlite, postgres):
   --max-retries N    retries of a batch after a transient error (default 3)
   --exactly-once     record progress in the target so that a rerun resumes and never duplicates rows`,
   diff: `usage: deltaport diff <table> --from V1 [--to V2] [--limit N] [--format table|jsonl|csv]
+                      [--sink TARGET [SQL sink options of export]]
 
 Shows what changed from version V1 to V2 (default: the latest): schema, properties, protocol, data files, and the
 rows added and removed, read only from the files that differ and their deletion vectors. Each row carries a
 _change column, 'added' or 'removed'; an updated row shows as one of each.
   --limit N          at most N rows (default 20 as a table; every row as jsonl or csv)
-  --format F         table (the changes, then the rows), jsonl or csv (the rows only)`,
+  --format F         table (the changes, then the rows), jsonl or csv (the rows only)
+  --sink TARGET      export the rows instead, as export does (all its sinks and SQL options but --exactly-once)`,
   changes: `usage: deltaport changes <table> --from V1 [--to V2] [--limit N] [--format table|jsonl|csv]
+                         [--sink TARGET [SQL sink options of export]]
 
 Prints the table's change data feed (delta.enableChangeDataFeed) from version V1 to V2 (default: the latest), as
 Spark's table_changes does: each row with _change_type (insert, delete, update_preimage, update_postimage),
 _commit_version and _commit_timestamp. Read from the _change_data files where a commit has them, else from its
 added and removed files.
   --limit N          at most N rows (default 20 as a table; every row as jsonl or csv)
-  --format F         table, jsonl or csv`,
+  --format F         table, jsonl or csv
+  --sink TARGET      export the rows instead, as export does (all its sinks and SQL options but --exactly-once)`,
   serve: `usage: deltaport serve [--port N]
 
 Serves the Deltaport app on 127.0.0.1 and prints the address to open in a browser.`,

@@ -22,12 +22,17 @@ interface CdcAction {
 }
 
 const CHANGE_TYPE: StructField = { name: '_change_type', type: 'string', nullable: false };
-const VERSION_FIELD = new arrow.Field('_commit_version', new arrow.Int64(), false);
-const TIMESTAMP_FIELD = new arrow.Field('_commit_timestamp', new arrow.TimestampMicrosecond('UTC'), false);
+const COMMIT_VERSION: StructField = { name: '_commit_version', type: 'long', nullable: false };
+const COMMIT_TIMESTAMP: StructField = { name: '_commit_timestamp', type: 'timestamp', nullable: false };
+const VERSION_FIELD = toArrowField(COMMIT_VERSION);
+const TIMESTAMP_FIELD = toArrowField(COMMIT_TIMESTAMP);
 
 export interface ChangeFeed {
-  /** The table's columns at `to`, then _change_type, _commit_version, _commit_timestamp. */
+  /** The table's columns at `to`, then _change_type, _commit_version, _commit_timestamp; as Delta fields and Arrow. */
+  fields: StructField[];
   schema: arrow.Schema;
+  /** The snapshot at `to`. */
+  snapshot: Snapshot;
   rows(signal?: AbortSignal): AsyncGenerator<arrow.RecordBatch>;
 }
 
@@ -42,7 +47,9 @@ export async function changeFeed(table: DeltaTable, from: number, to: number): P
   // Change files name their columns as data files do; under column mapping _change_type keeps its own name.
   const changeType: StructField = { ...CHANGE_TYPE, metadata: { 'delta.columnMapping.physicalName': '_change_type' } };
   return {
+    fields: [...snapshot.schema.fields, CHANGE_TYPE, COMMIT_VERSION, COMMIT_TIMESTAMP],
     schema: new arrow.Schema([...snapshot.schema.fields.map(toArrowField), toArrowField(CHANGE_TYPE), VERSION_FIELD, TIMESTAMP_FIELD]),
+    snapshot,
     async *rows(signal?: AbortSignal) {
       for (let version = from; version <= to; version++) {
         const actions = await table.commit(version);

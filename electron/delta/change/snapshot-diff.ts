@@ -29,12 +29,16 @@ export interface SnapshotDiff {
   filesRemoved: string[];
   /** Files in both versions whose deletion vector changed: rows deleted in place. */
   filesWithNewDeletions: string[];
-  /** Of rows(): the newer version's columns, then `_change`. */
+  /** Of rows(): the newer version's columns, then `_change`; as Delta fields and as Arrow. */
+  fields: StructField[];
   rowSchema: arrow.Schema;
+  /** The newer snapshot (its table id and folder name an export). */
+  newer: Snapshot;
   rows(signal?: AbortSignal): AsyncGenerator<arrow.RecordBatch>;
 }
 
-const CHANGE_FIELD = new arrow.Field('_change', new arrow.Utf8(), false);
+const CHANGE: StructField = { name: '_change', type: 'string', nullable: false };
+const CHANGE_FIELD = toArrowField(CHANGE);
 
 export async function diffSnapshots(table: DeltaTable, from: number, to: number): Promise<SnapshotDiff> {
   const older = await table.snapshot({ version: from });
@@ -57,7 +61,9 @@ export async function diffSnapshots(table: DeltaTable, from: number, to: number)
     filesAdded: added.map((f) => f.add.path),
     filesRemoved: removed.map((f) => f.add.path),
     filesWithNewDeletions: redeleted.map((f) => f.add.path),
+    fields: [...newer.schema.fields, CHANGE],
     rowSchema: new arrow.Schema([...newer.schema.fields.map(toArrowField), CHANGE_FIELD]),
+    newer,
     async *rows(signal?: AbortSignal) {
       for (const file of removed) yield* fileRows(newer, file, tag('removed'), { signal });
       for (const file of redeleted) {

@@ -1,14 +1,20 @@
 // Diffs of two versions against the logs: files added and removed by path, schema and property changes from the
 // metaData actions, rows from DuckDB's reads of the differing files (a deletion-vector DELETE: the rows of the
 // file its logged predicate matches).
-import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
 import { diffSnapshots } from '../../../electron/delta/change/snapshot-diff.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { displayTextReader } from '../../../electron/values/text-formats.js';
 import { tablePath } from '../../support/tables.js';
 import { cli } from '../cli/run-cli.js';
 import { duckCells, fileSelect } from './filter-oracle.js';
+import { scratchFolders } from './log-files.js';
 import { oracleSnapshot, readCommit, type Json } from './log-oracle.js';
+
+const scratch = scratchFolders('diff');
+afterAll(() => scratch.removeAll());
 
 async function diffRows(table: string, from: number, to: number, columns: string[]) {
   const diff = await diffSnapshots(await DeltaTable.open(tablePath(table)), from, to);
@@ -83,6 +89,36 @@ describe('snapshot diff', () => {
     const bad = await cli('diff', tablePath('cdf-table-with-cdc-and-dvs'), '--from', '99');
     expect(bad.stderr).toMatch(/^deltaport: .*99.*\n$/);
     expect((await cli('diff', tablePath('cdf-table'))).stderr).toBe('deltaport: --from is required\n');
+  });
+});
+
+describe('diff and changes exported like a snapshot', () => {
+  it('writes a diff to Parquet and a change feed to SQLite, with their change columns', async () => {
+    const dir = scratch.make();
+    const parquet = path.join(dir, 'diff.parquet');
+    const run = await cli('diff', tablePath('cdf-table'), '--from', '0', '--to', '3', '--sink', `parquet:${parquet}`);
+    expect(run.stderr).toBe('');
+    const { rows } = await diffRows('cdf-table', 0, 3, ['id', 'name', 'birthday']);
+    expect(run.stdout).toMatch(new RegExp(`^exported ${rows.length} rows in `));
+    const back = await duckCells(`SELECT * FROM read_parquet('${parquet}')`, ['id', 'name', 'birthday', '_change']);
+    expect(back.sort()).toEqual(rows);
+
+    const db = path.join(dir, 'feed.db');
+    const feed = await cli('changes', tablePath('cdf-table'), '--from', '1', '--to', '2', '--sink', `sqlite:${db}`, '--target', 'feed');
+    expect(feed.stderr).toBe('');
+    const sqlite = new Database(db, { readonly: true });
+    const counts = sqlite.prepare('SELECT _change_type AS t, _commit_version AS v, count(*) AS n FROM feed GROUP BY 1, 2 ORDER BY 2, 1').all();
+    sqlite.close();
+    // Versions 1 and 2 are UPDATEs of three rows each (commitInfo.operationMetrics.numUpdatedRows).
+    const updated = [1, 2].map((version) => Number((readCommit(tablePath('cdf-table'), version).find((a) => a.commitInfo)!.commitInfo as Json).operationMetrics.numUpdatedRows));
+    expect(counts).toEqual([
+      { t: 'update_postimage', v: 1, n: updated[0] },
+      { t: 'update_preimage', v: 1, n: updated[0] },
+      { t: 'update_postimage', v: 2, n: updated[1] },
+      { t: 'update_preimage', v: 2, n: updated[1] },
+    ]);
+    const once = await cli('changes', tablePath('cdf-table'), '--from', '1', '--sink', `sqlite:${db}`, '--exactly-once');
+    expect(once.stderr).toBe('deltaport: --exactly-once applies only to snapshot exports\n');
   });
 });
 
