@@ -5,7 +5,7 @@ import type { ErrorValue } from './errors.js';
 import type { ConnectionReport, ExportPlan, SinkSpec } from './sink-spec.js';
 import type { SortKey } from './sort-spec.js';
 import type { DeltaSourceSpec } from './source-spec.js';
-import type { CommitSummary, FilterSkipping, TableInfo } from './table-info.js';
+import type { CommitSummary, FilterSkipping, PartitionSummary, TableInfo, TableProfile, VersionChange } from './table-info.js';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorValue };
 
@@ -41,6 +41,38 @@ export interface PreviewResult {
   skipping?: FilterSkipping | null;
   /** With orderBy: the order, and how many rows it was taken over (every row of the snapshot the filter kept). */
   order?: { keys: SortKey[]; rowsSorted: number } | null;
+}
+
+/** A column profile: from the log's statistics, or with exact an exact scan. */
+export interface ProfileRequest {
+  table: TableRef;
+  exact?: boolean;
+}
+
+/** Rows that changed between versions `from` and `to` (default: the latest). */
+export interface ChangeRowsRequest {
+  path: string;
+  from: number;
+  to?: number;
+  limit: number;
+}
+
+export interface ChangeRows {
+  from: number;
+  to: number;
+  /** The table's columns, then the change columns (_change; or _change_type, _commit_version, _commit_timestamp). */
+  columns: PreviewColumn[];
+  rows: JsonValue[][];
+  truncated: boolean;
+}
+
+export interface DiffResult extends ChangeRows {
+  schema: VersionChange[];
+  properties: VersionChange[];
+  protocol: VersionChange[];
+  filesAdded: string[];
+  filesRemoved: string[];
+  filesWithNewDeletions: string[];
 }
 
 export interface ExportRequest {
@@ -101,6 +133,10 @@ export interface DeltaportApi {
   /** Which version a version or timestamp resolves to, for the time-travel fields as the user types. */
   resolveVersion(req: TableRef): Promise<Result<{ version: number; timestamp: number }>>;
   preview(req: PreviewRequest): Promise<Result<PreviewResult>>;
+  profile(req: ProfileRequest): Promise<Result<TableProfile>>;
+  partitions(req: TableRef): Promise<Result<PartitionSummary[]>>;
+  diff(req: ChangeRowsRequest): Promise<Result<DiffResult>>;
+  changes(req: ChangeRowsRequest): Promise<Result<ChangeRows>>;
   planExport(req: ExportRequest): Promise<Result<ExportPlan>>;
   testConnection(req: { sink: SinkSpec; profile?: string }): Promise<Result<ConnectionReport>>;
   startExport(req: ExportRequest): Promise<Result<JobInfo>>;
@@ -123,6 +159,10 @@ export const API_METHODS = [
   'history',
   'resolveVersion',
   'preview',
+  'profile',
+  'partitions',
+  'diff',
+  'changes',
   'planExport',
   'testConnection',
   'startExport',

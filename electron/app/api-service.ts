@@ -2,12 +2,14 @@
 // methods after ipc-validation.ts has checked the payload. Every method answers a Result; nothing throws across.
 // Reading a table's log stays here (async file reads); anything that decodes data (preview, plan, export) runs in
 // a worker thread.
-import type { DeltaportApi, ExportRequest, PreviewResult, Result, TableRef } from '../../shared/api.js';
+import type { ChangeRows, DeltaportApi, DiffResult, ExportRequest, PreviewResult, Result, TableRef } from '../../shared/api.js';
 import { DeltaportError, toErrorValue } from '../../shared/errors.js';
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
 import { isSqlSink } from '../../shared/sink-spec.js';
 import { TIMESTAMP_FORMS } from '../../shared/source-spec.js';
+import type { TableProfile } from '../../shared/table-info.js';
 import { parseTimestampAsOf } from '../../shared/timestamp.js';
+import { partitionSummaries } from '../delta/profile/partitions.js';
 import { DeltaTable } from '../delta/table.js';
 import type { JobRunner } from '../jobs/job-runner.js';
 import { runSharedTask } from '../jobs/task-worker.js';
@@ -80,6 +82,14 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
         return { version: snapshot.version, timestamp: await t.commitTime(snapshot.version) };
       }),
     preview: (req) => attempt(() => runSharedTask<PreviewResult>({ kind: 'preview', request: req })),
+    profile: (req) => attempt(() => runSharedTask<TableProfile>({ kind: 'profile', request: req })),
+    partitions: (req) =>
+      attempt(async () => {
+        const { table: t, snapshot } = await snapshotAt(req);
+        return partitionSummaries(snapshot, await t.fileStats(snapshot));
+      }),
+    diff: (req) => attempt(() => runSharedTask<DiffResult>({ kind: 'diff', request: req })),
+    changes: (req) => attempt(() => runSharedTask<ChangeRows>({ kind: 'changes', request: req })),
     planExport: (req) => attempt(() => runSharedTask<ExportPlan>({ kind: 'plan', request: exportRequest(req) })),
     // Loaded on first use, like the sinks: pg is not needed to look at a table.
     testConnection: (req) =>

@@ -2,7 +2,7 @@
 // payload is rebuilt from its known fields (unknown keys refused, sizes bounded, paths absolute) before any handler
 // sees it, so nothing reaches the disk or a database unchecked.
 import path from 'node:path';
-import type { ApiMethod, DeltaportApi, ExportRequest, PreviewRequest, TableRef } from '../../shared/api.js';
+import type { ApiMethod, ChangeRowsRequest, DeltaportApi, ExportRequest, PreviewRequest, TableRef } from '../../shared/api.js';
 import { API_METHODS } from '../../shared/api.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { ExecutionOptions, PostgresConnection, SinkSpec, SqlTargetOptions, WriteMode } from '../../shared/sink-spec.js';
@@ -161,6 +161,16 @@ function sortKeys(v: unknown, at: string): SortKey[] {
   });
 }
 
+function changeRowsRequest(v: unknown, at: string): ChangeRowsRequest {
+  const o = object(v, at, ['path', 'from', 'to', 'limit']);
+  return defined({
+    path: absolutePath(o.path, `${at}.path`),
+    from: integer(o.from, `${at}.from`, 0, Number.MAX_SAFE_INTEGER),
+    to: optional(o, 'to', (x) => integer(x, `${at}.to`, 0, Number.MAX_SAFE_INTEGER)),
+    limit: integer(o.limit, `${at}.limit`, 1, LIMITS.previewRows),
+  });
+}
+
 function execution(v: unknown, at: string): ExecutionOptions {
   const o = object(v, at, ['batchSize', 'batchIntervalMs', 'maxRetries']);
   return {
@@ -274,6 +284,13 @@ const VALIDATORS: Validators = {
   },
   resolveVersion: (p) => [tableRef(p, 'resolveVersion')],
   preview: (p) => [previewRequest(p, 'preview')],
+  profile: (p) => {
+    const o = object(p, 'profile', ['table', 'exact']);
+    return [defined({ table: tableRef(o.table, 'profile.table'), exact: optional(o, 'exact', (x) => boolean(x, 'profile.exact')) })];
+  },
+  partitions: (p) => [tableRef(p, 'partitions')],
+  diff: (p) => [changeRowsRequest(p, 'diff')],
+  changes: (p) => [changeRowsRequest(p, 'changes')],
   planExport: (p) => [exportRequest(p, 'planExport')],
   testConnection: (p) => {
     const o = object(p, 'testConnection', ['sink', 'profile']);

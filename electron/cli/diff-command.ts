@@ -1,7 +1,8 @@
 // `deltaport diff <table> --from V1 --to V2 [--limit N] [--format table|jsonl|csv] [--sink TARGET ...]`: what
 // changed between two versions: schema, properties, protocol, files, and the rows added and removed
 // (electron/delta/change/), printed or exported like a snapshot.
-import { diffSnapshots, type Change } from '../delta/change/snapshot-diff.js';
+import type { VersionChange } from '../../shared/table-info.js';
+import { diffSnapshots } from '../delta/change/snapshot-diff.js';
 import { changeExportInput } from '../delta/change/change-export.js';
 import { DeltaTable } from '../delta/table.js';
 import { exportRows, SINK_FLAGS } from './export-command.js';
@@ -42,7 +43,7 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
-function section(io: CliIo, title: string, changes: Change[]): void {
+function section(io: CliIo, title: string, changes: VersionChange[]): void {
   if (changes.length === 0) return;
   io.stdout.write(`${title}:\n`);
   for (const c of changes) {

@@ -1,6 +1,6 @@
 // The help texts: `deltaport --help`, `deltaport help <command>`, `deltaport <command> --help`.
 
-export const COMMANDS = ['schema', 'history', 'preview', 'export', 'diff', 'changes', 'serve'] as const;
+export const COMMANDS = ['schema', 'history', 'preview', 'export', 'diff', 'changes', 'profile', 'partitions', 'serve'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 const TIME_TRAVEL = `  --version N        read version N
@@ -73,6 +73,19 @@ added and removed files.
   --limit N          at most N rows (default 20 as a table; every row as jsonl or csv)
   --format F         table, jsonl or csv
   --sink TARGET      export the rows instead, as export does (all its sinks and SQL options but --exactly-once)`,
+  profile: `usage: deltaport profile <table> [--version N | --timestamp TS] [--exact] [--json]
+
+Profiles each column: null count, min and max from the log's statistics without decoding any data (min and max
+are bounds: strings may be truncated, timestamps are in milliseconds), and the exact row count (numRecords less
+deletion vectors). With --exact, every row is read: nulls, min, max and distinct values counted.
+${TIME_TRAVEL}
+  --exact            count over every row instead of the statistics
+  --json             print the profile as JSON`,
+  partitions: `usage: deltaport partitions <table> [--version N | --timestamp TS] [--json]
+
+Lists every partition of the version with its files, rows (from the statistics, less deleted rows) and bytes.
+${TIME_TRAVEL}
+  --json             print the partitions as JSON`,
   serve: `usage: deltaport serve [--port N]
 
 Serves the Deltaport app on 127.0.0.1 and prints the address to open in a browser.`,
@@ -90,6 +103,8 @@ commands:
   export <table>     export a version to SQLite, PostgreSQL, Parquet, CSV or JSON Lines
   diff <table>       what changed between two versions, down to the rows
   changes <table>    the change data feed over a range of versions
+  profile <table>    null counts, min and max of each column (statistics, or --exact)
+  partitions <table> each partition's files, rows and bytes
   serve              the app in a browser
   help <command>     help for a command
 

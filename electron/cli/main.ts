@@ -18,6 +18,8 @@ const RUNNERS: Record<Command, () => Promise<Runner>> = {
   export: async () => (await import('./export-command.js')).exportCommand,
   diff: async () => (await import('./diff-command.js')).diffCommand,
   changes: async () => (await import('./changes-command.js')).changesCommand,
+  profile: async () => (await import('./profile-command.js')).profileCommand,
+  partitions: async () => (await import('./profile-command.js')).partitionsCommand,
   serve: async () => (await import('../server/serve-command.js')).runServe,
 };
 

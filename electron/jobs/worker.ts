@@ -4,7 +4,7 @@
 import { parentPort } from 'node:worker_threads';
 import { DeltaportError, toErrorValue } from '../../shared/errors.js';
 import type { RawProgress } from './progress.js';
-import { exportTask, planTask, previewTask } from './tasks.js';
+import { runTask } from './tasks.js';
 import type { FromWorker, ToWorker, WorkerTask } from './worker-protocol.js';
 
 const PROGRESS_INTERVAL_MS = 100;
@@ -36,12 +36,7 @@ async function run(id: number, task: WorkerTask): Promise<void> {
     if (now - lastPost >= PROGRESS_INTERVAL_MS) flush(now);
   };
   try {
-    const value =
-      task.kind === 'export'
-        ? await exportTask(task.request, controller.signal, onProgress)
-        : task.kind === 'plan'
-          ? await planTask(task.request)
-          : await previewTask(task.request, controller.signal);
+    const value = await runTask(task, controller.signal, onProgress);
     flush();
     post({ type: 'done', id, value });
   } catch (err) {

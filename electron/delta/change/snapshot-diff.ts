@@ -5,6 +5,7 @@
 // it reads the data) and then `_change`, 'added' or 'removed'; an update shows as a removed and an added row.
 import * as arrow from 'apache-arrow';
 import { typeLabel, type StructField } from '../../../shared/delta-schema.js';
+import type { VersionChange } from '../../../shared/table-info.js';
 import type { DeletionVectorDescriptor } from '../actions.js';
 import { toArrowField } from '../arrow-types.js';
 import { loadDeletionVector } from '../deletion-vectors.js';
@@ -12,19 +13,13 @@ import type { Snapshot } from '../snapshot.js';
 import type { DeltaTable } from '../table.js';
 import { fileRows } from './file-rows.js';
 
-export interface Change {
-  name: string;
-  from: string | null;
-  to: string | null;
-}
-
 export interface SnapshotDiff {
   from: number;
   to: number;
   /** Top-level columns added, removed or of another type (from/to are type labels). */
-  schema: Change[];
-  properties: Change[];
-  protocol: Change[];
+  schema: VersionChange[];
+  properties: VersionChange[];
+  protocol: VersionChange[];
   filesAdded: string[];
   filesRemoved: string[];
   /** Files in both versions whose deletion vector changed: rows deleted in place. */
@@ -102,7 +97,7 @@ function protocolValues(snapshot: Snapshot): Record<string, string> {
 }
 
 /** Keys whose value differs, in the newer order then the removed ones. */
-function valueChanges(from: Record<string, string>, to: Record<string, string>): Change[] {
+function valueChanges(from: Record<string, string>, to: Record<string, string>): VersionChange[] {
   const names = [...new Set([...Object.keys(to), ...Object.keys(from)])];
   return names.filter((n) => from[n] !== to[n]).map((name) => ({ name, from: from[name] ?? null, to: to[name] ?? null }));
 }

@@ -206,6 +206,22 @@ describe('deltaport serve host', () => {
     expect(!bad.result.ok && bad.result.error.code).toBe('VALIDATION');
   });
 
+  it('serves partitions, profiles, diffs and change feeds, validating their payloads', async () => {
+    const table = tablePath('delta-0.8.0-partitioned');
+    const adds = readCommit(table, 0).filter((a) => a.add).map((a) => a.add);
+    const parts = await call<{ files: number; bytes: number }[]>('partitions', { path: table });
+    expect(parts.result.ok && parts.result.value.reduce((n, p) => n + p.files, 0)).toBe(adds.length);
+    expect(parts.result.ok && parts.result.value.reduce((n, p) => n + p.bytes, 0)).toBe(adds.reduce((n, a) => n + a.size, 0));
+    const profile = await call<{ columns: { name: string; source: string }[] }>('profile', { table: { path: table } });
+    expect(profile.result.ok && profile.result.value.columns.map((c) => [c.name, c.source])[0]).toEqual(['value', 'statistics']);
+    const changes = await call<{ rows: unknown[][] }>('changes', { path: tablePath('cdf-table'), from: 3, limit: 10 });
+    expect(changes.result.ok && changes.result.value.rows).toHaveLength(1);
+    const diff = await call<{ filesAdded: string[] }>('diff', { path: tablePath('cdf-table'), from: 0, to: 1, limit: 10 });
+    expect(diff.result.ok && diff.result.value.filesAdded).toHaveLength(3);
+    const bad = await call('diff', { path: tablePath('cdf-table'), from: -1, limit: 10 });
+    expect(!bad.result.ok && bad.result.error.code).toBe('VALIDATION');
+  });
+
   it('delivers job events as server-sent events', async () => {
     const controller = new AbortController();
     const res = await fetch(`${base}/api/events`, { headers: { 'X-Deltaport-Token': host.token }, signal: controller.signal });
