@@ -8,6 +8,7 @@ import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
 import { api } from './api-client.js';
 import { Alert } from './components/Alert.js';
 import { ColumnsPanel } from './components/ColumnsPanel.js';
+import { checkedFilter, FilterBar } from './components/FilterBar.js';
 import { HistoryPanel } from './components/HistoryPanel.js';
 import { JobsDock } from './components/JobsDock.js';
 import { OverviewPanel } from './components/OverviewPanel.js';
@@ -47,6 +48,7 @@ export function App() {
   const [tab, setTab] = useState<TabKey>('overview');
   const [recent, setRecent] = useState<RecentTable[]>([]);
   const [dragging, setDragging] = useState(false);
+  const [filterText, setFilterText] = useState('');
   const travel = useTimeTravel(path);
   const { jobs, loadError, upsert } = useJobs();
   const currentPath = useRef<string | null>(null);
@@ -129,6 +131,7 @@ export function App() {
     };
   }, [path, wanted]);
 
+  const filter = info ? checkedFilter(filterText, info.schema) : { problem: null };
   const blocked = !info
     ? 'Open a table first.'
     : chosen.length === 0
@@ -137,9 +140,13 @@ export function App() {
         ? 'Resolving the snapshot…'
         : travel.asOf === null
           ? 'Fix the Version or Timestamp field first.'
-          : null;
+          : filter.problem !== null
+            ? 'Fix the filter first.'
+            : null;
   const source: DeltaSourceSpec | null =
-    blocked === null && path !== null ? { tablePath: path, columnNames: chosen, ...travel.asOf } : null;
+    blocked === null && path !== null
+      ? { tablePath: path, columnNames: chosen, ...travel.asOf, ...(filter.filter ? { filter: filter.filter } : {}) }
+      : null;
 
   const preview = async (spec: DeltaSourceSpec, limit: number) => {
     const result = await api.preview({ source: spec, limit });
@@ -222,6 +229,7 @@ export function App() {
                 onChange={setChosen}
               />
             </aside>
+            <FilterBar text={filterText} schema={info.schema} onChange={setFilterText} />
             <Tabs<TabKey>
               label="Table panels"
               active={tab}
