@@ -229,7 +229,6 @@ export function App() {
                 onChange={setChosen}
               />
             </aside>
-            <FilterBar text={filterText} schema={info.schema} onChange={setFilterText} />
             <Tabs<TabKey>
               label="Table panels"
               active={tab}
@@ -249,7 +248,16 @@ export function App() {
                     />
                   ),
                 },
-                { key: 'data', label: 'Data', content: <PreviewPanel key={path} source={source} blocked={blocked} preview={preview} /> },
+                {
+                  key: 'data',
+                  label: 'Data',
+                  content: (
+                    <div className="data-panel">
+                      <FilterBar text={filterText} schema={info.schema} onChange={setFilterText} />
+                      <PreviewPanel key={path} source={source} blocked={blocked} preview={preview} />
+                    </div>
+                  ),
+                },
                 {
                   key: 'export',
                   label: 'Export',
