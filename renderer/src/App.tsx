@@ -9,6 +9,7 @@ import { api } from './api-client.js';
 import { Alert } from './components/Alert.js';
 import { ColumnsPanel } from './components/ColumnsPanel.js';
 import { checkedFilter, FilterBar } from './components/FilterBar.js';
+import { checkedOrder, OrderField } from './components/OrderField.js';
 import { HistoryPanel } from './components/HistoryPanel.js';
 import { JobsDock } from './components/JobsDock.js';
 import { OverviewPanel } from './components/OverviewPanel.js';
@@ -49,6 +50,7 @@ export function App() {
   const [recent, setRecent] = useState<RecentTable[]>([]);
   const [dragging, setDragging] = useState(false);
   const [filterText, setFilterText] = useState('');
+  const [orderText, setOrderText] = useState('');
   const travel = useTimeTravel(path);
   const { jobs, loadError, upsert } = useJobs();
   const currentPath = useRef<string | null>(null);
@@ -132,6 +134,7 @@ export function App() {
   }, [path, wanted]);
 
   const filter = info ? checkedFilter(filterText, info.schema) : { problem: null };
+  const order = info ? checkedOrder(orderText, info.schema) : { problem: null };
   const blocked = !info
     ? 'Open a table first.'
     : chosen.length === 0
@@ -142,14 +145,16 @@ export function App() {
           ? 'Fix the Version or Timestamp field first.'
           : filter.problem !== null
             ? 'Fix the filter first.'
-            : null;
+            : order.problem !== null
+              ? 'Fix the order first.'
+              : null;
   const source: DeltaSourceSpec | null =
     blocked === null && path !== null
       ? { tablePath: path, columnNames: chosen, ...travel.asOf, ...(filter.filter ? { filter: filter.filter } : {}) }
       : null;
 
   const preview = async (spec: DeltaSourceSpec, limit: number) => {
-    const result = await api.preview({ source: spec, limit });
+    const result = await api.preview({ source: spec, limit, ...(order.keys ? { orderBy: order.keys } : {}) });
     return result.ok ? { result: result.value } : { error: result.error.message };
   };
 
@@ -254,6 +259,7 @@ export function App() {
                   content: (
                     <div className="data-panel">
                       <FilterBar text={filterText} schema={info.schema} onChange={setFilterText} />
+                      <OrderField text={orderText} schema={info.schema} onChange={setOrderText} />
                       <PreviewPanel key={path} source={source} blocked={blocked} preview={preview} />
                     </div>
                   ),

@@ -61,4 +61,35 @@ describe('filter bar', () => {
     await screenshot(page, 'filter-bar');
     expect(pageErrors).toEqual([]);
   }, 120_000);
+
+  it('orders the whole snapshot, after the filter, and says what the order covers', async () => {
+    const table = tablePath('COVID-19_NYT');
+    await page.getByLabel('Table location', { exact: true }).fill(table);
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.locator('.snapshot-bar .table-name', { hasText: 'COVID-19_NYT' }).waitFor();
+    await page.getByRole('tab', { name: /^Data/ }).click();
+    const order = page.getByLabel('Order by', { exact: true });
+    await order.fill('nope desc');
+    await page.getByText("order-by: no column 'nope'").waitFor();
+    expect(await page.getByRole('button', { name: 'Preview', exact: true }).isDisabled()).toBe(true);
+
+    const where = "state = 'Ohio'";
+    await page.getByLabel('Filter rows', { exact: true }).fill(where);
+    await order.fill('cases desc, date');
+    await page.getByLabel('Row limit', { exact: true }).fill('5');
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    const matching = (await duckdbRows(table, 0, where, ['cases'])).rows.length;
+    await page.getByText(`ordered by cases desc, date over ${matching.toLocaleString('en-US')} rows`, { exact: false }).waitFor();
+    const headers = await page.getByRole('grid').locator('[role=columnheader] .header-name').allTextContents();
+    const cases = headers.indexOf('cases');
+    const shown = await page
+      .getByRole('grid')
+      .locator('[role=rowgroup].grid-body [role=row]')
+      .evaluateAll((els, k) => els.map((row) => row.querySelectorAll('[role=gridcell]')[k].textContent ?? ''), cases);
+    // DuckDB's five largest Ohio case counts, in order.
+    const top = (await duckdbRows(table, 0, `${where} ORDER BY cases DESC LIMIT 5`, ['cases'])).rows.map(Number).sort((a, b) => b - a);
+    expect(shown.map((t) => Number(t.replace(/[^0-9]/g, '')))).toEqual(top);
+    await screenshot(page, 'order-by');
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
 });

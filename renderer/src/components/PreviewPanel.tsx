@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import type { PreviewResult } from '../../../shared/api.js';
 import type { DeltaSourceSpec } from '../../../shared/source-spec.js';
+import { orderByText } from '../../../shared/sort-spec.js';
 import { formatCount } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
 import { Alert } from './Alert.js';
@@ -53,6 +54,18 @@ export function PreviewPanel({ source, blocked, preview }: Props) {
             <span className="pill">snapshot v{result.version}</span> {formatCount(result.rows.length)} rows
             {result.truncated ? ` (first ${formatCount(result.rows.length)}; the table has more)` : ''} ·{' '}
             {result.columns.length} columns
+            {result.skipping && (
+              <span className="skip-note">
+                {' '}
+                · filter skipped {formatCount(result.skipping.filesSkipped)} of {formatCount(result.skipping.filesTotal)} files
+              </span>
+            )}
+            {result.order && (
+              <span className="order-note">
+                {' '}
+                · ordered by {orderByText(result.order.keys)} over {formatCount(result.order.rowsSorted)} rows
+              </span>
+            )}
           </span>
         )}
       </form>
