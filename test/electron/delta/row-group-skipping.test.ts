@@ -9,7 +9,9 @@ import type { StructType } from '../../../shared/delta-schema.js';
 import { compileFilter } from '../../../shared/expression/index.js';
 import { skippedRowGroups } from '../../../electron/delta/filter/row-group-skipping.js';
 import { openSource } from '../../../electron/delta/source.js';
-import type { ScanPosition } from '../../../electron/delta/scan-types.js';
+import { parallelScan } from '../../../electron/delta/parallel-scan.js';
+import { scan } from '../../../electron/delta/scan.js';
+import type { ScanBatch, ScanPosition } from '../../../electron/delta/scan-types.js';
 import { DeltaTableWriter } from '../../../electron/delta-writer/table-writer.js';
 import { scratchFolders } from './log-files.js';
 
@@ -94,6 +96,22 @@ describe('row-group skipping', () => {
       expect((await ours(filter)).flatMap((b) => b.ids)).toEqual(await expected(filter));
     });
   }
+
+  it('skips the same row groups in a scan thread as in process', async () => {
+    const compiled = compileFilter("id BETWEEN 140 AND 160 OR id > 950 OR name = 'n0420'", SCHEMA);
+    if (!compiled.ok) throw new Error(compiled.message);
+    const source = await openSource({ tablePath: root });
+    const options = { batchSize: 64, rowGroupFilter: compiled.expr };
+    const observe = async (batches: AsyncIterable<ScanBatch>) => {
+      const seen: [number[], ScanPosition][] = [];
+      for await (const { batch, end } of batches) seen.push([[...(batch.getChild('id')!.toArray() as BigInt64Array)].map(Number), end]);
+      return seen;
+    };
+    const inProcess = await observe(scan(source.snapshot, options));
+    expect(await observe(parallelScan(source.snapshot, options))).toEqual(inProcess);
+    // Only groups 1, 4 and 9 hold candidates: 300 of the 1000 rows (less deletions) are decoded.
+    expect(inProcess.flatMap(([ids]) => ids)).toHaveLength(300 - DELETED.length);
+  });
 
   it('resumes after any batch to the same rows (positions count skipped groups)', async () => {
     const filter = "id BETWEEN 140 AND 160 OR id > 950 OR name = 'n0420'";
