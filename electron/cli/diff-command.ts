@@ -2,18 +2,18 @@
 // changed between two versions: schema, properties, protocol, files, and the rows added and removed
 // (electron/delta/change/), printed or exported like a snapshot.
 import type { VersionChange } from '../../shared/table-info.js';
-import { diffSnapshots } from '../delta/change/snapshot-diff.js';
+import { diffSnapshots, pairedRows } from '../delta/change/snapshot-diff.js';
 import { changeExportInput } from '../delta/change/change-export.js';
 import { DeltaTable } from '../delta/table.js';
 import { exportRows, SINK_FLAGS } from './export-command.js';
-import { intFlag, onePositional, parseArgs, UsageError } from './args.js';
+import { intFlag, listFlag, onePositional, parseArgs, UsageError } from './args.js';
 import { formatFlag, writeRows } from './batch-output.js';
 import type { CliIo } from './io.js';
 
 const DEFAULT_LIMIT = 20;
 
 export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, { from: 'value', to: 'value', limit: 'value', format: 'value', ...SINK_FLAGS }, 'diff');
+  const args = parseArgs(argv, { from: 'value', to: 'value', limit: 'value', format: 'value', 'pair-by': 'value', ...SINK_FLAGS }, 'diff');
   const tablePath = onePositional(args, 'the table folder');
   const from = intFlag(args, 'from', 0, 'a version number (0 or more)');
   if (from === undefined) throw new UsageError('--from is required');
@@ -22,13 +22,15 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
   const format = formatFlag(args);
   const limit = intFlag(args, 'limit', 1, 'a positive whole number') ?? (format === 'table' ? DEFAULT_LIMIT : Infinity);
   const diff = await diffSnapshots(table, from, to);
+  const pairBy = listFlag(args, 'pair-by');
+  const rows = () => (pairBy ? pairedRows(diff, pairBy, io.signal) : diff.rows(io.signal));
   if (args.values.has('sink')) {
-    await exportRows(changeExportInput(diff.fields, diff.rowSchema, diff.newer, () => diff.rows(io.signal)), tablePath, args, io);
+    await exportRows(changeExportInput(diff.fields, diff.rowSchema, diff.newer, rows), tablePath, args, io);
     return 0;
   }
   const columns = diff.rowSchema.fields.map((f) => f.name);
   if (format !== 'table') {
-    await writeRows(diff.rows(io.signal), diff.rowSchema, columns, format, limit, io);
+    await writeRows(rows(), diff.rowSchema, columns, format, limit, io);
     return 0;
   }
   io.stdout.write(`version ${from} -> ${to}\n`);
@@ -38,7 +40,7 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
   io.stdout.write(
     `files: ${diff.filesAdded.length} added, ${diff.filesRemoved.length} removed, ${diff.filesWithNewDeletions.length} with rows newly deleted\n`,
   );
-  const { written, more } = await writeRows(diff.rows(io.signal), diff.rowSchema, columns, format, limit, io);
+  const { written, more } = await writeRows(rows(), diff.rowSchema, columns, format, limit, io);
   io.stdout.write(more ? `(${written} changed rows shown; more exist, see --limit)\n` : `(${written} changed rows)\n`);
   return 0;
 }

@@ -54,12 +54,14 @@ SQL sinks (sqlite, postgres):
   --batch-interval-ms N  flush a partial batch after N ms (default 0: off)
   --max-retries N    retries of a batch after a transient error (default 3)
   --exactly-once     record progress in the target so that a rerun resumes and never duplicates rows`,
-  diff: `usage: deltaport diff <table> --from V1 [--to V2] [--limit N] [--format table|jsonl|csv]
+  diff: `usage: deltaport diff <table> --from V1 [--to V2] [--pair-by a,b] [--limit N] [--format table|jsonl|csv]
                       [--sink TARGET [SQL sink options of export]]
 
 Shows what changed from version V1 to V2 (default: the latest): schema, properties, protocol, data files, and the
 rows added and removed, read only from the files that differ and their deletion vectors. Each row carries a
 _change column, 'added' or 'removed'; an updated row shows as one of each.
+  --pair-by a,b      key columns: a removed and an added row with the same key become updated_from and
+                     updated_to, side by side (every changed row is held in memory)
   --limit N          at most N rows (default 20 as a table; every row as jsonl or csv)
   --format F         table (the changes, then the rows), jsonl or csv (the rows only)
   --sink TARGET      export the rows instead, as export does (all its sinks and SQL options but --exactly-once)`,

@@ -7,7 +7,10 @@ import * as arrow from 'apache-arrow';
 import { typeLabel, type StructField } from '../../../shared/delta-schema.js';
 import type { VersionChange } from '../../../shared/table-info.js';
 import type { DeletionVectorDescriptor } from '../actions.js';
+import { DeltaportError } from '../../../shared/errors.js';
+import { constantData } from '../arrow-data.js';
 import { toArrowField } from '../arrow-types.js';
+import { valueReader } from '../filter/arrow-values.js';
 import { loadDeletionVector } from '../deletion-vectors.js';
 import type { Snapshot } from '../snapshot.js';
 import type { DeltaTable } from '../table.js';
@@ -30,6 +33,50 @@ export interface SnapshotDiff {
   /** The newer snapshot (its table id and folder name an export). */
   newer: Snapshot;
   rows(signal?: AbortSignal): AsyncGenerator<arrow.RecordBatch>;
+}
+
+/**
+ * The diff's rows with updates paired by key: a removed and an added row with the same values in the key columns
+ * become 'updated_from' and 'updated_to', next to each other, or are dropped when every column is equal (a row
+ * copied into a rewritten file did not change); other rows keep 'removed' or 'added'. Every changed row is held in
+ * memory to find its partner, so this is for diffs of a size that can be shown.
+ */
+export async function* pairedRows(diff: SnapshotDiff, keys: string[], signal?: AbortSignal): AsyncGenerator<arrow.RecordBatch> {
+  for (const key of keys) {
+    if (!diff.rowSchema.fields.some((f) => f.name === key && f.name !== CHANGE.name)) {
+      throw new DeltaportError('VALIDATION', `--pair-by: no column '${key}' in version ${diff.to}`);
+    }
+  }
+  type Row = { batch: arrow.RecordBatch; values: string };
+  const removed = new Map<string, Row[]>();
+  const added: [string, Row][] = [];
+  const text = (values: unknown[]) => JSON.stringify(values, (_, v: unknown) => (typeof v === 'bigint' ? `${v}` : v));
+  const dataColumns = diff.fields.filter((f) => f.name !== CHANGE.name).map((f) => f.name);
+  for await (const batch of diff.rows(signal)) {
+    const keyReaders = keys.map((k) => valueReader(batch.getChild(k)!.data[0]));
+    const valueReaders = dataColumns.map((c) => valueReader(batch.getChild(c)!.data[0]));
+    const change = batch.getChild(CHANGE.name)!;
+    for (let r = 0; r < batch.numRows; r++) {
+      const key = text(keyReaders.map((read) => read(r)));
+      const row = { batch: batch.slice(r, r + 1), values: text(valueReaders.map((read) => read(r))) };
+      if (change.get(r) === 'removed') removed.set(key, [...(removed.get(key) ?? []), row]);
+      else added.push([key, row]);
+    }
+  }
+  for (const [key, row] of added) {
+    const partner = removed.get(key)?.shift();
+    if (!partner) yield row.batch;
+    else if (partner.values !== row.values) {
+      yield relabel(partner.batch, 'updated_from');
+      yield relabel(row.batch, 'updated_to');
+    }
+  }
+  for (const rows of removed.values()) for (const row of rows) yield row.batch;
+}
+
+function relabel(row: arrow.RecordBatch, change: string): arrow.RecordBatch {
+  const children = row.data.children.map((child, k) => (row.schema.fields[k].name === CHANGE.name ? constantData(child.type, change, row.numRows) : child));
+  return new arrow.RecordBatch(row.schema, arrow.makeData({ type: new arrow.Struct(row.schema.fields), length: row.numRows, nullCount: 0, children }));
 }
 
 const CHANGE: StructField = { name: '_change', type: 'string', nullable: false };

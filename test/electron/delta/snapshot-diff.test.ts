@@ -92,6 +92,37 @@ describe('snapshot diff', () => {
   });
 });
 
+describe('updates paired by key', () => {
+  it('cdf-table 0 -> 3 by id: changed rows as updated_from/updated_to, copies dropped, the deleted row removed', async () => {
+    const columns = ['id', 'name', 'birthday'];
+    const files = await fileChanges('cdf-table', 0, 3);
+    const read = async (list: Json[], meta: Json) =>
+      (await Promise.all(list.map(async (a) => duckCells(await fileSelect(tablePath('cdf-table'), meta, a), columns)))).flat();
+    const [before, after] = [await read(files.removed, files.older.metaData), await read(files.added, files.newer.metaData)];
+    const byId = (rows: string[]) => new Map(rows.map((r) => [r.split('|')[0], r]));
+    const [old, now] = [byId(before), byId(after)];
+    const expected: string[] = [];
+    for (const [id, row] of now) {
+      const was = old.get(id);
+      if (!was) expected.push(`${row}|added`);
+      else if (was !== row) expected.push(`${was}|updated_from`, `${row}|updated_to`);
+    }
+    for (const [id, row] of old) if (!now.has(id)) expected.push(`${row}|removed`);
+
+    const run = await cli('diff', tablePath('cdf-table'), '--from', '0', '--to', '3', '--pair-by', 'id', '--format', 'csv');
+    expect(run.stderr).toBe('');
+    const lines = run.stdout.trim().split('\n').slice(1).map((l) => l.replaceAll(',', '|'));
+    expect([...lines].sort()).toEqual([...expected].sort());
+    // Each updated_to follows its updated_from.
+    lines.forEach((l, i) => {
+      if (l.endsWith('|updated_to')) expect(lines[i - 1].split('|')[0]).toBe(l.split('|')[0]);
+    });
+    expect(expected.some((r) => r.endsWith('|updated_to'))).toBe(true);
+    const bad = await cli('diff', tablePath('cdf-table'), '--from', '0', '--pair-by', 'nope');
+    expect(bad.stderr).toBe("deltaport: --pair-by: no column 'nope' in version 3\n");
+  });
+});
+
 describe('diff and changes exported like a snapshot', () => {
   it('writes a diff to Parquet and a change feed to SQLite, with their change columns', async () => {
     const dir = scratch.make();
