@@ -3,8 +3,9 @@
 import type { DeltaType } from './delta-schema.js';
 import type { ErrorValue } from './errors.js';
 import type { ConnectionReport, ExportPlan, SinkSpec } from './sink-spec.js';
+import type { SortKey } from './sort-spec.js';
 import type { DeltaSourceSpec } from './source-spec.js';
-import type { CommitSummary, TableInfo } from './table-info.js';
+import type { CommitSummary, FilterSkipping, PartitionSummary, TableInfo, TableProfile, VersionChange } from './table-info.js';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorValue };
 
@@ -23,6 +24,8 @@ export const PREVIEW_MAX_ROWS = 100_000;
 export interface PreviewRequest {
   source: DeltaSourceSpec;
   limit: number;
+  /** The first rows in this order over the whole snapshot (after the filter); absent = file order. */
+  orderBy?: SortKey[];
 }
 
 export interface PreviewColumn {
@@ -37,6 +40,42 @@ export interface PreviewResult {
   rows: JsonValue[][];
   /** True when the snapshot has more rows than were returned. */
   truncated: boolean;
+  /** With a filter (source.filter): the files it let the read skip. */
+  skipping?: FilterSkipping | null;
+  /** With orderBy: the order, and how many rows it was taken over (every row of the snapshot the filter kept). */
+  order?: { keys: SortKey[]; rowsSorted: number } | null;
+}
+
+/** A column profile: from the log's statistics, or with exact an exact scan. */
+export interface ProfileRequest {
+  table: TableRef;
+  exact?: boolean;
+}
+
+/** Rows that changed between versions `from` and `to` (default: the latest). */
+export interface ChangeRowsRequest {
+  path: string;
+  from: number;
+  to?: number;
+  limit: number;
+}
+
+export interface ChangeRows {
+  from: number;
+  to: number;
+  /** The table's columns, then the change columns (_change; or _change_type, _commit_version, _commit_timestamp). */
+  columns: PreviewColumn[];
+  rows: JsonValue[][];
+  truncated: boolean;
+}
+
+export interface DiffResult extends ChangeRows {
+  schema: VersionChange[];
+  properties: VersionChange[];
+  protocol: VersionChange[];
+  filesAdded: string[];
+  filesRemoved: string[];
+  filesWithNewDeletions: string[];
 }
 
 export interface ExportRequest {
@@ -116,6 +155,10 @@ export interface DeltaportApi {
   /** The table's newest version, from a listing of its log only: cheap enough to poll while the table is open. */
   latestVersion(req: { path: string }): Promise<Result<{ latest: number }>>;
   preview(req: PreviewRequest): Promise<Result<PreviewResult>>;
+  profile(req: ProfileRequest): Promise<Result<TableProfile>>;
+  partitions(req: TableRef): Promise<Result<PartitionSummary[]>>;
+  diff(req: ChangeRowsRequest): Promise<Result<DiffResult>>;
+  changes(req: ChangeRowsRequest): Promise<Result<ChangeRows>>;
   planExport(req: ExportRequest): Promise<Result<ExportPlan>>;
   testConnection(req: { sink: SinkSpec; profile?: string }): Promise<Result<ConnectionReport>>;
   /** The same export as a PySpark script for Spark with Delta Lake; nothing is exported. */
@@ -144,6 +187,10 @@ export const API_METHODS = [
   'resolveVersion',
   'latestVersion',
   'preview',
+  'profile',
+  'partitions',
+  'diff',
+  'changes',
   'planExport',
   'testConnection',
   'exportSparkJob',

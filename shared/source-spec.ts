@@ -1,6 +1,7 @@
 // The source spec: what to read from a Delta table. Shaped after Flink's bounded Delta source builder.
 // Pure validation (validateSourceSpec) lives here so the UI can validate as the user types; checks that need the
 // table itself (column names, version range) happen in electron/delta/source.ts when the source is built.
+import { filterSyntaxProblem } from './expression/index.js';
 import { parseTimestampAsOf } from './timestamp.js';
 
 export type OptionValue = string | boolean | number;
@@ -13,6 +14,9 @@ export interface DeltaSourceSpec {
   /** One of the six accepted UTC formats, see shared/timestamp.ts. */
   timestampAsOf?: string;
   options?: Record<string, OptionValue>;
+  /** Rows to keep, a SQL WHERE condition (shared/expression); blank means every row. Checked against the schema
+   * when the source is opened. */
+  filter?: string;
   /** How the user wrote versionAsOf and timestampAsOf, for messages: the CLI's `--version` and `--timestamp`. */
   settingNames?: SettingNames;
 }
@@ -51,6 +55,8 @@ export interface ResolvedSourceSpec {
   /** Epoch ms of timestampAsOf. */
   timestampMs: number | undefined;
   batchSize: number;
+  /** Undefined = every row. */
+  filter: string | undefined;
 }
 
 /** Every problem found in the spec without looking at the table, one message each. */
@@ -93,9 +99,19 @@ export function resolveSourceSpec(spec: DeltaSourceSpec): { problems: string[]; 
     }
   }
 
+  let filter: string | undefined;
+  if (spec.filter !== undefined && spec.filter !== null) {
+    if (typeof spec.filter !== 'string') problems.push(`the filter must be text, got ${show(spec.filter)}`);
+    else if (spec.filter.trim() !== '') {
+      filter = spec.filter;
+      const problem = filterSyntaxProblem(filter);
+      if (problem) problems.push(problem);
+    }
+  }
+
   return {
     problems,
-    resolved: { tablePath: spec.tablePath, columns, versionAsOf, timestampMs, batchSize },
+    resolved: { tablePath: spec.tablePath, columns, versionAsOf, timestampMs, batchSize, filter },
   };
 }
 

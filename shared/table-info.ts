@@ -44,3 +44,48 @@ export interface CommitSummary {
   userName: string | null;
   isBlindAppend: boolean | null;
 }
+
+/** What a filter let a read skip before decoding: files whose partition values or statistics rule out a match. */
+export interface FilterSkipping {
+  filesTotal: number;
+  filesSkipped: number;
+  bytesTotal: number;
+  bytesSkipped: number;
+}
+
+/** One partition of a snapshot: its values (raw, as the log writes them; null for null) and what it holds. */
+export interface PartitionSummary {
+  values: Record<string, string | null>;
+  files: number;
+  /** numRecords less deleted rows; null when a file has no statistics. */
+  rows: number | null;
+  bytes: number;
+}
+
+/** A column's profile: from the log's statistics without reading data, or from an exact scan. */
+export interface ColumnProfile {
+  name: string;
+  type: string;
+  /** 'statistics': null count, min and max from the log (min and max may be bounds, not values: strings are
+   * truncated, timestamps in milliseconds); 'scan': counted over every row. */
+  source: 'statistics' | 'scan';
+  nullCount: number | null;
+  min: string | null;
+  max: string | null;
+  /** Distinct non-null values, exact up to the cap, else at least the cap (scan only). */
+  distinct?: { count: number; atLeast: boolean };
+}
+
+export interface TableProfile {
+  version: number;
+  /** Exact: numRecords less deletion vectors' cardinality (or counted by a scan); null without statistics. */
+  rowCount: number | null;
+  columns: ColumnProfile[];
+}
+
+/** One difference between two versions: a column (its type label), a table property or a protocol field. */
+export interface VersionChange {
+  name: string;
+  from: string | null;
+  to: string | null;
+}

@@ -5,11 +5,11 @@
 // replayed here would stall the window or the HTTP host for as long.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { DeltaportApi, ExportRequest, PreviewResult, Result } from '../../shared/api.js';
+import type { ChangeRows, DeltaportApi, DiffResult, ExportRequest, PreviewResult, Result } from '../../shared/api.js';
 import { DeltaportError, toErrorValue } from '../../shared/errors.js';
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
 import { isSqlSink, scrubUrl, type PostgresConnection } from '../../shared/sink-spec.js';
-import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
+import type { CommitSummary, PartitionSummary, TableInfo, TableProfile } from '../../shared/table-info.js';
 import type { JobRunner } from '../jobs/job-runner.js';
 import { runSharedTask } from '../jobs/task-worker.js';
 import type { AppState } from '../state/app-state.js';
@@ -59,6 +59,10 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
     resolveVersion: (req) => attempt(() => runSharedTask<{ version: number; timestamp: number }>({ kind: 'resolve', request: req })),
     latestVersion: (req) => attempt(() => runSharedTask<{ latest: number }>({ kind: 'latest', request: req })),
     preview: (req) => attempt(() => runSharedTask<PreviewResult>({ kind: 'preview', request: req })),
+    profile: (req) => attempt(() => runSharedTask<TableProfile>({ kind: 'profile', request: req })),
+    partitions: (req) => attempt(() => runSharedTask<PartitionSummary[]>({ kind: 'partitions', request: req })),
+    diff: (req) => attempt(() => runSharedTask<DiffResult>({ kind: 'diff', request: req })),
+    changes: (req) => attempt(() => runSharedTask<ChangeRows>({ kind: 'changes', request: req })),
     planExport: (req) => attempt(() => runSharedTask<ExportPlan>({ kind: 'plan', request: exportRequest(req) })),
     // Loaded on first use, like the sinks: pg is not needed to look at a table.
     testConnection: (req) =>

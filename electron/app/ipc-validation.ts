@@ -3,11 +3,12 @@
 // sees it, so nothing reaches the disk or a database unchecked.
 import os from 'node:os';
 import path from 'node:path';
-import type { ApiMethod, DeltaportApi, ExportRequest, PreviewRequest, TableRef } from '../../shared/api.js';
+import type { ApiMethod, ChangeRowsRequest, DeltaportApi, ExportRequest, PreviewRequest, TableRef } from '../../shared/api.js';
 import { API_METHODS, PREVIEW_MAX_ROWS } from '../../shared/api.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { ExecutionOptions, PostgresConnection, SinkSpec, SqlTargetOptions, WriteMode } from '../../shared/sink-spec.js';
 import { DEFAULT_EXECUTION, EXECUTION_MAX, validateSinkSpec } from '../../shared/sink-spec.js';
+import type { SortKey } from '../../shared/sort-spec.js';
 import type { DeltaSourceSpec, OptionValue } from '../../shared/source-spec.js';
 import { validateSourceSpec } from '../../shared/source-spec.js';
 import { isAppUrl } from './security.js';
@@ -18,6 +19,7 @@ export const LIMITS = {
   name: 200,
   text: 1000,
   sql: 100_000,
+  filter: 100_000,
   columns: 10_000,
   options: 100,
   previewRows: PREVIEW_MAX_ROWS,
@@ -148,13 +150,33 @@ function sourceOptions(v: unknown, at: string): Record<string, OptionValue> {
 }
 
 function sourceSpec(v: unknown, at: string): DeltaSourceSpec {
-  const o = object(v, at, ['tablePath', 'columnNames', 'versionAsOf', 'timestampAsOf', 'options']);
+  const o = object(v, at, ['tablePath', 'columnNames', 'versionAsOf', 'timestampAsOf', 'options', 'filter']);
   return defined({
     tablePath: absolutePath(o.tablePath, `${at}.tablePath`),
     columnNames: o.columnNames === null ? null : optional(o, 'columnNames', (x) => stringList(x, `${at}.columnNames`)),
     versionAsOf: optional(o, 'versionAsOf', (x) => integer(x, `${at}.versionAsOf`, 0, Number.MAX_SAFE_INTEGER)),
     timestampAsOf: optional(o, 'timestampAsOf', (x) => nonEmptyString(x, `${at}.timestampAsOf`, 64)),
     options: optional(o, 'options', (x) => sourceOptions(x, `${at}.options`)),
+    filter: optional(o, 'filter', (x) => string(x, `${at}.filter`, LIMITS.filter)),
+  });
+}
+
+function sortKeys(v: unknown, at: string): SortKey[] {
+  if (!Array.isArray(v)) invalid(at, 'must be a list');
+  if (v.length > LIMITS.columns) invalid(at, `must have at most ${LIMITS.columns} entries`);
+  return v.map((item, i) => {
+    const o = object(item, `${at}[${i}]`, ['column', 'descending']);
+    return { column: string(o.column, `${at}[${i}].column`, LIMITS.name), descending: boolean(o.descending, `${at}[${i}].descending`) };
+  });
+}
+
+function changeRowsRequest(v: unknown, at: string): ChangeRowsRequest {
+  const o = object(v, at, ['path', 'from', 'to', 'limit']);
+  return defined({
+    path: absolutePath(o.path, `${at}.path`),
+    from: integer(o.from, `${at}.from`, 0, Number.MAX_SAFE_INTEGER),
+    to: optional(o, 'to', (x) => integer(x, `${at}.to`, 0, Number.MAX_SAFE_INTEGER)),
+    limit: integer(o.limit, `${at}.limit`, 1, LIMITS.previewRows),
   });
 }
 
@@ -242,8 +264,12 @@ function exportRequest(v: unknown, at: string): ExportRequest {
 }
 
 function previewRequest(v: unknown, at: string): PreviewRequest {
-  const o = object(v, at, ['source', 'limit']);
-  const request = { source: sourceSpec(o.source, `${at}.source`), limit: integer(o.limit, `${at}.limit`, 1, LIMITS.previewRows) };
+  const o = object(v, at, ['source', 'limit', 'orderBy']);
+  const request = defined({
+    source: sourceSpec(o.source, `${at}.source`),
+    limit: integer(o.limit, `${at}.limit`, 1, LIMITS.previewRows),
+    orderBy: optional(o, 'orderBy', (x) => sortKeys(x, `${at}.orderBy`)),
+  });
   checkSpecs(at, validateSourceSpec(request.source));
   return request;
 }
@@ -272,6 +298,13 @@ const VALIDATORS: Validators = {
     return [{ path: absolutePath(o.path, 'latestVersion.path') }];
   },
   preview: (p) => [previewRequest(p, 'preview')],
+  profile: (p) => {
+    const o = object(p, 'profile', ['table', 'exact']);
+    return [defined({ table: tableRef(o.table, 'profile.table'), exact: optional(o, 'exact', (x) => boolean(x, 'profile.exact')) })];
+  },
+  partitions: (p) => [tableRef(p, 'partitions')],
+  diff: (p) => [changeRowsRequest(p, 'diff')],
+  changes: (p) => [changeRowsRequest(p, 'changes')],
   planExport: (p) => [exportRequest(p, 'planExport')],
   testConnection: (p) => {
     const o = object(p, 'testConnection', ['sink', 'profile']);

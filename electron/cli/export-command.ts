@@ -5,16 +5,14 @@ import { DeltaportError } from '../../shared/errors.js';
 import { DEFAULT_EXECUTION, type SinkSpec, type WriteMode } from '../../shared/sink-spec.js';
 import { parseSinkTarget, SINK_TARGET_FORMS } from '../../shared/sink-target.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
-import { runExport, type ExportProgress } from '../export/run-export.js';
+import { runExport, writeToSink, type ExportInput, type ExportProgress } from '../export/run-export.js';
 import { saveSparkJob, sparkJobFor } from '../handoff/emit-spark-job.js';
 import { intFlag, listFlag, onePositional, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
-import { sourceSpec, TIME_TRAVEL_FLAGS } from './source-flags.js';
+import { FILTER_FLAGS, skippingLine, sourceSpec, TIME_TRAVEL_FLAGS } from './source-flags.js';
 
-const FLAGS = {
-  ...TIME_TRAVEL_FLAGS,
-  columns: 'value',
-  option: 'list',
+/** The flags that say where and how to write, for every command that exports (export, diff, changes). */
+export const SINK_FLAGS = {
   sink: 'value',
   target: 'value',
   mode: 'value',
@@ -26,9 +24,9 @@ const FLAGS = {
   'exactly-once': 'switch',
   force: 'switch',
   'statement-timeout-ms': 'value',
-  emit: 'value',
-  out: 'value',
 } as const;
+
+const FLAGS = { ...TIME_TRAVEL_FLAGS, ...FILTER_FLAGS, columns: 'value', option: 'list', ...SINK_FLAGS, emit: 'value', out: 'value' } as const;
 
 const SQL_ONLY = ['target', 'key', 'sql', 'batch-size', 'batch-interval-ms', 'max-retries', 'exactly-once'];
 const MODES: WriteMode[] = ['append', 'overwrite', 'upsert', 'sql'];
@@ -43,7 +41,24 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   const emit = args.values.get('emit');
   if (emit !== undefined) return emitJob(emit, source, sink, args.values.get('out'), io);
   if (args.values.has('out')) throw new UsageError('--out applies only with --emit spark');
+  const result = await withProgress(io, (signal, onProgress) => runExport({ source, sink, signal, onProgress }));
+  const resumed = result.resumedAfterRows !== undefined ? `; resumed after row ${result.resumedAfterRows}, which an earlier run had committed` : '';
+  io.stdout.write(`exported ${result.rows} rows in ${result.seconds.toFixed(1)} s (${Math.round(result.rowsPerSec)} rows/s)${resumed}\n`);
+  if (result.skipping) io.stdout.write(`${skippingLine(result.skipping)}\n`);
+  return 0;
+}
 
+/** Rows that are not a snapshot's (a diff, a change feed) into the sink the flags name; one summary line. */
+export async function exportRows(input: ExportInput, tablePath: string, args: ParsedArgs, io: CliIo): Promise<void> {
+  const sink = sinkSpec(tablePath, args);
+  if ('exactlyOnce' in sink && sink.exactlyOnce) throw new UsageError('--exactly-once applies only to snapshot exports');
+  const started = performance.now();
+  const rows = await withProgress(io, (signal, onProgress) => writeToSink(input, { sink, signal, onProgress }));
+  io.stdout.write(`exported ${rows} rows in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+/** Runs an export with progress on a terminal and Ctrl-C as a cancel. */
+async function withProgress<T>(io: CliIo, run: (signal: AbortSignal, onProgress?: (p: ExportProgress) => void) => Promise<T>): Promise<T> {
   const progress = io.isTTY ? progressLine(io) : null;
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort();
@@ -52,16 +67,12 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   // next export to the same target).
   if (!io.signal) for (const signal of STOP_SIGNALS) process.once(signal, onInterrupt);
   try {
-    const result = await runExport({ source, sink, signal: cancel.signal, onProgress: progress?.update }).catch((err: unknown) => {
-      if (err instanceof DeltaportError && err.code === 'TARGET_EXISTS') {
-        throw new DeltaportError(err.code, `${err.message}; give --force (or --mode overwrite) to replace it`);
-      }
-      throw err;
-    });
-    progress?.clear();
-    const resumed = result.resumedAfterRows !== undefined ? `; resumed after row ${result.resumedAfterRows}, which an earlier run had committed` : '';
-    io.stdout.write(`exported ${result.rows} rows in ${result.seconds.toFixed(1)} s (${Math.round(result.rowsPerSec)} rows/s)${resumed}\n`);
-    return 0;
+    return await run(cancel.signal, progress?.update);
+  } catch (err) {
+    if (err instanceof DeltaportError && err.code === 'TARGET_EXISTS') {
+      throw new DeltaportError(err.code, `${err.message}; give --force (or --mode overwrite) to replace it`);
+    }
+    throw err;
   } finally {
     progress?.clear();
     io.signal?.removeEventListener('abort', onInterrupt);

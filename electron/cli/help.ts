@@ -1,11 +1,15 @@
 // The help texts: `deltaport --help`, `deltaport help <command>`, `deltaport <command> --help`.
 
-export const COMMANDS = ['schema', 'history', 'preview', 'export', 'serve'] as const;
+export const COMMANDS = ['schema', 'history', 'preview', 'export', 'diff', 'changes', 'profile', 'partitions', 'serve'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 const TIME_TRAVEL = `  --version N        read version N
   --timestamp TS     read the latest version committed at or before TS (UTC), one of
                      2022-02-24 | 2022-02-24 04:55:00[.001] | 2022-02-24T04:55:00[.001] | 2022-02-24T04:55:00.001Z`;
+
+const WHERE = `  --where "COND"     only rows where the SQL condition holds, e.g. "state = 'Ohio' AND cases > 100"
+                     (= <> < <= > >=, AND OR NOT, IN, BETWEEN, IS [NOT] NULL, LIKE; DATE '...', TIMESTAMP '...';
+                     nested fields a.b; names with spaces in double quotes); files it rules out are not read`;
 
 const HELP: Record<Command, string> = {
   schema: `usage: deltaport schema <table> [--version N | --timestamp TS] [--json]
@@ -18,16 +22,19 @@ ${TIME_TRAVEL}
 Lists the table's commits, newest first: version, time, operation, parameters, metrics, engine.
   --limit N          only the N newest commits
   --json             print the commits as JSON`,
-  preview: `usage: deltaport preview <table> [--version N | --timestamp TS] [--columns a,b] [--limit N]
-                         [--format table|jsonl|csv]
+  preview: `usage: deltaport preview <table> [--version N | --timestamp TS] [--columns a,b] [--where COND]
+                         [--order-by "a desc,b"] [--limit N] [--format table|jsonl|csv]
 
 Prints the first rows of the table (20 by default).
 ${TIME_TRAVEL}
   --columns a,b      only these columns, in this order
+${WHERE}
+  --order-by "a desc,b"  the first rows in this order over the whole snapshot (after --where), nulls last;
+                     every row is read, only the first N are kept
   --limit N          at most N rows
   --format F         table (aligned columns, NULL for nulls), jsonl or csv`,
-  export: `usage: deltaport export <table> [--version N | --timestamp TS] [--columns a,b] [--option key=value ...]
-                        --sink <sqlite:PATH | postgres://... | parquet:PATH | csv:PATH | jsonl:PATH>
+  export: `usage: deltaport export <table> [--version N | --timestamp TS] [--columns a,b] [--where COND]
+                        [--option key=value ...] --sink <sqlite:PATH | postgres://... | parquet:PATH | csv:PATH | jsonl:PATH>
                         [--target TABLE] [--mode append|overwrite|upsert|sql] [--key a,b] [--sql "..."]
                         [--batch-size N] [--batch-interval-ms N] [--max-retries N] [--exactly-once]
                         [--statement-timeout-ms N] [--force] [--emit spark [--out job.py]]
@@ -36,6 +43,7 @@ Exports a snapshot of the table. Files are written beside PATH and renamed into 
 existing file is never replaced unless --force (or --mode overwrite) is given.
 ${TIME_TRAVEL}
   --columns a,b      only these columns, in this order
+${WHERE}
   --option k=v       a source option: parquetBatchSize (rows per batch, default 2048)
   --sink TARGET      where to write: sqlite:PATH, postgres://user:password@host:port/db, parquet:PATH,
                      csv:PATH or jsonl:PATH
@@ -54,6 +62,40 @@ SQL sinks (sqlite, postgres):
 Hand-off:
   --emit spark       export nothing; print the same export as a PySpark script (Spark with Delta Lake)
   --out FILE         write the script to FILE instead of printing it`,
+  diff: `usage: deltaport diff <table> --from V1 [--to V2] [--pair-by a,b] [--limit N] [--format table|jsonl|csv]
+                      [--sink TARGET [SQL sink options of export]]
+
+Shows what changed from version V1 to V2 (default: the latest): schema, properties, protocol, data files, and the
+rows added and removed, read only from the files that differ and their deletion vectors. Each row carries a
+_change column, 'added' or 'removed'; an updated row shows as one of each.
+  --pair-by a,b      key columns: a removed and an added row with the same key become updated_from and
+                     updated_to, side by side (every changed row is held in memory)
+  --limit N          at most N rows (default 20 as a table; every row as jsonl or csv)
+  --format F         table (the changes, then the rows), jsonl or csv (the rows only)
+  --sink TARGET      export the rows instead, as export does (all its sinks and SQL options but --exactly-once)`,
+  changes: `usage: deltaport changes <table> --from V1 [--to V2] [--limit N] [--format table|jsonl|csv]
+                         [--sink TARGET [SQL sink options of export]]
+
+Prints the table's change data feed (delta.enableChangeDataFeed) from version V1 to V2 (default: the latest), as
+Spark's table_changes does: each row with _change_type (insert, delete, update_preimage, update_postimage),
+_commit_version and _commit_timestamp. Read from the _change_data files where a commit has them, else from its
+added and removed files.
+  --limit N          at most N rows (default 20 as a table; every row as jsonl or csv)
+  --format F         table, jsonl or csv
+  --sink TARGET      export the rows instead, as export does (all its sinks and SQL options but --exactly-once)`,
+  profile: `usage: deltaport profile <table> [--version N | --timestamp TS] [--exact] [--json]
+
+Profiles each column: null count, min and max from the log's statistics without decoding any data (min and max
+are bounds: strings may be truncated, timestamps are in milliseconds), and the exact row count (numRecords less
+deletion vectors). With --exact, every row is read: nulls, min, max and distinct values counted.
+${TIME_TRAVEL}
+  --exact            count over every row instead of the statistics
+  --json             print the profile as JSON`,
+  partitions: `usage: deltaport partitions <table> [--version N | --timestamp TS] [--json]
+
+Lists every partition of the version with its files, rows (from the statistics, less deleted rows) and bytes.
+${TIME_TRAVEL}
+  --json             print the partitions as JSON`,
   serve: `usage: deltaport serve [--port N]
 
 Serves the Deltaport app on 127.0.0.1 and prints the address to open in a browser.`,
@@ -69,12 +111,17 @@ commands:
   history <table>    the table's commits
   preview <table>    the first rows of a version
   export <table>     export a version to SQLite, PostgreSQL, Parquet, CSV or JSON Lines
+  diff <table>       what changed between two versions, down to the rows
+  changes <table>    the change data feed over a range of versions
+  profile <table>    null counts, min and max of each column (statistics, or --exact)
+  partitions <table> each partition's files, rows and bytes
   serve              the app in a browser
   help <command>     help for a command
 
 examples:
   deltaport schema ./people --version 3
   deltaport preview ./people --columns id,name --limit 5
+  deltaport preview ./people --where "country = 'NL' AND born >= DATE '1990-01-01'"
   deltaport export ./people --timestamp 2024-01-31 --sink parquet:people.parquet
   deltaport export ./people --sink sqlite:people.db --mode upsert --key id`;
 

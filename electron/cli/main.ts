@@ -16,6 +16,10 @@ const RUNNERS: Record<Command, () => Promise<Runner>> = {
   history: async () => (await import('./history-command.js')).historyCommand,
   preview: async () => (await import('./preview-command.js')).previewCommand,
   export: async () => (await import('./export-command.js')).exportCommand,
+  diff: async () => (await import('./diff-command.js')).diffCommand,
+  changes: async () => (await import('./changes-command.js')).changesCommand,
+  profile: async () => (await import('./profile-command.js')).profileCommand,
+  partitions: async () => (await import('./profile-command.js')).partitionsCommand,
   serve: async () => (await import('../server/serve-command.js')).runServe,
 };
 

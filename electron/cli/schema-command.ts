@@ -5,7 +5,7 @@ import { openSource } from '../delta/source.js';
 import { onePositional, parseArgs } from './args.js';
 import type { CliIo } from './io.js';
 import { schemaTree } from './schema-tree.js';
-import { sourceSpec, TIME_TRAVEL_FLAGS } from './source-flags.js';
+import { formatBytes, sourceSpec, TIME_TRAVEL_FLAGS } from './source-flags.js';
 
 export async function schemaCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, { ...TIME_TRAVEL_FLAGS, json: 'switch' }, 'schema');
@@ -37,15 +37,4 @@ function describe(info: TableInfo): string {
   const label = Math.max(...lines.map(([k]) => k.length));
   const head = lines.map(([k, v]) => `${k.padEnd(label)}  ${v}`);
   return `${[...head, 'schema', ...schemaTree(info.schema.fields, info.partitionColumns)].join('\n')}\n`;
-}
-
-function formatBytes(n: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = n;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${n} bytes` : `${value.toFixed(1)} ${units[unit]}`;
 }

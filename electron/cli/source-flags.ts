@@ -1,9 +1,12 @@
-// The flags that choose what to read (--version, --timestamp, --columns, --option), shared by the commands that
+// The flags that choose what to read (--version, --timestamp, --columns, --where, --option), shared by the commands that
 // read a table, turned into a source spec. Whether the values are right is the source's to say (one message each).
 import type { DeltaSourceSpec, OptionValue } from '../../shared/source-spec.js';
+import type { FilterSkipping } from '../../shared/table-info.js';
 import { intFlag, listFlag, UsageError, type FlagKind, type ParsedArgs } from './args.js';
 
 export const TIME_TRAVEL_FLAGS: Record<string, FlagKind> = { version: 'value', timestamp: 'value' };
+/** --where "condition": the rows to read (commands that read rows). */
+export const FILTER_FLAGS: Record<string, FlagKind> = { where: 'value' };
 
 export function sourceSpec(tablePath: string, args: ParsedArgs): DeltaSourceSpec {
   const spec: DeltaSourceSpec = { tablePath, settingNames: { versionAsOf: '--version', timestampAsOf: '--timestamp' } };
@@ -14,6 +17,8 @@ export function sourceSpec(tablePath: string, args: ParsedArgs): DeltaSourceSpec
   if (version !== undefined) spec.versionAsOf = version;
   const timestamp = args.values.get('timestamp');
   if (timestamp !== undefined) spec.timestampAsOf = timestamp;
+  const where = args.values.get('where');
+  if (where !== undefined) spec.filter = where;
   const columns = listFlag(args, 'columns');
   if (columns !== undefined) spec.columnNames = columns;
   const options = optionFlags(args.lists.get('option') ?? []);
@@ -29,4 +34,21 @@ function optionFlags(pairs: string[]): Record<string, OptionValue> {
     options[pair.slice(0, eq).trim()] = pair.slice(eq + 1);
   }
   return options;
+}
+
+/** "filter skipped 3 of 10 files (1.2 MiB of 4.0 MiB) by partition values and statistics". */
+export function skippingLine(s: FilterSkipping): string {
+  return `filter skipped ${s.filesSkipped} of ${s.filesTotal} files (${formatBytes(s.bytesSkipped)} of ${formatBytes(s.bytesTotal)}) by partition values and statistics`;
+}
+
+/** "12 bytes", "1.2 MiB". */
+export function formatBytes(n: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = n;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${n} bytes` : `${value.toFixed(1)} ${units[unit]}`;
 }

@@ -7,9 +7,14 @@ const FIXED_WIDTH = new Set<Type>([
   Type.Int, Type.Float, Type.Date, Type.Timestamp, Type.Time, Type.Decimal, Type.Duration, Type.Interval, Type.FixedSizeBinary,
 ]);
 
+/** Whether batches of this schema can be joined (flat columns only). */
+export function canConcat(schema: Schema): boolean {
+  return schema.fields.every((f) => FIXED_WIDTH.has(f.typeId) || f.typeId === Type.Bool || f.typeId === Type.Utf8 || f.typeId === Type.Binary);
+}
+
 export function concatBatches(batches: RecordBatch[]): RecordBatch | null {
   const schema = batches[0].schema;
-  if (!schema.fields.every((f) => FIXED_WIDTH.has(f.typeId) || f.typeId === Type.Bool || f.typeId === Type.Utf8 || f.typeId === Type.Binary)) return null;
+  if (!canConcat(schema)) return null;
   const length = batches.reduce((n, b) => n + b.numRows, 0);
   const children = schema.fields.map((f, c) => concatColumn(f.type, batches.map((b) => b.data.children[c]), length));
   return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length, nullCount: 0, children }));

@@ -1,6 +1,7 @@
 // What a scan yields. A position (file ordinal, rows emitted from it) identifies how far a consumer has come, so an
 // exactly-once export can resume after its last committed batch.
 import type { RecordBatch } from 'apache-arrow';
+import type { Expr } from '../../shared/expression/index.js';
 
 export interface ScanPosition {
   /** Index into Snapshot.files. */
@@ -29,4 +30,7 @@ export interface ScanOptions {
   limit?: number;
   signal?: AbortSignal;
   resumeFrom?: ScanPosition;
+  /** Row groups whose Parquet statistics rule this filter out are not decoded; their rows count as emitted in
+   * positions, so the rows are still to be filtered by the consumer (filter/filtered-scan.ts). */
+  rowGroupFilter?: Expr;
 }

@@ -7,11 +7,13 @@
 import * as arrow from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
+import type { Expr } from '../../shared/expression/index.js';
 import { constantData } from './arrow-data.js';
 import { concatBatches } from './concat-batches.js';
 import { selectFields, toArrowField, toArrowType } from './arrow-types.js';
 import { columnMappingMode, findFileField, physicalName, type ColumnMappingMode } from './column-mapping.js';
 import { loadDeletionVector } from './deletion-vectors.js';
+import { skippedRowGroups } from './filter/row-group-skipping.js';
 import { normalizeColumn } from './normalize.js';
 import { openParquet, type ParquetHandle, type ReadRequest } from './parquet-file.js';
 import { parsePartitionValue } from './partition-values.js';
@@ -31,6 +33,7 @@ interface Plan {
   mode: ColumnMappingMode;
   batchSize: number;
   signal?: AbortSignal;
+  rowGroupFilter?: Expr;
 }
 
 /** Decoded rows of one file; `data` is absent when no column is read from the file. */
@@ -65,6 +68,7 @@ export async function* scan(snapshot: Snapshot, options: ScanOptions = {}): Asyn
     mode: columnMappingMode(snapshot.metadata),
     batchSize,
     signal: options.signal,
+    rowGroupFilter: options.rowGroupFilter,
   };
   const progress: Progress = {
     remaining: limit,
@@ -85,6 +89,9 @@ async function* scanFile(snapshot: Snapshot, plan: Plan, progress: Progress, fil
   const constants = partitionConstants(plan, file);
   const handle = await openParquet(file.absolutePath);
   try {
+    const skippedGroups = plan.rowGroupFilter
+      ? await skippedRowGroups(file, plan.rowGroupFilter, { fields: snapshot.schema.fields, partitionColumns: plan.partitions, mode: plan.mode })
+      : null;
     const sources = plan.fields.map((f) => (plan.partitions.has(f.name) ? undefined : findFileField(handle.schema.fields, f, plan.mode)));
     const columns = [...new Set(sources.filter((s) => s !== undefined).map((s) => s.name))];
     let emitted = skipRows;
@@ -93,6 +100,12 @@ async function* scanFile(snapshot: Snapshot, plan: Plan, progress: Progress, fil
     for (const [group, groupRows] of handle.rowGroupRows.entries()) {
       const groupEnd = groupStart + groupRows;
       if (groupEnd <= next) {
+        groupStart = groupEnd;
+        continue;
+      }
+      if (skippedGroups?.has(group)) {
+        emitted += groupEnd - next - countIn(deleted, next, groupEnd);
+        next = groupEnd;
         groupStart = groupEnd;
         continue;
       }
@@ -202,6 +215,11 @@ export function keptRuns(deleted: Float64Array, lo: number, hi: number): [number
   }
   if (at < hi) runs.push([at, hi]);
   return runs;
+}
+
+/** Deleted rows within [lo, hi). */
+function countIn(deleted: Float64Array, lo: number, hi: number): number {
+  return lowerBound(deleted, hi) - lowerBound(deleted, lo);
 }
 
 function lowerBound(sorted: Float64Array, value: number): number {

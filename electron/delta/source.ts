@@ -8,7 +8,9 @@ import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import { resolveSourceSpec, type DeltaSourceSpec, type OptionValue } from '../../shared/source-spec.js';
 import { outputSchema, selectFields } from './arrow-types.js';
-import type { ScanBatch, ScanPosition } from './scan-types.js';
+import { compileFilter } from '../../shared/expression/index.js';
+import { filterBatches, planFilter, scanColumns, type FilterPlan } from './filter/filtered-scan.js';
+import type { ScanBatch, ScanOptions, ScanPosition } from './scan-types.js';
 import type { Snapshot } from './snapshot.js';
 import { DeltaTable } from './table.js';
 
@@ -28,6 +30,8 @@ export interface DeltaSource {
   /** Arrow schema of every batch. */
   readonly schema: Schema;
   readonly batchSize: number;
+  /** The spec's filter as checked and planned, with what it lets the read skip; null without a filter. */
+  readonly filter: FilterPlan | null;
   batches(opts?: { signal?: AbortSignal; limit?: number; resumeFrom?: ScanPosition }): AsyncGenerator<ScanBatch>;
 }
 
@@ -102,8 +106,14 @@ export async function openSource(
   problems.push(...columnProblems(resolved.columns, schemaSource));
   if (problems.length > 0 || !snapshot) throw new DeltaSourceValidationError(problems);
 
+  let filter: FilterPlan | null = null;
+  if (resolved.filter !== undefined) {
+    const compiled = compileFilter(resolved.filter, snapshot.schema);
+    if (!compiled.ok) throw new DeltaSourceValidationError([compiled.message]);
+    filter = planFilter(snapshot, compiled.expr, await table.fileStats(snapshot));
+  }
   const columns = resolved.columns ?? snapshot.schema.fields.map((f) => f.name);
-  return new OpenedSource(table, snapshot, columns, resolved.batchSize);
+  return new OpenedSource(table, snapshot, columns, resolved.batchSize, filter);
 }
 
 const TIME_TRAVEL_CODES = new Set(['VERSION_NOT_FOUND', 'TIMESTAMP_OUT_OF_RANGE']);
@@ -139,6 +149,7 @@ class OpenedSource implements DeltaSource {
     readonly snapshot: Snapshot,
     readonly columns: string[],
     readonly batchSize: number,
+    readonly filter: FilterPlan | null,
   ) {
     this.fields = selectFields(snapshot, columns);
     this.schema = outputSchema(snapshot, columns);
@@ -159,17 +170,28 @@ class OpenedSource implements DeltaSource {
 
   private async *scanBatches(opts: { signal?: AbortSignal; limit?: number; resumeFrom?: ScanPosition }): AsyncGenerator<ScanBatch> {
     const options = { ...opts, columns: this.columns, batchSize: this.batchSize };
-    // A whole-table read decodes in a thread of its own while the consumer writes, given a core to spare: with two,
-    // the sink and the database server already keep both busy, and the thread's Arrow IPC made 490k-row exports
-    // slower (SQLite 4.1 -> 4.5 s, PostgreSQL 6.7 -> 7.4 s, Parquet 5.1 -> 5.9 s). A preview, or a table too small
-    // to repay starting a thread, is read here. Loaded on first use: a schema or a history never needs the scan.
-    if (opts.limit === undefined && availableParallelism() > 2 && dataBytesFrom(this.snapshot, opts.resumeFrom) >= PARALLEL_SCAN_MIN_BYTES) {
-      const { parallelScan } = await import('./parallel-scan.js');
-      yield* parallelScan(this.snapshot, options);
-    } else {
-      const { scan } = await import('./scan.js');
-      yield* scan(this.snapshot, options);
+    if (!this.filter) {
+      yield* read(this.snapshot, options);
+      return;
     }
+    // The limit counts kept rows, so the scan below reads until enough have passed the filter.
+    const { expr, snapshot } = this.filter;
+    const scanned = read(snapshot, { ...options, columns: scanColumns(this.columns, expr), limit: undefined, rowGroupFilter: expr }, opts.limit !== undefined);
+    yield* filterBatches(scanned, expr, this.columns, this.batchSize, opts.limit);
+  }
+}
+
+async function* read(snapshot: Snapshot, options: ScanOptions, preview = options.limit !== undefined): AsyncGenerator<ScanBatch> {
+  // A whole-table read decodes in a thread of its own while the consumer writes, given a core to spare: with two,
+  // the sink and the database server already keep both busy, and the thread's Arrow IPC made 490k-row exports
+  // slower (SQLite 4.1 -> 4.5 s, PostgreSQL 6.7 -> 7.4 s, Parquet 5.1 -> 5.9 s). A preview, or a table too small
+  // to repay starting a thread, is read here. Loaded on first use: a schema or a history never needs the scan.
+  if (!preview && availableParallelism() > 2 && dataBytesFrom(snapshot, options.resumeFrom) >= PARALLEL_SCAN_MIN_BYTES) {
+    const { parallelScan } = await import('./parallel-scan.js');
+    yield* parallelScan(snapshot, options);
+  } else {
+    const { scan } = await import('./scan.js');
+    yield* scan(snapshot, options);
   }
 }
 

@@ -11,6 +11,7 @@ import { numRecordsOf, readCheckpoint, readCheckpointMetadata, recordCounts, typ
 import { readJsonActions } from './commit-file.js';
 import { CommitClock, fileMtime, inCommitTimestampsFrom } from './commit-time.js';
 import { CorruptLogError, TableNotFoundError } from './errors.js';
+import { checkpointStats, parseStats, type FileStats } from './filter/file-stats.js';
 import { commitSummary, historyVersions } from './history.js';
 import { LogLister, segmentFor, segmentWithoutCheckpoint, type CheckpointRef, type LogListing } from './log-listing.js';
 import { assertReadable } from './protocol.js';
@@ -32,6 +33,7 @@ export class DeltaTable {
   private readonly checkpoints = new Map<string, Promise<CheckpointState>>();
   private readonly checkpointMetadata = new Map<string, Promise<Metadata | null>>();
   private readonly checkpointCounts = new Map<string, Promise<Map<string, number | null>>>();
+  private readonly checkpointFileStats = new Map<string, Promise<Map<string, FileStats | null>>>();
   private readonly states = new Map<number, Promise<ReplayResult>>();
   private readonly mtimes = new Map<string, number>();
   /** The checkpoint each file list was built from: where its adds' statistics are. */
@@ -90,6 +92,12 @@ export class DeltaTable {
     return (await this.clockFor(listing)).timeOf(version);
   }
 
+  /** The actions of one commit, as written (the change feed reads them). */
+  async commit(version: number): Promise<Action[]> {
+    const listing = await this.lister.list();
+    return this.commitActions(version, listing);
+  }
+
   async resolveTimestamp(timestampMs: number): Promise<number> {
     const listing = await this.lister.list();
     return (await this.clockFor(listing)).resolve(timestampMs);
@@ -135,11 +143,25 @@ export class DeltaTable {
     };
   }
 
-  private async numRecords(snapshot: Snapshot, listing: LogListing): Promise<number | null> {
-    // Adds read from a Parquet checkpoint carry no `stats` key at all; their counts come from the checkpoint.
-    const fromCheckpoint = snapshot.files.some((f) => !('stats' in f.add));
+  /** Each live file's statistics, in snapshot.files order; null where the log has none. */
+  async fileStats(snapshot: Snapshot): Promise<(FileStats | null)[]> {
+    const checkpoint = this.statsCheckpoint(snapshot, await this.lister.list());
+    const fromCheckpoint = checkpoint
+      ? await this.cached(this.checkpointFileStats, checkpoint.files[0], async () => checkpointStats(await this.checkpointState(checkpoint)), KEPT_CHECKPOINTS)
+      : null;
+    return snapshot.files.map(({ add }) => ('stats' in add ? parseStats(add.stats) : (fromCheckpoint?.get(add.path) ?? null)));
+  }
+
+  /** The checkpoint holding the statistics of the snapshot's adds that came from it: adds read from a Parquet
+   * checkpoint carry no `stats` key at all. Null when every add has its own. */
+  private statsCheckpoint(snapshot: Snapshot, listing: LogListing): CheckpointRef | null {
+    if (snapshot.files.every((f) => 'stats' in f.add)) return null;
     const known = this.fileSources.get(snapshot.files);
-    const checkpoint = !fromCheckpoint ? null : known !== undefined ? known : segmentFor(listing, snapshot.version).checkpoint;
+    return known !== undefined ? known : segmentFor(listing, snapshot.version).checkpoint;
+  }
+
+  private async numRecords(snapshot: Snapshot, listing: LogListing): Promise<number | null> {
+    const checkpoint = this.statsCheckpoint(snapshot, listing);
     const counts = checkpoint ? await this.checkpointRecordCounts(checkpoint) : null;
     let total = 0;
     for (const { add } of snapshot.files) {

@@ -7,8 +7,13 @@ import path from 'node:path';
 import { DeltaportError } from '../../shared/errors.js';
 import { exportSinkProblems, isSqlSink, type SinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
+import type { FilterSkipping } from '../../shared/table-info.js';
+import type { Schema } from 'apache-arrow';
+import type { StructField } from '../../shared/delta-schema.js';
+import type { ScanBatch, ScanPosition } from '../delta/scan-types.js';
 import { openSource } from '../delta/source.js';
 import { createSink } from '../sinks/create-sink.js';
+import type { SinkOpenContext } from '../sinks/sink.js';
 import { nullKeyProblem } from './null-keys.js';
 
 export interface ExportProgress {
@@ -37,6 +42,8 @@ export interface ExportResult {
   rowsPerSec: number;
   /** Set when an exactly-once job went on from an earlier run: the rows that run had committed. */
   resumedAfterRows?: number;
+  /** With a filter: the files it let the export skip. */
+  skipping: FilterSkipping | null;
 }
 
 export async function runExport(req: ExportRequest): Promise<ExportResult> {
@@ -45,32 +52,54 @@ export async function runExport(req: ExportRequest): Promise<ExportResult> {
   throwIfCancelled(signal);
 
   const source = await openSource(req.source);
-  const problems = exportSinkProblems(req.sink, source.columns);
-  if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('\n'));
-  await refuseExistingFile(req.sink);
+  // Checked before the key columns are read for NULLs, which can take a whole scan (writeToSink checks again).
+  await checkSink(req.sink, source.columns);
   const nullKeys = await nullKeyProblem(source, req.sink, signal);
   if (nullKeys) throw new DeltaportError('VALIDATION', nullKeys);
-  throwIfCancelled(signal);
-
-  const { snapshot } = source;
-  const progress: ExportProgress = {
-    rows: 0,
-    files: 0,
-    filesTotal: snapshot.files.length,
-    bytes: 0,
-    bytesTotal: snapshot.files.reduce((sum, f) => sum + f.add.size, 0),
-  };
-  const sink = await createSink(req.sink);
-  try {
-    const resumeFrom = await sink.open({
+  // Progress counts the files read: with a filter, those it could not skip.
+  const snapshot = source.filter?.snapshot ?? source.snapshot;
+  const written = await writeToSink(
+    {
       fields: source.fields,
       schema: source.schema,
       snapshot: { tableId: snapshot.metadata.id, tableRoot: snapshot.tableRoot, version: snapshot.version },
-      signal,
-    });
+      filesTotal: snapshot.files.length,
+      bytesTotal: snapshot.files.reduce((sum, f) => sum + f.add.size, 0),
+      batches: (resumeFrom) => source.batches({ signal, resumeFrom }),
+    },
+    { ...req, signal },
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { ...written, seconds, rowsPerSec: seconds > 0 ? written.rows / seconds : written.rows, skipping: source.filter?.skipping ?? null };
+}
+
+/** Rows to export that are not a snapshot's (a diff, a change feed): what the sink needs to know of them. */
+export interface ExportInput {
+  fields: StructField[];
+  schema: Schema;
+  snapshot: SinkOpenContext['snapshot'];
+  filesTotal: number;
+  bytesTotal: number;
+  batches(resumeFrom: ScanPosition | undefined): AsyncIterable<ScanBatch>;
+}
+
+/** Streams the input into the sink the request names; returns the rows committed (all rows written, for a file)
+ * and, for an exactly-once job that went on from an earlier run, the rows that run had committed. */
+export async function writeToSink(
+  input: ExportInput,
+  req: Omit<ExportRequest, 'source'> & { signal: AbortSignal },
+): Promise<Pick<ExportResult, 'rows' | 'resumedAfterRows'>> {
+  const { signal } = req;
+  await checkSink(req.sink, input.fields.map((f) => f.name));
+  throwIfCancelled(signal);
+
+  const progress: ExportProgress = { rows: 0, files: 0, filesTotal: input.filesTotal, bytes: 0, bytesTotal: input.bytesTotal };
+  const sink = await createSink(req.sink);
+  try {
+    const resumeFrom = await sink.open({ fields: input.fields, schema: input.schema, snapshot: input.snapshot, signal });
     const before = sink.counts?.().before ?? 0;
     if (before > 0) progress.resumedFromRow = before;
-    for await (const batch of source.batches({ signal, resumeFrom: resumeFrom ?? undefined })) {
+    for await (const batch of input.batches(resumeFrom ?? undefined)) {
       throwIfCancelled(signal);
       await sink.write(batch);
       progress.rows += batch.batch.numRows;
@@ -98,14 +127,15 @@ export async function runExport(req: ExportRequest): Promise<ExportResult> {
   progress.files = progress.filesTotal;
   progress.bytes = progress.bytesTotal;
   req.onProgress?.({ ...progress, rows });
-  const seconds = (performance.now() - started) / 1000;
-  const result: ExportResult = { rows, seconds, rowsPerSec: seconds > 0 ? rows / seconds : rows };
-  if (counts && counts.before > 0) result.resumedAfterRows = counts.before;
-  return result;
+  if (counts && counts.before > 0) return { rows, resumedAfterRows: counts.before };
+  return { rows };
 }
 
-/** A file export replaces an existing file only when asked to (the UI asks the user, the CLI wants --force). */
-async function refuseExistingFile(spec: SinkSpec): Promise<void> {
+/** What stops an export before its sink is made: a spec that does not fit the columns, and an existing file that
+ * may not be replaced (the UI asks the user, the CLI wants --force). */
+async function checkSink(spec: SinkSpec, columns: string[]): Promise<void> {
+  const problems = exportSinkProblems(spec, columns);
+  if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('\n'));
   if (isSqlSink(spec) || spec.overwrite) return;
   const target = path.resolve(spec.path);
   if ((await stat(target).catch(() => null))?.isFile()) {

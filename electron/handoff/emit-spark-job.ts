@@ -10,6 +10,8 @@ import { AtomicFile } from '../sinks/atomic-file.js';
 import { renderSparkJob, type PgServer } from './spark-job.js';
 
 export async function sparkJobFor(sourceSpec: DeltaSourceSpec, sinkSpec: SinkSpec): Promise<string> {
+  // A job that dropped the filter would land more rows than the export it stands for.
+  if (sourceSpec.filter?.trim()) throw new DeltaportError('VALIDATION', 'a filter (--where) cannot be handed to Spark yet; export without it');
   const source = await openSource(sourceSpec);
   const problems = exportSinkProblems(sinkSpec, source.columns);
   if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('\n'));

@@ -1,16 +1,30 @@
 // What a worker thread actually does: an export through the engine, a preview turned into JSON-safe rows, the plan
-// of an export, and the table reads behind the window (open, history, time travel). Everything that reads a log
+// of an export, profiles, diffs and change feeds, and the table reads behind the window (open, history, time travel). Everything that reads a log
 // runs here, off the main thread, and the tables this thread opened keep their parsed log: on the shared worker a
 // preview or a plan after an open replays nothing again.
 import { existsSync } from 'node:fs';
-import type { ExportRequest, JsonValue, PreviewRequest, PreviewResult, TableRef } from '../../shared/api.js';
+import type { RecordBatch, Schema } from 'apache-arrow';
+import type {
+  ChangeRows,
+  ChangeRowsRequest,
+  DiffResult,
+  ExportRequest,
+  JsonValue,
+  PreviewRequest,
+  PreviewResult,
+  ProfileRequest,
+  TableRef,
+} from '../../shared/api.js';
+import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
 import { isSqlSink } from '../../shared/sink-spec.js';
 import { TIMESTAMP_FORMS } from '../../shared/source-spec.js';
-import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
+import type { CommitSummary, PartitionSummary, TableInfo, TableProfile } from '../../shared/table-info.js';
 import { parseTimestampAsOf } from '../../shared/timestamp.js';
 import { openSource } from '../delta/source.js';
+import { previewRows } from '../delta/preview-rows.js';
+import { partitionSummaries } from '../delta/profile/partitions.js';
 import { TableCache } from '../delta/table-cache.js';
 import { nullKeyProblem } from '../export/null-keys.js';
 import { runExport } from '../export/run-export.js';
@@ -39,6 +53,14 @@ export function runTask(task: WorkerTask, signal: AbortSignal, onProgress: (prog
       return resolveVersionTask(task.request);
     case 'latest':
       return latestVersionTask(task.request);
+    case 'profile':
+      return profileTask(task.request, signal);
+    case 'partitions':
+      return partitionsTask(task.request);
+    case 'diff':
+      return diffTask(task.request, signal);
+    case 'changes':
+      return changesTask(task.request, signal);
   }
 }
 
@@ -60,17 +82,20 @@ export async function exportTask(
 
 /** Reads one row more than asked, only to tell whether the snapshot has more. */
 export async function previewTask(request: PreviewRequest, signal: AbortSignal): Promise<PreviewResult> {
-  const source = await openSource(request.source, openTable);
+  const { source, columns, batches, order } = await previewRows(request.source, { limit: request.limit, orderBy: request.orderBy, signal, openTable });
   const rows: JsonValue[][] = [];
-  for await (const { batch } of source.batches({ signal, limit: request.limit + 1 })) {
-    const readers = batch.schema.fields.map((f, c) => jsonReader(batch.getChildAt(c)!, f));
+  for await (const batch of batches) {
+    const readers = columns.map((name) => jsonReader(batch.getChild(name)!, batch.schema.fields.find((f) => f.name === name)));
     for (let i = 0; i < batch.numRows; i++) rows.push(readers.map((read) => read(i)));
   }
+  const fields = columns.map((name) => source.fields.find((f) => f.name === name)!);
   return {
     version: source.snapshot.version,
-    columns: source.fields.map((f) => ({ name: f.name, type: f.type, nullable: f.nullable })),
+    columns: fields.map((f) => ({ name: f.name, type: f.type, nullable: f.nullable })),
     rows: rows.slice(0, request.limit),
     truncated: rows.length > request.limit,
+    skipping: source.filter?.skipping ?? null,
+    order,
   };
 }
 
@@ -124,4 +149,56 @@ function filePlan(sink: Extract<SinkSpec, { path: string }>): ExportPlan {
     targetExists: existsSync(sink.path),
     incompatibility: null,
   };
+}
+
+export async function profileTask(request: ProfileRequest, signal: AbortSignal): Promise<TableProfile> {
+  const source = await openSource(
+    { tablePath: request.table.path, versionAsOf: request.table.versionAsOf, timestampAsOf: request.table.timestampAsOf },
+    openTable,
+  );
+  const { scanProfile, statisticsProfile } = await import('../delta/profile/column-profile.js');
+  if (request.exact) return scanProfile(source.snapshot.tableRoot, source.snapshot.version, signal);
+  return statisticsProfile(source.snapshot, await source.table.fileStats(source.snapshot));
+}
+
+export async function partitionsTask(ref: TableRef): Promise<PartitionSummary[]> {
+  const { table, snapshot } = await snapshotAt(ref);
+  return partitionSummaries(snapshot, await table.fileStats(snapshot));
+}
+
+export async function diffTask(request: ChangeRowsRequest, signal: AbortSignal): Promise<DiffResult> {
+  const table = await openTable(request.path);
+  const to = request.to ?? (await table.versionRange()).latest;
+  const { diffSnapshots } = await import('../delta/change/snapshot-diff.js');
+  const d = await diffSnapshots(table, request.from, to);
+  return {
+    from: d.from,
+    to: d.to,
+    schema: d.schema,
+    properties: d.properties,
+    protocol: d.protocol,
+    filesAdded: d.filesAdded,
+    filesRemoved: d.filesRemoved,
+    filesWithNewDeletions: d.filesWithNewDeletions,
+    ...(await jsonRows(d.fields, d.rowSchema, d.rows(signal), request.limit)),
+  };
+}
+
+export async function changesTask(request: ChangeRowsRequest, signal: AbortSignal): Promise<ChangeRows> {
+  const table = await openTable(request.path);
+  const to = request.to ?? (await table.versionRange()).latest;
+  const { changeFeed } = await import('../delta/change/change-feed.js');
+  const feed = await changeFeed(table, request.from, to);
+  return { from: request.from, to, ...(await jsonRows(feed.fields, feed.schema, feed.rows(signal), request.limit)) };
+}
+
+/** The first `limit` rows as JSON-safe values, and whether there were more. */
+async function jsonRows(fields: StructField[], schema: Schema, batches: AsyncIterable<RecordBatch>, limit: number): Promise<Pick<ChangeRows, 'columns' | 'rows' | 'truncated'>> {
+  const rows: JsonValue[][] = [];
+  for await (const batch of batches) {
+    const readers = schema.fields.map((f) => jsonReader(batch.getChild(f.name)!, f));
+    for (let i = 0; i < batch.numRows && rows.length <= limit; i++) rows.push(readers.map((read) => read(i)));
+    if (rows.length > limit) break;
+  }
+  return { columns: fields.map((f) => ({ name: f.name, type: f.type, nullable: f.nullable })), rows: rows.slice(0, limit), truncated: rows.length > limit };
 }

@@ -7,7 +7,7 @@ import type { BatchSink, SinkOpenContext } from './sink.js';
 export interface TextFormat {
   header?(columnNames: string[]): string;
   /** The text of every row of the batch, each line ending in '\n'. */
-  body(batch: ScanBatch): string;
+  body(batch: Pick<ScanBatch, 'batch'>): string;
 }
 
 export function textFileSink(target: string, format: TextFormat): BatchSink {

@@ -7,6 +7,8 @@ import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { api } from './api-client.js';
 import { Alert } from './components/Alert.js';
 import { ColumnsPanel } from './components/ColumnsPanel.js';
+import { checkedFilter, FilterBar } from './components/FilterBar.js';
+import { checkedOrder, OrderField } from './components/OrderField.js';
 import { HistoryPanel } from './components/HistoryPanel.js';
 import { JobsDock } from './components/JobsDock.js';
 import { OverviewPanel } from './components/OverviewPanel.js';
@@ -35,11 +37,6 @@ type TabKey = 'data' | 'overview' | 'history' | 'export';
 const nativeDialogs = window.deltaport !== undefined;
 const DOCK_KEY = 'deltaport.jobsDock';
 
-async function preview(spec: DeltaSourceSpec, limit: number) {
-  const result = await api.preview({ source: spec, limit });
-  return result.ok ? { result: result.value } : { error: result.error.message };
-}
-
 export function App() {
   const [theme, toggleTheme] = useTheme();
   const table = useTable();
@@ -50,6 +47,8 @@ export function App() {
   const [dockOpen, setDockOpenState] = useState(() => storedValue(DOCK_KEY) === 'open');
   const { jobs, loadError, upsert, clearFinished } = useJobs();
   useEndNotifications(jobs);
+  const [filterText, setFilterText] = useState('');
+  const [orderText, setOrderText] = useState('');
   const dragDepth = useRef(0);
 
   const setDockOpen = useCallback((next: boolean) => {
@@ -111,6 +110,17 @@ export function App() {
 
   const { info, travel } = table;
   const path = info?.path ?? null;
+  // The filter and the order narrow what the table's snapshot and columns give, for the preview and the export alike.
+  const filter = info ? checkedFilter(filterText, info.schema) : { problem: null };
+  const order = info ? checkedOrder(orderText, info.schema) : { problem: null };
+  const blocked =
+    table.blocked ?? (filter.problem !== null ? 'Fix the filter first.' : order.problem !== null ? 'Fix the order first.' : null);
+  const source: DeltaSourceSpec | null =
+    blocked === null && table.source ? { ...table.source, ...(filter.filter ? { filter: filter.filter } : {}) } : null;
+  const preview = async (spec: DeltaSourceSpec, limit: number) => {
+    const result = await api.preview({ source: spec, limit, ...(order.keys ? { orderBy: order.keys } : {}) });
+    return result.ok ? { result: result.value } : { error: result.error.message };
+  };
   return (
     <div
       className={dragging ? 'app dragging' : 'app'}
@@ -187,7 +197,13 @@ export function App() {
                 {
                   key: 'data',
                   label: 'Data',
-                  content: <PreviewPanel key={path} source={table.source} blocked={table.blocked} wantedVersion={table.wantedVersion} preview={preview} />,
+                  content: (
+                    <div className="data-panel">
+                      <FilterBar text={filterText} schema={info.schema} onChange={setFilterText} />
+                      <OrderField text={orderText} schema={info.schema} onChange={setOrderText} />
+                      <PreviewPanel key={path} source={source} blocked={blocked} wantedVersion={table.wantedVersion} preview={preview} />
+                    </div>
+                  ),
                 },
                 { key: 'overview', label: 'Overview', content: <OverviewPanel info={info} /> },
                 {
@@ -209,8 +225,8 @@ export function App() {
                   label: 'Export',
                   content: (
                     <SinkPanel
-                      source={table.source}
-                      blocked={table.blocked}
+                      source={source}
+                      blocked={blocked}
                       defaultTable={folderName(path)}
                       columns={table.chosen}
                       nativeDialogs={nativeDialogs}

@@ -5,6 +5,7 @@ import type { FormEvent } from 'react';
 import { PREVIEW_MAX_ROWS } from '../../../shared/api.js';
 import type { PreviewResult } from '../../../shared/api.js';
 import type { DeltaSourceSpec } from '../../../shared/source-spec.js';
+import { orderByText } from '../../../shared/sort-spec.js';
 import { formatCount } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
 import { Alert } from './Alert.js';
@@ -90,7 +91,20 @@ export function PreviewPanel({ source, blocked, wantedVersion, preview }: Props)
         {result && (
           <span className="preview-status" aria-live="polite">
             <span className="pill">snapshot v{result.version}</span> {formatCount(result.rows.length)} rows
-            {result.truncated ? ` (first ${formatCount(result.rows.length)}; the table has more)` : ''} · {result.columns.length} columns
+            {result.truncated ? ` (first ${formatCount(result.rows.length)}; the table has more)` : ''} ·{' '}
+            {result.columns.length} columns
+            {result.skipping && (
+              <span className="skip-note">
+                {' '}
+                · filter skipped {formatCount(result.skipping.filesSkipped)} of {formatCount(result.skipping.filesTotal)} files
+              </span>
+            )}
+            {result.order && (
+              <span className="order-note">
+                {' '}
+                · ordered by {orderByText(result.order.keys)} over {formatCount(result.order.rowsSorted)} rows
+              </span>
+            )}
           </span>
         )}
       </form>

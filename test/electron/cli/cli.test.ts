@@ -60,7 +60,7 @@ describe('help', () => {
       stderr: "deltaport: 'frobnicate' is neither a command nor a table folder (see deltaport --help)\n",
     });
     expect((await cli('help', 'nope')).stderr).toBe(
-      "deltaport: no command 'nope' (commands: schema, history, preview, export, serve)\n",
+      "deltaport: no command 'nope' (commands: schema, history, preview, export, diff, changes, profile, partitions, serve)\n",
     );
   });
 });

@@ -12,6 +12,8 @@ import type { HttpHost } from '../../../electron/server/http-host.js';
 import { startHttpHost } from '../../../electron/server/http-host.js';
 import { AppState } from '../../../electron/state/app-state.js';
 import { tablePath } from '../../support/tables.js';
+import { duckdbRows } from '../delta/filter-oracle.js';
+import { readCommit } from '../delta/log-oracle.js';
 
 let dir: string;
 let host: HttpHost;
@@ -166,6 +168,57 @@ describe('deltaport serve host', () => {
     expect(some.result.ok && some.result.value.columns.map((c) => c.name)).toEqual(['value']);
     expect(some.result.ok && [some.result.value.rows.length, some.result.value.truncated]).toEqual([3, true]);
     const bad = await call<PreviewResult>('preview', { source: { tablePath: table, columnNames: ['nope'] }, limit: 3 });
+    expect(!bad.result.ok && bad.result.error.code).toBe('VALIDATION');
+  });
+
+  it('previews with a filter: only matching rows, and what the filter skipped', async () => {
+    const table = tablePath('delta-0.8.0-partitioned');
+    // Files of year 2020 from the log's own partition values; their rows from DuckDB.
+    const adds = readCommit(table, 0).filter((a) => a.add).map((a) => a.add);
+    const in2020 = adds.filter((a) => a.partitionValues.year === '2020');
+    const { rows } = await duckdbRows(table, 0, "year = '2020'", ['value']);
+    const res = await call<PreviewResult>('preview', { source: { tablePath: table, filter: "year = '2020'" }, limit: 100 });
+    expect(res.result.ok && res.result.value.rows.map((r) => r[0]).sort()).toEqual(rows);
+    expect(res.result.ok && res.result.value.skipping).toEqual({
+      filesTotal: adds.length,
+      filesSkipped: adds.length - in2020.length,
+      bytesTotal: adds.reduce((n, a) => n + a.size, 0),
+      bytesSkipped: adds.reduce((n, a) => n + a.size, 0) - in2020.reduce((n, a) => n + a.size, 0),
+    });
+    const bad = await call<PreviewResult>('preview', { source: { tablePath: table, filter: "year = '2020' AND" }, limit: 3 });
+    expect(!bad.result.ok && bad.result.error).toEqual({
+      code: 'VALIDATION',
+      message: expect.stringMatching(/filter: the filter ends where a value or column was expected at position 18$/),
+    });
+  });
+
+  it('previews in an order over the whole snapshot', async () => {
+    const table = tablePath('delta-0.8.0-partitioned');
+    const { rows } = await duckdbRows(table, 0, 'true', ['value']);
+    const res = await call<PreviewResult>('preview', {
+      source: { tablePath: table, columnNames: ['value'] },
+      limit: 3,
+      orderBy: [{ column: 'value', descending: true }],
+    });
+    expect(res.result.ok && res.result.value.rows.map((r) => r[0])).toEqual([...rows].reverse().slice(0, 3));
+    expect(res.result.ok && res.result.value.order).toEqual({ keys: [{ column: 'value', descending: true }], rowsSorted: rows.length });
+    const bad = await call<PreviewResult>('preview', { source: { tablePath: table }, limit: 3, orderBy: [{ column: 'value' }] });
+    expect(!bad.result.ok && bad.result.error.code).toBe('VALIDATION');
+  });
+
+  it('serves partitions, profiles, diffs and change feeds, validating their payloads', async () => {
+    const table = tablePath('delta-0.8.0-partitioned');
+    const adds = readCommit(table, 0).filter((a) => a.add).map((a) => a.add);
+    const parts = await call<{ files: number; bytes: number }[]>('partitions', { path: table });
+    expect(parts.result.ok && parts.result.value.reduce((n, p) => n + p.files, 0)).toBe(adds.length);
+    expect(parts.result.ok && parts.result.value.reduce((n, p) => n + p.bytes, 0)).toBe(adds.reduce((n, a) => n + a.size, 0));
+    const profile = await call<{ columns: { name: string; source: string }[] }>('profile', { table: { path: table } });
+    expect(profile.result.ok && profile.result.value.columns.map((c) => [c.name, c.source])[0]).toEqual(['value', 'statistics']);
+    const changes = await call<{ rows: unknown[][] }>('changes', { path: tablePath('cdf-table'), from: 3, limit: 10 });
+    expect(changes.result.ok && changes.result.value.rows).toHaveLength(1);
+    const diff = await call<{ filesAdded: string[] }>('diff', { path: tablePath('cdf-table'), from: 0, to: 1, limit: 10 });
+    expect(diff.result.ok && diff.result.value.filesAdded).toHaveLength(3);
+    const bad = await call('diff', { path: tablePath('cdf-table'), from: -1, limit: 10 });
     expect(!bad.result.ok && bad.result.error.code).toBe('VALIDATION');
   });
 

@@ -1,0 +1,30 @@
+// A diff's or a change feed's rows as an export's input (export/run-export.ts), so that they go to every sink a
+// snapshot goes to. They have no scan positions to resume from: an exactly-once export of them is refused.
+import type { RecordBatch, Schema } from 'apache-arrow';
+import type { StructField } from '../../../shared/delta-schema.js';
+import { DeltaportError } from '../../../shared/errors.js';
+import type { ExportInput } from '../../export/run-export.js';
+import type { Snapshot } from '../snapshot.js';
+
+export function changeExportInput(
+  fields: StructField[],
+  schema: Schema,
+  snapshot: Snapshot,
+  rows: () => AsyncIterable<RecordBatch>,
+): ExportInput {
+  return {
+    fields,
+    schema,
+    snapshot: { tableId: snapshot.metadata.id, tableRoot: snapshot.tableRoot, version: snapshot.version },
+    filesTotal: 0,
+    bytesTotal: 0,
+    async *batches(resumeFrom) {
+      if (resumeFrom) throw new DeltaportError('VALIDATION', 'changes cannot be exported exactly once: they have no position to resume from');
+      let written = 0;
+      for await (const batch of rows()) {
+        written += batch.numRows;
+        yield { batch, end: { fileIndex: 0, rowsInFile: written }, bytesDone: 0, filesDone: 0 };
+      }
+    },
+  };
+}

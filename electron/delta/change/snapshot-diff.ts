@@ -1,0 +1,150 @@
+// What changed between two versions of a table, from their two snapshots alone: schema, properties and protocol,
+// the data files added and removed, and the rows. Rows come only from the files that differ: a file only in the
+// old version gives its live rows as removed, a file only in the new one its live rows as added, and a file in both
+// whose deletion vector grew gives the rows it newly deletes as removed. Rows have the newer version's columns (as
+// it reads the data) and then `_change`, 'added' or 'removed'; an update shows as a removed and an added row.
+import * as arrow from 'apache-arrow';
+import { typeLabel, type StructField } from '../../../shared/delta-schema.js';
+import type { VersionChange } from '../../../shared/table-info.js';
+import type { DeletionVectorDescriptor } from '../actions.js';
+import { DeltaportError } from '../../../shared/errors.js';
+import { constantData } from '../arrow-data.js';
+import { toArrowField } from '../arrow-types.js';
+import { valueReader } from '../filter/arrow-values.js';
+import { loadDeletionVector } from '../deletion-vectors.js';
+import type { Snapshot } from '../snapshot.js';
+import type { DeltaTable } from '../table.js';
+import { fileRows } from './file-rows.js';
+
+export interface SnapshotDiff {
+  from: number;
+  to: number;
+  /** Top-level columns added, removed or of another type (from/to are type labels). */
+  schema: VersionChange[];
+  properties: VersionChange[];
+  protocol: VersionChange[];
+  filesAdded: string[];
+  filesRemoved: string[];
+  /** Files in both versions whose deletion vector changed: rows deleted in place. */
+  filesWithNewDeletions: string[];
+  /** Of rows(): the newer version's columns, then `_change`; as Delta fields and as Arrow. */
+  fields: StructField[];
+  rowSchema: arrow.Schema;
+  /** The newer snapshot (its table id and folder name an export). */
+  newer: Snapshot;
+  rows(signal?: AbortSignal): AsyncGenerator<arrow.RecordBatch>;
+}
+
+/**
+ * The diff's rows with updates paired by key: a removed and an added row with the same values in the key columns
+ * become 'updated_from' and 'updated_to', next to each other, or are dropped when every column is equal (a row
+ * copied into a rewritten file did not change); other rows keep 'removed' or 'added'. Every changed row is held in
+ * memory to find its partner, so this is for diffs of a size that can be shown.
+ */
+export async function* pairedRows(diff: SnapshotDiff, keys: string[], signal?: AbortSignal): AsyncGenerator<arrow.RecordBatch> {
+  for (const key of keys) {
+    if (!diff.rowSchema.fields.some((f) => f.name === key && f.name !== CHANGE.name)) {
+      throw new DeltaportError('VALIDATION', `--pair-by: no column '${key}' in version ${diff.to}`);
+    }
+  }
+  type Row = { batch: arrow.RecordBatch; values: string };
+  const removed = new Map<string, Row[]>();
+  const added: [string, Row][] = [];
+  const text = (values: unknown[]) => JSON.stringify(values, (_, v: unknown) => (typeof v === 'bigint' ? `${v}` : v));
+  const dataColumns = diff.fields.filter((f) => f.name !== CHANGE.name).map((f) => f.name);
+  for await (const batch of diff.rows(signal)) {
+    const keyReaders = keys.map((k) => valueReader(batch.getChild(k)!.data[0]));
+    const valueReaders = dataColumns.map((c) => valueReader(batch.getChild(c)!.data[0]));
+    const change = batch.getChild(CHANGE.name)!;
+    for (let r = 0; r < batch.numRows; r++) {
+      const key = text(keyReaders.map((read) => read(r)));
+      const row = { batch: batch.slice(r, r + 1), values: text(valueReaders.map((read) => read(r))) };
+      if (change.get(r) === 'removed') removed.set(key, [...(removed.get(key) ?? []), row]);
+      else added.push([key, row]);
+    }
+  }
+  for (const [key, row] of added) {
+    const partner = removed.get(key)?.shift();
+    if (!partner) yield row.batch;
+    else if (partner.values !== row.values) {
+      yield relabel(partner.batch, 'updated_from');
+      yield relabel(row.batch, 'updated_to');
+    }
+  }
+  for (const rows of removed.values()) for (const row of rows) yield row.batch;
+}
+
+function relabel(row: arrow.RecordBatch, change: string): arrow.RecordBatch {
+  const children = row.data.children.map((child, k) => (row.schema.fields[k].name === CHANGE.name ? constantData(child.type, change, row.numRows) : child));
+  return new arrow.RecordBatch(row.schema, arrow.makeData({ type: new arrow.Struct(row.schema.fields), length: row.numRows, nullCount: 0, children }));
+}
+
+const CHANGE: StructField = { name: '_change', type: 'string', nullable: false };
+const CHANGE_FIELD = toArrowField(CHANGE);
+
+export async function diffSnapshots(table: DeltaTable, from: number, to: number): Promise<SnapshotDiff> {
+  const older = await table.snapshot({ version: from });
+  const newer = await table.snapshot({ version: to });
+  const oldFiles = new Map(older.files.map((f) => [f.add.path, f]));
+  const newFiles = new Map(newer.files.map((f) => [f.add.path, f]));
+  const removed = older.files.filter((f) => !newFiles.has(f.add.path));
+  const added = newer.files.filter((f) => !oldFiles.has(f.add.path));
+  const redeleted = newer.files.filter((f) => {
+    const old = oldFiles.get(f.add.path);
+    return old !== undefined && dvKey(old.add.deletionVector) !== dvKey(f.add.deletionVector);
+  });
+  const tag = (change: string) => [{ field: CHANGE_FIELD, value: change }];
+  return {
+    from,
+    to,
+    schema: valueChanges(columnTypes(older.schema.fields), columnTypes(newer.schema.fields)),
+    properties: valueChanges(older.metadata.configuration ?? {}, newer.metadata.configuration ?? {}),
+    protocol: valueChanges(protocolValues(older), protocolValues(newer)),
+    filesAdded: added.map((f) => f.add.path),
+    filesRemoved: removed.map((f) => f.add.path),
+    filesWithNewDeletions: redeleted.map((f) => f.add.path),
+    fields: [...newer.schema.fields, CHANGE],
+    rowSchema: new arrow.Schema([...newer.schema.fields.map(toArrowField), CHANGE_FIELD]),
+    newer,
+    async *rows(signal?: AbortSignal) {
+      for (const file of removed) yield* fileRows(newer, file, tag('removed'), { signal });
+      for (const file of redeleted) {
+        const old = oldFiles.get(file.add.path)!;
+        const before = await deletedRows(older, old.add.deletionVector);
+        const after = await deletedRows(newer, file.add.deletionVector);
+        const beforeSet = new Set(before);
+        const newly = after.filter((row) => !beforeSet.has(row));
+        if (newly.length > 0) yield* fileRows(newer, old, tag('removed'), { onlyRows: newly, signal });
+      }
+      for (const file of added) yield* fileRows(newer, file, tag('added'), { signal });
+    },
+  };
+}
+
+function dvKey(dv: DeletionVectorDescriptor | null | undefined): string {
+  return dv ? `${dv.storageType}${dv.pathOrInlineDv}@${dv.offset ?? ''}` : '';
+}
+
+function deletedRows(snapshot: Snapshot, dv: DeletionVectorDescriptor | null | undefined): Promise<Float64Array> {
+  return dv ? loadDeletionVector(snapshot.tableRoot, dv) : Promise.resolve(new Float64Array(0));
+}
+
+function columnTypes(fields: StructField[]): Record<string, string> {
+  return Object.fromEntries(fields.map((f) => [f.name, `${typeLabel(f.type)}${f.nullable ? '' : ' not null'}`]));
+}
+
+function protocolValues(snapshot: Snapshot): Record<string, string> {
+  const p = snapshot.protocol;
+  return {
+    minReaderVersion: String(p.minReaderVersion),
+    minWriterVersion: String(p.minWriterVersion),
+    readerFeatures: (p.readerFeatures ?? []).join(', '),
+    writerFeatures: (p.writerFeatures ?? []).join(', '),
+  };
+}
+
+/** Keys whose value differs, in the newer order then the removed ones. */
+function valueChanges(from: Record<string, string>, to: Record<string, string>): VersionChange[] {
+  const names = [...new Set([...Object.keys(to), ...Object.keys(from)])];
+  return names.filter((n) => from[n] !== to[n]).map((name) => ({ name, from: from[name] ?? null, to: to[name] ?? null }));
+}

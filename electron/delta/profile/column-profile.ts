@@ -1,0 +1,136 @@
+// Column profiles. From the log alone (no data decoded): per top-level column the null count, min and max of the
+// files' statistics (partition columns from their values, exactly), and the exact row count from numRecords less
+// deletion vectors' cardinality; each marked as from statistics, since a string min/max may be truncated and
+// timestamps are in milliseconds. On request, an exact scan: nulls, min, max and distinct values counted over
+// every row the snapshot holds.
+import { TimeUnit } from 'apache-arrow';
+import { decimalParts, type DeltaType, type StructField } from '../../../shared/delta-schema.js';
+import { parseDeltaText, type DeltaValue } from '../../../shared/delta-values.js';
+import { comparator, familyOf } from '../../../shared/expression/compare.js';
+import type { ColumnProfile, TableProfile } from '../../../shared/table-info.js';
+import { formatDays } from '../../../shared/timestamp.js';
+import { withScale } from '../../values/decimal-text.js';
+import { timestampFormatter } from '../../values/time-text.js';
+import { columnMappingMode, physicalName } from '../column-mapping.js';
+import { valueReader } from '../filter/arrow-values.js';
+import type { FileStats, StatsTree } from '../filter/file-stats.js';
+import { parsePartitionValue } from '../partition-values.js';
+import type { Snapshot } from '../snapshot.js';
+import { openSource } from '../source.js';
+
+/** Distinct values are counted exactly up to this many per column. */
+export const DISTINCT_CAP = 100_000;
+
+export function rowCount(snapshot: Snapshot, stats: (FileStats | null)[]): number | null {
+  let total = 0;
+  for (const [i, file] of snapshot.files.entries()) {
+    const n = stats[i]?.numRecords;
+    if (typeof n !== 'number') return null;
+    total += n - (file.add.deletionVector?.cardinality ?? 0);
+  }
+  return total;
+}
+
+export function statisticsProfile(snapshot: Snapshot, stats: (FileStats | null)[]): TableProfile {
+  const mode = columnMappingMode(snapshot.metadata);
+  const partitions = new Set(snapshot.partitionColumns);
+  const columns = profiled(snapshot.schema.fields).map((field): ColumnProfile => {
+    const order = comparator(field.type, field.type);
+    const key = physicalName(field, mode);
+    let [min, max]: [DeltaValue, DeltaValue] = [null, null];
+    let nullCount: number | null = 0;
+    snapshot.files.forEach((file, i) => {
+      const s = stats[i];
+      let [lo, hi, nulls]: [DeltaValue, DeltaValue, number | null] = [null, null, null];
+      if (partitions.has(field.name)) {
+        lo = hi = parsePartitionValue(file.add.partitionValues[key], field.type, field.name);
+        nulls = lo === null ? (s?.numRecords ?? null) : 0;
+      } else if (s) {
+        [lo, hi] = [statValue(s.minValues, key, field.type), statValue(s.maxValues, key, field.type)];
+        const n = s.nullCount?.[key];
+        nulls = typeof n === 'number' ? n : null;
+      }
+      if (lo !== null && (min === null || order(lo, min) < 0)) min = lo;
+      if (hi !== null && (max === null || order(hi, max) > 0)) max = hi;
+      nullCount = nullCount === null || nulls === null ? null : nullCount + nulls;
+    });
+    // A deletion vector may have removed nulls the file's count includes: then the count is an upper bound only.
+    if (snapshot.files.some((f) => f.add.deletionVector) && !partitions.has(field.name)) nullCount = null;
+    return { name: field.name, type: String(field.type), source: 'statistics', nullCount, min: text(min, field.type), max: text(max, field.type) };
+  });
+  return { version: snapshot.version, rowCount: rowCount(snapshot, stats), columns };
+}
+
+export async function scanProfile(tablePath: string, version: number, signal?: AbortSignal): Promise<TableProfile> {
+  const all = await openSource({ tablePath, versionAsOf: version });
+  const fields = profiled(all.snapshot.schema.fields);
+  // Every row is counted even when no column can be profiled: then the first column is read for its row count.
+  const source = await openSource({ tablePath, versionAsOf: version, columnNames: fields.length > 0 ? fields.map((f) => f.name) : all.columns.slice(0, 1) });
+  const state = fields.map((f) => ({ order: comparator(f.type, f.type), nulls: 0, min: null as DeltaValue, max: null as DeltaValue, seen: new Set<unknown>(), full: false }));
+  let rows = 0;
+  for await (const { batch } of source.batches({ signal })) {
+    rows += batch.numRows;
+    fields.forEach((f, k) => {
+      const read = valueReader(batch.getChild(f.name)!.data[0]);
+      const s = state[k];
+      for (let r = 0; r < batch.numRows; r++) {
+        const v = read(r);
+        if (v === null) {
+          s.nulls++;
+          continue;
+        }
+        if (s.min === null || s.order(v, s.min) < 0) s.min = v;
+        if (s.max === null || s.order(v, s.max) > 0) s.max = v;
+        if (!s.full) {
+          s.seen.add(v);
+          if (s.seen.size > DISTINCT_CAP) s.full = true;
+        }
+      }
+    });
+  }
+  const columns = fields.map((f, k): ColumnProfile => {
+    const s = state[k];
+    return {
+      name: f.name,
+      type: String(f.type),
+      source: 'scan',
+      nullCount: s.nulls,
+      min: text(s.min, f.type),
+      max: text(s.max, f.type),
+      distinct: s.full ? { count: DISTINCT_CAP, atLeast: true } : { count: s.seen.size, atLeast: false },
+    };
+  });
+  return { version, rowCount: rows, columns };
+}
+
+/** Top-level columns with an order (numbers, strings, booleans, dates, timestamps). */
+function profiled(fields: StructField[]): StructField[] {
+  return fields.filter((f) => {
+    const family = familyOf(f.type);
+    return family !== null && family !== 'void';
+  });
+}
+
+function statValue(tree: StatsTree | undefined, key: string, type: DeltaType): DeltaValue {
+  const raw = tree?.[key];
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw === 'boolean') return raw;
+  if (typeof raw === 'string') return parseDeltaText(raw, type) ?? null;
+  if (typeof raw !== 'number') return null;
+  const decimal = decimalParts(type);
+  if (decimal) return BigInt(Math.round(raw * 10 ** decimal.scale));
+  return type === 'long' ? BigInt(Math.trunc(raw)) : raw;
+}
+
+const formatUtc = timestampFormatter(TimeUnit.MICROSECOND, true);
+const formatLocal = timestampFormatter(TimeUnit.MICROSECOND, false);
+
+function text(value: DeltaValue, type: DeltaType): string | null {
+  if (value === null) return null;
+  const decimal = decimalParts(type);
+  if (decimal) return withScale(value as bigint, decimal.scale);
+  if (type === 'date') return formatDays(value as number);
+  if (type === 'timestamp') return formatUtc(value as bigint);
+  if (type === 'timestamp_ntz') return formatLocal(value as bigint);
+  return String(value);
+}

@@ -1,0 +1,49 @@
+// The preview's order over the whole snapshot ("cases desc, state"): checked against the schema as typed; the
+// preview then shows the first rows in that order of every row the filter keeps, not just of the rows loaded.
+import type { StructType } from '../../../shared/delta-schema.js';
+import { familyOf } from '../../../shared/expression/compare.js';
+import { parseOrderBy, type SortKey } from '../../../shared/sort-spec.js';
+
+interface Props {
+  text: string;
+  schema: StructType;
+  onChange(text: string): void;
+}
+
+/** The order to ask for, or a problem; blank is file order. */
+export function checkedOrder(text: string, schema: StructType): { keys?: SortKey[]; problem: string | null } {
+  if (text.trim() === '') return { problem: null };
+  const parsed = parseOrderBy(text);
+  if ('problem' in parsed) return { problem: parsed.problem };
+  for (const key of parsed.keys) {
+    const field = schema.fields.find((f) => f.name === key.column);
+    if (!field) return { problem: `order-by: no column '${key.column}'` };
+    const family = familyOf(field.type);
+    if (family === null || family === 'void') return { problem: `order-by: column '${key.column}' cannot be sorted` };
+  }
+  return { keys: parsed.keys, problem: null };
+}
+
+export function OrderField({ text, schema, onChange }: Props) {
+  const { problem } = checkedOrder(text, schema);
+  return (
+    <div className="filter-bar">
+      <label className="field compact filter-field">
+        <span>Order by</span>
+        <input
+          type="text"
+          spellCheck={false}
+          placeholder="e.g. cases desc, state (whole snapshot; blank = file order)"
+          value={text}
+          aria-invalid={problem !== null}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      </label>
+      {problem && (
+        <span role="status" className="filter-problem">
+          {problem}
+        </span>
+      )}
+    </div>
+  );
+}
