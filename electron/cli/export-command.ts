@@ -53,7 +53,7 @@ export async function exportRows(input: ExportInput, tablePath: string, args: Pa
   const sink = sinkSpec(tablePath, args);
   if ('exactlyOnce' in sink && sink.exactlyOnce) throw new UsageError('--exactly-once applies only to snapshot exports');
   const started = performance.now();
-  const rows = await withProgress(io, (signal, onProgress) => writeToSink(input, { sink, signal, onProgress }));
+  const { rows } = await withProgress(io, (signal, onProgress) => writeToSink(input, { sink, signal, onProgress }));
   io.stdout.write(`exported ${rows} rows in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 }
 
