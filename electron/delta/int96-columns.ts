@@ -69,7 +69,7 @@ function int96Paths(root: SchemaTree): string[][] {
     }
     for (const child of children) {
       // A repeated field outside a LIST group is a list of itself.
-      const steps = child.element.repetition_type === 'REPEATED' && node !== root ? [child.element.name, ELEMENT] : [child.element.name];
+      const steps = child.element.repetition_type === 'REPEATED' ? [child.element.name, ELEMENT] : [child.element.name];
       walk(child, [...path, ...steps]);
     }
   };

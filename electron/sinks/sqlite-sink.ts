@@ -67,6 +67,8 @@ async function removeUnlessRows(path: string): Promise<void> {
 
 /** Gives up the leases this process holds in the file at `path` (see releaseProcessLeases). */
 export async function releaseLeftLeases(path: string): Promise<void> {
+  // No file, no lease: opening it would create it (an export that failed before any commit removed it).
+  if (!existsSync(path)) return;
   const session = sqliteSession(path);
   try {
     await releaseProcessLeases(session.query);
