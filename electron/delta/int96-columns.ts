@@ -1,83 +1,86 @@
 // INT96 timestamps (Spark, Impala, Hive: a Julian day and the nanoseconds of that day) decoded straight to
 // microseconds. parquet-wasm decodes them to int64 nanoseconds, which wrap outside 1677-09-21..2262-04-11 (Spark
 // writes 9999-12-31 for "no end"; year 1000 came out as 2169), and nothing in the wrapped value says by how much.
-// So a file's INT96 columns (top-level, or inside structs) are decoded a second time, by hyparquet, which reads the
-// raw 12 bytes, and put in place of parquet-wasm's; the rest of the file still goes through parquet-wasm. INT96
-// inside lists or maps is left as parquet-wasm reads it. Files without INT96 cost nothing: only a file whose Arrow
-// schema has a nanosecond timestamp has its footer read here.
+// So the top-level columns that hold INT96 (at any depth, through structs, lists and maps) are decoded a second
+// time, by hyparquet, which reads the raw 12 bytes, and their INT96 leaves are put in place of parquet-wasm's,
+// walking parquet-wasm's Arrow column and hyparquet's values side by side; everything else still comes from
+// parquet-wasm. Files without INT96 cost nothing: only a file whose Arrow schema has a nanosecond timestamp has its
+// footer read here.
 import * as arrow from 'apache-arrow';
-import type { AsyncBuffer, FileMetaData, SchemaElement } from 'hyparquet';
+import type { AsyncBuffer, FileMetaData, SchemaTree } from 'hyparquet';
 import { buildData } from './arrow-data.js';
 
+/** A step from a column towards an INT96 leaf: a struct field's name, a list's element, or a map's value. */
+const ELEMENT = '[]';
+const MAP_VALUE = '{}';
+
 export interface Int96Columns {
-  /** Paths of the INT96 leaves, from a top-level column through structs. */
+  /** Paths of the INT96 leaves: a top-level column, then steps (struct field names, ELEMENT, MAP_VALUE). */
   readonly paths: readonly string[][];
-  /** Microseconds of each path under the given top-level columns, over the rows of the ranges one after the other. */
+  /** hyparquet's values of the given top-level columns, over the rows of the ranges one after the other. */
   read(columns: string[], ranges: [number, number][]): Promise<DecodedInt96>;
 }
 
-/** One column's values; `valid[i]` is 0 for a null (the leaf's or a struct's above it). */
-export interface Micros {
-  values: BigInt64Array;
-  valid: Uint8Array;
-}
-
+/** Per top-level column, its value in each row: INT96 leaves as bigint microseconds, lists as arrays, structs and
+ * maps as objects. */
 export interface DecodedInt96 {
   paths: string[][];
-  micros: Micros[];
+  columns: Map<string, unknown[]>;
 }
 
 export async function int96Columns(path: string, schema: arrow.Schema): Promise<Int96Columns | null> {
   if (!schema.fields.some((f) => hasNanos(f.type))) return null;
   // Loaded here, not at start: most tables never need it, and a cold `deltaport preview` should not pay for it.
-  const { asyncBufferFromFile, parquetMetadataAsync } = await import('hyparquet');
+  const { asyncBufferFromFile, parquetMetadataAsync, parquetSchema } = await import('hyparquet');
   const file = await asyncBufferFromFile(path);
   const metadata = await parquetMetadataAsync(file);
-  const paths = int96Paths(metadata.schema);
+  const paths = int96Paths(parquetSchema(metadata));
   if (paths.length === 0) return null;
-  return { paths, read: (columns, ranges) => readMicros(file, metadata, paths.filter((p) => columns.includes(p[0])), ranges) };
+  return { paths, read: (columns, ranges) => readColumns(file, metadata, paths, columns, ranges) };
 }
 
 function hasNanos(type: arrow.DataType): boolean {
   if (arrow.DataType.isTimestamp(type)) return type.unit === arrow.TimeUnit.NANOSECOND;
-  return arrow.DataType.isStruct(type) && type.children.some((f) => hasNanos(f.type));
+  return (type.children ?? []).some((f: arrow.Field) => hasNanos(f.type));
 }
 
-/** INT96 leaves reached from the root through plain groups (structs), from the footer's flat, depth-first schema. */
-function int96Paths(elements: SchemaElement[]): string[][] {
+/** INT96 leaves under the root, with the steps the Arrow column takes to them. Lists and maps count as hyparquet
+ * assembles them (a LIST group of one repeated child, a MAP group of one repeated key/value group); an INT96 map key
+ * is left as parquet-wasm reads it. */
+function int96Paths(root: SchemaTree): string[][] {
   const paths: string[][] = [];
-  const walk = (at: number, prefix: string[]): number => {
-    const element = elements[at];
-    const path = at === 0 ? [] : [...prefix, element.name];
-    let next = at + 1;
-    const struct = at === 0 || (element.repetition_type !== 'REPEATED' && !element.converted_type && !element.logical_type);
-    for (let k = 0; k < (element.num_children ?? 0); k++) {
-      const child = elements[next];
-      if (struct && !child.num_children && child.type === 'INT96' && child.repetition_type !== 'REPEATED') {
-        paths.push([...path, child.name]);
-        next++;
-      } else next = struct ? walk(next, path) : skip(elements, next);
+  const walk = (node: SchemaTree, path: string[]): void => {
+    const { element, children } = node;
+    if (children.length === 0) {
+      if (element.type === 'INT96') paths.push(path);
+      return;
     }
-    return next;
+    const repeated = children[0];
+    const single = children.length === 1 && repeated.element.repetition_type === 'REPEATED';
+    if (element.converted_type === 'LIST') {
+      // Three levels (list > element) or two (the repeated node is the element).
+      if (single && repeated.children.length <= 1) walk(repeated.children[0] ?? repeated, [...path, ELEMENT]);
+      return;
+    }
+    if (element.converted_type === 'MAP') {
+      const value = repeated.children.find((c) => c.element.name === 'value');
+      if (single && repeated.children.length === 2 && value) walk(value, [...path, MAP_VALUE]);
+      return;
+    }
+    for (const child of children) {
+      // A repeated field outside a LIST group is a list of itself.
+      const steps = child.element.repetition_type === 'REPEATED' ? [child.element.name, ELEMENT] : [child.element.name];
+      walk(child, [...path, ...steps]);
+    }
   };
-  walk(0, []);
+  walk(root, []);
   return paths;
 }
 
-function skip(elements: SchemaElement[], at: number): number {
-  let next = at + 1;
-  for (let k = 0; k < (elements[at].num_children ?? 0); k++) next = skip(elements, next);
-  return next;
-}
-
-async function readMicros(file: AsyncBuffer, metadata: FileMetaData, paths: string[][], ranges: [number, number][]): Promise<DecodedInt96> {
+async function readColumns(file: AsyncBuffer, metadata: FileMetaData, paths: string[][], columns: string[], ranges: [number, number][]): Promise<DecodedInt96> {
   const [{ parquetRead }, { compressors }] = await Promise.all([import('hyparquet'), import('hyparquet-compressors')]);
-  const columns = [...new Set(paths.map((p) => p[0]))];
-  const total = ranges.reduce((n, [from, to]) => n + to - from, 0);
-  const micros = paths.map((): Micros => ({ values: new BigInt64Array(total), valid: new Uint8Array(total) }));
-  let at = 0;
+  const values = new Map(columns.map((name) => [name, [] as unknown[]]));
   for (const [rowStart, rowEnd] of ranges) {
-    let rows: unknown[][] = [];
     await parquetRead({
       file,
       metadata,
@@ -86,63 +89,85 @@ async function readMicros(file: AsyncBuffer, metadata: FileMetaData, paths: stri
       rowEnd,
       compressors,
       // hyparquet hands over the exact nanoseconds since the epoch as a bigint (day - 2440588) * 86400e9 + nanos.
-      parsers: { timestampFromNanoseconds: (ns: bigint) => ns },
-      onComplete: (decoded) => (rows = decoded),
+      parsers: { timestampFromNanoseconds: (ns: bigint) => floorDiv(ns, 1000n) },
+      onComplete: (rows: unknown[][]) => {
+        for (const row of rows) columns.forEach((name, c) => values.get(name)!.push(row[c]));
+      },
     });
-    for (const row of rows) {
-      paths.forEach((path, p) => {
-        let value: unknown = row[columns.indexOf(path[0])];
-        for (const name of path.slice(1)) value = value === null || value === undefined ? undefined : (value as Record<string, unknown>)[name];
-        if (typeof value !== 'bigint') return;
-        micros[p].values[at] = floorDiv(value, 1000n);
-        micros[p].valid[at] = 1;
-      });
-      at++;
-    }
   }
-  return { paths, micros };
+  return { paths: paths.filter((p) => columns.includes(p[0])), columns: values };
 }
 
 /** A decoded batch with its INT96 leaves replaced by rows [at, at + numRows) of their exact microseconds. */
 export function withExactInt96(batch: arrow.RecordBatch, decoded: DecodedInt96, at: number): arrow.RecordBatch {
-  const leaves = decoded.paths.map((path, p) => ({ path, micros: decoded.micros[p] }));
   const replaced = batch.schema.fields.map((field, i) => {
-    const under = leaves.filter((l) => l.path[0] === field.name).map((l) => ({ path: l.path.slice(1), micros: l.micros }));
-    return under.length === 0 ? ([field, batch.data.children[i]] as const) : replace(field, batch.data.children[i], under, at, batch.numRows);
+    const values = decoded.columns.get(field.name);
+    const under = below(decoded.paths, field.name);
+    if (!values || under.length === 0) return [field, batch.data.children[i]] as const;
+    return replace(field, batch.data.children[i], values.slice(at, at + batch.numRows), under);
   });
   const fields = replaced.map(([f]) => f);
   const data = arrow.makeData({ type: new arrow.Struct(fields), length: batch.numRows, nullCount: 0, children: replaced.map(([, d]) => d) });
   return new arrow.RecordBatch(new arrow.Schema(fields, batch.schema.metadata), data);
 }
 
-type Leaf = { path: string[]; micros: Micros };
-
-function replace(field: arrow.Field, data: arrow.Data, leaves: Leaf[], at: number, length: number): readonly [arrow.Field, arrow.Data] {
-  const leaf = leaves.find((l) => l.path.length === 0);
-  if (leaf && arrow.DataType.isTimestamp(field.type)) {
-    const micros = microsData(leaf.micros, at, length, field.type.timezone ?? null);
-    return [new arrow.Field(field.name, micros.type, field.nullable, field.metadata), micros];
-  }
-  if (!arrow.DataType.isStruct(field.type)) return [field, data];
-  const parts = field.type.children.map((child, k) => {
-    const under = leaves.filter((l) => l.path[0] === child.name).map((l) => ({ path: l.path.slice(1), micros: l.micros }));
-    return under.length === 0 ? ([child, data.children[k]] as const) : replace(child, data.children[k], under, at, length);
-  });
-  const type = new arrow.Struct(parts.map(([f]) => f));
-  const struct = buildData(type, length, data.nullCount, { validity: data.nullBitmap }, parts.map(([, d]) => d));
-  return [new arrow.Field(field.name, type, field.nullable, field.metadata), struct];
+/** The rest of the paths that start with `step`. */
+function below(paths: string[][], step: string): string[][] {
+  return paths.filter((p) => p[0] === step).map((p) => p.slice(1));
 }
 
-/** Rows [at, at + length) of decoded microseconds as a fresh Arrow column (offset 0, as normalize.ts expects). */
-function microsData(micros: Micros, at: number, length: number, timezone: string | null): arrow.Data<arrow.Timestamp> {
+/** `data` (offset 0, as parquet-wasm makes it) with the INT96 leaves at `paths` taken from `values`, hyparquet's
+ * value for each of its slots. */
+function replace(field: arrow.Field, data: arrow.Data, values: unknown[], paths: string[][]): readonly [arrow.Field, arrow.Data] {
+  const { type } = field;
+  const as = (d: arrow.Data) => [new arrow.Field(field.name, d.type, field.nullable, field.metadata), d] as const;
+  if (paths.some((p) => p.length === 0)) return arrow.DataType.isTimestamp(type) ? as(microsData(values, type.timezone ?? null)) : [field, data];
+  if (arrow.DataType.isStruct(type)) {
+    const parts = type.children.map((child, k) => {
+      const under = below(paths, child.name);
+      if (under.length === 0) return [child, data.children[k]] as const;
+      return replace(child, data.children[k], values.map((v) => (v === null || v === undefined ? undefined : (v as Record<string, unknown>)[child.name])), under);
+    });
+    const struct = new arrow.Struct(parts.map(([f]) => f));
+    return as(buildData(struct, data.length, data.nullCount, { validity: data.nullBitmap }, parts.map(([, d]) => d)));
+  }
+  const list = arrow.DataType.isList(type);
+  if (!list && !arrow.DataType.isMap(type)) return [field, data];
+  const under = below(paths, list ? ELEMENT : MAP_VALUE);
+  const offsets = data.valueOffsets as Int32Array;
+  const [child] = data.children;
+  const entryField = (type.children as arrow.Field[])[0];
+  // hyparquet's map is an object by key: each entry's value is found by the entry's key as parquet-wasm read it.
+  const keys = list ? null : arrow.makeVector(child.children[0]);
+  const valueName = list ? '' : (entryField.type as arrow.Struct).children[1].name;
+  const entries: unknown[] = new Array(child.length);
+  for (let i = 0; i < data.length; i++) {
+    const v = values[i];
+    if (v === null || v === undefined) continue;
+    for (let j = offsets[i]; j < offsets[i + 1]; j++) {
+      entries[j] = keys ? { [valueName]: (v as Record<string, unknown>)[String(keys.get(j))] } : (v as unknown[])[j - offsets[i]];
+    }
+  }
+  const [entry, entryData] = replace(entryField, child, entries, list ? under : under.map((p) => [valueName, ...p]));
+  const rebuilt = list ? new arrow.List(entry) : new arrow.Map_(entry as arrow.Field<arrow.Struct>, (type as arrow.Map_).keysSorted);
+  return as(buildData(rebuilt, data.length, data.nullCount, { offsets, validity: data.nullBitmap }, [entryData]));
+}
+
+/** Microseconds (bigints; anything else is null) as a fresh Arrow column. */
+function microsData(values: unknown[], timezone: string | null): arrow.Data<arrow.Timestamp> {
+  const length = values.length;
+  const micros = new BigInt64Array(length);
   const validity = new Uint8Array(Math.ceil(length / 8));
   let nulls = 0;
   for (let i = 0; i < length; i++) {
-    if (micros.valid[at + i]) validity[i >> 3] |= 1 << (i & 7);
-    else nulls++;
+    const v = values[i];
+    if (typeof v === 'bigint') {
+      micros[i] = v;
+      validity[i >> 3] |= 1 << (i & 7);
+    } else nulls++;
   }
   const type = new arrow.Timestamp(arrow.TimeUnit.MICROSECOND, timezone);
-  return buildData(type, length, nulls, { values: micros.values.subarray(at, at + length), validity });
+  return buildData(type, length, nulls, { values: micros, validity });
 }
 
 function floorDiv(v: bigint, d: bigint): bigint {

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { DeltaportError } from '../../shared/errors.js';
+import { requireOutputFolder } from './output-folder.js';
 
 /** PATH.partial-<pid>-<12 hex digits>: the name a partial file of this process takes beside its target. */
 export function partialPathFor(absoluteTarget: string): string {
@@ -61,9 +62,7 @@ export class AtomicFile {
 
   static async create(target: string): Promise<AtomicFile> {
     const absolute = path.resolve(target);
-    const folder = path.dirname(absolute);
-    const folderStat = await stat(folder).catch(() => null);
-    if (!folderStat?.isDirectory()) throw new DeltaportError('SINK_WRITE', `the output folder does not exist: ${folder}`);
+    requireOutputFolder(absolute);
     if ((await stat(absolute).catch(() => null))?.isDirectory()) {
       throw new DeltaportError('SINK_WRITE', `${absolute} is a folder, not a file`);
     }

@@ -37,7 +37,9 @@ export function advisoryKeys(job: string): [number, number] {
 
 type Query = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 
-const RUNS = quoteIdent('_deltaport_runs');
+/** The leases of the runs writing into a SQLite file now. */
+export const RUNS_TABLE = '_deltaport_runs';
+const RUNS = quoteIdent(RUNS_TABLE);
 /** How long a lease of this process may go without a transaction before it counts as left behind. */
 const LEASE_IDLE_MS = 60_000;
 

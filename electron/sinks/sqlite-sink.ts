@@ -2,29 +2,73 @@
 // batch, bound from the Arrow columns one column at a time into a reused parameter array. A statement's rows may come
 // from several record batches: a scan over deletion vectors yields batches of a few rows, each of which would
 // otherwise end in a short statement of its own.
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type { RecordBatch } from 'apache-arrow';
 import type Database from 'better-sqlite3';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
 import { isNullAt, sqliteFiller, sqliteReader } from './column-values.js';
-import { alreadyRunning, claimSqliteLease, releaseProcessLeases, releaseSqliteLease, RENEW_LEASE_SQL } from './job-claim.js';
+import { alreadyRunning, claimSqliteLease, releaseProcessLeases, releaseSqliteLease, RENEW_LEASE_SQL, RUNS_TABLE } from './job-claim.js';
 import type { BatchSink } from './sink.js';
+import { requireOutputFolder } from './output-folder.js';
 import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js';
+import { quoteIdent } from './sql-identifiers.js';
 import { insertValuesSql, sqliteRowsPerInsert } from './sql-statements.js';
 import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
 import { BUSY_TIMEOUT_MS, describeSqliteTable, openSqlite, sqliteMessage } from './sqlite-connection.js';
 
 export function createSqliteSink(spec: Extract<SinkSpec, { kind: 'sqlite' }>): BatchSink {
-  return createSqlSink(spec, {
+  /** The ends of the sessions' checkpoint threads (each removes the WAL as the last connection out). */
+  const stopped: Promise<void>[] = [];
+  const sink = createSqlSink(spec, {
     dialect: 'sqlite',
-    connect: async () => sqliteSession(spec.path),
+    connect: async () => sqliteSession(spec.path, stopped),
     checkBeforeReuse: false,
     explain: sqliteMessage,
   });
+  /** Whether this export created the database file (it did not exist when the export opened). */
+  let created = false;
+  return {
+    open(ctx) {
+      requireOutputFolder(spec.path);
+      created = !existsSync(spec.path);
+      return sink.open(ctx);
+    },
+    write: (batch) => sink.write(batch),
+    close: () => sink.close(),
+    counts: () => sink.counts!(),
+    async abort() {
+      await sink.abort();
+      // A failed export that created the file and committed no rows leaves no file (committed batches stay).
+      if (created && sink.counts!().committed === 0) {
+        await Promise.all(stopped);
+        await removeUnlessRows(spec.path);
+      }
+    },
+  };
+}
+
+/** Removes a database file this export created, with its -wal and -shm, unless a table in it holds a row: another
+ * export may have written into it meanwhile. */
+async function removeUnlessRows(path: string): Promise<void> {
+  if (existsSync(path)) {
+    const db = openSqlite(path);
+    try {
+      // The leases are not rows of an export (a lease this run could not release is left to the next run).
+      const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name <> ?").pluck().all(RUNS_TABLE) as string[];
+      if (tables.some((t) => db.prepare(`SELECT EXISTS (SELECT 1 FROM ${quoteIdent(t)})`).pluck().get() === 1)) return;
+    } finally {
+      db.close();
+    }
+  }
+  await Promise.all(['', '-wal', '-shm'].map((suffix) => rm(path + suffix, { force: true })));
 }
 
 /** Gives up the leases this process holds in the file at `path` (see releaseProcessLeases). */
 export async function releaseLeftLeases(path: string): Promise<void> {
+  // No file, no lease: opening it would create it (an export that failed before any commit removed it).
+  if (!existsSync(path)) return;
   const session = sqliteSession(path);
   try {
     await releaseProcessLeases(session.query);
@@ -36,7 +80,8 @@ export async function releaseLeftLeases(path: string): Promise<void> {
 /** Writes one transaction's rows. */
 type RowWriter = (chunks: RecordBatch[]) => void;
 
-function sqliteSession(path: string): SqlSession {
+/** A session on the file at `path`; the end of its checkpoint thread, once it stops, is added to `stopped`. */
+function sqliteSession(path: string, stopped: Promise<void>[] = []): SqlSession {
   const db = openSqlite(path);
   let checkpointer: Checkpointer | null = null;
   let writeRows: RowWriter = () => {
@@ -85,11 +130,12 @@ function sqliteSession(path: string): SqlSession {
     },
     async close() {
       db.close();
-      await checkpointer?.stop();
+      if (checkpointer) stopped.push(checkpointer.stop());
+      await Promise.all(stopped);
     },
     kill() {
       if (db.open) db.close();
-      void checkpointer?.stop();
+      if (checkpointer) stopped.push(checkpointer.stop());
     },
   };
 }

@@ -3,7 +3,7 @@
 // values must be pyarrow's, whatever rows a read selects (offsets and limits across row groups, a resumed scan).
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type * as arrow from 'apache-arrow';
+import * as arrow from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scan } from '../../../electron/delta/scan.js';
 import type { ScanOptions } from '../../../electron/delta/scan-types.js';
@@ -16,6 +16,8 @@ const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/int96');
 const expected = JSON.parse(readFileSync(path.join(FIXTURES, 'expected.json'), 'utf8')) as Record<string, (string | null)[]> & {
   'int96-struct.parquet': { ts: string | null; 'inner.ts': string | null }[];
 };
+type Nested = Record<'l' | 'm' | 'ls' | 'ml', unknown>;
+const nestedExpected = (expected as unknown as Record<string, Nested[]>)['int96-nested.parquet'];
 const scratch = scratchFolders('int96');
 afterAll(() => scratch.removeAll());
 
@@ -25,6 +27,31 @@ const IN_STRUCTS = [
   field('id', 'integer'),
   field('s', { type: 'struct', fields: [field('n', 'integer'), field('inner', { type: 'struct', fields: [field('ts', 'timestamp')] }), field('ts', 'timestamp')] }),
 ];
+const TS = 'timestamp';
+const list = (elementType: unknown) => ({ type: 'array', elementType, containsNull: true });
+const map = (valueType: unknown) => ({ type: 'map', keyType: 'string', valueType, valueContainsNull: true });
+const IN_LISTS_AND_MAPS = [
+  field('id', 'integer'),
+  field('l', list(TS)),
+  field('m', map(TS)),
+  field('ls', list({ type: 'struct', fields: [field('ts', TS), field('l', list(TS))] })),
+  field('ml', map(list(TS))),
+];
+
+/** Slot i of a column as make-files.py writes it: microseconds as text, maps as [key, value] pairs. */
+function asText(data: arrow.Data, i: number): unknown {
+  if (!data.getValid(i)) return null;
+  const { type } = data;
+  if (type.typeId === arrow.Type.Timestamp) return String((data.values as BigInt64Array)[i]);
+  if (type.typeId === arrow.Type.Utf8) return new TextDecoder().decode(data.values.subarray(data.valueOffsets[i], data.valueOffsets[i + 1]));
+  if (type.typeId === arrow.Type.Struct) return Object.fromEntries((type as arrow.Struct).children.map((f, k) => [f.name, asText(data.children[k], i)]));
+  const out: unknown[] = [];
+  for (let j = data.valueOffsets[i]; j < data.valueOffsets[i + 1]; j++) {
+    const entry = data.children[0];
+    out.push(type.typeId === arrow.Type.Map ? [asText(entry.children[0], j), asText(entry.children[1], j)] : asText(entry, j));
+  }
+  return out;
+}
 
 /** A one-file Delta table around a fixture file; the add has no stats. */
 function tableOf(file: string, fields: unknown[] = TOP_LEVEL): string {
@@ -87,6 +114,19 @@ describe('INT96 timestamps', () => {
       for (let i = 0; i < batch.numRows; i++) rows.push({ ts: micros(ts, i, struct), 'inner.ts': micros(inner.children[0], i, struct, inner) });
     }
     expect(rows).toEqual(expected['int96-struct.parquet']);
+  });
+
+  it('inside lists and maps, at any depth (lists of structs of lists, maps of lists), whatever rows a read selects', async () => {
+    const snapshot = await (await DeltaTable.open(tableOf('int96-nested.parquet', IN_LISTS_AND_MAPS))).snapshot();
+    for (const [from, limit] of [[0, 100], [3, 9], [12, 5]]) {
+      const rows: Nested[] = [];
+      for await (const { batch } of scan(snapshot, { resumeFrom: { fileIndex: 0, rowsInFile: from }, limit, batchSize: 5 })) {
+        const columns = (['l', 'm', 'ls', 'ml'] as const).map((name) => [name, batch.getChild(name)!.data] as const);
+        for (const [, data] of columns) expect(data).toHaveLength(1);
+        for (let i = 0; i < batch.numRows; i++) rows.push(Object.fromEntries(columns.map(([name, [data]]) => [name, asText(data, i)])) as Nested);
+      }
+      expect(rows, `rows ${from}.. limit ${limit}`).toEqual(nestedExpected.slice(from, from + limit));
+    }
   });
 
   it('shows years 1000 and 9999 in the preview and the grid', async () => {

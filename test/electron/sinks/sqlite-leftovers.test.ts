@@ -119,6 +119,53 @@ describe('no -wal or -shm beside a SQLite target', () => {
   });
 });
 
+describe('a failed export into a new SQLite file', () => {
+  it('leaves no file when nothing committed: a cancel before the first commit (exactly-once and not)', async () => {
+    for (const exactlyOnce of [false, true]) {
+      const file = fileInFolder();
+      const stop = new AbortController();
+      // One transaction of 100,000 rows: the cancel comes while its rows are still being queued.
+      const spec = sqliteSpec(file, { batchSize: 100_000, exactlyOnce });
+      const err = await failure(
+        drive(createSqliteSink(spec), streamOf(numberedTable(50_000), NUMBERED_FIELDS, 1000), { signal: stop.signal, afterBatch: (i) => (i === 20 ? stop.abort() : undefined) }),
+      );
+      expect(err.code).toBe('CANCELLED');
+      expect(folderOf(file)).toEqual([]);
+    }
+  });
+
+  it('leaves no file when the statement fails before anything committed', async () => {
+    const file = fileInFolder();
+    const spec = { ...sqliteSpec(file), mode: 'sql' as const, sql: 'INSERT INTO nowhere (id) VALUES (:id)' };
+    const err = await failure(drive(createSqliteSink(spec), streamOf(numberedTable(10), NUMBERED_FIELDS, 10)));
+    expect(err.message).toMatch(/no such table: nowhere/);
+    expect(folderOf(file)).toEqual([]);
+  });
+
+  it('keeps the batches that committed before a failure', async () => {
+    const file = fileInFolder();
+    const stop = new AbortController();
+    await failure(
+      drive(createSqliteSink(sqliteSpec(file, { batchSize: 1000 })), streamOf(numberedTable(50_000), NUMBERED_FIELDS, 1000), {
+        signal: stop.signal,
+        afterBatch: (i) => (i === 20 ? stop.abort() : undefined),
+      }),
+    );
+    expect(await settledFolderOf(file)).toEqual(['target.db']);
+    const db = new Database(file, { readonly: true });
+    const rows = db.prepare('SELECT count(*) AS n FROM target').get() as { n: number };
+    db.close();
+    expect(rows.n).toBeGreaterThan(0);
+  });
+
+  it('calls a folder that does not exist the output folder, in one line, and creates nothing', async () => {
+    const folder = path.join(mkdtempSync(path.join(root, 'case-')), 'missing');
+    const err = await failure(drive(createSqliteSink(sqliteSpec(path.join(folder, 'target.db'))), streamOf(numberedTable(10), NUMBERED_FIELDS, 10)));
+    expect(err.message).toBe(`the output folder does not exist: ${folder}`);
+    expect(readdirSync(path.dirname(folder))).toEqual([]);
+  });
+});
+
 /** Runs the export in a child process and kills it once it has read `rows` rows. */
 function killMidway(request: object, rows: number): Promise<void> {
   return new Promise((resolve, reject) => {
