@@ -1,4 +1,5 @@
-// The PostgreSQL sink: appends and overwrites stream COPY text straight from the Arrow columns; upserts COPY into
+// The PostgreSQL sink: appends and overwrites stream COPY data (binary where the target's column types take it,
+// else text) straight from the Arrow columns; upserts COPY into
 // a session's temporary table and merge from it with INSERT ... ON CONFLICT; mode 'sql' runs the user's statement
 // (prepared once per connection) for each row.
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -8,6 +9,7 @@ import type { SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
 import { isNullAt, pgTextReader } from './column-values.js';
 import { CopyIn } from './copy-in.js';
+import { binaryCopyFits, binaryCopyReads, copyBinaryChunks } from './copy-binary.js';
 import { copyTextChunks } from './copy-text.js';
 import { clientConfig, connectPg, describePgTable, pgMessage, type PgLink } from './pg-connection.js';
 import type { BatchSink } from './sink.js';
@@ -16,19 +18,26 @@ import { copySql, UPSERT_TEMP, upsertMergeSql, upsertTempSql } from './sql-state
 
 export function createPostgresSink(spec: Extract<SinkSpec, { kind: 'postgres' }>): BatchSink {
   const password = clientConfig(spec.connection).password;
+  const format: CopyFormat = { binary: false };
   return createSqlSink(spec, {
     dialect: 'postgres',
-    connect: () => pgSession(spec.connection),
+    connect: () => pgSession(spec.connection, format),
     checkBeforeReuse: spec.connection.checkBeforeReuse ?? true,
     explain: (err) => pgMessage(err, typeof password === 'string' ? password : undefined),
-    encode: encodeRows,
+    encode: (chunks, target) => encodeRows(chunks, target, format),
     // One transaction being sent and one encoded behind it, ready when the server is.
     maxUncommitted: 2,
   });
 }
 
-/** A transaction's rows as sent: COPY text, or (mode 'sql') the batches whose values are bound row by row. */
-type PgRows = { copyText: Buffer[] } | { batches: RecordBatch[] };
+/** A transaction's rows as sent: a COPY stream and its format, or (mode 'sql') the batches whose values are bound
+ * row by row. */
+type PgRows = { copyData: Buffer[]; binary: boolean } | { batches: RecordBatch[] };
+
+/** Whether the COPY target takes binary COPY, decided from its column types each time a session prepares. */
+interface CopyFormat {
+  binary: boolean;
+}
 
 type RowWriter = (rows: PgRows, firstRow: number) => Promise<void>;
 
@@ -41,18 +50,19 @@ interface RowWriters {
 /** A connection that answered this recently needs no check before it is used again. */
 const RECENTLY_ALIVE_MS = 1000;
 
-async function encodeRows(chunks: RecordBatch[], { fields, spec }: WriteTarget): Promise<PgRows> {
+async function encodeRows(chunks: RecordBatch[], { fields, spec }: WriteTarget, format: CopyFormat): Promise<PgRows> {
   if (spec.mode === 'sql') return { batches: chunks };
-  const copyText: Buffer[] = [];
-  for (const chunk of copyTextChunks(chunks, fields)) {
-    copyText.push(chunk);
+  const binary = format.binary && binaryCopyReads(chunks, fields);
+  const copyData: Buffer[] = [];
+  for (const chunk of (binary ? copyBinaryChunks : copyTextChunks)(chunks, fields)) {
+    copyData.push(chunk);
     // Replies for the transaction in flight are handled between chunks, not after the whole encoding.
     await nextTurn();
   }
-  return { copyText };
+  return { copyData, binary };
 }
 
-async function pgSession(connection: Extract<SinkSpec, { kind: 'postgres' }>['connection']): Promise<SqlSession<PgRows>> {
+async function pgSession(connection: Extract<SinkSpec, { kind: 'postgres' }>['connection'], format: CopyFormat): Promise<SqlSession<PgRows>> {
   const link = await connectPg(connection);
   const { client } = link;
   let writers: RowWriters | null = null;
@@ -72,7 +82,7 @@ async function pgSession(connection: Extract<SinkSpec, { kind: 'postgres' }>['co
     },
     describe: (table) => describePgTable(client, table),
     async prepare(target) {
-      writers = await rowWriters(client, target);
+      writers = await rowWriters(client, target, format);
     },
     writeRows: (rows, firstRow) => answered(prepared().write(rows, firstRow)),
     writeCommitted: (rows, firstRow) => answered(prepared().committed(rows, firstRow)),
@@ -95,8 +105,8 @@ async function alive(link: PgLink): Promise<boolean> {
   }
 }
 
-/** COPY text goes out with the statements around it as one simple query: BEGIN and COMMIT cost no round trips. */
-async function rowWriters(client: pg.Client, { table, fields, spec }: WriteTarget): Promise<RowWriters> {
+/** COPY data goes out with the statements around it as one simple query: BEGIN and COMMIT cost no round trips. */
+async function rowWriters(client: pg.Client, { table, fields, spec }: WriteTarget, format: CopyFormat): Promise<RowWriters> {
   if (spec.mode === 'sql') {
     const write = statementWriter(client, { table, fields, spec });
     return {
@@ -108,23 +118,23 @@ async function rowWriters(client: pg.Client, { table, fields, spec }: WriteTarge
       },
     };
   }
-  let statements = copySql(table, fields);
-  if (spec.mode === 'upsert') {
-    await client.query(upsertTempSql(fields));
-    statements = `${copySql(UPSERT_TEMP, fields)}; ${upsertMergeSql(table, fields, spec.keyColumns!)}`;
-  }
-  const whole = `BEGIN; ${statements}; COMMIT`;
+  const copyTable = spec.mode === 'upsert' ? UPSERT_TEMP : table;
+  if (spec.mode === 'upsert') await client.query(upsertTempSql(fields));
+  const described = await describePgTable(client, copyTable);
+  format.binary = described !== null && binaryCopyFits(fields, described.columns);
+  const statements = (binary: boolean) =>
+    spec.mode === 'upsert' ? `${copySql(UPSERT_TEMP, fields, binary)}; ${upsertMergeSql(table, fields, spec.keyColumns!)}` : copySql(table, fields, binary);
   return {
     write: (rows, firstRow) => copyRows(client, statements, rows, firstRow),
-    committed: (rows, firstRow) => copyRows(client, whole, rows, firstRow),
+    committed: (rows, firstRow) => copyRows(client, (binary) => `BEGIN; ${statements(binary)}; COMMIT`, rows, firstRow),
   };
 }
 
 /** One COPY for the whole transaction: a COPY per scan batch would cost a round trip each. */
-async function copyRows(client: pg.Client, sql: string, rows: PgRows, firstRow: number): Promise<void> {
-  if (!('copyText' in rows)) throw new Error('COPY needs the rows as COPY text');
+async function copyRows(client: pg.Client, sql: (binary: boolean) => string, rows: PgRows, firstRow: number): Promise<void> {
+  if (!('copyData' in rows)) throw new Error('COPY needs the rows as COPY data');
   try {
-    const copy = new CopyIn(sql, rows.copyText);
+    const copy = new CopyIn(sql(rows.binary), rows.copyData);
     client.query(copy);
     await copy.done;
   } catch (err) {
