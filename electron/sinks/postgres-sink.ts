@@ -1,7 +1,6 @@
 // The PostgreSQL sink: appends and overwrites stream COPY data (binary where the target's column types take it,
-// else text) straight from the Arrow columns; upserts COPY into
-// a session's temporary table and merge from it with INSERT ... ON CONFLICT; mode 'sql' runs the user's statement
-// (prepared once per connection) for each row.
+// else text) straight from the Arrow columns; upserts COPY into a session's temporary table and merge from it with
+// INSERT ... ON CONFLICT; mode 'sql' runs the user's statement (prepared once per connection) for each row.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RecordBatch } from 'apache-arrow';
 import type pg from 'pg';
