@@ -69,7 +69,8 @@ export interface JobInfo {
   startedAt: number | null;
   finishedAt: number | null;
   error: ErrorValue | null;
-  result: { rows: number; seconds: number; rowsPerSec: number } | null;
+  /** Rows committed; resumedAfterRows when an exactly-once job went on from an earlier run's last commit. */
+  result: { rows: number; seconds: number; rowsPerSec: number; resumedAfterRows?: number } | null;
 }
 
 export type JobEvent = { type: 'job'; job: JobInfo };

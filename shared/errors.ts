@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'SINK_AUTH'
   | 'SINK_INCOMPATIBLE'
   | 'SINK_WRITE'
+  | 'SINK_BUSY'
   | 'CANCELLED'
   | 'NOT_FOUND'
   | 'FORBIDDEN'

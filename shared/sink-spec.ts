@@ -24,6 +24,8 @@ export interface PostgresConnection {
   password?: string;
   ssl?: boolean;
   connectTimeoutMs?: number;
+  /** How long a statement or COPY may go unanswered before the connection is dropped and the batch retried. */
+  statementTimeoutMs?: number;
   /** Check a connection with a round trip before reusing it (skipped when it answered in the last second). */
   checkBeforeReuse?: boolean;
 }
@@ -100,10 +102,15 @@ export function exportSinkProblems(spec: SinkSpec, columns: readonly string[]): 
   return [...validateSinkSpec(spec), ...(isSqlSink(spec) ? sinkColumnProblems(spec, columns) : [])];
 }
 
-/** Problems of key columns and :column parameters against the columns being exported. */
+/** Problems of the exported column names (PostgreSQL's length limit), key columns and :column parameters. */
 export function sinkColumnProblems(spec: SqlSinkSpec, columns: readonly string[]): string[] {
   const known = new Set(columns);
   const problems: string[] = [];
+  if (spec.kind === 'postgres') {
+    for (const column of columns) {
+      if (utf8Length(column) > PG_MAX_IDENTIFIER_BYTES) problems.push(`column name "${column}" is longer than PostgreSQL's ${PG_MAX_IDENTIFIER_BYTES} bytes`);
+    }
+  }
   if (spec.mode === 'upsert') {
     for (const key of spec.keyColumns ?? []) {
       if (!known.has(key)) problems.push(`key column "${key}" is not among the exported columns`);
@@ -158,6 +165,9 @@ function connectionProblems(c: PostgresConnection | undefined): string[] {
   if (c.port !== undefined && !isIntIn(c.port, 1, 65_535)) problems.push('the port must be a number from 1 to 65535');
   if (c.connectTimeoutMs !== undefined && !isIntIn(c.connectTimeoutMs, 0, 600_000)) {
     problems.push('the connect timeout must be a whole number of ms from 0 to 600,000');
+  }
+  if (c.statementTimeoutMs !== undefined && !isIntIn(c.statementTimeoutMs, 1, 600_000)) {
+    problems.push('the statement timeout must be a whole number of ms from 1 to 600,000');
   }
   return problems;
 }

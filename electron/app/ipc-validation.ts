@@ -161,7 +161,7 @@ function execution(v: unknown, at: string): ExecutionOptions {
 }
 
 function postgresConnection(v: unknown, at: string): PostgresConnection {
-  const o = object(v, at, ['url', 'host', 'port', 'database', 'user', 'password', 'ssl', 'connectTimeoutMs', 'checkBeforeReuse']);
+  const o = object(v, at, ['url', 'host', 'port', 'database', 'user', 'password', 'ssl', 'connectTimeoutMs', 'statementTimeoutMs', 'checkBeforeReuse']);
   const url = optional(o, 'url', (x) => string(x, `${at}.url`, LIMITS.path));
   if (url && !/^postgres(ql)?:\/\//i.test(url)) invalid(`${at}.url`, 'must start with postgres:// or postgresql://');
   return defined({
@@ -173,6 +173,7 @@ function postgresConnection(v: unknown, at: string): PostgresConnection {
     password: optional(o, 'password', (x) => string(x, `${at}.password`)),
     ssl: optional(o, 'ssl', (x) => boolean(x, `${at}.ssl`)),
     connectTimeoutMs: optional(o, 'connectTimeoutMs', (x) => integer(x, `${at}.connectTimeoutMs`, 0, LIMITS.timeoutMs)),
+    statementTimeoutMs: optional(o, 'statementTimeoutMs', (x) => integer(x, `${at}.statementTimeoutMs`, 1, LIMITS.timeoutMs)),
     checkBeforeReuse: optional(o, 'checkBeforeReuse', (x) => boolean(x, `${at}.checkBeforeReuse`)),
   });
 }

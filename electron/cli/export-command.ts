@@ -21,6 +21,7 @@ const FLAGS = {
   'batch-interval-ms': 'value',
   'max-retries': 'value',
   'exactly-once': 'switch',
+  'statement-timeout-ms': 'value',
 } as const;
 
 const SQL_ONLY = ['target', 'mode', 'key', 'sql', 'batch-size', 'batch-interval-ms', 'max-retries', 'exactly-once'];
@@ -41,9 +42,8 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   try {
     const result = await runExport({ source, sink, signal: cancel.signal, onProgress: progress?.update });
     progress?.clear();
-    io.stdout.write(
-      `exported ${result.rows} rows in ${result.seconds.toFixed(1)} s (${Math.round(result.rowsPerSec)} rows/s)\n`,
-    );
+    const resumed = result.resumedAfterRows !== undefined ? `; resumed after row ${result.resumedAfterRows}, which an earlier run had committed` : '';
+    io.stdout.write(`exported ${result.rows} rows in ${result.seconds.toFixed(1)} s (${Math.round(result.rowsPerSec)} rows/s)${resumed}\n`);
     return 0;
   } finally {
     progress?.clear();
@@ -60,8 +60,10 @@ export function sinkSpec(tablePath: string, args: ParsedArgs): SinkSpec {
   if (target.kind !== 'sqlite' && target.kind !== 'postgres') {
     const sqlFlag = SQL_ONLY.find((f) => args.values.has(f) || args.switches.has(f));
     if (sqlFlag) throw new UsageError(`--${sqlFlag} applies only to sqlite and postgres sinks`);
-    return { kind: target.kind, path: target.path };
   }
+  const statementTimeoutMs = intFlag(args, 'statement-timeout-ms', 1, 'a positive whole number of ms');
+  if (statementTimeoutMs !== undefined && target.kind !== 'postgres') throw new UsageError('--statement-timeout-ms applies only to postgres sinks');
+  if (target.kind !== 'sqlite' && target.kind !== 'postgres') return { kind: target.kind, path: target.path };
   const mode = (args.values.get('mode') ?? 'append') as WriteMode;
   if (!MODES.includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}, got '${mode}'`);
   const options = {
@@ -76,7 +78,7 @@ export function sinkSpec(tablePath: string, args: ParsedArgs): SinkSpec {
     },
     exactlyOnce: args.switches.has('exactly-once'),
   };
-  if (target.kind === 'postgres') return { kind: 'postgres', connection: { url: target.url }, ...options };
+  if (target.kind === 'postgres') return { kind: 'postgres', connection: { url: target.url, ...(statementTimeoutMs !== undefined ? { statementTimeoutMs } : {}) }, ...options };
   return { kind: 'sqlite', path: target.path, ...options };
 }
 

@@ -30,6 +30,7 @@ ${TIME_TRAVEL}
                         --sink <sqlite:PATH | postgres://... | parquet:PATH | csv:PATH | jsonl:PATH>
                         [--target TABLE] [--mode append|overwrite|upsert|sql] [--key a,b] [--sql "..."]
                         [--batch-size N] [--batch-interval-ms N] [--max-retries N] [--exactly-once]
+                        [--statement-timeout-ms N]
 
 Exports a snapshot of the table. Files are written beside PATH and renamed into place when complete.
 ${TIME_TRAVEL}
@@ -45,7 +46,9 @@ SQL sinks (sqlite, postgres):
   --batch-size N     rows per batch and transaction (default 5000)
   --batch-interval-ms N  flush a partial batch after N ms (default 0: off)
   --max-retries N    retries of a batch after a transient error (default 3)
-  --exactly-once     record progress in the target so that a rerun resumes and never duplicates rows`,
+  --exactly-once     record progress in the target so that a rerun resumes and never duplicates rows
+  --statement-timeout-ms N  (postgres) give a statement or COPY up as lost after N ms unanswered, and retry
+                     it on a new connection (default 60000)`,
   serve: `usage: deltaport serve [--port N]
 
 Serves the Deltaport app on 127.0.0.1 and prints the address to open in a browser.`,

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { ExportRequest, JobEvent, JobInfo } from '../../shared/api.js';
 import { DeltaportError, toErrorValue } from '../../shared/errors.js';
-import { isSqlSink, type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
+import { type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
 import { redactSink } from '../state/secrets.js';
 import { removePartialFiles } from './partial-files.js';
 import { NO_PROGRESS, ProgressMeter, type RawProgress } from './progress.js';
@@ -165,18 +165,23 @@ export class JobRunner {
       const error = toErrorValue(err);
       if (job.handle.forced) await this.removeLeftovers(job);
       const cancelled = job.cancelRequested || error.code === 'CANCELLED';
-      this.settle(job, cancelled ? { state: 'cancelled', error: { code: 'CANCELLED', message: 'cancelled' } } : { state: 'failed', error });
+      // The export's own word on a cancel says how many rows stayed committed.
+      const message = error.code === 'CANCELLED' ? error.message : 'cancelled';
+      this.settle(job, cancelled ? { state: 'cancelled', error: { code: 'CANCELLED', message } } : { state: 'failed', error });
     }
   }
 
-  /** The partial file a terminated file export left, unless another running export writes to the same target. */
+  /** What a terminated export left, unless another running export writes to the same target: a file export's
+   * partial file, a SQLite export's lease (a PostgreSQL claim ended with the thread's session). */
   private async removeLeftovers(job: ActiveJob): Promise<void> {
     const { sink } = job.request;
-    if (isSqlSink(sink)) return;
+    if (sink.kind === 'postgres') return;
     const sameTarget = [...this.jobs.values()].some(
-      (other) => other !== job && other.info.state === 'running' && !isSqlSink(other.request.sink) && path.resolve(other.request.sink.path) === path.resolve(sink.path),
+      (other) => other !== job && other.info.state === 'running' && 'path' in other.request.sink && path.resolve(other.request.sink.path) === path.resolve(sink.path),
     );
-    if (!sameTarget) await removePartialFiles(sink.path);
+    if (sameTarget) return;
+    if (sink.kind === 'sqlite') await (await import('../sinks/sqlite-sink.js')).releaseLeftLeases(sink.path);
+    else await removePartialFiles(sink.path);
   }
 
   private settle(job: ActiveJob, outcome: Pick<JobInfo, 'state'> & Partial<Pick<JobInfo, 'error' | 'result'>>): void {

@@ -5,6 +5,7 @@ import type { ExportRequest, JsonValue, PreviewRequest, PreviewResult } from '..
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
 import { isSqlSink } from '../../shared/sink-spec.js';
 import { openSource } from '../delta/source.js';
+import { nullKeyProblem } from '../export/null-keys.js';
 import { runExport } from '../export/run-export.js';
 import { planSqlExport } from '../sinks/sql-plan.js';
 import { jsonReader } from '../values/json-value.js';
@@ -14,6 +15,7 @@ export interface ExportOutcome {
   rows: number;
   seconds: number;
   rowsPerSec: number;
+  resumedAfterRows?: number;
 }
 
 export async function exportTask(
@@ -21,8 +23,8 @@ export async function exportTask(
   signal: AbortSignal,
   onProgress: (progress: RawProgress) => void,
 ): Promise<ExportOutcome> {
-  const { rows, seconds, rowsPerSec } = await runExport({ source: request.source, sink: request.sink, signal, onProgress });
-  return { rows, seconds, rowsPerSec };
+  const { rows, seconds, rowsPerSec, resumedAfterRows } = await runExport({ source: request.source, sink: request.sink, signal, onProgress });
+  return resumedAfterRows === undefined ? { rows, seconds, rowsPerSec } : { rows, seconds, rowsPerSec, resumedAfterRows };
 }
 
 /** Reads one row more than asked, only to tell whether the snapshot has more. */
@@ -43,7 +45,9 @@ export async function previewTask(request: PreviewRequest, signal: AbortSignal):
 
 export async function planTask(request: ExportRequest): Promise<ExportPlan> {
   const source = await openSource(request.source);
-  return isSqlSink(request.sink) ? planSqlExport(source.fields, request.sink) : filePlan(request.sink);
+  if (!isSqlSink(request.sink)) return filePlan(request.sink);
+  const plan = await planSqlExport(source.fields, request.sink);
+  return { ...plan, incompatibility: (await nullKeyProblem(source, request.sink)) ?? plan.incompatibility };
 }
 
 /** File sinks have no DDL: the plan names the file, which is written aside and renamed into place at the end. */

@@ -46,7 +46,9 @@ async function run(id: number, task: WorkerTask): Promise<void> {
     post({ type: 'done', id, value });
   } catch (err) {
     flush();
-    const error = controller.signal.aborted ? new DeltaportError('CANCELLED', 'cancelled') : err;
+    // A cancel's own message (how many rows stayed committed) is kept; anything else a cancel caused is the cancel.
+    const own = err instanceof DeltaportError && err.code === 'CANCELLED';
+    const error = controller.signal.aborted && !own ? new DeltaportError('CANCELLED', 'cancelled') : err;
     post({ type: 'failed', id, error: toErrorValue(error) });
   } finally {
     running.delete(id);

@@ -10,7 +10,7 @@ export async function testConnection(spec: SqlSinkSpec): Promise<ConnectionRepor
   if (spec.kind === 'sqlite') {
     const { openSqlite, describeSqliteTable } = await import('./sqlite-connection.js');
     const exists = existsSync(spec.path);
-    const db = openSqlite(exists ? spec.path : ':memory:', { readonly: exists });
+    const db = openSqlite(exists ? spec.path : ':memory:', { readOnly: exists });
     try {
       const version = db.prepare('SELECT sqlite_version() AS v').get() as { v: string };
       return { serverVersion: `SQLite ${version.v}`, targetExists: exists && describeSqliteTable(db, spec.table) !== null };

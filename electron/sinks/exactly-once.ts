@@ -1,4 +1,4 @@
-// Exactly-once bookkeeping in the target database. Each batch's transaction also writes how far the job has come,
+// Exactly-once bookkeeping in the target database, and the names of a job's tables. Each batch's transaction also writes how far the job has come,
 // so a batch and its progress row commit together or not at all: a rerun after a crash, kill, cancel or lost
 // connection resumes after the last committed batch, and a finished job run again finds itself done.
 import { createHash } from 'node:crypto';
@@ -32,10 +32,22 @@ export function jobKey({ tableId, version, fields, spec }: JobIdentity): string 
   return createHash('sha256').update(identity).digest('hex').slice(0, 32);
 }
 
-/** Where an overwrite builds the new contents before the swap; an exactly-once job keeps it across runs. */
-export function stagingTable(target: string, key: string | null): string {
-  const id = key ?? createHash('sha256').update(target).digest('hex');
-  return `_deltaport_stage_${id.slice(0, 16)}`;
+/** The start of every staging table name of a job. */
+export function stagingPrefix(job: string): string {
+  return `_deltaport_stage_${job.slice(0, 16)}`;
+}
+
+/** Where an overwrite builds the new contents before the swap: an exactly-once job keeps one across its runs, any
+ * other run has its own (`run`), so that overwrites running at once never fill the same table. */
+export function stagingTable(job: string, run: string | null): string {
+  return run === null ? stagingPrefix(job) : `${stagingPrefix(job)}_${run.replaceAll('-', '').slice(0, 12)}`;
+}
+
+/** Lists the tables whose name starts with $1 / ? (the staging tables of a job). */
+export function stagingTablesSql(dialect: Dialect): string {
+  return dialect === 'postgres'
+    ? 'SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND starts_with(tablename, $1)'
+    : "SELECT name FROM sqlite_master WHERE type = 'table' AND instr(name, ?) = 1";
 }
 
 export interface StoredProgress extends StreamProgress {

@@ -7,6 +7,8 @@ import { quoteIdent } from './sql-identifiers.js';
 import type { TableDescription } from './sql-plan.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** How long a statement or COPY may go unanswered before its connection is given up as lost. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 60_000;
 const AUTH_SQLSTATES = new Set(['28P01', '28000']);
 
 export function clientConfig(c: PostgresConnection): pg.ClientConfig {
@@ -29,6 +31,8 @@ export function clientConfig(c: PostgresConnection): pg.ClientConfig {
     password: c.password ?? fromUrl.password,
     ssl: sslConfig(c.ssl, sslmode),
     connectionTimeoutMillis: c.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    // A peer that vanished without a word is noticed by TCP too, not only by the statement timeout.
+    keepAlive: true,
     application_name: 'deltaport',
   };
 }
@@ -53,8 +57,15 @@ export interface PgLink {
   broken: Error | null;
 }
 
-export async function connectPg(c: PostgresConnection): Promise<PgLink> {
-  const config = clientConfig(c);
+/** Drops the connection at once, without the goodbye that a server which stopped answering would never read. */
+export function dropLink(link: PgLink): void {
+  link.broken ??= new Error('connection dropped');
+  link.client.connection.stream.destroy();
+}
+
+/** `applicationName` is what other sessions see in pg_stat_activity (a writer names its process there). */
+export async function connectPg(c: PostgresConnection, applicationName?: string): Promise<PgLink> {
+  const config = { ...clientConfig(c), ...(applicationName ? { application_name: applicationName } : {}) };
   const client = new pg.Client(config);
   const link: PgLink = { client, broken: null };
   client.on('error', (err) => {

@@ -7,20 +7,23 @@ import type pg from 'pg';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
 import { isNullAt, pgTextReader } from './column-values.js';
-import { CopyIn } from './copy-in.js';
+import { DeltaportError } from '../../shared/errors.js';
 import { binaryCopyFits, binaryCopyReads, copyBinaryChunks } from './copy-binary.js';
+import { CommittedCopy, CopyIn } from './copy-in.js';
 import { copyTextChunks } from './copy-text.js';
-import { clientConfig, connectPg, describePgTable, pgMessage, type PgLink } from './pg-connection.js';
+import { advisoryKeys, alreadyRunning, ownerLabel } from './job-claim.js';
+import { clientConfig, connectPg, DEFAULT_STATEMENT_TIMEOUT_MS, describePgTable, dropLink, pgMessage, type PgLink } from './pg-connection.js';
 import type { BatchSink } from './sink.js';
 import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js';
 import { copySql, UPSERT_TEMP, upsertMergeSql, upsertTempSql } from './sql-statements.js';
 
 export function createPostgresSink(spec: Extract<SinkSpec, { kind: 'postgres' }>): BatchSink {
   const password = clientConfig(spec.connection).password;
+  const timeoutMs = spec.connection.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const format: CopyFormat = { binary: false };
-  return createSqlSink(spec, {
+  return createSqlSink<PgRows>(spec, {
     dialect: 'postgres',
-    connect: () => pgSession(spec.connection, format),
+    connect: async (owner) => pgSession(await connectPg(spec.connection, ownerLabel(owner)), timeoutMs, format),
     checkBeforeReuse: spec.connection.checkBeforeReuse ?? true,
     explain: (err) => pgMessage(err, typeof password === 'string' ? password : undefined),
     encode: (chunks, target) => encodeRows(chunks, target, format),
@@ -40,10 +43,10 @@ interface CopyFormat {
 
 type RowWriter = (rows: PgRows, firstRow: number) => Promise<void>;
 
-/** How a prepared session writes: inside a transaction the sink opened, or as a whole transaction. */
+/** How a prepared session writes: its rows inside a transaction, and (COPY modes) the statements of a whole one. */
 interface RowWriters {
   write: RowWriter;
-  committed: RowWriter;
+  copy: { sql: (binary: boolean) => string; after: string[] } | null;
 }
 
 /** A connection that answered this recently needs no check before it is used again. */
@@ -61,8 +64,7 @@ async function encodeRows(chunks: RecordBatch[], { fields, spec }: WriteTarget, 
   return { copyData, binary };
 }
 
-async function pgSession(connection: Extract<SinkSpec, { kind: 'postgres' }>['connection'], format: CopyFormat): Promise<SqlSession<PgRows>> {
-  const link = await connectPg(connection);
+function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSession<PgRows> {
   const { client } = link;
   let writers: RowWriters | null = null;
   const prepared = (): RowWriters => {
@@ -71,71 +73,134 @@ async function pgSession(connection: Extract<SinkSpec, { kind: 'postgres' }>['co
   };
   let answeredAt = Number.NEGATIVE_INFINITY;
   const answered = async <T>(work: Promise<T>): Promise<T> => {
-    const result = await work;
+    const result = await timed(link, timeoutMs, work);
     answeredAt = performance.now();
     return result;
   };
+  const query = async (sql: string, params?: unknown[]) => (await answered(client.query(sql, params))).rows as Record<string, unknown>[];
+  /** The id of the transaction whose COMMIT is out and unanswered (cleared by the answer, whatever it says). */
+  let inDoubt: () => string | null = () => null;
+  let xid: string | null = null;
+  const begin = async () => {
+    const results = (await answered(client.query('BEGIN; SELECT pg_current_xact_id() AS xid'))) as unknown as pg.QueryResult[];
+    xid = String(results[1].rows[0].xid);
+  };
+  const commit = async () => {
+    const id = xid;
+    inDoubt = () => id;
+    await answered(client.query('COMMIT'));
+    inDoubt = () => null;
+  };
+  const writeRows = (rows: PgRows, firstRow: number) => answered(prepared().write(rows, firstRow));
   return {
-    async query(sql, params) {
-      return (await answered(client.query(sql, params))).rows;
-    },
-    describe: (table) => describePgTable(client, table),
+    query,
+    describe: (table) => answered(describePgTable(client, table)),
     async prepare(target) {
-      writers = await rowWriters(client, target, format);
+      writers = await answered(rowWriters(client, target, format));
     },
-    writeRows: (rows, firstRow) => answered(prepared().write(rows, firstRow)),
-    writeCommitted: (rows, firstRow) => answered(prepared().committed(rows, firstRow)),
-    ping: async () => !link.broken && (performance.now() - answeredAt < RECENTLY_ALIVE_MS || (await alive(link))),
+    writeRows,
+    async writeCommitted(rows, firstRow) {
+      const { copy } = prepared();
+      if (!copy) {
+        await begin();
+        await writeRows(rows, firstRow);
+        await commit();
+        return;
+      }
+      if (!('copyData' in rows)) throw new Error('COPY needs the rows as COPY data');
+      const exchange = new CommittedCopy(copy.sql(rows.binary), copy.after, rows.copyData);
+      inDoubt = () => (exchange.commitSent ? exchange.xid : null);
+      await answered(submit(client, exchange, firstRow));
+      inDoubt = () => null;
+    },
+    begin,
+    commit,
+    unsettledCommit: () => inDoubt(),
+    async committed(id) {
+      const [row] = await query('SELECT pg_xact_status($1::xid8) AS status', [id]);
+      if (row.status === 'committed') return true;
+      if (row.status === 'aborted') return false;
+      throw new DeltaportError('SINK_CONNECTION', `the transaction of a lost connection (${id}) is still ${row.status ?? 'unknown'}`);
+    },
+    backend: (client as unknown as { processID?: number }).processID ?? null,
+    async endBackend(pid) {
+      // Only that backend, and only while it still carries this run's name (a pid can be reused).
+      await query(`SELECT pg_terminate_backend(pid, $2) FROM pg_stat_activity WHERE pid = $1 AND application_name = current_setting('application_name')`, [
+        pid,
+        Math.floor(timeoutMs / 2),
+      ]);
+    },
+    async claim(job) {
+      const [k1, k2] = advisoryKeys(job);
+      const [mine] = await query('SELECT pg_try_advisory_lock($1, $2) AS ok', [k1, k2]);
+      if (mine.ok) return;
+      const [holder] = await query(
+        `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+          WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = $2 AND l.objsubid = 2
+            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        [k1, k2],
+      );
+      throw alreadyRunning(holder ? String(holder.name) : null);
+    },
+    // The advisory lock ends with the session.
+    release: async () => undefined,
+    ping: async () => !link.broken && (performance.now() - answeredAt < RECENTLY_ALIVE_MS || (await alive(query))),
     async close() {
-      await client.end();
+      if (link.broken) dropLink(link);
+      else await timed(link, timeoutMs, client.end());
     },
     kill() {
-      client.end().catch(() => undefined);
+      dropLink(link);
     },
   };
 }
 
-async function alive(link: PgLink): Promise<boolean> {
+/** `work` (one exchange with the server), unless the server leaves it unanswered for `ms`: then the connection is
+ * dropped, and the error is a lost connection's, which the sink retries. */
+function timed<T>(link: PgLink, ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      dropLink(link);
+      reject(new DeltaportError('SINK_CONNECTION', `PostgreSQL did not answer within ${ms / 1000} s (statement timeout)`));
+    }, ms);
+  });
+  // Once timed out, the exchange's own failure (the dropped connection) has no one left to tell.
+  work.catch(() => undefined);
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function alive(query: (sql: string) => Promise<unknown>): Promise<boolean> {
   try {
-    await link.client.query('SELECT 1');
+    await query('SELECT 1');
     return true;
   } catch {
     return false;
   }
 }
 
-/** COPY data goes out with the statements around it as one simple query: BEGIN and COMMIT cost no round trips. */
+/** COPY data goes out with the statements around it in one write: BEGIN and COMMIT cost no round trips. */
 async function rowWriters(client: pg.Client, { table, fields, spec }: WriteTarget, format: CopyFormat): Promise<RowWriters> {
-  if (spec.mode === 'sql') {
-    const write = statementWriter(client, { table, fields, spec });
-    return {
-      write,
-      async committed(rows, firstRow) {
-        await client.query('BEGIN');
-        await write(rows, firstRow);
-        await client.query('COMMIT');
-      },
-    };
-  }
+  if (spec.mode === 'sql') return { write: statementWriter(client, { table, fields, spec }), copy: null };
   const copyTable = spec.mode === 'upsert' ? UPSERT_TEMP : table;
   if (spec.mode === 'upsert') await client.query(upsertTempSql(fields));
   const described = await describePgTable(client, copyTable);
   format.binary = described !== null && binaryCopyFits(fields, described.columns);
-  const statements = (binary: boolean) =>
-    spec.mode === 'upsert' ? `${copySql(UPSERT_TEMP, fields, binary)}; ${upsertMergeSql(table, fields, spec.keyColumns!)}` : copySql(table, fields, binary);
+  const copy = { sql: (binary: boolean) => copySql(copyTable, fields, binary), after: spec.mode === 'upsert' ? [upsertMergeSql(table, fields, spec.keyColumns!)] : [] };
   return {
-    write: (rows, firstRow) => copyRows(client, statements, rows, firstRow),
-    committed: (rows, firstRow) => copyRows(client, (binary) => `BEGIN; ${statements(binary)}; COMMIT`, rows, firstRow),
+    write: (rows, firstRow) => {
+      if (!('copyData' in rows)) throw new Error('COPY needs the rows as COPY data');
+      return submit(client, new CopyIn([copy.sql(rows.binary), ...copy.after].join('; '), rows.copyData), firstRow);
+    },
+    copy,
   };
 }
 
 /** One COPY for the whole transaction: a COPY per scan batch would cost a round trip each. */
-async function copyRows(client: pg.Client, sql: (binary: boolean) => string, rows: PgRows, firstRow: number): Promise<void> {
-  if (!('copyData' in rows)) throw new Error('COPY needs the rows as COPY data');
+async function submit(client: pg.Client, exchange: CopyIn | CommittedCopy, firstRow: number): Promise<void> {
   try {
-    const copy = new CopyIn(sql(rows.binary), rows.copyData);
-    client.query(copy);
-    await copy.done;
+    client.query(exchange);
+    await exchange.done;
   } catch (err) {
     // The server names the COPY line that failed; say which exported row that is.
     const line = /line (\d+)/.exec((err as { where?: string }).where ?? '');

@@ -25,4 +25,7 @@ export interface BatchSink {
   close(): Promise<void>;
   /** Undoes what is not committed and removes partial output; safe to call after any failure. */
   abort(): Promise<void>;
+  /** A SQL sink's count of what landed: rows this run committed, and rows an earlier run of the same exactly-once
+   * job had committed before this one went on from there. */
+  counts?(): { committed: number; before: number };
 }

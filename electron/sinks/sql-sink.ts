@@ -1,6 +1,7 @@
-// The part both SQL sinks share: open (validate, check or create the target, resume an exactly-once job), regroup
-// batches into transactions, commit each with its progress row, retry transient failures on a fresh connection,
-// swap an overwrite into place, and roll back on abort. The dialects plug in a SqlSession, and may encode a
+// The part both SQL sinks share: open (validate, claim the job, check or create the target, resume an exactly-once
+// job), regroup batches into transactions, commit each with its progress row, retry transient failures on a fresh
+// connection (first learning whether a COMMIT whose answer was lost landed), swap an overwrite into place, and roll
+// back on abort. The dialects plug in a SqlSession, and may encode a
 // transaction's rows as soon as it is queued and let writes return before their commits (up to a few uncommitted
 // transactions): the scan and the encoding of the next transaction then overlap the database's work on the one
 // before, while memory stays bounded.
@@ -11,7 +12,8 @@ import { DeltaportError } from '../../shared/errors.js';
 import type { SqlSinkSpec } from '../../shared/sink-spec.js';
 import type { ScanBatch, ScanPosition } from '../delta/scan-types.js';
 import { TransactionBatcher, type StreamProgress, type Transaction } from './batching.js';
-import { forgetProgress, jobKey, progressTableSql, readProgress, saveProgress, stagingTable } from './exactly-once.js';
+import { forgetProgress, jobKey, progressTableSql, readProgress, saveProgress, stagingPrefix, stagingTable, stagingTablesSql } from './exactly-once.js';
+import { newRun, type RunOwner } from './job-claim.js';
 import { backoffMs, cancelled, isTransient, sleep } from './retry.js';
 import type { BatchSink, SinkOpenContext } from './sink.js';
 import { quoteIdent } from './sql-identifiers.js';
@@ -36,6 +38,22 @@ export interface SqlSession<Rows = RecordBatch[]> {
   /** Where the dialect can: BEGIN, the rows and COMMIT sent as one exchange (for a transaction without a progress
    * row). Every round trip between statements leaves the database idle until this process gets to the reply. */
   writeCommitted?(rows: Rows, firstRow: number): Promise<void>;
+  /** BEGIN and COMMIT of a transaction the sink runs statement by statement. */
+  begin(): Promise<void>;
+  commit(): Promise<void>;
+  /** After a failure: the id of this session's transaction whose COMMIT went out without an answer, or null. */
+  unsettledCommit(): string | null;
+  /** Whether that transaction committed, asked on a new session once the lost one's backend has ended. */
+  committed(id: string): Promise<boolean>;
+  /** The server process behind this session (null for an in-process database). */
+  readonly backend: number | null;
+  /** Ends the backend of a lost session of this sink if it still runs, so that it can neither commit later nor
+   * hold the job's claim. */
+  endBackend(backend: number): Promise<void>;
+  /** Makes this session the job's one writer; throws SINK_BUSY when another run of the job holds it. */
+  claim(job: string, owner: RunOwner): Promise<void>;
+  /** Gives the claim up at the end of the job (what the session does not end by itself). */
+  release(job: string, owner: RunOwner): Promise<void>;
   /** A round trip that proves the connection still works (connection check before reuse). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -51,7 +69,7 @@ export type RowEncoder<Rows> = (chunks: RecordBatch[], target: WriteTarget) => P
 
 export interface SqlSinkOptions<Rows> {
   dialect: Dialect;
-  connect: () => Promise<SqlSession<Rows>>;
+  connect: (owner: RunOwner) => Promise<SqlSession<Rows>>;
   /** Runs once per transaction, as soon as it is queued (while the database still works on the ones before); a
    * retry resends the same encoded rows. Without it a session writes the batches as they are. */
   encode: RowEncoder<Rows>;
@@ -72,18 +90,27 @@ export function createSqlSink<Rows>(spec: SqlSinkSpec, options: SqlSinkOptions<R
 
 class SqlSink<Rows> implements BatchSink {
   private session: SqlSession<Rows> | null = null;
-  private target!: WriteTarget;
+  private target: WriteTarget | null = null;
   private batcher!: TransactionBatcher;
-  private key: string | null = null;
+  /** The job this run belongs to (the same for every run of the same export); claimed while it writes. */
+  private job = '';
+  private readonly owner = newRun();
+  private claimed = false;
   private signal!: AbortSignal;
   private done = false;
   private aborted = false;
   private inTransaction = false;
   /** Rows committed by this job, including earlier runs of an exactly-once job. */
   private rowsWritten = 0;
+  /** Rows an earlier run of this exactly-once job had committed when this one started. */
+  private rowsBefore = 0;
   /** Rows handed to transactions that have not committed yet. */
   private queuedRows = 0;
   private lastCommitted: StreamProgress = { position: null, rowsAfter: 0 };
+  /** A transaction whose COMMIT went out unanswered: its id, until a new session has learnt its outcome. */
+  private unsettled: string | null = null;
+  /** The backend of the last session given up, to be ended by the next one. */
+  private lostBackend: number | null = null;
   /** Serializes transactions: writes, interval flushes and close never overlap. */
   private chain: Promise<void> = Promise.resolve();
   /** Serializes encoding, so that the transaction sent next is the one encoded first. */
@@ -98,14 +125,18 @@ class SqlSink<Rows> implements BatchSink {
     private readonly options: SqlSinkOptions<Rows>,
   ) {}
 
+  counts(): { committed: number; before: number } {
+    return { committed: this.rowsWritten - this.rowsBefore, before: this.rowsBefore };
+  }
+
   async open(ctx: SinkOpenContext): Promise<ScanPosition | null> {
     checkSpec(this.spec, ctx.fields);
     this.signal = ctx.signal;
     if (ctx.signal.aborted) throw cancelled();
     ctx.signal.addEventListener('abort', () => this.cancelNow(), { once: true });
-    this.session = await this.options.connect();
+    this.job = jobKey({ tableId: ctx.snapshot.tableId, version: ctx.snapshot.version, fields: ctx.fields, spec: this.spec });
     try {
-      return await this.prepareTarget(this.session, ctx);
+      return await this.retrying('setting up the target', (session) => this.prepareTarget(session, ctx));
     } catch (err) {
       await this.dropSession();
       throw err;
@@ -121,10 +152,10 @@ class SqlSink<Rows> implements BatchSink {
     let resumed: StreamProgress = { position: null, rowsAfter: 0 };
     let table = this.spec.table;
     const query = session.query.bind(session);
-    if (this.spec.exactlyOnce) {
-      this.key = jobKey({ tableId: ctx.snapshot.tableId, version: ctx.snapshot.version, fields: ctx.fields, spec: this.spec });
+    const exactlyOnce = this.spec.exactlyOnce;
+    if (exactlyOnce) {
       await session.query(progressTableSql(dialect));
-      const stored = await readProgress(query, dialect, this.key);
+      const stored = await readProgress(query, dialect, this.job);
       if (stored) {
         resumed = stored;
         this.rowsWritten = stored.rowsWritten;
@@ -134,12 +165,16 @@ class SqlSink<Rows> implements BatchSink {
     // A finished job: the stream after its last position is empty and nothing is written again.
     if (this.done) return this.startFrom(resumed);
     if (this.spec.mode === 'overwrite') {
-      table = stagingTable(this.spec.table, this.key);
-      const keepStaging = this.key !== null && this.rowsWritten > 0 && (await session.describe(table)) !== null;
+      table = stagingTable(this.job, exactlyOnce ? null : this.owner.id);
+      // Other staging tables of this job are what killed runs left: the claim says none of them still runs.
+      for (const row of await session.query(stagingTablesSql(dialect), [stagingPrefix(this.job)])) {
+        if (row.name !== table) await session.query(`DROP TABLE IF EXISTS ${quoteIdent(String(row.name))}`);
+      }
+      const keepStaging = exactlyOnce && this.rowsWritten > 0 && (await session.describe(table)) !== null;
       if (!keepStaging) {
         await session.query(`DROP TABLE IF EXISTS ${quoteIdent(table)}`);
         await session.query(createTableSql(dialect, table, ctx.fields));
-        if (this.key) await forgetProgress(query, dialect, this.key);
+        if (exactlyOnce) await forgetProgress(query, dialect, this.job);
         resumed = { position: null, rowsAfter: 0 };
         this.rowsWritten = 0;
       }
@@ -152,6 +187,7 @@ class SqlSink<Rows> implements BatchSink {
   }
 
   private startFrom(resumed: StreamProgress): ScanPosition | null {
+    this.rowsBefore = this.rowsWritten;
     this.batcher = new TransactionBatcher(this.spec.execution.batchSize, resumed);
     this.lastCommitted = resumed;
     return resumed.position;
@@ -177,9 +213,10 @@ class SqlSink<Rows> implements BatchSink {
       const rest = this.batcher.takeRest();
       if (rest) this.enqueue(rest);
       await this.chain;
-      if (this.spec.mode === 'overwrite') await this.finish([`DROP TABLE IF EXISTS ${quoteIdent(this.spec.table)}`, `ALTER TABLE ${quoteIdent(this.target.table)} RENAME TO ${quoteIdent(this.spec.table)}`]);
-      else if (this.key) await this.finish([]);
+      if (this.spec.mode === 'overwrite') await this.finish([`DROP TABLE IF EXISTS ${quoteIdent(this.spec.table)}`, `ALTER TABLE ${quoteIdent(this.target!.table)} RENAME TO ${quoteIdent(this.spec.table)}`]);
+      else if (this.spec.exactlyOnce) await this.finish([]);
     }
+    await this.releaseClaim();
     await this.session?.close();
     this.session = null;
   }
@@ -189,23 +226,34 @@ class SqlSink<Rows> implements BatchSink {
     this.disarmTimer();
     this.cancelNow();
     await this.chain.catch(() => undefined);
-    // Without exactly-once the staging table has no future; with it, a rerun continues filling it.
-    if (this.spec.mode === 'overwrite' && !this.key && this.target) {
-      try {
-        this.session ??= await this.options.connect();
+    try {
+      // Without exactly-once the staging table has no future; with it, a rerun continues filling it.
+      if (this.spec.mode === 'overwrite' && !this.spec.exactlyOnce && this.target) {
+        this.session ??= await this.options.connect(this.owner);
         await this.session.query(`DROP TABLE IF EXISTS ${quoteIdent(this.target.table)}`);
-      } catch {
-        // Best effort: the next overwrite of this target drops a leftover staging table first.
       }
+      await this.releaseClaim();
+    } catch {
+      // Best effort: the next run of this job drops a leftover staging table and takes over a stale claim.
     }
-    await this.session?.close().catch(() => undefined);
+    // Without waiting for what the connection ends in the background (a SQLite checkpoint thread removing the WAL
+    // as it stops): a cancel must be quick.
+    this.session?.kill();
     this.session = null;
   }
 
-  /** Stops a transaction in flight: its rows are rolled back with the connection. */
+  private async releaseClaim(): Promise<void> {
+    if (!this.claimed) return;
+    this.claimed = false;
+    this.session ??= await this.options.connect(this.owner);
+    await this.session.release(this.job, this.owner);
+  }
+
+  /** Stops a transaction in flight on a server: its rows are rolled back with the connection. (An in-process
+   * database runs each statement to its end before this can run; its transaction commits or fails as it goes.) */
   private cancelNow(): void {
     this.aborted = true;
-    if (this.inTransaction && this.session) {
+    if (this.inTransaction && this.session && this.session.backend !== null) {
       this.session.kill();
       this.session = null;
     }
@@ -214,7 +262,8 @@ class SqlSink<Rows> implements BatchSink {
   private enqueue(txn: Transaction): void {
     const firstRow = this.rowsWritten + this.queuedRows;
     this.queuedRows += txn.rows;
-    const rows = this.encoding.then(() => this.options.encode(txn.chunks, this.target));
+    const target = this.target!;
+    const rows = this.encoding.then(() => this.options.encode(txn.chunks, target));
     this.encoding = rows.catch(() => undefined);
     const committed = this.chain.then(async () => this.commit(txn, await rows, firstRow));
     this.chain = committed;
@@ -246,7 +295,7 @@ class SqlSink<Rows> implements BatchSink {
   private async commit(txn: Transaction, rows: Rows, firstRow: number): Promise<void> {
     const stored = { ...txn.progress, rowsWritten: firstRow + txn.rows, done: false };
     await this.transaction(`rows ${firstRow + 1}-${firstRow + txn.rows}`, stored, (session) =>
-      session.writeCommitted && !this.key ? session.writeCommitted(rows, firstRow) : this.committing(session, stored, (s) => s.writeRows(rows, firstRow)),
+      session.writeCommitted && !this.spec.exactlyOnce ? session.writeCommitted(rows, firstRow) : this.committing(session, stored, (s) => s.writeRows(rows, firstRow)),
     );
     this.rowsWritten = firstRow + txn.rows;
     this.queuedRows -= txn.rows;
@@ -264,71 +313,86 @@ class SqlSink<Rows> implements BatchSink {
 
   /** BEGIN, the body, the progress row of an exactly-once job, COMMIT. */
   private async committing(session: SqlSession<Rows>, progress: Progress, body: (s: SqlSession<Rows>) => Promise<void>): Promise<void> {
-    await session.query('BEGIN');
+    await session.begin();
     await body(session);
-    if (this.key) await saveProgress(session.query.bind(session), this.options.dialect, this.key, this.spec.table, progress);
-    await session.query('COMMIT');
+    if (this.spec.exactlyOnce) await saveProgress(session.query.bind(session), this.options.dialect, this.job, this.spec.table, progress);
+    await session.commit();
   }
 
-  /** Runs `run` (a whole transaction) until it commits; transient failures retry it on a new connection. */
+  /** Runs `run` (a whole transaction) until it commits. A retry first learns whether the attempt before it did
+   * commit after all (its connection was lost after COMMIT went out), and then does not run it again. */
   private async transaction(label: string, progress: Progress, run: (s: SqlSession<Rows>) => Promise<void>): Promise<void> {
+    await this.retrying(label, async (session) => {
+      if (this.unsettled !== null) {
+        const landed = await session.committed(this.unsettled);
+        this.unsettled = null;
+        if (landed) return;
+      }
+      this.inTransaction = true;
+      try {
+        await run(session);
+      } finally {
+        this.inTransaction = false;
+      }
+    });
+    this.lastCommitted = { position: progress.position, rowsAfter: progress.rowsAfter };
+  }
+
+  /** Runs `work` on a usable session; transient failures retry it on a new connection after a backoff. */
+  private async retrying<T>(label: string, work: (s: SqlSession<Rows>) => Promise<T>): Promise<T> {
     const { checkBeforeReuse } = this.options;
     for (let attempt = 0; ; attempt++) {
       let session: SqlSession<Rows> | null = null;
       try {
         if (this.aborted) throw cancelled();
         session = await this.usableSession(attempt > 0 || checkBeforeReuse);
-        this.inTransaction = true;
-        await run(session);
-        this.inTransaction = false;
-        this.lastCommitted = { position: progress.position, rowsAfter: progress.rowsAfter };
-        return;
+        return await work(session);
       } catch (err) {
-        this.inTransaction = false;
-        if (session && this.session === session) await session.query('ROLLBACK').catch(() => undefined);
+        this.unsettled = session?.unsettledCommit() ?? this.unsettled;
+        if (session && this.session === session && this.unsettled === null) await session.query('ROLLBACK').catch(() => undefined);
         if (this.aborted || (err instanceof DeltaportError && err.code === 'CANCELLED')) throw cancelled();
         if (!isTransient(err) || attempt >= this.spec.execution.maxRetries) throw this.writeError(label, err, attempt);
         await this.dropSession();
         await sleep(backoffMs(attempt), this.signal);
-        if (await this.landedBefore(progress)) {
-          this.lastCommitted = { position: progress.position, rowsAfter: progress.rowsAfter };
-          return;
-        }
       }
     }
   }
 
-  /** After a lost connection the COMMIT may have landed; an exactly-once job's progress row tells. */
-  private async landedBefore(progress: { rowsWritten: number; done: boolean }): Promise<boolean> {
-    if (!this.key) return false;
-    try {
-      const session = await this.usableSession(false);
-      const stored = await readProgress(session.query.bind(session), this.options.dialect, this.key);
-      return stored !== null && stored.rowsWritten >= progress.rowsWritten && (stored.done || !progress.done);
-    } catch {
-      return false;
-    }
-  }
-
+  /** The current session if it still works, else a new one: the lost one's backend ended, the job claimed, the
+   * statements prepared. */
   private async usableSession(check: boolean): Promise<SqlSession<Rows>> {
     if (this.session && (!check || (await this.session.ping()))) return this.session;
     await this.dropSession();
-    const session = await this.options.connect();
-    await session.prepare(this.target);
+    const session = await this.options.connect(this.owner);
+    try {
+      if (this.lostBackend !== null) await session.endBackend(this.lostBackend);
+      this.lostBackend = null;
+      await session.claim(this.job, this.owner);
+      this.claimed = true;
+      if (this.target) await session.prepare(this.target);
+    } catch (err) {
+      this.session = session;
+      await this.dropSession();
+      throw err;
+    }
     this.session = session;
     return session;
   }
 
+  /** Gives the session up; its backend is ended by the next session, should the server still run it. */
   private async dropSession(): Promise<void> {
     const session = this.session;
     this.session = null;
-    if (session) await session.close().catch(() => session.kill());
+    if (!session) return;
+    this.lostBackend = session.backend ?? this.lostBackend;
+    await session.close().catch(() => session.kill());
   }
 
   private writeError(label: string, err: unknown, attempt: number): DeltaportError {
     if (err instanceof DeltaportError && err.code !== 'SINK_CONNECTION') return err;
     const message = this.options.explain(err);
     const tries = attempt > 0 ? ` after ${attempt + 1} attempts` : '';
-    return new DeltaportError(isTransient(err) ? 'SINK_CONNECTION' : 'SINK_WRITE', `${label} failed${tries}: ${message}`);
+    const unknown = this.unsettled !== null ? ' (its COMMIT went out, whether it landed is unknown)' : '';
+    return new DeltaportError(isTransient(err) ? 'SINK_CONNECTION' : 'SINK_WRITE', `${label} failed${tries}: ${message}${unknown}`);
   }
 }

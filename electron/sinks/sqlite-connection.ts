@@ -7,16 +7,28 @@ import type { TableDescription } from './sql-plan.js';
 
 export const BUSY_TIMEOUT_MS = 5_000;
 
-export function openSqlite(path: string, options: { readonly?: boolean } = {}): Database.Database {
+/** `readOnly`: only to read an existing file (plan, connection test), which it neither creates nor changes. */
+export function openSqlite(path: string, options: { readOnly?: boolean } = {}): Database.Database {
   try {
-    const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false, timeout: BUSY_TIMEOUT_MS });
-    if (!options.readonly) {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-    }
+    if (options.readOnly) return openForReading(path);
+    const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
     return db;
   } catch (err) {
     throw new DeltaportError('SINK_CONNECTION', `cannot open SQLite database ${path}: ${sqliteMessage(err)}`);
+  }
+}
+
+/** A read-only connection to a WAL database creates -wal and -shm files it cannot remove when it closes; a
+ * connection that may write (and here only reads) removes them as the last one out. Read-only is the fallback for a
+ * file this process may not write. */
+function openForReading(path: string): Database.Database {
+  try {
+    return new Database(path, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+  } catch (err) {
+    if (!/^SQLITE_(READONLY|CANTOPEN|PERM)/.test(String((err as { code?: unknown }).code))) throw err;
+    return new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
   }
 }
 
@@ -46,7 +58,7 @@ export function describeSqliteTable(db: Database.Database, table: string): Table
 /** The target table as it is now, without creating the file when it does not exist. */
 export async function describeSqliteFile(path: string, table: string): Promise<TableDescription | null> {
   if (!existsSync(path)) return null;
-  const db = openSqlite(path, { readonly: true });
+  const db = openSqlite(path, { readOnly: true });
   try {
     return describeSqliteTable(db, table);
   } finally {

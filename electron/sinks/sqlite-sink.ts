@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
 import { isNullAt, sqliteFiller, sqliteReader } from './column-values.js';
+import { alreadyRunning, claimSqliteLease, releaseProcessLeases, releaseSqliteLease, RENEW_LEASE_SQL } from './job-claim.js';
 import type { BatchSink } from './sink.js';
 import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js';
 import { insertValuesSql, sqliteRowsPerInsert } from './sql-statements.js';
@@ -22,6 +23,16 @@ export function createSqliteSink(spec: Extract<SinkSpec, { kind: 'sqlite' }>): B
   });
 }
 
+/** Gives up the leases this process holds in the file at `path` (see releaseProcessLeases). */
+export async function releaseLeftLeases(path: string): Promise<void> {
+  const session = sqliteSession(path);
+  try {
+    await releaseProcessLeases(session.query);
+  } finally {
+    await session.close();
+  }
+}
+
 /** Writes one transaction's rows. */
 type RowWriter = (chunks: RecordBatch[]) => void;
 
@@ -31,13 +42,32 @@ function sqliteSession(path: string): SqlSession {
   let writeRows: RowWriter = () => {
     throw new Error('the SQLite session was not prepared');
   };
+  const query = async (sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> => {
+    const statement = db.prepare(sql);
+    if (statement.reader) return statement.all(params) as Record<string, unknown>[];
+    statement.run(params);
+    return [];
+  };
+  /** The job and run whose lease each transaction renews, once claimed. */
+  let lease: [string, string] | null = null;
   return {
-    async query(sql, params = []) {
-      const statement = db.prepare(sql);
-      if (statement.reader) return statement.all(params) as Record<string, unknown>[];
-      statement.run(params);
-      return [];
+    query,
+    async begin() {
+      await query('BEGIN');
+      // A lease that is no longer this run's (taken over as left behind) means another run writes now: stop.
+      if (lease && db.prepare(RENEW_LEASE_SQL).run(Date.now(), ...lease).changes !== 1) throw alreadyRunning(null);
     },
+    commit: () => query('COMMIT').then(() => undefined),
+    // A COMMIT here returns or throws before anything else happens: its outcome is never in doubt.
+    unsettledCommit: () => null,
+    committed: async () => false,
+    backend: null,
+    endBackend: async () => undefined,
+    async claim(job, owner) {
+      await claimSqliteLease(query, job, owner);
+      lease = [job, owner.id];
+    },
+    release: (job, owner) => releaseSqliteLease(query, job, owner),
     async describe(table) {
       return describeSqliteTable(db, table);
     },

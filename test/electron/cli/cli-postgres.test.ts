@@ -1,5 +1,6 @@
 // `deltaport export` into a real PostgreSQL: the SQL sink flags reach the sink.
 import { describe, expect, it } from 'vitest';
+import { startFaultProxy } from '../../support/fault-proxy.js';
 import { useTestDatabase } from '../../support/test-database.js';
 import { tablePath } from '../../support/tables.js';
 import { duck, sqlText } from '../export/oracle.js';
@@ -34,5 +35,28 @@ describe('deltaport export --sink postgres://', () => {
       `SELECT count(DISTINCT value)::INTEGER AS n FROM read_parquet(${sqlText(`${table}/**/*.parquet`)})`,
     );
     expect(n).toBe(source.n);
+  });
+
+  it('refuses upsert keys holding NULL before anything is written', { timeout: 60_000 }, async () => {
+    const refused = await cli('export', tablePath('COVID-19_NYT'), '--sink', db.url, '--target', 'covid', '--mode', 'upsert', '--key', 'date,fips');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^deltaport: upsert keys must not be NULL: "fips" is NULL in \d+ rows; choose key columns without NULLs\n$/);
+    expect((await db.client.query(`SELECT to_regclass('covid') IS NULL AS gone`)).rows).toEqual([{ gone: true }]);
+  });
+
+  it('--statement-timeout-ms gives a server that stopped answering up and retries on a new connection', { timeout: 60_000 }, async () => {
+    // The first connection goes silent just after its start-up (about 460 bytes from the server).
+    const proxy = await startFaultProxy(db.url, (n) => (n === 0 ? { action: 'stall', atByte: 700 } : null));
+    try {
+      const run = await cli('export', table, '--columns', 'value', '--sink', proxy.url, '--target', 'silent', '--statement-timeout-ms', '1000');
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(proxy.faults).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+    const [source] = await duck(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlText(`${table}/**/*.parquet`)})`);
+    expect((await db.client.query('SELECT count(*)::int AS n FROM silent')).rows).toEqual([{ n: source.n }]);
+    expect((await cli('export', table, '--sink', 'sqlite:/tmp/x.db', '--statement-timeout-ms', '10')).stderr).toMatch(/^deltaport: --statement-timeout-ms applies only to postgres sinks\n/);
   });
 });

@@ -131,6 +131,9 @@ describe('JobRunner', () => {
     expect(n).toBeGreaterThan(0);
     expect(n).toBeLessThan(total);
     expect(n % 1000).toBe(0);
+    // The record says what stayed: the committed rows, not the rows read ahead of the last commit.
+    expect(done.progress.rows).toBe(n);
+    expect(done.error?.message).toBe(`export cancelled after ${n} rows were committed`);
     expect(state.jobHistory().find((j) => j.id === job.id)?.state).toBe('cancelled');
   });
 
@@ -143,6 +146,21 @@ describe('JobRunner', () => {
     expect((await runner.wait(job.id)).state).toBe('cancelled');
     expect(performance.now() - asked).toBeLessThan(1000);
     expect(fs.readdirSync(dir).filter((f) => f.startsWith('covid.jsonl'))).toEqual([]);
+  });
+
+  it('leaves a SQLite target as one file when its export thread had to be terminated', async () => {
+    const impatient = new JobRunner({ store: state, cancelGraceMs: 0 });
+    const own = fs.mkdtempSync(path.join(dir, 'terminated-sqlite-'));
+    const file = path.join(own, 'covid.db');
+    const job = impatient.start(covidToSqlite(file));
+    while (!(impatient.list().find((j) => j.id === job.id)?.progress.rows ?? 0)) await new Promise((r) => setTimeout(r, 5));
+    impatient.cancel(job.id);
+    expect((await impatient.wait(job.id)).state).toBe('cancelled');
+    expect(fs.readdirSync(own)).toEqual(['covid.db']);
+    // The thread could not give its claim on the job up; the runner did, so the same export runs again at once.
+    const again = await runner.wait(runner.start(covidToSqlite(file)).id);
+    expect(again.error).toBeNull();
+    expect(again.state).toBe('succeeded');
   });
 
   it('removes the partial file of an export whose thread had to be terminated', async () => {

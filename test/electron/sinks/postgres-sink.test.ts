@@ -135,12 +135,29 @@ describe('postgres sink: plan and incompatible targets', () => {
     const upsert = await planSqlExport(NUMBERED_FIELDS, pgSpec({ url: db.url }, { table: 'nokey', mode: 'upsert', keyColumns: ['id'] }));
     expect(upsert.incompatibility).toContain('no primary key or unique index on ("id")');
   });
+
+  it('refuses column names over 63 bytes before anything is written (PostgreSQL would cut them)', async () => {
+    const long = 'é'.repeat(32); // 64 bytes in UTF-8, 32 characters
+    const fitting = 'c'.repeat(63);
+    const fields = [NUMBERED_FIELDS[0], { name: long, type: 'string' as const, nullable: true }];
+    const table = new Table({ id: makeVector(new BigInt64Array([1n])), [long]: vectorFromArray(['x'], new Utf8()) });
+    const err = await failure(drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'long_names' })), streamOf(table, fields, 1)));
+    expect(err).toMatchObject({ code: 'VALIDATION', message: `column name "${long}" is longer than PostgreSQL's 63 bytes` });
+    expect(await rows(`SELECT to_regclass('long_names') AS t`)).toEqual([{ t: null }]);
+    await expect(planSqlExport(fields, pgSpec({ url: db.url }, { table: 'long_names' }))).rejects.toMatchObject({ code: 'VALIDATION' });
+
+    // 63 bytes is PostgreSQL's own limit and works, twice (the second append finds every column).
+    const fits = [NUMBERED_FIELDS[0], { name: fitting, type: 'string' as const, nullable: true }];
+    const fitTable = new Table({ id: makeVector(new BigInt64Array([1n])), [fitting]: vectorFromArray(['x'], new Utf8()) });
+    for (let run = 0; run < 2; run++) await drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'fits' })), streamOf(fitTable, fits, 1));
+    expect(await rows(`SELECT count("${fitting}")::int AS n FROM fits`)).toEqual([{ n: 2 }]);
+  });
 });
 
 describe('postgres sink: failures and retries', () => {
   async function terminateWriters(): Promise<number> {
     const [r] = await rows(
-      `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = 'deltaport' AND datname = current_database()`,
+      `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name LIKE 'deltaport%' AND datname = current_database()`,
     );
     return (r as { n: number }).n;
   }
@@ -178,7 +195,7 @@ describe('postgres sink: failures and retries', () => {
     // The write returns once its transaction is queued; the COPY goes on behind it.
     await sink.write({ ...big, end: { fileIndex: 0, rowsInFile: 200_100 } });
     for (let i = 0; i < 200; i++) {
-      const active = await rows(`SELECT 1 FROM pg_stat_activity WHERE application_name = 'deltaport' AND query LIKE '%COPY%' AND state = 'active'`);
+      const active = await rows(`SELECT 1 FROM pg_stat_activity WHERE application_name LIKE 'deltaport%' AND query LIKE '%COPY%' AND state = 'active'`);
       if (active.length > 0) break;
       await new Promise((r) => setTimeout(r, 5));
     }

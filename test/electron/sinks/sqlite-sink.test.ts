@@ -133,14 +133,14 @@ describe('sqlite sink: refusals and failures', () => {
     blocker.exec('BEGIN IMMEDIATE');
     const sink = createSqliteSink(sqliteSpec(file, { maxRetries: 5 }));
     const stream = streamOf(numberedTable(10, 10), NUMBERED_FIELDS, 10);
-    await sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: new AbortController().signal });
-    // The writer waits out its busy timeout, then retries; the lock goes away meanwhile.
-    const writing = sink.write(stream.batches[0]);
+    // The writer (taking the job's lease as it opens) waits out its busy timeout, then retries; the lock goes away
+    // meanwhile.
     setTimeout(() => {
       blocker.exec('COMMIT');
       blocker.close();
     }, 5_500);
-    await writing;
+    await sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: new AbortController().signal });
+    await sink.write(stream.batches[0]);
     await sink.close();
     expect(readAll(file, 'SELECT count(*) AS n FROM target')).toEqual([{ n: 20n }]);
   });

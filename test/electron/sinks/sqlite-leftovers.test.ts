@@ -1,0 +1,136 @@
+// A SQLite target is one file again after any failure, and after the first run that follows a kill: no -wal, -shm
+// or -journal file is left beside it (the WAL holds committed rows until it is checkpointed into the file).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DeltaportError } from '../../../shared/errors.js';
+import { runExport } from '../../../electron/export/run-export.js';
+import { testConnection } from '../../../electron/sinks/connection-test.js';
+import { planSqlExport } from '../../../electron/sinks/sql-plan.js';
+import { createSqliteSink } from '../../../electron/sinks/sqlite-sink.js';
+import { tablePath } from '../../support/tables.js';
+import { drive, NUMBERED_FIELDS, numberedTable, snapshotOf, sqliteSpec, streamOf } from './sink-harness.js';
+
+const root = mkdtempSync(path.join(tmpdir(), 'deltaport-sqlite-leftovers-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** The path of a database file in a folder of its own. */
+function fileInFolder(): string {
+  return path.join(mkdtempSync(path.join(root, 'case-')), 'target.db');
+}
+
+const folderOf = (file: string) => readdirSync(path.dirname(file)).sort();
+
+/** The folder once the checkpoint thread of the failed export has ended (it removes the WAL as it closes). */
+async function settledFolderOf(file: string): Promise<string[]> {
+  for (let i = 0; i < 100 && folderOf(file).length > 1; i++) await new Promise((r) => setTimeout(r, 50));
+  return folderOf(file);
+}
+
+async function failure(promise: Promise<unknown>): Promise<DeltaportError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(DeltaportError);
+  return err as DeltaportError;
+}
+
+describe('no -wal or -shm beside a SQLite target', () => {
+  it('after a constraint violation mid-export', async () => {
+    const file = fileInFolder();
+    const db = new Database(file);
+    db.exec('CREATE TABLE target (id INTEGER CHECK (id <> 25000), label TEXT)');
+    db.close();
+    const err = await failure(drive(createSqliteSink(sqliteSpec(file, { batchSize: 1000 })), streamOf(numberedTable(50_000), NUMBERED_FIELDS, 1000)));
+    expect(err.code).toBe('SINK_WRITE');
+    expect(await settledFolderOf(file)).toEqual(['target.db']);
+  });
+
+  it('after an incompatible target is refused', async () => {
+    const file = fileInFolder();
+    const db = new Database(file);
+    db.exec('CREATE TABLE target (id INTEGER, label NUMERIC)');
+    db.close();
+    expect((await failure(drive(createSqliteSink(sqliteSpec(file)), streamOf(numberedTable(10), NUMBERED_FIELDS, 10)))).code).toBe('SINK_INCOMPATIBLE');
+    expect(await settledFolderOf(file)).toEqual(['target.db']);
+  });
+
+  it('after a cancel mid-export (exactly-once and not)', async () => {
+    for (const exactlyOnce of [false, true]) {
+      const file = fileInFolder();
+      const stop = new AbortController();
+      const err = await failure(
+        drive(createSqliteSink(sqliteSpec(file, { batchSize: 1000, exactlyOnce })), streamOf(numberedTable(50_000), NUMBERED_FIELDS, 1000), {
+          signal: stop.signal,
+          afterBatch: (i) => (i === 20 ? stop.abort() : undefined),
+        }),
+      );
+      expect(err.code).toBe('CANCELLED');
+      expect(await settledFolderOf(file)).toEqual(['target.db']);
+    }
+  });
+
+  it('after a locked database outlasts the retries', { timeout: 30_000 }, async () => {
+    const file = fileInFolder();
+    await drive(createSqliteSink(sqliteSpec(file)), streamOf(numberedTable(10), NUMBERED_FIELDS, 10));
+    const blocker = new Database(file, { timeout: 0 });
+    blocker.exec('BEGIN IMMEDIATE');
+    const sink = createSqliteSink(sqliteSpec(file, { maxRetries: 0 }));
+    const stream = streamOf(numberedTable(10, 10), NUMBERED_FIELDS, 10);
+    const err = await failure(sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: new AbortController().signal }));
+    await sink.abort();
+    blocker.exec('ROLLBACK');
+    blocker.close();
+    expect(err.message).toMatch(/database is locked/);
+    expect(await settledFolderOf(file)).toEqual(['target.db']);
+  });
+
+  it('after a plan or a connection test of an existing target (they only read it)', async () => {
+    const file = fileInFolder();
+    await drive(createSqliteSink(sqliteSpec(file)), streamOf(numberedTable(10), NUMBERED_FIELDS, 10));
+    expect(folderOf(file)).toEqual(['target.db']);
+    expect((await planSqlExport(NUMBERED_FIELDS, sqliteSpec(file))).targetExists).toBe(true);
+    expect(folderOf(file)).toEqual(['target.db']);
+    expect((await testConnection(sqliteSpec(file))).targetExists).toBe(true);
+    expect(folderOf(file)).toEqual(['target.db']);
+  });
+
+  it('after the run that follows a SIGKILL, whether it finishes or fails', { timeout: 120_000 }, async () => {
+    for (const rerunFails of [false, true]) {
+      const file = fileInFolder();
+      const sink = sqliteSpec(file, { table: 'covid', batchSize: 5000, exactlyOnce: true });
+      const request = { source: { tablePath: tablePath('COVID-19_NYT'), columnNames: ['date', 'cases'] }, sink };
+      await killMidway(request, 100_000);
+      // The kill left the WAL (and its index) behind: that is the case to clean up.
+      expect(folderOf(file)).toEqual(['target.db', 'target.db-shm', 'target.db-wal']);
+      if (rerunFails) {
+        // Another job into the same table, refused at open: the table has no unique index for the key.
+        const upsert = { ...request, sink: { ...sink, mode: 'upsert' as const, keyColumns: ['date'] } };
+        expect((await failure(runExport(upsert))).code).toBe('SINK_INCOMPATIBLE');
+      } else {
+        await runExport(request);
+      }
+      expect(await settledFolderOf(file)).toEqual(['target.db']);
+    }
+  });
+});
+
+/** Runs the export in a child process and kills it once it has read `rows` rows. */
+function killMidway(request: object, rows: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'export-child.ts')], {
+      env: { ...process.env, DELTAPORT_CHILD_EXPORT: JSON.stringify(request) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let seen = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      for (const m of d.toString().matchAll(/rows (\d+)/g)) seen = Math.max(seen, Number(m[1]));
+      if (seen >= rows && child.exitCode === null) child.kill('SIGKILL');
+    });
+    child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`the export child ended on its own (code ${code})`))));
+  });
+}
