@@ -137,6 +137,25 @@ describe('JobRunner', () => {
     expect(state.jobHistory().find((j) => j.id === job.id)?.state).toBe('cancelled');
   });
 
+  it('records where a resumed exactly-once job went on, and only the rows it committed itself', async () => {
+    const file = path.join(dir, 'resumed.db');
+    const base = covidToSqlite(file);
+    const request = { ...base, sink: { ...base.sink, exactlyOnce: true } as ExportRequest['sink'] };
+    const first = runner.start(request);
+    await untilRowsWritten(first.id);
+    runner.cancel(first.id);
+    const cancelled = await runner.wait(first.id);
+    expect(cancelled.state).toBe('cancelled');
+    const kept = cancelled.progress.rows;
+    const done = await runner.wait(runner.start(request).id);
+    expect(done.state).toBe('succeeded');
+    expect(done.result?.resumedAfterRows).toBe(kept);
+    expect(done.result!.rows + kept).toBe(committedRows('COVID-19_NYT'));
+    const db = new Database(file, { readonly: true });
+    expect((db.prepare('SELECT count(*) AS n FROM covid').get() as { n: number }).n).toBe(committedRows('COVID-19_NYT'));
+    db.close();
+  });
+
   it('cancels a long file export, leaving neither the file nor a partial one', async () => {
     const out = path.join(dir, 'covid.jsonl');
     const job = runner.start({ source: { tablePath: tablePath('COVID-19_NYT') }, sink: { kind: 'jsonl', path: out } });
