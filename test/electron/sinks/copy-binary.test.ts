@@ -246,13 +246,19 @@ describe('binary COPY, chosen by the target', () => {
       s: arrow.vectorFromArray(['x', '', null], new arrow.Utf8()),
     });
 
-  it('an export into a table of the mapped types goes binary', async () => {
+  it('an export into a table of the mapped types goes binary, with or without exactly-once', async () => {
     await db.client.query(createTableSql('postgres', 'mapped', numbered));
     const statements = await watchStatements('mapped');
     await drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'mapped' })), streamOf(rowsOf(), numbered, 2));
     const queries = await statements();
     expect(queries.length).toBeGreaterThan(0);
     expect(queries.every((q) => q.includes('(FORMAT binary)'))).toBe(true);
+    await db.client.query('TRUNCATE seen');
+    await drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'mapped', exactlyOnce: true })), streamOf(rowsOf(), numbered, 2));
+    const exactlyOnce = await statements();
+    expect(exactlyOnce.length).toBeGreaterThan(0);
+    expect(exactlyOnce.every((q) => q.includes('(FORMAT binary)'))).toBe(true);
+    await db.client.query(`DELETE FROM mapped WHERE ctid IN (SELECT ctid FROM mapped ORDER BY ctid OFFSET 3)`);
     expect(await landedText('mapped', numbered)).toEqual([
       ['1', '7', '1969-12-31', '{"a": "ü"}', 'x'],
       [String(2n ** 62n), '-8', '2000-01-01', '[1, 2]', ''],
