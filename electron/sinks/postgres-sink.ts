@@ -91,12 +91,13 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
     await answered(client.query('COMMIT'));
     inDoubt = () => null;
   };
-  const writeRows = (rows: PgRows, firstRow: number) => answered(prepared().write(rows, firstRow));
+  // Mode 'sql' times each of its statements (statementWriter); a COPY is one exchange, timed whole.
+  const writeRows = (rows: PgRows, firstRow: number) => ('batches' in rows ? prepared().write(rows, firstRow) : answered(prepared().write(rows, firstRow)));
   return {
     query,
     describe: (table) => answered(describePgTable(client, table)),
     async prepare(target) {
-      writers = await answered(rowWriters(client, target, format));
+      writers = await answered(rowWriters(client, target, format, answered));
     },
     writeRows,
     async writeCommitted(rows, firstRow) {
@@ -180,8 +181,13 @@ async function alive(query: (sql: string) => Promise<unknown>): Promise<boolean>
 }
 
 /** COPY data goes out with the statements around it in one write: BEGIN and COMMIT cost no round trips. */
-async function rowWriters(client: pg.Client, { table, fields, spec }: WriteTarget, format: CopyFormat): Promise<RowWriters> {
-  if (spec.mode === 'sql') return { write: statementWriter(client, { table, fields, spec }), copy: null };
+async function rowWriters(
+  client: pg.Client,
+  { table, fields, spec }: WriteTarget,
+  format: CopyFormat,
+  timed: <T>(work: Promise<T>) => Promise<T>,
+): Promise<RowWriters> {
+  if (spec.mode === 'sql') return { write: statementWriter(client, { table, fields, spec }, timed), copy: null };
   const copyTable = spec.mode === 'upsert' ? UPSERT_TEMP : table;
   if (spec.mode === 'upsert') await client.query(upsertTempSql(fields));
   const described = await describePgTable(client, copyTable);
@@ -212,7 +218,7 @@ async function submit(client: pg.Client, exchange: CopyIn | CommittedCopy, first
 let statementCounter = 0;
 
 /** Mode 'sql': the user's statement as a named prepared statement, its :column parameters bound as text per row. */
-function statementWriter(client: pg.Client, { fields, spec }: WriteTarget): RowWriter {
+function statementWriter(client: pg.Client, { fields, spec }: WriteTarget, timed: <T>(work: Promise<T>) => Promise<T>): RowWriter {
   const named = parseNamedParams(spec.sql!);
   const { sql } = toPositional(spec.sql!, named, '$');
   const name = `deltaport_sql_${++statementCounter}`;
@@ -225,7 +231,7 @@ function statementWriter(client: pg.Client, { fields, spec }: WriteTarget): RowW
       for (let r = 0; r < batch.numRows; r++, row++) {
         const values = columns.map(({ isNull, read }) => (isNull(r) ? null : read(r)));
         try {
-          await client.query({ name, text: sql, values });
+          await timed(client.query({ name, text: sql, values }));
         } catch (err) {
           if (err instanceof Error) err.message = `row ${row + 1}: ${err.message}`;
           throw err;

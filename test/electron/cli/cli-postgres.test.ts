@@ -48,7 +48,7 @@ describe('deltaport export --sink postgres://', () => {
     // The first connection goes silent just after its start-up (about 460 bytes from the server).
     const proxy = await startFaultProxy(db.url, (n) => (n === 0 ? { action: 'stall', atByte: 700 } : null));
     try {
-      const run = await cli('export', table, '--columns', 'value', '--sink', proxy.url, '--target', 'silent', '--statement-timeout-ms', '1000');
+      const run = await cli('export', table, '--columns', 'value', '--sink', proxy.url, '--target', 'silent', '--statement-timeout-ms', '3000');
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       expect(proxy.faults).toBe(1);

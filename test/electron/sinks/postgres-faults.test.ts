@@ -113,7 +113,7 @@ describe('postgres sink under network faults', () => {
     // (anywhere in the export) mostly a transaction.
     const points = [0, 200, 430, 700, 900, ...Array.from({ length: 5 }, () => Math.floor(next() * span))];
     for (const [run, atByte] of points.entries()) {
-      const { failure, landed, struck } = await faultedRun(`stall_${run}`, [{ action: 'stall', atByte }], { batchSize: 5000, maxRetries: 3 }, { statementTimeoutMs: 1500, connectTimeoutMs: 1500 });
+      const { failure, landed, struck } = await faultedRun(`stall_${run}`, [{ action: 'stall', atByte }], { batchSize: 5000, maxRetries: 3 }, { statementTimeoutMs: 3000, connectTimeoutMs: 3000 });
       outcomes.push(`run ${run} stall at byte ${atByte}: ${failure ?? 'ok'}, ${landed.n} rows`);
       expect(struck).toBe(1);
       expect({ failure, landed }, outcomes.join('\n')).toEqual({ failure: null, landed: { n: ROWS, distinct: ROWS } });
