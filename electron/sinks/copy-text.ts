@@ -6,17 +6,12 @@ import type { StructField } from '../../shared/delta-schema.js';
 import { int64Reader } from '../values/int64.js';
 import { MAX_TIMESTAMP_BYTES, timestampByteWriter } from '../values/time-text.js';
 import { isNullAt, mayNeedCopyEscape, pgTextReader } from './column-values.js';
+import { CHUNK_BYTES, CopyOutput } from './copy-output.js';
 import { valueKind } from './sql-types.js';
 
-// Small enough that the server starts on a transaction's first rows while the rest are still being encoded (1 MiB
-// chunks left it idle until a 5,000-row transaction was fully encoded: COVID-19_NYT ran at 193k rows/s, at 64 KiB 266k).
-const CHUNK_BYTES = 1 << 16;
-const SLAB_BYTES = 1 << 20;
 const TAB = 0x09;
 const NEWLINE = 0x0a;
 const CR = 0x0d;
-/** Cells longer than this are copied by one native call; shorter ones byte by byte, which costs less than the call. */
-const SHORT_COPY = 24;
 const BACKSLASH = 0x5c;
 const SPECIAL = /[\\\t\n\r]/;
 const SPECIAL_ALL = /[\\\t\n\r]/g;
@@ -26,38 +21,12 @@ export function escapeCopy(text: string): string {
   return SPECIAL.test(text) ? text.replace(SPECIAL_ALL, (c) => ESCAPES[c]) : text;
 }
 
-/** The output buffer being filled: chunks are handed out as consecutive slices of one large slab, which they keep
- * alive until sent. One allocation per slab rather than per chunk halves the memory allocated and the collections
- * it triggers. */
-class Output {
-  buf = Buffer.allocUnsafe(SLAB_BYTES);
-  /** Where the chunk being written starts. */
-  start = 0;
-  pos = 0;
-
-  ensure(bytes: number): void {
-    if (this.pos + bytes <= this.buf.length) return;
-    const filled = this.pos - this.start;
-    const next = Buffer.allocUnsafe(Math.max(SLAB_BYTES, 2 * (filled + bytes)));
-    this.buf.copy(next, 0, this.start, this.pos);
-    this.buf = next;
-    this.start = 0;
-    this.pos = filled;
-  }
-
-  take(): Buffer {
-    const chunk = this.buf.subarray(this.start, this.pos);
-    this.start = this.pos;
-    return chunk;
-  }
-}
-
 /** Writes a cell and leaves room in the buffer for the separator after it. */
-type CellWriter = (out: Output, i: number) => void;
+type CellWriter = (out: CopyOutput, i: number) => void;
 
 /** COPY text of the batches' rows, in chunks of about CHUNK_BYTES (a batch may hold only a few rows). */
 export function* copyTextChunks(batches: RecordBatch[], fields: StructField[]): Generator<Buffer> {
-  const out = new Output();
+  const out = new CopyOutput();
   const last = fields.length - 1;
   for (const batch of batches) {
     const writers = fields.map((field, c) => cellWriter(batch.data.children[c], field));
@@ -147,14 +116,7 @@ function utf8Writer(data: Data): CellWriter {
       const start = offsets[i];
       const end = offsets[i + 1];
       out.ensure(end - start + 1);
-      if (end - start > SHORT_COPY) {
-        out.pos += bytes.copy(out.buf, out.pos, start, end);
-        return;
-      }
-      const buf = out.buf;
-      let pos = out.pos;
-      for (let k = start; k < end; k++) buf[pos++] = bytes[k];
-      out.pos = pos;
+      out.put(bytes, start, end);
     };
   }
   return (out, i) => {
@@ -177,7 +139,7 @@ function utf8Writer(data: Data): CellWriter {
 }
 
 /** Decimal digits of a safe integer, written without making a string. */
-function writeInteger(out: Output, value: number): void {
+function writeInteger(out: CopyOutput, value: number): void {
   out.ensure(18);
   const buf = out.buf;
   let v = value;
@@ -197,7 +159,7 @@ function writeInteger(out: Output, value: number): void {
 }
 
 /** Short ASCII text (numbers, times) is copied code unit by code unit: cheaper than a native call per cell. */
-function writeText(out: Output, text: string): void {
+function writeText(out: CopyOutput, text: string): void {
   out.ensure(text.length * 3 + 1);
   const buf = out.buf;
   const start = out.pos;
@@ -223,7 +185,7 @@ const POWERS_OF_TEN = Array.from({ length: 10 }, (_, d) => 10 ** d);
  * make it an exact integer S with S / 10^d === v: that decimal is exactly S / 10^d, and PostgreSQL reads decimals
  * correctly rounded, so it gets v back. String() finds the shortest text for any double, but at several times the
  * cost; the rest (NaN, infinities, many digits, large or tiny magnitudes) still go through it. */
-function writeDouble(out: Output, v: number): void {
+function writeDouble(out: CopyOutput, v: number): void {
   if (Number.isSafeInteger(v)) {
     writeInteger(out, v);
     return;
@@ -252,7 +214,7 @@ function writeDouble(out: Output, v: number): void {
 }
 
 /** `scaled` (a safe integer) divided by 10^decimals, with all `decimals` digits after the point. */
-function writeDecimal(out: Output, negative: boolean, scaled: number, decimals: number): void {
+function writeDecimal(out: CopyOutput, negative: boolean, scaled: number, decimals: number): void {
   out.ensure(21);
   const buf = out.buf;
   if (negative) buf[out.pos++] = 0x2d;

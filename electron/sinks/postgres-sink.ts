@@ -1,6 +1,6 @@
-// The PostgreSQL sink: appends and overwrites stream COPY text straight from the Arrow columns; upserts COPY into
-// a session's temporary table and merge from it with INSERT ... ON CONFLICT; mode 'sql' runs the user's statement
-// (prepared once per connection) for each row.
+// The PostgreSQL sink: appends and overwrites stream COPY data (binary where the target's column types take it,
+// else text) straight from the Arrow columns; upserts COPY into a session's temporary table and merge from it with
+// INSERT ... ON CONFLICT; mode 'sql' runs the user's statement (prepared once per connection) for each row.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RecordBatch } from 'apache-arrow';
 import type pg from 'pg';
@@ -8,6 +8,7 @@ import type { SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
 import { isNullAt, pgTextReader } from './column-values.js';
 import { DeltaportError } from '../../shared/errors.js';
+import { binaryCopyFits, binaryCopyReads, copyBinaryChunks } from './copy-binary.js';
 import { CommittedCopy, CopyIn } from './copy-in.js';
 import { copyTextChunks } from './copy-text.js';
 import { advisoryKeys, alreadyRunning, ownerLabel } from './job-claim.js';
@@ -19,43 +20,51 @@ import { copySql, UPSERT_TEMP, upsertMergeSql, upsertTempSql } from './sql-state
 export function createPostgresSink(spec: Extract<SinkSpec, { kind: 'postgres' }>): BatchSink {
   const password = clientConfig(spec.connection).password;
   const timeoutMs = spec.connection.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
-  return createSqlSink(spec, {
+  const format: CopyFormat = { binary: false };
+  return createSqlSink<PgRows>(spec, {
     dialect: 'postgres',
-    connect: async (owner) => pgSession(await connectPg(spec.connection, ownerLabel(owner)), timeoutMs),
+    connect: async (owner) => pgSession(await connectPg(spec.connection, ownerLabel(owner)), timeoutMs, format),
     checkBeforeReuse: spec.connection.checkBeforeReuse ?? true,
     explain: (err) => pgMessage(err, typeof password === 'string' ? password : undefined),
-    encode: encodeRows,
+    encode: (chunks, target) => encodeRows(chunks, target, format),
     // One transaction being sent and one encoded behind it, ready when the server is.
     maxUncommitted: 2,
   });
 }
 
-/** A transaction's rows as sent: COPY text, or (mode 'sql') the batches whose values are bound row by row. */
-type PgRows = { copyText: Buffer[] } | { batches: RecordBatch[] };
+/** A transaction's rows as sent: a COPY stream and its format, or (mode 'sql') the batches whose values are bound
+ * row by row. */
+type PgRows = { copyData: Buffer[]; binary: boolean } | { batches: RecordBatch[] };
+
+/** Whether the COPY target takes binary COPY, decided from its column types each time a session prepares. */
+interface CopyFormat {
+  binary: boolean;
+}
 
 type RowWriter = (rows: PgRows, firstRow: number) => Promise<void>;
 
 /** How a prepared session writes: its rows inside a transaction, and (COPY modes) the statements of a whole one. */
 interface RowWriters {
   write: RowWriter;
-  copy: { sql: string; after: string[] } | null;
+  copy: { sql: (binary: boolean) => string; after: string[] } | null;
 }
 
 /** A connection that answered this recently needs no check before it is used again. */
 const RECENTLY_ALIVE_MS = 1000;
 
-async function encodeRows(chunks: RecordBatch[], { fields, spec }: WriteTarget): Promise<PgRows> {
+async function encodeRows(chunks: RecordBatch[], { fields, spec }: WriteTarget, format: CopyFormat): Promise<PgRows> {
   if (spec.mode === 'sql') return { batches: chunks };
-  const copyText: Buffer[] = [];
-  for (const chunk of copyTextChunks(chunks, fields)) {
-    copyText.push(chunk);
+  const binary = format.binary && binaryCopyReads(chunks, fields);
+  const copyData: Buffer[] = [];
+  for (const chunk of (binary ? copyBinaryChunks : copyTextChunks)(chunks, fields)) {
+    copyData.push(chunk);
     // Replies for the transaction in flight are handled between chunks, not after the whole encoding.
     await nextTurn();
   }
-  return { copyText };
+  return { copyData, binary };
 }
 
-function pgSession(link: PgLink, timeoutMs: number): SqlSession<PgRows> {
+function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSession<PgRows> {
   const { client } = link;
   let writers: RowWriters | null = null;
   const prepared = (): RowWriters => {
@@ -88,7 +97,7 @@ function pgSession(link: PgLink, timeoutMs: number): SqlSession<PgRows> {
     query,
     describe: (table) => answered(describePgTable(client, table)),
     async prepare(target) {
-      writers = await answered(rowWriters(client, target, answered));
+      writers = await answered(rowWriters(client, target, format, answered));
     },
     writeRows,
     async writeCommitted(rows, firstRow) {
@@ -99,8 +108,8 @@ function pgSession(link: PgLink, timeoutMs: number): SqlSession<PgRows> {
         await commit();
         return;
       }
-      if (!('copyText' in rows)) throw new Error('COPY needs the rows as COPY text');
-      const exchange = new CommittedCopy(copy.sql, copy.after, rows.copyText);
+      if (!('copyData' in rows)) throw new Error('COPY needs the rows as COPY data');
+      const exchange = new CommittedCopy(copy.sql(rows.binary), copy.after, rows.copyData);
       inDoubt = () => (exchange.commitSent ? exchange.xid : null);
       await answered(submit(client, exchange, firstRow));
       inDoubt = () => null;
@@ -171,19 +180,23 @@ async function alive(query: (sql: string) => Promise<unknown>): Promise<boolean>
   }
 }
 
-/** COPY text goes out with the statements around it in one write: BEGIN and COMMIT cost no round trips. */
-async function rowWriters(client: pg.Client, { table, fields, spec }: WriteTarget, timed: <T>(work: Promise<T>) => Promise<T>): Promise<RowWriters> {
+/** COPY data goes out with the statements around it in one write: BEGIN and COMMIT cost no round trips. */
+async function rowWriters(
+  client: pg.Client,
+  { table, fields, spec }: WriteTarget,
+  format: CopyFormat,
+  timed: <T>(work: Promise<T>) => Promise<T>,
+): Promise<RowWriters> {
   if (spec.mode === 'sql') return { write: statementWriter(client, { table, fields, spec }, timed), copy: null };
-  let copy = { sql: copySql(table, fields), after: [] as string[] };
-  if (spec.mode === 'upsert') {
-    await client.query(upsertTempSql(fields));
-    copy = { sql: copySql(UPSERT_TEMP, fields), after: [upsertMergeSql(table, fields, spec.keyColumns!)] };
-  }
-  const inside = [copy.sql, ...copy.after].join('; ');
+  const copyTable = spec.mode === 'upsert' ? UPSERT_TEMP : table;
+  if (spec.mode === 'upsert') await client.query(upsertTempSql(fields));
+  const described = await describePgTable(client, copyTable);
+  format.binary = described !== null && binaryCopyFits(fields, described.columns);
+  const copy = { sql: (binary: boolean) => copySql(copyTable, fields, binary), after: spec.mode === 'upsert' ? [upsertMergeSql(table, fields, spec.keyColumns!)] : [] };
   return {
     write: (rows, firstRow) => {
-      if (!('copyText' in rows)) throw new Error('COPY needs the rows as COPY text');
-      return submit(client, new CopyIn(inside, rows.copyText), firstRow);
+      if (!('copyData' in rows)) throw new Error('COPY needs the rows as COPY data');
+      return submit(client, new CopyIn([copy.sql(rows.binary), ...copy.after].join('; '), rows.copyData), firstRow);
     },
     copy,
   };

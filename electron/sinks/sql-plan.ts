@@ -4,6 +4,7 @@
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import { exportSinkProblems, type ExportPlan, type SqlSinkSpec } from '../../shared/sink-spec.js';
+import { binaryCopyFits } from './copy-binary.js';
 import { quoteIdent, quoteList } from './sql-identifiers.js';
 import { copySql, insertValuesSql, upsertMergeSql, upsertTempSql, UPSERT_TEMP } from './sql-statements.js';
 import { createTableSql, incompatibility, type Dialect, type ExistingColumn } from './sql-types.js';
@@ -33,6 +34,8 @@ export function buildPlan(spec: SqlSinkSpec, fields: StructField[], existing: Ta
   const table = spec.table;
   const keys = spec.mode === 'upsert' ? spec.keyColumns! : null;
   const plan: ExportPlan = { sink: spec.kind, target: table, ddl: [], statement: '', targetExists: existing !== null, incompatibility: null };
+  // Only an append into an existing table COPYs into columns the export did not create with the mapped types.
+  const binary = spec.mode !== 'append' || existing === null || binaryCopyFits(fields, existing.columns);
   switch (spec.mode) {
     case 'sql':
       plan.statement = spec.sql!;
@@ -40,7 +43,7 @@ export function buildPlan(spec: SqlSinkSpec, fields: StructField[], existing: Ta
     case 'overwrite': {
       const stage = staging ?? '<staging table>';
       plan.ddl = [createTableSql(dialect, stage, fields), `DROP TABLE IF EXISTS ${quoteIdent(table)}`, `ALTER TABLE ${quoteIdent(stage)} RENAME TO ${quoteIdent(table)}`];
-      plan.statement = dialect === 'postgres' ? copySql(stage, fields) : insertValuesSql(stage, fields, 1, null);
+      plan.statement = dialect === 'postgres' ? copySql(stage, fields, binary) : insertValuesSql(stage, fields, 1, null);
       return plan;
     }
     default:
@@ -50,8 +53,8 @@ export function buildPlan(spec: SqlSinkSpec, fields: StructField[], existing: Ta
         dialect === 'sqlite'
           ? insertValuesSql(table, fields, 1, keys)
           : keys
-            ? `${upsertTempSql(fields)}; ${copySql(UPSERT_TEMP, fields)}; ${upsertMergeSql(table, fields, keys)}`
-            : copySql(table, fields);
+            ? `${upsertTempSql(fields)}; ${copySql(UPSERT_TEMP, fields, binary)}; ${upsertMergeSql(table, fields, keys)}`
+            : copySql(table, fields, binary);
       return plan;
   }
 }

@@ -22,8 +22,8 @@ export function onConflict(fields: StructField[], keys: string[]): string {
   return ` ON CONFLICT (${quoteList(keys)}) DO ${updates.length > 0 ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`;
 }
 
-export function copySql(table: string, fields: StructField[]): string {
-  return `COPY ${quoteIdent(table)} (${columnList(fields)}) FROM STDIN`;
+export function copySql(table: string, fields: StructField[], binary = false): string {
+  return `COPY ${quoteIdent(table)} (${columnList(fields)}) FROM STDIN${binary ? ' (FORMAT binary)' : ''}`;
 }
 
 /** A session's landing table for upserts; a serial column remembers arrival order so the last row of a key wins. */

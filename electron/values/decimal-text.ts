@@ -13,7 +13,8 @@ export function decimalReader(words: Uint32Array, bitWidth: number, scale: numbe
   };
 }
 
-function unscaled(words: Uint32Array, at: number, stride: number): number | bigint {
+/** The unscaled integer of the decimal at word `at` (`stride` words per value): a number when it is safe, else a bigint. */
+export function unscaled(words: Uint32Array, at: number, stride: number): number | bigint {
   const top = words[at + stride - 1];
   const fill = top >= 0x80000000 ? 0xffffffff : 0;
   let upperAreFill = true;

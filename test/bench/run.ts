@@ -18,7 +18,7 @@ import { createDatabase, startPostgres, type PgServer } from '../support/postgre
 import { SEED, writeLongLog, writeWideTable, type WideTable } from './bench-tables.js';
 import { runCli } from './child-run.js';
 import { exportLag, openLag } from './event-loop-lag.js';
-import { psqlCopyLimit, sqliteInsertLimit } from './limits.js';
+import { psqlCopyLimits, sqliteInsertLimit } from './limits.js';
 import { jsonReport, markdownTable, type ExportKind, type Figure, type Figures } from './report.js';
 
 const CHECKPOINT_INTERVAL = 100;
@@ -118,13 +118,19 @@ async function main(): Promise<void> {
       sqliteLimitCpu = { value: limit.rowsPerCpuSec };
       return limit.rowsPerSec;
     });
+    let postgresBinaryLimit: Figure = { error: pgProblem || 'not run' };
     const postgresLimit = databaseUrl
-      ? await measure('psql \\copy limit, rows/s', () => psqlCopyLimit(dir, databaseUrl, rowSource))
+      ? await measure('psql \\copy CSV limit, rows/s', async () => {
+          const limits = await psqlCopyLimits(dir, databaseUrl, rowSource);
+          postgresBinaryLimit = { value: limits.binaryRowsPerSec };
+          log(`psql \\copy BINARY limit, rows/s: ${limits.binaryRowsPerSec.toFixed(1)}`);
+          return limits.csvRowsPerSec;
+        })
       : { error: pgProblem };
 
     const notRun = () => ({ error: 'not run' });
-    const rssMb: Figures['rssMb'] = { sqlite: notRun(), postgres: notRun(), parquet: notRun() };
-    const cpuSeconds: Figures['cpuSeconds'] = { sqlite: notRun(), postgres: notRun(), parquet: notRun() };
+    const rssMb: Figures['rssMb'] = { sqlite: notRun(), postgres: notRun(), postgresExactlyOnce: notRun(), parquet: notRun() };
+    const cpuSeconds: Figures['cpuSeconds'] = { sqlite: notRun(), postgres: notRun(), postgresExactlyOnce: notRun(), parquet: notRun() };
     /** Exports the wide table through the CLI; returns rows/s over the whole process. */
     const cliExport = async (kind: ExportKind, sinkArgs: string[], check: () => Promise<number>) => {
       const run = await runCli(['export', wide.root, ...sinkArgs]);
@@ -141,6 +147,11 @@ async function main(): Promise<void> {
     const postgres = databaseUrl
       ? await measure('export to PostgreSQL, rows/s', () =>
           cliExport('postgres', ['--sink', databaseUrl, '--target', 'wide'], () => postgresRowsDropped(databaseUrl, 'wide')),
+        )
+      : { error: pgProblem };
+    const postgresExactlyOnce = databaseUrl
+      ? await measure('export to PostgreSQL --exactly-once, rows/s', () =>
+          cliExport('postgresExactlyOnce', ['--sink', databaseUrl, '--target', 'wide_once', '--exactly-once'], () => postgresRowsDropped(databaseUrl, 'wide_once')),
         )
       : { error: pgProblem };
     const parquetFile = path.join(dir, 'export.parquet');
@@ -214,7 +225,7 @@ async function main(): Promise<void> {
       files: wide.files,
       tableMb: wide.bytes / 1e6,
       commits: size.commits,
-      export: { sqlite, sqliteLimit, sqliteLimitCpu, postgres, postgresLimit, parquet },
+      export: { sqlite, sqliteLimit, sqliteLimitCpu, postgres, postgresExactlyOnce, postgresLimit, postgresBinaryLimit, parquet },
       previewWarmMs,
       previewColdMs,
       previewAppMs,

@@ -16,7 +16,7 @@ function fixed<T extends arrow.DataType>(type: T, values: ArrayLike<unknown> & {
 const ALL = [true, true, true, true];
 const LAST_NULL = [true, true, true, false];
 
-function decimalWords(values: bigint[]): Uint32Array {
+export function decimalWords(values: bigint[]): Uint32Array {
   const words = new Uint32Array(values.length * 4);
   values.forEach((v, i) => {
     const u = BigInt.asUintN(128, v);

@@ -116,7 +116,7 @@ describe('postgres sink: plan and incompatible targets', () => {
     const plan = await planSqlExport(NUMBERED_FIELDS, pgSpec({ url: db.url }, { table: 'planned' }));
     expect(plan).toMatchObject({ sink: 'postgres', target: 'planned', targetExists: false, incompatibility: null });
     expect(plan.ddl).toEqual(['CREATE TABLE "planned" ("id" bigint NOT NULL, "label" text)']);
-    expect(plan.statement).toBe('COPY "planned" ("id", "label") FROM STDIN');
+    expect(plan.statement).toBe('COPY "planned" ("id", "label") FROM STDIN (FORMAT binary)');
     expect(await rows(`SELECT to_regclass('planned') AS t`)).toEqual([{ t: null }]);
 
     await db.client.query('CREATE TABLE narrow (id integer, label text, extra text NOT NULL)');
@@ -124,6 +124,9 @@ describe('postgres sink: plan and incompatible targets', () => {
     expect(bad.targetExists).toBe(true);
     expect(bad.incompatibility).toContain('"id" is integer');
     expect(bad.incompatibility).toContain('"extra" is NOT NULL');
+    await db.client.query('CREATE TABLE wide_id (id numeric, label text)');
+    const wider = await planSqlExport(NUMBERED_FIELDS, pgSpec({ url: db.url }, { table: 'wide_id' }));
+    expect(wider).toMatchObject({ incompatibility: null, statement: 'COPY "wide_id" ("id", "label") FROM STDIN' });
     const err = await failure(drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'narrow' })), streamOf(numberedTable(10), NUMBERED_FIELDS, 5)));
     expect(err.code).toBe('SINK_INCOMPATIBLE');
     expect(await rows('SELECT count(*)::int AS n FROM narrow')).toEqual([{ n: 0 }]);
