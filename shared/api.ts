@@ -5,7 +5,7 @@ import type { ErrorValue } from './errors.js';
 import type { ConnectionReport, ExportPlan, SinkSpec } from './sink-spec.js';
 import type { SortKey } from './sort-spec.js';
 import type { DeltaSourceSpec } from './source-spec.js';
-import type { CommitSummary, FilterSkipping, PartitionSummary, TableInfo, TableProfile, VersionChange } from './table-info.js';
+import type { CommitSummary, FilterSkipping, PartitionSummary, TableInfo, TableProfile, VersionDiff } from './table-info.js';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorValue };
 
@@ -69,14 +69,7 @@ export interface ChangeRows {
   truncated: boolean;
 }
 
-export interface DiffResult extends ChangeRows {
-  schema: VersionChange[];
-  properties: VersionChange[];
-  protocol: VersionChange[];
-  filesAdded: string[];
-  filesRemoved: string[];
-  filesWithNewDeletions: string[];
-}
+export interface DiffResult extends ChangeRows, VersionDiff {}
 
 export interface ExportRequest {
   source: DeltaSourceSpec;

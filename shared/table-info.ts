@@ -89,3 +89,15 @@ export interface VersionChange {
   from: string | null;
   to: string | null;
 }
+
+/** What changed between two versions besides the rows: for the diff as the engine computes it and as the API sends it. */
+export interface VersionDiff {
+  /** Top-level columns added, removed or of another type (from/to are type labels). */
+  schema: VersionChange[];
+  properties: VersionChange[];
+  protocol: VersionChange[];
+  filesAdded: string[];
+  filesRemoved: string[];
+  /** Files in both versions whose deletion vector changed: rows deleted in place. */
+  filesWithNewDeletions: string[];
+}

@@ -5,7 +5,8 @@ import { CSV_FORMAT } from '../sinks/csv-sink.js';
 import { JSONL_FORMAT } from '../sinks/jsonl-sink.js';
 import type { TextFormat } from '../sinks/text-file-sink.js';
 import { displayTextReader } from '../values/text-formats.js';
-import { UsageError, type ParsedArgs } from './args.js';
+import { DeltaTable } from '../delta/table.js';
+import { intFlag, onePositional, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 import { renderTable } from './text-table.js';
 
@@ -17,6 +18,24 @@ export function formatFlag(args: ParsedArgs): OutputFormat {
   const name = args.values.get('format') ?? 'table';
   if (!(name in FORMATS)) throw new UsageError(`--format must be table, jsonl or csv, got '${name}'`);
   return name as OutputFormat;
+}
+
+/** Rows printed as a table unless --limit says otherwise; jsonl and csv print every row. */
+const DEFAULT_TABLE_LIMIT = 20;
+
+/** What diff and changes read and print: the table, --from (required) and --to (default: the latest version),
+ * --format and --limit. */
+export async function versionRangeFlags(
+  args: ParsedArgs,
+): Promise<{ tablePath: string; table: DeltaTable; from: number; to: number; format: OutputFormat; limit: number }> {
+  const tablePath = onePositional(args, 'the table folder');
+  const from = intFlag(args, 'from', 0, 'a version number (0 or more)');
+  if (from === undefined) throw new UsageError('--from is required');
+  const table = await DeltaTable.open(tablePath);
+  const to = intFlag(args, 'to', 0, 'a version number (0 or more)') ?? (await table.versionRange()).latest;
+  const format = formatFlag(args);
+  const limit = intFlag(args, 'limit', 1, 'a positive whole number') ?? (format === 'table' ? DEFAULT_TABLE_LIMIT : Infinity);
+  return { tablePath, table, from, to, format, limit };
 }
 
 /** Writes the rows of `columns` (names in `schema`); returns how many were written and whether more were left. */

@@ -3,23 +3,14 @@
 // printed or exported like a snapshot.
 import { changeFeed } from '../delta/change/change-feed.js';
 import { changeExportInput } from '../delta/change/change-export.js';
-import { DeltaTable } from '../delta/table.js';
 import { exportRows, SINK_FLAGS } from './export-command.js';
-import { intFlag, onePositional, parseArgs, UsageError } from './args.js';
-import { formatFlag, writeRows } from './batch-output.js';
+import { parseArgs } from './args.js';
+import { versionRangeFlags, writeRows } from './batch-output.js';
 import type { CliIo } from './io.js';
-
-const DEFAULT_LIMIT = 20;
 
 export async function changesCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, { from: 'value', to: 'value', limit: 'value', format: 'value', ...SINK_FLAGS }, 'changes');
-  const tablePath = onePositional(args, 'the table folder');
-  const from = intFlag(args, 'from', 0, 'a version number (0 or more)');
-  if (from === undefined) throw new UsageError('--from is required');
-  const table = await DeltaTable.open(tablePath);
-  const to = intFlag(args, 'to', 0, 'a version number (0 or more)') ?? (await table.versionRange()).latest;
-  const format = formatFlag(args);
-  const limit = intFlag(args, 'limit', 1, 'a positive whole number') ?? (format === 'table' ? DEFAULT_LIMIT : Infinity);
+  const { tablePath, table, from, to, format, limit } = await versionRangeFlags(args);
   const feed = await changeFeed(table, from, to);
   if (args.values.has('sink')) {
     await exportRows(changeExportInput(feed.fields, feed.schema, feed.snapshot, () => feed.rows(io.signal)), tablePath, args, io);

@@ -4,23 +4,14 @@
 import type { VersionChange } from '../../shared/table-info.js';
 import { diffSnapshots, pairedRows } from '../delta/change/snapshot-diff.js';
 import { changeExportInput } from '../delta/change/change-export.js';
-import { DeltaTable } from '../delta/table.js';
 import { exportRows, SINK_FLAGS } from './export-command.js';
-import { intFlag, listFlag, onePositional, parseArgs, UsageError } from './args.js';
-import { formatFlag, writeRows } from './batch-output.js';
+import { listFlag, parseArgs } from './args.js';
+import { versionRangeFlags, writeRows } from './batch-output.js';
 import type { CliIo } from './io.js';
-
-const DEFAULT_LIMIT = 20;
 
 export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, { from: 'value', to: 'value', limit: 'value', format: 'value', 'pair-by': 'value', ...SINK_FLAGS }, 'diff');
-  const tablePath = onePositional(args, 'the table folder');
-  const from = intFlag(args, 'from', 0, 'a version number (0 or more)');
-  if (from === undefined) throw new UsageError('--from is required');
-  const table = await DeltaTable.open(tablePath);
-  const to = intFlag(args, 'to', 0, 'a version number (0 or more)') ?? (await table.versionRange()).latest;
-  const format = formatFlag(args);
-  const limit = intFlag(args, 'limit', 1, 'a positive whole number') ?? (format === 'table' ? DEFAULT_LIMIT : Infinity);
+  const { tablePath, table, from, to, format, limit } = await versionRangeFlags(args);
   const diff = await diffSnapshots(table, from, to);
   const pairBy = listFlag(args, 'pair-by');
   const rows = () => (pairBy ? pairedRows(diff, pairBy, io.signal) : diff.rows(io.signal));

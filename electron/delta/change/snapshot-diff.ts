@@ -5,7 +5,7 @@
 // it reads the data) and then `_change`, 'added' or 'removed'; an update shows as a removed and an added row.
 import * as arrow from 'apache-arrow';
 import { typeLabel, type StructField } from '../../../shared/delta-schema.js';
-import type { VersionChange } from '../../../shared/table-info.js';
+import type { VersionChange, VersionDiff } from '../../../shared/table-info.js';
 import type { DeletionVectorDescriptor } from '../actions.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import { constantData } from '../arrow-data.js';
@@ -16,17 +16,9 @@ import type { Snapshot } from '../snapshot.js';
 import type { DeltaTable } from '../table.js';
 import { fileRows } from './file-rows.js';
 
-export interface SnapshotDiff {
+export interface SnapshotDiff extends VersionDiff {
   from: number;
   to: number;
-  /** Top-level columns added, removed or of another type (from/to are type labels). */
-  schema: VersionChange[];
-  properties: VersionChange[];
-  protocol: VersionChange[];
-  filesAdded: string[];
-  filesRemoved: string[];
-  /** Files in both versions whose deletion vector changed: rows deleted in place. */
-  filesWithNewDeletions: string[];
   /** Of rows(): the newer version's columns, then `_change`; as Delta fields and as Arrow. */
   fields: StructField[];
   rowSchema: arrow.Schema;
