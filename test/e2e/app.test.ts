@@ -1,60 +1,42 @@
 // The app end to end: the built renderer in real Chromium against `deltaport serve`, reading the shared Delta
 // tables. Expected values come from the tables' own logs and from DuckDB reading their Parquet files.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium, openPage, screenshot } from '../support/browser.js';
+import { describe, expect, inject, it } from 'vitest';
+import { useBrowserSession } from '../support/browser-session.js';
+import { openPage, screenshot } from '../support/browser.js';
 import { createDatabase, dropDatabase } from '../support/postgres.js';
-import { startServe } from '../support/serve.js';
-import type { ServedApp } from '../support/serve.js';
 import { tablePath } from '../support/tables.js';
 import { commitVersions, duck, liveAdds, readCommit, sqlString } from '../electron/delta-writer/log-reading.js';
 
-let app: ServedApp;
-let browser: Browser;
-let page: Page;
-let pageErrors: string[];
-let scratch: string;
-
-beforeAll(async () => {
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-e2e-out-'));
-  [app, browser] = await Promise.all([startServe(), launchChromium()]);
-  ({ page, pageErrors } = await openPage(browser, app.url));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
+const e2e = useBrowserSession('deltaport-e2e-out-');
 
 async function openTable(location: string): Promise<void> {
-  await page.getByLabel('Table location', { exact: true }).fill(location);
-  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await e2e.page.getByLabel('Table location', { exact: true }).fill(location);
+  await e2e.page.getByRole('button', { name: 'Open', exact: true }).click();
 }
 
 /** Opens a table and waits until the window shows it (not the table open before). */
 async function openAndWait(location: string): Promise<void> {
   await openTable(location);
-  await page.locator('.snapshot-bar .table-name', { hasText: path.basename(location) }).waitFor();
-  await page.getByText('Latest snapshot').waitFor();
+  await e2e.page.locator('.snapshot-bar .table-name', { hasText: path.basename(location) }).waitFor();
+  await e2e.page.getByText('Latest snapshot').waitFor();
 }
 
 function jobNamed(text: string): Locator {
-  return page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: text }).first();
+  return e2e.page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: text }).first();
 }
 
 async function showTab(name: 'Overview' | 'History' | 'Data' | 'Export'): Promise<void> {
-  await page.getByRole('tab', { name: new RegExp(`^${name}`) }).click();
+  await e2e.page.getByRole('tab', { name: new RegExp(`^${name}`) }).click();
 }
 
 function grid(): Locator {
-  return page.getByRole('grid');
+  return e2e.page.getByRole('grid');
 }
 
 /** The grid's header names and the text of its rendered rows (all of them, for the small tables used here). */
@@ -98,16 +80,16 @@ async function appendEmptyCommit(root: string, operation = 'SET TBLPROPERTIES'):
   return next;
 }
 
-/** A writable copy of a shared table in the scratch folder. */
+/** A writable copy of a shared table in the e2e.scratch folder. */
 function copyOf(table: string, name: string): string {
-  const copy = path.join(scratch, name);
+  const copy = path.join(e2e.scratch, name);
   fs.cpSync(tablePath(table), copy, { recursive: true });
   for (const file of fs.readdirSync(path.join(copy, '_delta_log'))) fs.chmodSync(path.join(copy, '_delta_log', file), 0o644);
   return copy;
 }
 
 function staleBar(): Locator {
-  return page.getByRole('status').filter({ hasText: 'These rows are of' });
+  return e2e.page.getByRole('status').filter({ hasText: 'These rows are of' });
 }
 
 async function refreshPreview(): Promise<void> {
@@ -116,7 +98,7 @@ async function refreshPreview(): Promise<void> {
 }
 
 function exportBar(): Locator {
-  return page.locator('.export-bar');
+  return e2e.page.locator('.export-bar');
 }
 
 async function sqliteCount(file: string, table: string): Promise<number> {
@@ -130,20 +112,20 @@ async function sqliteCount(file: string, table: string): Promise<number> {
 
 describe('Deltaport in a browser', () => {
   it('starts on the welcome screen without page errors, the Jobs dock a closed strip', async () => {
-    await expect.poll(() => page.getByRole('heading', { name: 'Open a Delta table' }).isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Jobs' }).getAttribute('aria-expanded')).toBe('false');
-    await screenshot(page, '01-welcome');
-    expect(pageErrors).toEqual([]);
+    await expect.poll(() => e2e.page.getByRole('heading', { name: 'Open a Delta table' }).isVisible()).toBe(true);
+    expect(await e2e.page.getByRole('button', { name: 'Jobs' }).getAttribute('aria-expanded')).toBe('false');
+    await screenshot(e2e.page, '01-welcome');
+    expect(e2e.pageErrors).toEqual([]);
   });
 
   it('shows an alert when the folder is not a Delta table', async () => {
-    const plain = fs.mkdtempSync(path.join(scratch, 'not-delta-'));
+    const plain = fs.mkdtempSync(path.join(e2e.scratch, 'not-delta-'));
     fs.writeFileSync(path.join(plain, 'notes.txt'), 'just a folder');
     await openTable(plain);
-    const alert = page.getByRole('alert');
+    const alert = e2e.page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/delta/i);
-    await screenshot(page, '02-not-a-delta-table');
+    await screenshot(e2e.page, '02-not-a-delta-table');
   });
 
   it('accepts relative, quoted and file:// table locations and shows the path it resolved them to', async () => {
@@ -151,29 +133,29 @@ describe('Deltaport in a browser', () => {
     // `deltaport serve` runs in this process's folder, so a path relative to it is relative to the host's.
     for (const typed of [path.relative(process.cwd(), root), `"${root}"`, `'${root}/'`, pathToFileURL(root).href]) {
       await openTable(typed);
-      await expect.poll(() => page.getByLabel('Table location', { exact: true }).inputValue()).toBe(root);
-      await page.locator('.snapshot-bar .table-path', { hasText: root }).waitFor();
-      expect(await page.getByRole('alert').count()).toBe(0);
-      expect(await page.getByText(/openTable\.|must be an absolute path/).count()).toBe(0);
+      await expect.poll(() => e2e.page.getByLabel('Table location', { exact: true }).inputValue()).toBe(root);
+      await e2e.page.locator('.snapshot-bar .table-path', { hasText: root }).waitFor();
+      expect(await e2e.page.getByRole('alert').count()).toBe(0);
+      expect(await e2e.page.getByText(/openTable\.|must be an absolute path/).count()).toBe(0);
     }
   });
 
   it('opens a table on its first rows, without pressing Preview', async () => {
     const root = tablePath('simple_table');
     await openAndWait(root);
-    await page.getByText('snapshot v4', { exact: true }).waitFor();
+    await e2e.page.getByText('snapshot v4', { exact: true }).waitFor();
     const { headers, rows } = await gridContents();
     expect(headers).toEqual(['id']);
     expect(rows.map((r) => r[0]).sort((a, b) => Number(a) - Number(b))).toEqual(await simpleTableIds(4));
     // Row numbers run down the left edge.
     expect(await grid().locator('[role=row][aria-rowindex="2"] [role=rowheader]').textContent()).toBe('1');
-    await screenshot(page, '03-first-rows');
+    await screenshot(e2e.page, '03-first-rows');
   });
 
   it('lists every commit on one line with the operation its log records', async () => {
     const root = tablePath('simple_table');
     await showTab('History');
-    const commits = page.getByRole('table', { name: 'Commits' });
+    const commits = e2e.page.getByRole('table', { name: 'Commits' });
     await commits.waitFor();
     const versions = await commitVersions(root);
     const expected: string[][] = [];
@@ -185,33 +167,33 @@ describe('Deltaport in a browser', () => {
       .locator('tbody tr.commit')
       .evaluateAll((rows) => rows.map((r) => [r.cells[1].textContent ?? '', r.cells[3].textContent ?? '']));
     expect(sortRows(shown)).toEqual(sortRows(expected));
-    await screenshot(page, '04-history');
+    await screenshot(e2e.page, '04-history');
   });
 
   it('marks the grid stale after time travel, and Refresh reads the snapshot chosen', async () => {
-    await page.getByRole('table', { name: 'Commits' }).getByRole('button', { name: 'v1', exact: true }).click();
-    expect(await page.getByLabel('Version', { exact: true }).inputValue()).toBe('1');
-    await page.getByText('→ v1').waitFor();
+    await e2e.page.getByRole('table', { name: 'Commits' }).getByRole('button', { name: 'v1', exact: true }).click();
+    expect(await e2e.page.getByLabel('Version', { exact: true }).inputValue()).toBe('1');
+    await e2e.page.getByText('→ v1').waitFor();
 
     await showTab('Data');
     // The grid still holds v4's rows, and says so.
     await staleBar().filter({ hasText: 'the snapshot is now v1' }).waitFor();
     expect(await grid().getAttribute('aria-label')).toBe('Rows of snapshot v4');
-    await screenshot(page, '05-preview-stale');
+    await screenshot(e2e.page, '05-preview-stale');
     await refreshPreview();
-    await page.getByText('snapshot v1', { exact: true }).waitFor();
+    await e2e.page.getByText('snapshot v1', { exact: true }).waitFor();
     const { headers, rows } = await gridContents();
     expect(headers).toEqual(['id']);
     expect(rows.map((r) => r[0]).sort((a, b) => Number(a) - Number(b))).toEqual(await simpleTableIds(1));
     expect(await grid().getAttribute('aria-rowcount')).toBe(String(rows.length + 1));
-    await screenshot(page, '05-preview-time-travel');
+    await screenshot(e2e.page, '05-preview-time-travel');
 
     // And back to the latest snapshot, whose rows differ.
-    await page.getByLabel('Version', { exact: true }).fill('');
-    await page.getByText('Latest snapshot').waitFor();
+    await e2e.page.getByLabel('Version', { exact: true }).fill('');
+    await e2e.page.getByText('Latest snapshot').waitFor();
     await staleBar().filter({ hasText: 'the snapshot is now v4' }).waitFor();
     await refreshPreview();
-    await page.getByText('snapshot v4', { exact: true }).waitFor();
+    await e2e.page.getByText('snapshot v4', { exact: true }).waitFor();
     expect(await grid().getAttribute('aria-rowcount')).toBe(String((await simpleTableIds(4)).length + 1));
   });
 
@@ -224,54 +206,54 @@ describe('Deltaport in a browser', () => {
       fs.utimesSync(file, time, time);
     }
     await openAndWait(copy);
-    const barHeight = (await page.locator('.snapshot-bar').boundingBox())!.height;
+    const barHeight = (await e2e.page.locator('.snapshot-bar').boundingBox())!.height;
 
     // A version past the last commit is refused where it was typed.
-    await page.getByLabel('Version', { exact: true }).fill('99');
-    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 10_000 }).toMatch(/99/);
+    await e2e.page.getByLabel('Version', { exact: true }).fill('99');
+    await expect.poll(() => e2e.page.getByRole('alert').textContent(), { timeout: 10_000 }).toMatch(/99/);
     // However long the message, the bar stays one line high.
-    expect((await page.locator('.snapshot-bar').boundingBox())!.height).toBe(barHeight);
+    expect((await e2e.page.locator('.snapshot-bar').boundingBox())!.height).toBe(barHeight);
 
-    const timestamp = page.getByLabel('Timestamp', { exact: true });
+    const timestamp = e2e.page.getByLabel('Timestamp', { exact: true });
     await timestamp.fill('2021-02-30');
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/date and time/i);
-    expect((await page.locator('.snapshot-bar').boundingBox())!.height).toBe(barHeight);
+    await expect.poll(() => e2e.page.getByRole('alert').textContent()).toMatch(/date and time/i);
+    expect((await e2e.page.locator('.snapshot-bar').boundingBox())!.height).toBe(barHeight);
 
     // 2021-03-15 is after the commit of 1 March (version 2) and before that of 1 April (version 3); no seconds given.
     await timestamp.fill('2021-03-15 08:00');
-    await page.getByText('→ v2').waitFor();
-    expect(await page.getByRole('alert').count()).toBe(0);
-    const status = page.locator('.travel-status.resolved');
+    await e2e.page.getByText('→ v2').waitFor();
+    expect(await e2e.page.getByRole('alert').count()).toBe(0);
+    const status = e2e.page.locator('.travel-status.resolved');
     expect(await status.textContent()).toContain('2021-03-01 12:00:00.000 UTC');
-    const local = new Date(Date.UTC(2021, 2, 1, 12)).toLocaleString('en-US', { timeZone: await page.evaluate('Intl.DateTimeFormat().resolvedOptions().timeZone') });
+    const local = new Date(Date.UTC(2021, 2, 1, 12)).toLocaleString('en-US', { timeZone: await e2e.page.evaluate('Intl.DateTimeFormat().resolvedOptions().timeZone') });
     expect(local).not.toBe('');
     expect(await status.textContent()).toMatch(/\(.+\)/);
     // One fraction digit and a Z.
     await timestamp.fill('2021-04-01T12:00:00.5Z');
-    await page.getByText('→ v3').waitFor();
-    await screenshot(page, '06-timestamp-resolved');
+    await e2e.page.getByText('→ v3').waitFor();
+    await screenshot(e2e.page, '06-timestamp-resolved');
 
     // The commit list: picking v1 sets the version.
-    await page.getByRole('button', { name: 'Pick…' }).click();
-    const picker = page.getByRole('dialog', { name: 'Pick a snapshot' });
+    await e2e.page.getByRole('button', { name: 'Pick…' }).click();
+    const picker = e2e.page.getByRole('dialog', { name: 'Pick a snapshot' });
     await picker.getByRole('button', { name: /^v1 / }).click();
-    expect(await page.getByLabel('Version', { exact: true }).inputValue()).toBe('1');
+    expect(await e2e.page.getByLabel('Version', { exact: true }).inputValue()).toBe('1');
     expect(await timestamp.inputValue()).toBe('');
-    await page.getByText('→ v1').waitFor();
+    await e2e.page.getByText('→ v1').waitFor();
   });
 
   it('marks the grid stale when columns are unchecked, and Refresh shows only the chosen ones, with the right rows', async () => {
     await openAndWait(tablePath('delta-0.8.0-partitioned'));
-    await page.getByText('snapshot v0', { exact: true }).waitFor();
+    await e2e.page.getByText('snapshot v0', { exact: true }).waitFor();
     expect((await gridContents()).headers).toEqual(['value', 'year', 'month', 'day']);
-    await page.getByRole('checkbox', { name: 'year', exact: true }).uncheck();
-    await page.getByRole('checkbox', { name: 'day', exact: true }).uncheck();
+    await e2e.page.getByRole('checkbox', { name: 'year', exact: true }).uncheck();
+    await e2e.page.getByRole('checkbox', { name: 'day', exact: true }).uncheck();
     await staleBar().filter({ hasText: '2 columns are now chosen' }).waitFor();
     await refreshPreview();
     const { headers, rows } = await gridContents();
     expect(headers).toEqual(['value', 'month']);
     expect(sortRows(rows)).toEqual(await partitionedValueMonth());
-    await screenshot(page, '07-preview-columns');
+    await screenshot(e2e.page, '07-preview-columns');
   });
 
   it('sorts by a clicked header, copies the focused cell and a range as TSV, CSV and JSON', async () => {
@@ -285,34 +267,34 @@ describe('Deltaport in a browser', () => {
     const firstRow = grid().locator('[role=row][aria-rowindex="2"] [role=gridcell]');
     expect(await firstRow.first().textContent()).toBe(String(top));
 
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    const clipboard = () => page.evaluate('navigator.clipboard.readText()');
+    await e2e.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    const clipboard = () => e2e.page.evaluate('navigator.clipboard.readText()');
     await grid().focus();
-    await page.keyboard.press('Control+Home');
-    await page.keyboard.press('Control+c');
-    await page.getByText('Cell copied as TSV').waitFor();
+    await e2e.page.keyboard.press('Control+Home');
+    await e2e.page.keyboard.press('Control+c');
+    await e2e.page.getByText('Cell copied as TSV').waitFor();
     expect(await clipboard()).toBe(String(top));
 
     // Shift+arrows select the first three rows of both columns.
-    await page.keyboard.press('Shift+ArrowDown');
-    await page.keyboard.press('Shift+ArrowDown');
-    await page.keyboard.press('Shift+ArrowRight');
-    await page.getByText('3 × 2 selected').waitFor();
+    await e2e.page.keyboard.press('Shift+ArrowDown');
+    await e2e.page.keyboard.press('Shift+ArrowDown');
+    await e2e.page.keyboard.press('Shift+ArrowRight');
+    await e2e.page.getByText('3 × 2 selected').waitFor();
     const { rows } = await gridContents();
     const firstThree = rows.slice(0, 3);
-    await page.keyboard.press('Control+c');
-    await page.getByText('Copied 3 × 2 cells as TSV').waitFor();
+    await e2e.page.keyboard.press('Control+c');
+    await e2e.page.getByText('Copied 3 × 2 cells as TSV').waitFor();
     expect(await clipboard()).toBe(firstThree.map((r) => r.join('\t')).join('\n'));
 
-    await page.getByRole('checkbox', { name: 'Headers' }).check();
-    await page.getByLabel('Copy format').selectOption('csv');
-    await page.getByRole('button', { name: 'Copy', exact: true }).click();
-    await page.getByText('Copied 3 × 2 cells as CSV').waitFor();
+    await e2e.page.getByRole('checkbox', { name: 'Headers' }).check();
+    await e2e.page.getByLabel('Copy format').selectOption('csv');
+    await e2e.page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await e2e.page.getByText('Copied 3 × 2 cells as CSV').waitFor();
     expect(await clipboard()).toBe(['value,month', ...firstThree.map((r) => r.join(','))].join('\r\n'));
 
-    await page.getByLabel('Copy format').selectOption('json');
-    await page.getByRole('button', { name: 'Copy', exact: true }).click();
-    await page.getByText('Copied 3 × 2 cells as JSON').waitFor();
+    await e2e.page.getByLabel('Copy format').selectOption('json');
+    await e2e.page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await e2e.page.getByText('Copied 3 × 2 cells as JSON').waitFor();
     const json = JSON.parse(String(await clipboard())) as Record<string, unknown>[];
     expect(json.map((o) => [String(o.value), String(o.month)])).toEqual(firstThree);
   });
@@ -320,94 +302,94 @@ describe('Deltaport in a browser', () => {
   it('inspects nested values pretty-printed, resizes and resets columns, and renders only the columns in view', async () => {
     const root = tablePath('delta-1.2.1-only-struct-stats');
     await openAndWait(root);
-    await page.getByText(/^snapshot v\d+$/).waitFor();
+    await e2e.page.getByText(/^snapshot v\d+$/).waitFor();
     const fieldCount = Number(await grid().getAttribute('aria-colcount')) - 1;
     expect(fieldCount).toBe(15);
     // The table is wider than the window: only the columns in view (and a margin) are in the page.
     expect(await grid().getByRole('columnheader').count()).toBeLessThan(fieldCount + 1);
 
-    const structHeader = grid().getByRole('columnheader').filter({ has: page.locator('.header-name', { hasText: /^struct$/ }) });
+    const structHeader = grid().getByRole('columnheader').filter({ has: e2e.page.locator('.header-name', { hasText: /^struct$/ }) });
     const column = Number(await structHeader.getAttribute('aria-colindex'));
     const cell = grid().locator(`[role=row][aria-rowindex="2"] [role=gridcell][aria-colindex="${column}"]`);
     await cell.click();
-    await page.keyboard.press('Enter');
-    const inspector = page.getByRole('complementary', { name: 'Cell inspector' });
+    await e2e.page.keyboard.press('Enter');
+    const inspector = e2e.page.getByRole('complementary', { name: 'Cell inspector' });
     await inspector.waitFor();
     const text = await cell.textContent();
     expect(await inspector.locator('pre').textContent()).toBe(JSON.stringify(JSON.parse(text!), null, 2));
-    await screenshot(page, '08-cell-inspector');
-    await page.keyboard.press('Escape');
+    await screenshot(e2e.page, '08-cell-inspector');
+    await e2e.page.keyboard.press('Escape');
     await inspector.waitFor({ state: 'detached' });
 
     const before = (await structHeader.boundingBox())!.width;
     const handle = (await structHeader.locator('.resize-handle').boundingBox())!;
-    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(handle.x + handle.width / 2 + 120, handle.y + handle.height / 2, { steps: 4 });
-    await page.mouse.up();
+    await e2e.page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await e2e.page.mouse.down();
+    await e2e.page.mouse.move(handle.x + handle.width / 2 + 120, handle.y + handle.height / 2, { steps: 4 });
+    await e2e.page.mouse.up();
     await expect.poll(async () => Math.round((await structHeader.boundingBox())!.width)).toBe(Math.round(before + 120));
-    await page.getByRole('button', { name: 'Reset widths' }).click();
+    await e2e.page.getByRole('button', { name: 'Reset widths' }).click();
     await expect.poll(async () => Math.round((await structHeader.boundingBox())!.width)).toBe(Math.round(before));
 
     // Ctrl+End scrolls to the last column: it is rendered, the first one no longer is.
     await grid().focus();
-    await page.keyboard.press('Control+End');
+    await e2e.page.keyboard.press('Control+End');
     await grid().locator(`[role=columnheader][aria-colindex="${fieldCount + 1}"]`).waitFor();
     await grid().locator('[role=columnheader][aria-colindex="2"]').waitFor({ state: 'detached' });
   });
 
   it('keeps the grid virtual: twenty thousand rows, only those in view rendered', async () => {
     await openAndWait(tablePath('COVID-19_NYT'));
-    await page.getByText('snapshot v0', { exact: true }).waitFor({ timeout: 60_000 });
-    const limit = page.getByLabel('Row limit', { exact: true });
+    await e2e.page.getByText('snapshot v0', { exact: true }).waitFor({ timeout: 60_000 });
+    const limit = e2e.page.getByLabel('Row limit', { exact: true });
     // A limit past what a preview takes is refused in the field's own words, not the API's.
     await limit.fill('200000');
-    await page.getByRole('alert').filter({ hasText: 'Row limit must be a whole number from 1 to 100,000.' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Preview', exact: true }).isDisabled()).toBe(true);
-    expect(await page.getByText(/preview\.limit/).count()).toBe(0);
+    await e2e.page.getByRole('alert').filter({ hasText: 'Row limit must be a whole number from 1 to 100,000.' }).waitFor();
+    expect(await e2e.page.getByRole('button', { name: 'Preview', exact: true }).isDisabled()).toBe(true);
+    expect(await e2e.page.getByText(/preview\.limit/).count()).toBe(0);
     await limit.fill('20000');
-    await page.getByRole('button', { name: 'Preview', exact: true }).click();
-    await page.getByText(/20,000 rows/).first().waitFor({ timeout: 60_000 });
+    await e2e.page.getByRole('button', { name: 'Preview', exact: true }).click();
+    await e2e.page.getByText(/20,000 rows/).first().waitFor({ timeout: 60_000 });
     // The log's stats say the table holds far more than 20,000 rows, so the preview is exactly the limit.
     expect(await grid().getAttribute('aria-rowcount')).toBe('20001');
     expect(await grid().locator('.grid-body [role=row]').count()).toBeLessThan(100);
 
     await grid().focus();
-    await page.keyboard.press('Control+End');
+    await e2e.page.keyboard.press('Control+End');
     await grid().locator('[role=row][aria-rowindex="20001"]').waitFor();
     expect(await grid().locator('.grid-body [role=row]').count()).toBeLessThan(100);
-    await screenshot(page, '09-preview-large');
+    await screenshot(e2e.page, '09-preview-large');
   });
 
   it('exports the chosen columns to SQLite; the problems it names go away once fixed', async () => {
-    const file = path.join(scratch, 'export.sqlite');
+    const file = path.join(e2e.scratch, 'export.sqlite');
     await openAndWait(tablePath('delta-0.8.0-partitioned'));
-    await page.getByRole('checkbox', { name: 'year', exact: true }).uncheck();
-    await page.getByRole('checkbox', { name: 'day', exact: true }).uncheck();
+    await e2e.page.getByRole('checkbox', { name: 'year', exact: true }).uncheck();
+    await e2e.page.getByRole('checkbox', { name: 'day', exact: true }).uncheck();
     await showTab('Export');
-    await page.getByLabel('Sink', { exact: true }).selectOption('SQLite');
-    await page.getByLabel('SQLite file', { exact: true }).fill('');
-    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await e2e.page.getByLabel('Sink', { exact: true }).selectOption('SQLite');
+    await e2e.page.getByLabel('SQLite file', { exact: true }).fill('');
+    await e2e.page.getByRole('button', { name: 'Export', exact: true }).click();
     await exportBar().getByRole('alert').filter({ hasText: 'Choose the SQLite file to write into.' }).waitFor();
-    await page.getByLabel('SQLite file', { exact: true }).fill('out.sqlite');
+    await e2e.page.getByLabel('SQLite file', { exact: true }).fill('out.sqlite');
     await exportBar().getByRole('alert').filter({ hasText: 'Give the full path of the SQLite file' }).waitFor();
-    await page.getByLabel('SQLite file', { exact: true }).fill(file);
+    await e2e.page.getByLabel('SQLite file', { exact: true }).fill(file);
     await exportBar().getByRole('alert').waitFor({ state: 'detached' });
 
-    await page.getByLabel('Target table', { exact: true }).fill('partitioned');
-    await page.getByLabel('Write mode', { exact: true }).selectOption('append');
-    await page.getByRole('button', { name: 'Show plan' }).click();
-    await page.locator('.plan', { hasText: 'will be created' }).waitFor();
-    await screenshot(page, '10-export-plan');
+    await e2e.page.getByLabel('Target table', { exact: true }).fill('partitioned');
+    await e2e.page.getByLabel('Write mode', { exact: true }).selectOption('append');
+    await e2e.page.getByRole('button', { name: 'Show plan' }).click();
+    await e2e.page.locator('.plan', { hasText: 'will be created' }).waitFor();
+    await screenshot(e2e.page, '10-export-plan');
 
-    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await e2e.page.getByRole('button', { name: 'Export', exact: true }).click();
     // Starting a job opens the Jobs dock.
     const job = jobNamed('export.sqlite');
     await job.getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
-    expect(await page.getByRole('button', { name: 'Jobs' }).getAttribute('aria-expanded')).toBe('true');
+    expect(await e2e.page.getByRole('button', { name: 'Jobs' }).getAttribute('aria-expanded')).toBe('true');
     expect(await job.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
     await exportBar().getByText(/^Done: 7 rows exported/).waitFor();
-    await screenshot(page, '11-export-done');
+    await screenshot(e2e.page, '11-export-done');
 
     const db = new Database(file, { readonly: true });
     try {
@@ -419,18 +401,18 @@ describe('Deltaport in a browser', () => {
   });
 
   it('asks before exporting into a target that exists: stop, append or replace', async () => {
-    const file = path.join(scratch, 'export.sqlite');
+    const file = path.join(e2e.scratch, 'export.sqlite');
     const rows = (await partitionedValueMonth()).length;
-    const jobs = () => page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: 'export.sqlite' }).count();
-    const choice = page.getByRole('alertdialog');
+    const jobs = () => e2e.page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: 'export.sqlite' }).count();
+    const choice = e2e.page.getByRole('alertdialog');
     const ask = async () => {
-      await page.getByRole('button', { name: 'Export', exact: true }).click();
+      await e2e.page.getByRole('button', { name: 'Export', exact: true }).click();
       await choice.filter({ hasText: 'partitioned already exists' }).waitFor();
     };
     const before = await jobs();
 
     await ask();
-    await screenshot(page, '12-export-target-exists');
+    await screenshot(e2e.page, '12-export-target-exists');
     await choice.getByRole('button', { name: 'Stop' }).click();
     await choice.waitFor({ state: 'detached' });
     expect(await jobs()).toBe(before);
@@ -449,11 +431,11 @@ describe('Deltaport in a browser', () => {
     expect(await sqliteCount(file, 'partitioned')).toBe(rows);
 
     // A file is never replaced without asking either; there is no append for a file.
-    const csv = path.join(scratch, 'again.csv');
+    const csv = path.join(e2e.scratch, 'again.csv');
     fs.writeFileSync(csv, 'old\n');
-    await page.getByLabel('Sink', { exact: true }).selectOption('CSV');
-    await page.getByLabel('Output file', { exact: true }).fill(csv);
-    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await e2e.page.getByLabel('Sink', { exact: true }).selectOption('CSV');
+    await e2e.page.getByLabel('Output file', { exact: true }).fill(csv);
+    await e2e.page.getByRole('button', { name: 'Export', exact: true }).click();
     await choice.filter({ hasText: 'Replace the file with this export, or stop?' }).waitFor();
     expect(await choice.getByRole('button', { name: 'Append' }).count()).toBe(0);
     await choice.getByRole('button', { name: 'Replace' }).click();
@@ -462,10 +444,10 @@ describe('Deltaport in a browser', () => {
   });
 
   it('says a job failed at once, never "Started"', async () => {
-    await page.getByLabel('Sink', { exact: true }).selectOption('SQLite');
-    await page.getByLabel('SQLite file', { exact: true }).fill(path.join(scratch, 'no-such-folder', 'x.sqlite'));
-    await page.getByLabel('Write mode', { exact: true }).selectOption('overwrite');
-    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await e2e.page.getByLabel('Sink', { exact: true }).selectOption('SQLite');
+    await e2e.page.getByLabel('SQLite file', { exact: true }).fill(path.join(e2e.scratch, 'no-such-folder', 'x.sqlite'));
+    await e2e.page.getByLabel('Write mode', { exact: true }).selectOption('overwrite');
+    await e2e.page.getByRole('button', { name: 'Export', exact: true }).click();
     await exportBar().getByRole('alert').filter({ hasText: /^!?Export failed: / }).waitFor({ timeout: 30_000 });
     expect(await exportBar().getByText(/Started|Running|Queued/).count()).toBe(0);
     await jobNamed('x.sqlite').getByText('Failed', { exact: true }).waitFor();
@@ -475,16 +457,16 @@ describe('Deltaport in a browser', () => {
     const root = tablePath('COVID-19_NYT');
     const info = (await readCommit(root, 0)).find((a) => a.commitInfo)!.commitInfo;
     const total = Number(info.operationMetrics.numOutputRows);
-    const file = path.join(scratch, 'covid.sqlite');
+    const file = path.join(e2e.scratch, 'covid.sqlite');
 
     await openAndWait(root);
     await showTab('Export');
-    await page.getByLabel('Sink', { exact: true }).selectOption('SQLite');
-    await page.getByLabel('SQLite file', { exact: true }).fill(file);
-    await page.getByLabel('Write mode', { exact: true }).selectOption('append');
-    await page.getByLabel('Batch size', { exact: true }).fill('50');
-    await page.getByRole('checkbox', { name: 'Exactly once' }).check();
-    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await e2e.page.getByLabel('Sink', { exact: true }).selectOption('SQLite');
+    await e2e.page.getByLabel('SQLite file', { exact: true }).fill(file);
+    await e2e.page.getByLabel('Write mode', { exact: true }).selectOption('append');
+    await e2e.page.getByLabel('Batch size', { exact: true }).fill('50');
+    await e2e.page.getByRole('checkbox', { name: 'Exactly once' }).check();
+    await e2e.page.getByRole('button', { name: 'Export', exact: true }).click();
 
     const job = jobNamed('covid.sqlite');
     await job.getByText('Running', { exact: true }).waitFor({ timeout: 30_000 });
@@ -494,7 +476,7 @@ describe('Deltaport in a browser', () => {
     await job.getByText('Cancelled', { exact: true }).waitFor({ timeout: 10_000 });
     const note = (await job.getByText(/^Cancelled after [\d,]+ rows committed/).textContent())!;
     const committed = Number(/after ([\d,]+) rows/.exec(note)![1].replace(/,/g, ''));
-    await screenshot(page, '13-export-cancelled');
+    await screenshot(e2e.page, '13-export-cancelled');
 
     const written = await sqliteCount(file, 'COVID-19_NYT');
     expect(written).toBeLessThan(total);
@@ -503,65 +485,65 @@ describe('Deltaport in a browser', () => {
 
     await job.getByRole('button', { name: 'Show target' }).click();
     await job.getByRole('status').filter({ hasText: `Target copied: ${file}` }).waitFor();
-    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(file);
+    expect(await e2e.page.evaluate('navigator.clipboard.readText()')).toBe(file);
 
-    const covidJobs = () => page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: 'covid.sqlite' });
+    const covidJobs = () => e2e.page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: 'covid.sqlite' });
     await job.getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => covidJobs().count()).toBe(2);
     const retried = covidJobs().first();
     await retried.getByText('Running', { exact: true }).waitFor({ timeout: 30_000 });
     // The rerun found the rows committed before and goes on after them.
     await retried.getByText(`Resumed from row ${(committed + 1).toLocaleString('en-US')}`, { exact: false }).waitFor({ timeout: 30_000 });
-    await screenshot(page, '13-export-resumed');
+    await screenshot(e2e.page, '13-export-resumed');
     await retried.getByRole('button', { name: 'Cancel', exact: true }).click();
     await retried.getByText('Cancelled', { exact: true }).waitFor({ timeout: 10_000 });
 
-    await page.getByRole('button', { name: 'Clear finished' }).click();
-    await expect.poll(() => page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').count()).toBe(0);
+    await e2e.page.getByRole('button', { name: 'Clear finished' }).click();
+    await expect.poll(() => e2e.page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').count()).toBe(0);
     // Cleared stays cleared after a reload.
-    await page.reload();
-    await page.getByRole('button', { name: 'Jobs' }).waitFor();
-    await page.getByRole('region', { name: 'Jobs' }).getByText(/^No exports yet\. Configure a sink/).waitFor();
-    expect(await page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').count()).toBe(0);
+    await e2e.page.reload();
+    await e2e.page.getByRole('button', { name: 'Jobs' }).waitFor();
+    await e2e.page.getByRole('region', { name: 'Jobs' }).getByText(/^No exports yet\. Configure a sink/).waitFor();
+    expect(await e2e.page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').count()).toBe(0);
   });
 
   it('remembers whether the Jobs dock is open across runs', async () => {
-    const toggle = page.getByRole('button', { name: 'Jobs' });
+    const toggle = e2e.page.getByRole('button', { name: 'Jobs' });
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
     await toggle.click();
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
-    await page.reload();
-    await expect.poll(() => page.getByRole('button', { name: 'Jobs' }).getAttribute('aria-expanded')).toBe('false');
+    await e2e.page.reload();
+    await expect.poll(() => e2e.page.getByRole('button', { name: 'Jobs' }).getAttribute('aria-expanded')).toBe('false');
   });
 
   it('says when the open table gets new commits and moves to the latest on request', async () => {
     const copy = copyOf('simple_table', 'growing_table');
     await openAndWait(copy);
     const latest = (await commitVersions(copy)).at(-1)!;
-    await page.getByText(`Latest snapshot · v${latest}`).waitFor();
+    await e2e.page.getByText(`Latest snapshot · v${latest}`).waitFor();
     const next = await appendEmptyCommit(copy);
-    const news = page.getByRole('status').filter({ hasText: 'The table has new commits' });
+    const news = e2e.page.getByRole('status').filter({ hasText: 'The table has new commits' });
     await news.waitFor({ timeout: 20_000 });
-    await screenshot(page, '14-new-commits');
+    await screenshot(e2e.page, '14-new-commits');
     await news.getByRole('button', { name: `Go to v${next}` }).click();
-    await page.getByText(`Latest snapshot · v${next}`).waitFor();
+    await e2e.page.getByText(`Latest snapshot · v${next}`).waitFor();
     await news.waitFor({ state: 'detached' });
     await showTab('History');
-    await page.getByRole('table', { name: 'Commits' }).getByRole('button', { name: `v${next}`, exact: true }).waitFor();
+    await e2e.page.getByRole('table', { name: 'Commits' }).getByRole('button', { name: `v${next}`, exact: true }).waitFor();
   });
 
   it('shows a Databricks log one line per commit, details on demand, a page at a time', async () => {
     const root = tablePath('table_with_deletion_logs');
     await openAndWait(root);
     await showTab('History');
-    const commits = page.getByRole('table', { name: 'Commits' });
+    const commits = e2e.page.getByRole('table', { name: 'Commits' });
     const lines = commits.locator('tbody tr.commit');
     const versions = await commitVersions(root);
     await expect.poll(() => lines.count()).toBe(versions.length);
     // One line each: every row as high as the first, and no taller than two lines of text.
     const heights = await lines.evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
     expect(Math.max(...heights)).toBeLessThan(40);
-    await screenshot(page, '15-history-databricks');
+    await screenshot(e2e.page, '15-history-databricks');
 
     const newest = versions.at(-1)!;
     const commit = (await readCommit(root, newest)).find((a) => a.commitInfo)!.commitInfo;
@@ -571,7 +553,7 @@ describe('Deltaport in a browser', () => {
       expect(await details.locator('dt', { hasText: new RegExp(`^${key}$`) }).count()).toBe(1);
       expect(await details.getByText(String(value), { exact: true }).count()).toBeGreaterThan(0);
     }
-    await screenshot(page, '15-history-details');
+    await screenshot(e2e.page, '15-history-details');
 
     // A long log: the newest hundred first, then a hundred more on request.
     const long = copyOf('simple_table', 'long_log');
@@ -579,8 +561,8 @@ describe('Deltaport in a browser', () => {
     const count = (await commitVersions(long)).length;
     await openAndWait(long);
     await expect.poll(() => lines.count(), { timeout: 30_000 }).toBe(100);
-    await page.getByText(`Showing the newest 100 of ${count} commits.`).waitFor();
-    await page.getByRole('button', { name: `Show ${count - 100} older` }).click();
+    await e2e.page.getByText(`Showing the newest 100 of ${count} commits.`).waitFor();
+    await e2e.page.getByRole('button', { name: `Show ${count - 100} older` }).click();
     await expect.poll(() => lines.count()).toBe(count);
   });
 
@@ -596,7 +578,7 @@ describe('Deltaport in a browser', () => {
 
     await openAndWait(root);
     await showTab('Overview');
-    const tree = page.getByRole('list', { name: 'Schema' });
+    const tree = e2e.page.getByRole('list', { name: 'Schema' });
     const topLevel = await tree.locator(':scope > li > .schema-row .schema-name').allTextContents();
     expect(topLevel).toEqual(fields.map((f) => f.name));
     const required = fields.filter((f) => !f.nullable).map((f) => f.name);
@@ -609,7 +591,7 @@ describe('Deltaport in a browser', () => {
     await outer.click();
     await tree.getByRole('button', { name: /^struct_element struct/ }).click();
     await tree.getByText('nested_struct_element', { exact: true }).waitFor();
-    await screenshot(page, '13-schema-tree');
+    await screenshot(e2e.page, '13-schema-tree');
   });
 
   it('tests a PostgreSQL connection, upserts into it twice, and saves the settings as a profile', async () => {
@@ -617,32 +599,32 @@ describe('Deltaport in a browser', () => {
     try {
       await openAndWait(tablePath('delta-0.8.0-partitioned'));
       await showTab('Export');
-      await page.getByLabel('Sink', { exact: true }).selectOption('PostgreSQL');
-      const destination = page.getByRole('region', { name: 'Destination' });
+      await e2e.page.getByLabel('Sink', { exact: true }).selectOption('PostgreSQL');
+      const destination = e2e.page.getByRole('region', { name: 'Destination' });
 
       const wrong = new URL(dbUrl);
       wrong.password = 'not-the-password';
-      await page.getByLabel('Connection URL', { exact: true }).fill(wrong.toString());
-      await page.getByRole('button', { name: 'Test connection' }).click();
+      await e2e.page.getByLabel('Connection URL', { exact: true }).fill(wrong.toString());
+      await e2e.page.getByRole('button', { name: 'Test connection' }).click();
       await destination.getByRole('alert').waitFor();
       expect((await destination.getByRole('alert').textContent())?.trim()).not.toBe('');
 
-      await page.getByLabel('Connection URL', { exact: true }).fill(dbUrl);
-      await page.getByRole('button', { name: 'Test connection' }).click();
+      await e2e.page.getByLabel('Connection URL', { exact: true }).fill(dbUrl);
+      await e2e.page.getByRole('button', { name: 'Test connection' }).click();
       await destination.getByText(/^Connected: .*will be created\.$/).waitFor();
       expect(await destination.getByRole('alert').count()).toBe(0);
 
-      await page.getByLabel('Target table', { exact: true }).fill('partitioned_pg');
-      await page.getByLabel('Write mode', { exact: true }).selectOption('upsert');
-      await page.getByLabel('Key columns', { exact: true }).fill('value');
+      await e2e.page.getByLabel('Target table', { exact: true }).fill('partitioned_pg');
+      await e2e.page.getByLabel('Write mode', { exact: true }).selectOption('upsert');
+      await e2e.page.getByLabel('Key columns', { exact: true }).fill('value');
       for (const round of [1, 2]) {
-        await page.getByRole('button', { name: 'Export', exact: true }).click();
+        await e2e.page.getByRole('button', { name: 'Export', exact: true }).click();
         await expect
-          .poll(() => page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: 'partitioned_pg' }).count())
+          .poll(() => e2e.page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: 'partitioned_pg' }).count())
           .toBe(round);
         await jobNamed('partitioned_pg').getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
       }
-      await screenshot(page, '14-export-postgres');
+      await screenshot(e2e.page, '14-export-postgres');
 
       const client = new pg.Client({ connectionString: dbUrl });
       await client.connect();
@@ -654,11 +636,11 @@ describe('Deltaport in a browser', () => {
         await client.end();
       }
 
-      await page.getByLabel('Profile name', { exact: true }).fill('staging');
-      await page.getByRole('button', { name: 'Save profile' }).click();
+      await e2e.page.getByLabel('Profile name', { exact: true }).fill('staging');
+      await e2e.page.getByRole('button', { name: 'Save profile' }).click();
       // The browser host has no OS keychain, so it keeps the settings without the password, and says so.
-      await page.getByRole('status').filter({ hasText: 'Saved “staging”' }).waitFor();
-      await expect.poll(() => page.getByLabel('Saved profiles', { exact: true }).locator('option', { hasText: 'staging (postgres)' }).count()).toBe(1);
+      await e2e.page.getByRole('status').filter({ hasText: 'Saved “staging”' }).waitFor();
+      await expect.poll(() => e2e.page.getByLabel('Saved profiles', { exact: true }).locator('option', { hasText: 'staging (postgres)' }).count()).toBe(1);
     } finally {
       await dropDatabase(dbUrl);
     }
@@ -667,32 +649,32 @@ describe('Deltaport in a browser', () => {
   it('opens a folder dropped on the window as a file:// URI', async () => {
     const root = tablePath('delta-0.8.0-numeric-partition');
     const uri = pathToFileURL(root).href;
-    const dataTransfer = await page.evaluateHandle(
+    const dataTransfer = await e2e.page.evaluateHandle(
       `(() => { const dt = new DataTransfer(); dt.setData('text/uri-list', ${JSON.stringify(uri)}); return dt; })()`,
     );
-    await page.dispatchEvent('.app', 'dragenter', { dataTransfer });
-    await page.getByText('Drop a Delta table folder to open it').waitFor();
-    await page.dispatchEvent('.app', 'drop', { dataTransfer });
-    await page.locator('.snapshot-bar .table-name', { hasText: path.basename(root) }).waitFor();
-    expect(await page.getByLabel('Table location', { exact: true }).inputValue()).toBe(root);
-    expect(await page.getByText('Drop a Delta table folder to open it').count()).toBe(0);
+    await e2e.page.dispatchEvent('.app', 'dragenter', { dataTransfer });
+    await e2e.page.getByText('Drop a Delta table folder to open it').waitFor();
+    await e2e.page.dispatchEvent('.app', 'drop', { dataTransfer });
+    await e2e.page.locator('.snapshot-bar .table-name', { hasText: path.basename(root) }).waitFor();
+    expect(await e2e.page.getByLabel('Table location', { exact: true }).inputValue()).toBe(root);
+    expect(await e2e.page.getByText('Drop a Delta table folder to open it').count()).toBe(0);
   });
 
   it('opens the built-in sample, whose history matches its log', async () => {
-    await page.getByRole('button', { name: 'Sample table', exact: true }).click();
-    await expect.poll(() => page.getByLabel('Table location', { exact: true }).inputValue()).toContain(app.dataDir);
-    const root = await page.getByLabel('Table location', { exact: true }).inputValue();
-    await page.locator('.snapshot-bar .table-path', { hasText: root }).waitFor();
+    await e2e.page.getByRole('button', { name: 'Sample table', exact: true }).click();
+    await expect.poll(() => e2e.page.getByLabel('Table location', { exact: true }).inputValue()).toContain(e2e.app.dataDir);
+    const root = await e2e.page.getByLabel('Table location', { exact: true }).inputValue();
+    await e2e.page.locator('.snapshot-bar .table-path', { hasText: root }).waitFor();
     await showTab('History');
     const versions = await commitVersions(root);
     expect(versions.length).toBeGreaterThan(1);
-    await expect.poll(() => page.getByRole('table', { name: 'Commits' }).locator('tbody tr').count()).toBe(versions.length);
-    await screenshot(page, '15-sample-history');
+    await expect.poll(() => e2e.page.getByRole('table', { name: 'Commits' }).locator('tbody tr').count()).toBe(versions.length);
+    await screenshot(e2e.page, '15-sample-history');
   });
 
   it('opens the table named in the page address, as the app does for the command line and Open Recent', async () => {
     const root = tablePath('delta-0.8.0-partitioned');
-    const named = await openPage(browser, `${app.url}&table=${encodeURIComponent(root)}`);
+    const named = await openPage(e2e.browser, `${e2e.app.url}&table=${encodeURIComponent(root)}`);
     try {
       await named.page.locator('.snapshot-bar .table-name', { hasText: path.basename(root) }).waitFor();
       expect(named.pageErrors).toEqual([]);
@@ -702,11 +684,11 @@ describe('Deltaport in a browser', () => {
   });
 
   it('renders the dark theme', async () => {
-    await page.getByRole('button', { name: 'Dark theme' }).click();
-    expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
+    await e2e.page.getByRole('button', { name: 'Dark theme' }).click();
+    expect(await e2e.page.locator('html').getAttribute('data-theme')).toBe('dark');
     await showTab('Overview');
-    await screenshot(page, '16-overview-dark');
-    expect(pageErrors).toEqual([]);
+    await screenshot(e2e.page, '16-overview-dark');
+    expect(e2e.pageErrors).toEqual([]);
   });
 });
 
@@ -718,13 +700,13 @@ describe('the window at 1440x900 and at its minimum size, 1024x700, light and da
   for (const size of sizes) {
     for (const theme of ['light', 'dark'] as const) {
       it(`shows the grid and the whole export form at ${size.width}x${size.height} (${theme})`, async () => {
-        const context = await browser.newContext({ viewport: size, colorScheme: theme });
+        const context = await e2e.browser.newContext({ viewport: size, colorScheme: theme });
         const sized = await context.newPage();
         const errors: string[] = [];
         sized.on('pageerror', (err) => errors.push(err.message));
         try {
           const root = tablePath('COVID-19_NYT');
-          await sized.goto(`${app.url}&table=${encodeURIComponent(root)}`);
+          await sized.goto(`${e2e.app.url}&table=${encodeURIComponent(root)}`);
           await sized.getByText('snapshot v0', { exact: true }).waitFor({ timeout: 60_000 });
           const name = `${size.width}x${size.height}-${theme}`;
           // The Jobs dock is a one-line strip until asked for: the grid keeps the height.
@@ -738,7 +720,7 @@ describe('the window at 1440x900 and at its minimum size, 1024x700, light and da
           await screenshot(sized, `flow-history-${name}`);
 
           await sized.getByRole('tab', { name: /^Export/ }).click();
-          await sized.getByLabel('SQLite file', { exact: true }).fill(path.join(scratch, `${name}.sqlite`));
+          await sized.getByLabel('SQLite file', { exact: true }).fill(path.join(e2e.scratch, `${name}.sqlite`));
           // The whole form fits: the panel does not scroll, and the Export button is in the window.
           const fits = await sized.locator('#panel-export').evaluate((el) => el.scrollHeight <= el.clientHeight + 1);
           expect(fits).toBe(true);

@@ -1,101 +1,81 @@
 // The filter bar end to end: the built renderer in real Chromium against `deltaport serve`. The filter is checked as
 // it is typed (the problem and its position shown, Preview held back), and the grid then holds exactly the rows
 // DuckDB keeps over the table's files; the export takes the same filter.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openPage, screenshot } from '../support/browser.js';
-import { startServe, type ServedApp } from '../support/serve.js';
+import { describe, expect, it } from 'vitest';
+import { useBrowserSession } from '../support/browser-session.js';
+import { screenshot } from '../support/browser.js';
 import { tablePath } from '../support/tables.js';
 import { duckdbRows } from '../electron/delta/filter-oracle.js';
 
-let app: ServedApp;
-let browser: Browser;
-let page: Page;
-let pageErrors: string[];
-let scratch: string;
-
-beforeAll(async () => {
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-e2e-filter-'));
-  [app, browser] = await Promise.all([startServe(), launchChromium()]);
-  ({ page, pageErrors } = await openPage(browser, app.url));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
+const e2e = useBrowserSession('deltaport-e2e-filter-');
 
 describe('filter bar', () => {
   it('validates as the user types and previews only the matching rows', async () => {
     const table = tablePath('delta-0.8.0-partitioned');
-    await page.getByLabel('Table location', { exact: true }).fill(table);
-    await page.getByRole('button', { name: 'Open', exact: true }).click();
-    await page.getByText('Latest snapshot').waitFor();
-    await page.getByRole('tab', { name: /^Data/ }).click();
+    await e2e.page.getByLabel('Table location', { exact: true }).fill(table);
+    await e2e.page.getByRole('button', { name: 'Open', exact: true }).click();
+    await e2e.page.getByText('Latest snapshot').waitFor();
+    await e2e.page.getByRole('tab', { name: /^Data/ }).click();
 
-    const field = page.getByLabel('Filter rows', { exact: true });
+    const field = e2e.page.getByLabel('Filter rows', { exact: true });
     await field.fill("year = '2021' AND");
-    await page.getByText('filter: the filter ends where a value or column was expected at position 18').waitFor();
+    await e2e.page.getByText('filter: the filter ends where a value or column was expected at position 18').waitFor();
     expect(await field.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.getByRole('button', { name: 'Preview', exact: true }).isDisabled()).toBe(true);
+    expect(await e2e.page.getByRole('button', { name: 'Preview', exact: true }).isDisabled()).toBe(true);
     await field.fill("year = '2021' AND nope = 1");
-    await page.getByText(/^filter: no column 'nope'/).waitFor();
+    await e2e.page.getByText(/^filter: no column 'nope'/).waitFor();
 
     const where = "year = '2021' AND month <> '4'";
     await field.fill(where);
     expect(await field.getAttribute('aria-invalid')).toBe('false');
-    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    await e2e.page.getByRole('button', { name: 'Preview', exact: true }).click();
     // Opening the table already read its first rows, unfiltered: wait for the read that says what the filter skipped.
-    await page.locator('.preview-status', { hasText: 'filter skipped' }).waitFor();
-    const headers = await page.getByRole('grid').locator('[role=columnheader] .header-name').allTextContents();
-    const rows = await page
+    await e2e.page.locator('.preview-status', { hasText: 'filter skipped' }).waitFor();
+    const headers = await e2e.page.getByRole('grid').locator('[role=columnheader] .header-name').allTextContents();
+    const rows = await e2e.page
       .getByRole('grid')
       .locator('[role=rowgroup].grid-body [role=row]')
       .evaluateAll((els) => els.map((row) => [...row.querySelectorAll('[role=gridcell]')].map((c) => c.textContent ?? '')));
     const expected = await duckdbRows(table, 0, where, headers);
     expect(rows.map((r) => r.join('|')).sort()).toEqual(expected.rows);
     expect(rows.length).toBeGreaterThan(0);
-    await screenshot(page, 'filter-bar');
-    expect(pageErrors).toEqual([]);
+    await screenshot(e2e.page, 'filter-bar');
+    expect(e2e.pageErrors).toEqual([]);
   }, 120_000);
 
   it('orders the whole snapshot, after the filter, and says what the order covers', async () => {
     const table = tablePath('COVID-19_NYT');
-    await page.getByLabel('Table location', { exact: true }).fill(table);
-    await page.getByRole('button', { name: 'Open', exact: true }).click();
-    await page.locator('.snapshot-bar .table-name', { hasText: 'COVID-19_NYT' }).waitFor();
-    await page.getByRole('tab', { name: /^Data/ }).click();
-    const order = page.getByLabel('Order by', { exact: true });
+    await e2e.page.getByLabel('Table location', { exact: true }).fill(table);
+    await e2e.page.getByRole('button', { name: 'Open', exact: true }).click();
+    await e2e.page.locator('.snapshot-bar .table-name', { hasText: 'COVID-19_NYT' }).waitFor();
+    await e2e.page.getByRole('tab', { name: /^Data/ }).click();
+    const order = e2e.page.getByLabel('Order by', { exact: true });
     await order.fill('nope desc');
-    await page.getByText("order-by: no column 'nope'").waitFor();
-    expect(await page.getByRole('button', { name: 'Preview', exact: true }).isDisabled()).toBe(true);
+    await e2e.page.getByText("order-by: no column 'nope'").waitFor();
+    expect(await e2e.page.getByRole('button', { name: 'Preview', exact: true }).isDisabled()).toBe(true);
 
     const where = "state = 'Ohio'";
-    await page.getByLabel('Filter rows', { exact: true }).fill(where);
+    await e2e.page.getByLabel('Filter rows', { exact: true }).fill(where);
     await order.fill('cases desc, date');
-    await page.getByLabel('Row limit', { exact: true }).fill('5');
-    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    await e2e.page.getByLabel('Row limit', { exact: true }).fill('5');
+    await e2e.page.getByRole('button', { name: 'Preview', exact: true }).click();
     const matching = (await duckdbRows(table, 0, where, ['cases'])).rows.length;
     // The grid reads again on its own when the filter or order changes (with the default limit): wait for the read
     // of five rows that the Preview press asked for.
-    await page
+    await e2e.page
       .locator('.preview-status', { hasText: `ordered by cases desc, date over ${matching.toLocaleString('en-US')} rows` })
       .filter({ hasText: '(first 5;' })
       .waitFor();
-    const headers = await page.getByRole('grid').locator('[role=columnheader] .header-name').allTextContents();
+    const headers = await e2e.page.getByRole('grid').locator('[role=columnheader] .header-name').allTextContents();
     const cases = headers.indexOf('cases');
-    const shown = await page
+    const shown = await e2e.page
       .getByRole('grid')
       .locator('[role=rowgroup].grid-body [role=row]')
       .evaluateAll((els, k) => els.map((row) => row.querySelectorAll('[role=gridcell]')[k].textContent ?? ''), cases);
     // DuckDB's five largest Ohio case counts, in order.
     const top = (await duckdbRows(table, 0, `${where} ORDER BY cases DESC LIMIT 5`, ['cases'])).rows.map(Number).sort((a, b) => b - a);
     expect(shown.map((t) => Number(t.replace(/[^0-9]/g, '')))).toEqual(top);
-    await screenshot(page, 'order-by');
-    expect(pageErrors).toEqual([]);
+    await screenshot(e2e.page, 'order-by');
+    expect(e2e.pageErrors).toEqual([]);
   }, 120_000);
 });
