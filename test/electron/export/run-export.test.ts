@@ -7,24 +7,15 @@ import { dataFileSchema, dataTable } from '../../../electron/delta-writer/data-c
 import { DeltaTableWriter } from '../../../electron/delta-writer/table-writer.js';
 import { runExport, type ExportProgress } from '../../../electron/export/run-export.js';
 import type { StructType } from '../../../shared/delta-schema.js';
-import { DeltaportError } from '../../../shared/errors.js';
 import { tablePath } from '../../support/tables.js';
 import { columnTypes, duck, liveRecordCount, sqlText } from './oracle.js';
+import { failure } from '../../support/failure.js';
 
 let out: string;
 beforeAll(() => {
   out = mkdtempSync(path.join(tmpdir(), 'deltaport-export-'));
 });
 afterAll(() => rmSync(out, { recursive: true, force: true }));
-
-async function failure(p: Promise<unknown>): Promise<DeltaportError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DeltaportError);
-  return err as DeltaportError;
-}
 
 const allTypes = tablePath('delta-1.2.1-only-struct-stats');
 // The same projection for the source's data files and the export, so that DuckDB compares like with like. All of

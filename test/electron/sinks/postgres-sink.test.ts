@@ -1,12 +1,12 @@
 import { makeVector, Table, Utf8, vectorFromArray } from 'apache-arrow';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { DeltaportError } from '../../../shared/errors.js';
 import { testConnection } from '../../../electron/sinks/connection-test.js';
 import { createPostgresSink } from '../../../electron/sinks/postgres-sink.js';
 import { planSqlExport } from '../../../electron/sinks/sql-plan.js';
 import { useTestDatabase } from '../../support/test-database.js';
 import { drive, NUMBERED_FIELDS, numberedTable, pgSpec, snapshotOf, streamOf } from './sink-harness.js';
+import { failure } from '../../support/failure.js';
 
 const db = useTestDatabase('pg_sink');
 
@@ -17,15 +17,6 @@ async function rows(sql: string): Promise<Record<string, unknown>[]> {
 async function census(table: string): Promise<{ n: number; distinct: number; lo: number | null; hi: number | null }> {
   const [r] = await rows(`SELECT count(*)::int AS n, count(DISTINCT id)::int AS distinct, min(id)::int AS lo, max(id)::int AS hi FROM "${table}"`);
   return r as { n: number; distinct: number; lo: number | null; hi: number | null };
-}
-
-async function failure(promise: Promise<unknown>): Promise<DeltaportError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DeltaportError);
-  return err as DeltaportError;
 }
 
 describe('postgres sink: modes', () => {

@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DeltaportError } from '../../../shared/errors.js';
 import { runExport } from '../../../electron/export/run-export.js';
 import { testConnection } from '../../../electron/sinks/connection-test.js';
 import { planSqlExport } from '../../../electron/sinks/sql-plan.js';
 import { createSqliteSink } from '../../../electron/sinks/sqlite-sink.js';
 import { tablePath } from '../../support/tables.js';
 import { drive, NUMBERED_FIELDS, numberedTable, snapshotOf, sqliteSpec, streamOf } from './sink-harness.js';
+import { failure } from '../../support/failure.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'deltaport-sqlite-leftovers-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -28,15 +28,6 @@ const folderOf = (file: string) => readdirSync(path.dirname(file)).sort();
 async function settledFolderOf(file: string): Promise<string[]> {
   for (let i = 0; i < 100 && folderOf(file).length > 1; i++) await new Promise((r) => setTimeout(r, 50));
   return folderOf(file);
-}
-
-async function failure(promise: Promise<unknown>): Promise<DeltaportError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DeltaportError);
-  return err as DeltaportError;
 }
 
 describe('no -wal or -shm beside a SQLite target', () => {
