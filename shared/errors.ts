@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'SINK_WRITE'
   | 'TARGET_EXISTS'
   | 'SINK_BUSY'
+  | 'STORAGE'
   | 'CANCELLED'
   | 'NOT_FOUND'
   | 'FORBIDDEN'

@@ -11,6 +11,7 @@ import { DEFAULT_EXECUTION, EXECUTION_MAX, validateSinkSpec } from '../../shared
 import type { SortKey } from '../../shared/sort-spec.js';
 import type { DeltaSourceSpec, OptionValue } from '../../shared/source-spec.js';
 import { validateSourceSpec } from '../../shared/source-spec.js';
+import { isStoreUrl, parseStoreLocation } from '../../shared/store-location.js';
 import { isAppUrl } from './security.js';
 import { resolveTableLocation } from './table-location.js';
 
@@ -83,6 +84,18 @@ function absolutePath(v: unknown, at: string): string {
   return s;
 }
 
+/** Where a table is: an absolute local path or a cloud URL (s3://, gs://, az://, abfss://). */
+function tableLocation(v: unknown, at: string): string {
+  const s = nonEmptyString(v, at, LIMITS.path);
+  if (!isStoreUrl(s)) return absolutePath(s, at);
+  try {
+    parseStoreLocation(s);
+  } catch (err) {
+    invalid(at, (err as Error).message);
+  }
+  return s;
+}
+
 function integer(v: unknown, at: string, min: number, max: number): number {
   if (typeof v !== 'number' || !Number.isInteger(v)) invalid(at, 'must be an integer');
   if (v < min || v > max) invalid(at, `must be between ${min} and ${max}`);
@@ -126,7 +139,7 @@ function typedLocation(v: unknown, at: string): string {
   return resolved;
 }
 
-function tableRef(v: unknown, at: string, location: (v: unknown, at: string) => string = absolutePath): TableRef {
+function tableRef(v: unknown, at: string, location: (v: unknown, at: string) => string = tableLocation): TableRef {
   const o = object(v, at, ['path', 'versionAsOf', 'timestampAsOf']);
   return defined({
     path: location(o.path, `${at}.path`),
@@ -152,7 +165,7 @@ function sourceOptions(v: unknown, at: string): Record<string, OptionValue> {
 function sourceSpec(v: unknown, at: string): DeltaSourceSpec {
   const o = object(v, at, ['tablePath', 'columnNames', 'versionAsOf', 'timestampAsOf', 'options', 'filter']);
   return defined({
-    tablePath: absolutePath(o.tablePath, `${at}.tablePath`),
+    tablePath: tableLocation(o.tablePath, `${at}.tablePath`),
     columnNames: o.columnNames === null ? null : optional(o, 'columnNames', (x) => stringList(x, `${at}.columnNames`)),
     versionAsOf: optional(o, 'versionAsOf', (x) => integer(x, `${at}.versionAsOf`, 0, Number.MAX_SAFE_INTEGER)),
     timestampAsOf: optional(o, 'timestampAsOf', (x) => nonEmptyString(x, `${at}.timestampAsOf`, 64)),
@@ -173,7 +186,7 @@ function sortKeys(v: unknown, at: string): SortKey[] {
 function changeRowsRequest(v: unknown, at: string): ChangeRowsRequest {
   const o = object(v, at, ['path', 'from', 'to', 'limit']);
   return defined({
-    path: absolutePath(o.path, `${at}.path`),
+    path: tableLocation(o.path, `${at}.path`),
     from: integer(o.from, `${at}.from`, 0, Number.MAX_SAFE_INTEGER),
     to: optional(o, 'to', (x) => integer(x, `${at}.to`, 0, Number.MAX_SAFE_INTEGER)),
     limit: integer(o.limit, `${at}.limit`, 1, LIMITS.previewRows),
@@ -287,7 +300,7 @@ const VALIDATORS: Validators = {
     const o = object(p, 'history', ['path', 'limit']);
     return [
       defined({
-        path: absolutePath(o.path, 'history.path'),
+        path: tableLocation(o.path, 'history.path'),
         limit: optional(o, 'limit', (x) => integer(x, 'history.limit', 1, LIMITS.historyRows)),
       }),
     ];
@@ -295,7 +308,7 @@ const VALIDATORS: Validators = {
   resolveVersion: (p) => [tableRef(p, 'resolveVersion')],
   latestVersion: (p) => {
     const o = object(p, 'latestVersion', ['path']);
-    return [{ path: absolutePath(o.path, 'latestVersion.path') }];
+    return [{ path: tableLocation(o.path, 'latestVersion.path') }];
   },
   preview: (p) => [previewRequest(p, 'preview')],
   profile: (p) => {

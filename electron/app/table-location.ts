@@ -1,9 +1,11 @@
-// What a person types or pastes into Table location, made into the absolute folder path the reader opens: quotes
-// around it (a file manager's "copy as path" adds them), a file:// URI, ~ for the home folder, and a path relative
-// to the folder the host was started in. The UI shows the path this returns, so the user sees what was opened.
+// What a person types or pastes into Table location, made into the location the reader opens: quotes around it (a
+// file manager's "copy as path" adds them), a file:// URI, ~ for the home folder, a path relative to the folder the
+// host was started in, or a cloud URL (s3://, s3a://, gs://, az://, abfss://). The UI shows the location this
+// returns, so the user sees what was opened.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeltaportError } from '../../shared/errors.js';
+import { isStoreUrl, parseStoreLocation, storeUrl } from '../../shared/store-location.js';
 
 export interface LocationBase {
   cwd: string;
@@ -24,8 +26,14 @@ export function resolveTableLocation(text: string, base: LocationBase): string {
     } catch {
       throw new DeltaportError('VALIDATION', `"${location.slice(0, 200)}" is not the file:// address of a folder on this computer.`);
     }
+  } else if (isStoreUrl(location)) {
+    try {
+      return storeUrl(parseStoreLocation(location)!);
+    } catch (err) {
+      throw new DeltaportError('VALIDATION', `${(err as Error).message}.`);
+    }
   } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(location)) {
-    throw new DeltaportError('VALIDATION', `Deltaport opens tables in local folders; "${location.slice(0, 200)}" is not one.`);
+    throw new DeltaportError('VALIDATION', `Deltaport opens tables in local folders and in S3, Azure and Google Cloud Storage; "${location.slice(0, 200)}" is none of these.`);
   } else if (location === '~' || location.startsWith('~/') || location.startsWith(`~${path.sep}`)) {
     location = path.join(base.home, location.slice(1));
   }

@@ -6,8 +6,9 @@ import { JSONL_FORMAT } from '../sinks/jsonl-sink.js';
 import type { TextFormat } from '../sinks/text-file-sink.js';
 import { displayTextReader } from '../values/text-formats.js';
 import { DeltaTable } from '../delta/table.js';
-import { intFlag, onePositional, UsageError, type ParsedArgs } from './args.js';
+import { intFlag, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
+import { tableArgument } from './source-flags.js';
 import { renderTable } from './text-table.js';
 
 export type OutputFormat = 'table' | 'jsonl' | 'csv';
@@ -28,7 +29,7 @@ const DEFAULT_TABLE_LIMIT = 20;
 export async function versionRangeFlags(
   args: ParsedArgs,
 ): Promise<{ tablePath: string; table: DeltaTable; from: number; to: number; format: OutputFormat; limit: number }> {
-  const tablePath = onePositional(args, 'the table folder');
+  const tablePath = tableArgument(args);
   const from = intFlag(args, 'from', 0, 'a version number (0 or more)');
   if (from === undefined) throw new UsageError('--from is required');
   const table = await DeltaTable.open(tablePath);

@@ -7,9 +7,10 @@ import { exportRows, SINK_FLAGS } from './export-command.js';
 import { parseArgs } from './args.js';
 import { versionRangeFlags, writeRows } from './batch-output.js';
 import type { CliIo } from './io.js';
+import { STORAGE_FLAGS } from './source-flags.js';
 
 export async function changesCommand(argv: string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, { from: 'value', to: 'value', limit: 'value', format: 'value', ...SINK_FLAGS }, 'changes');
+  const args = parseArgs(argv, { from: 'value', to: 'value', limit: 'value', format: 'value', ...SINK_FLAGS, ...STORAGE_FLAGS }, 'changes');
   const { tablePath, table, from, to, format, limit } = await versionRangeFlags(args);
   const feed = await changeFeed(table, from, to);
   if (args.values.has('sink')) {

@@ -1,15 +1,15 @@
 // `deltaport export <table> ... --sink <target> [SQL sink options]`: one export, with progress on a terminal and a
 // one-line summary at the end; with `--emit spark`, the same export written as a PySpark script instead.
-import path from 'node:path';
 import { DeltaportError } from '../../shared/errors.js';
 import { DEFAULT_EXECUTION, type SinkSpec, type WriteMode } from '../../shared/sink-spec.js';
 import { parseSinkTarget, SINK_TARGET_FORMS } from '../../shared/sink-target.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { runExport, writeToSink, type ExportInput, type ExportProgress } from '../export/run-export.js';
 import { saveSparkJob, sparkJobFor } from '../handoff/emit-spark-job.js';
-import { intFlag, listFlag, onePositional, parseArgs, UsageError, type ParsedArgs } from './args.js';
+import { canonicalLocation, locationName } from '../storage/storage.js';
+import { intFlag, listFlag, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
-import { FILTER_FLAGS, skippingLine, sourceSpec, TIME_TRAVEL_FLAGS } from './source-flags.js';
+import { FILTER_FLAGS, skippingLine, sourceSpec, STORAGE_FLAGS, tableArgument, TIME_TRAVEL_FLAGS } from './source-flags.js';
 
 /** The flags that say where and how to write, for every command that exports (export, diff, changes). */
 export const SINK_FLAGS = {
@@ -26,7 +26,7 @@ export const SINK_FLAGS = {
   'statement-timeout-ms': 'value',
 } as const;
 
-const FLAGS = { ...TIME_TRAVEL_FLAGS, ...FILTER_FLAGS, columns: 'value', option: 'list', ...SINK_FLAGS, emit: 'value', out: 'value' } as const;
+const FLAGS = { ...TIME_TRAVEL_FLAGS, ...STORAGE_FLAGS, ...FILTER_FLAGS, columns: 'value', option: 'list', ...SINK_FLAGS, emit: 'value', out: 'value' } as const;
 
 const SQL_ONLY = ['target', 'key', 'sql', 'batch-size', 'batch-interval-ms', 'max-retries', 'exactly-once'];
 const MODES: WriteMode[] = ['append', 'overwrite', 'upsert', 'sql'];
@@ -35,7 +35,7 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 export async function exportCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, FLAGS, 'export');
-  const tablePath = onePositional(args, 'the table folder');
+  const tablePath = tableArgument(args);
   const source = sourceSpec(tablePath, args);
   const sink = sinkSpec(tablePath, args);
   const emit = args.values.get('emit');
@@ -113,7 +113,7 @@ export function sinkSpec(tablePath: string, args: ParsedArgs): SinkSpec {
   const mode = (args.values.get('mode') ?? 'append') as WriteMode;
   if (!MODES.includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}, got '${mode}'`);
   const options = {
-    table: args.values.get('target') ?? path.basename(path.resolve(tablePath)),
+    table: args.values.get('target') ?? locationName(canonicalLocation(tablePath)),
     mode,
     keyColumns: listFlag(args, 'key'),
     sql: args.values.get('sql'),

@@ -2,13 +2,14 @@
 import type { CommitSummary } from '../../shared/table-info.js';
 import { formatEpochMs } from '../../shared/timestamp.js';
 import { DeltaTable } from '../delta/table.js';
-import { intFlag, onePositional, parseArgs } from './args.js';
+import { intFlag, parseArgs } from './args.js';
 import type { CliIo } from './io.js';
+import { STORAGE_FLAGS, tableArgument } from './source-flags.js';
 import { renderTable } from './text-table.js';
 
 export async function historyCommand(argv: string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, { limit: 'value', json: 'switch' }, 'history');
-  const tablePath = onePositional(args, 'the table folder');
+  const args = parseArgs(argv, { limit: 'value', json: 'switch', ...STORAGE_FLAGS }, 'history');
+  const tablePath = tableArgument(args);
   const limit = intFlag(args, 'limit', 1, 'a positive whole number');
   const commits = await (await DeltaTable.open(tablePath)).history({ limit });
   if (args.switches.has('json')) {

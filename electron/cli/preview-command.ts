@@ -3,17 +3,17 @@
 // with --order-by, the first in that order over the whole snapshot. Only the chosen columns are decoded.
 import { orderByText, parseOrderBy } from '../../shared/sort-spec.js';
 import { previewRows, type PreviewRows } from '../delta/preview-rows.js';
-import { intFlag, onePositional, parseArgs, UsageError } from './args.js';
+import { intFlag, parseArgs, UsageError } from './args.js';
 import { formatFlag, writeRows } from './batch-output.js';
 import type { CliIo } from './io.js';
-import { FILTER_FLAGS, skippingLine, sourceSpec, TIME_TRAVEL_FLAGS } from './source-flags.js';
+import { FILTER_FLAGS, skippingLine, sourceSpec, STORAGE_FLAGS, tableArgument, TIME_TRAVEL_FLAGS } from './source-flags.js';
 
 const DEFAULT_LIMIT = 20;
 
 export async function previewCommand(argv: string[], io: CliIo): Promise<number> {
-  const flags = { ...TIME_TRAVEL_FLAGS, ...FILTER_FLAGS, columns: 'value', limit: 'value', format: 'value', 'order-by': 'value' } as const;
+  const flags = { ...TIME_TRAVEL_FLAGS, ...STORAGE_FLAGS, ...FILTER_FLAGS, columns: 'value', limit: 'value', format: 'value', 'order-by': 'value' } as const;
   const args = parseArgs(argv, flags, 'preview');
-  const tablePath = onePositional(args, 'the table folder');
+  const tablePath = tableArgument(args);
   const limit = intFlag(args, 'limit', 1, 'a positive whole number') ?? DEFAULT_LIMIT;
   const format = formatFlag(args);
   const orderBy = args.values.get('order-by');

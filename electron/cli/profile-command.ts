@@ -4,14 +4,14 @@
 import type { TableProfile } from '../../shared/table-info.js';
 import { partitionSummaries } from '../delta/profile/partitions.js';
 import { openSource } from '../delta/source.js';
-import { onePositional, parseArgs } from './args.js';
+import { parseArgs } from './args.js';
 import type { CliIo } from './io.js';
-import { formatBytes, sourceSpec, TIME_TRAVEL_FLAGS } from './source-flags.js';
+import { formatBytes, sourceSpec, STORAGE_FLAGS, tableArgument, TIME_TRAVEL_FLAGS } from './source-flags.js';
 import { renderTable } from './text-table.js';
 
 export async function profileCommand(argv: string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, { ...TIME_TRAVEL_FLAGS, exact: 'switch', json: 'switch' }, 'profile');
-  const source = await openSource(sourceSpec(onePositional(args, 'the table folder'), args));
+  const args = parseArgs(argv, { ...TIME_TRAVEL_FLAGS, ...STORAGE_FLAGS, exact: 'switch', json: 'switch' }, 'profile');
+  const source = await openSource(sourceSpec(tableArgument(args), args));
   const { statisticsProfile, scanProfile } = await import('../delta/profile/column-profile.js');
   const profile: TableProfile = args.switches.has('exact')
     ? await scanProfile(source.snapshot.tableRoot, source.snapshot.version, io.signal)
@@ -37,8 +37,8 @@ export async function profileCommand(argv: string[], io: CliIo): Promise<number>
 }
 
 export async function partitionsCommand(argv: string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, { ...TIME_TRAVEL_FLAGS, json: 'switch' }, 'partitions');
-  const source = await openSource(sourceSpec(onePositional(args, 'the table folder'), args));
+  const args = parseArgs(argv, { ...TIME_TRAVEL_FLAGS, ...STORAGE_FLAGS, json: 'switch' }, 'partitions');
+  const source = await openSource(sourceSpec(tableArgument(args), args));
   const partitions = partitionSummaries(source.snapshot, await source.table.fileStats(source.snapshot));
   if (args.switches.has('json')) {
     io.stdout.write(`${JSON.stringify(partitions, null, 2)}\n`);

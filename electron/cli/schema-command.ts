@@ -2,14 +2,14 @@
 import type { TableInfo } from '../../shared/table-info.js';
 import { formatEpochMs } from '../../shared/timestamp.js';
 import { openSource } from '../delta/source.js';
-import { onePositional, parseArgs } from './args.js';
+import { parseArgs } from './args.js';
 import type { CliIo } from './io.js';
 import { schemaTree } from './schema-tree.js';
-import { formatBytes, sourceSpec, TIME_TRAVEL_FLAGS } from './source-flags.js';
+import { formatBytes, sourceSpec, STORAGE_FLAGS, tableArgument, TIME_TRAVEL_FLAGS } from './source-flags.js';
 
 export async function schemaCommand(argv: string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, { ...TIME_TRAVEL_FLAGS, json: 'switch' }, 'schema');
-  const source = await openSource(sourceSpec(onePositional(args, 'the table folder'), args));
+  const args = parseArgs(argv, { ...TIME_TRAVEL_FLAGS, ...STORAGE_FLAGS, json: 'switch' }, 'schema');
+  const source = await openSource(sourceSpec(tableArgument(args), args));
   const info = await source.table.tableInfo(source.snapshot);
   io.stdout.write(args.switches.has('json') ? `${JSON.stringify(info, null, 2)}\n` : describe(info));
   return 0;

@@ -1,12 +1,35 @@
 // The flags that choose what to read (--version, --timestamp, --columns, --where, --option), shared by the commands that
 // read a table, turned into a source spec. Whether the values are right is the source's to say (one message each).
 import type { DeltaSourceSpec, OptionValue } from '../../shared/source-spec.js';
+import { isStoreUrl, parseStoreLocation, storeUrl } from '../../shared/store-location.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
-import { intFlag, listFlag, UsageError, type FlagKind, type ParsedArgs } from './args.js';
+import { registerStoreOptions, storeOptionProblems, type StoreOptions } from '../storage/store-options.js';
+import { intFlag, listFlag, onePositional, UsageError, type FlagKind, type ParsedArgs } from './args.js';
 
 export const TIME_TRAVEL_FLAGS: Record<string, FlagKind> = { version: 'value', timestamp: 'value' };
 /** --where "condition": the rows to read (commands that read rows). */
 export const FILTER_FLAGS: Record<string, FlagKind> = { where: 'value' };
+
+/** --storage-option key=value (repeatable): settings of the cloud client for the table's bucket. */
+export const STORAGE_FLAGS: Record<string, FlagKind> = { 'storage-option': 'list' };
+
+/** The table argument: a folder or a cloud URL, whose bucket gets the --storage-option settings. */
+export function tableArgument(args: ParsedArgs): string {
+  const table = onePositional(args, 'the table folder or URL');
+  const options = keyValues(args.lists.get('storage-option') ?? [], '--storage-option');
+  if (Object.keys(options).length === 0) return table;
+  if (!isStoreUrl(table)) throw new UsageError(`--storage-option applies to tables in the cloud (s3://, gs://, az://, abfss://), not to ${table}`);
+  const problems = storeOptionProblems(options as StoreOptions);
+  if (problems.length > 0) throw new UsageError(problems.join('\n'));
+  let store;
+  try {
+    store = parseStoreLocation(table)!;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  registerStoreOptions(storeUrl({ ...store, key: '' }), options as StoreOptions);
+  return table;
+}
 
 export function sourceSpec(tablePath: string, args: ParsedArgs): DeltaSourceSpec {
   const spec: DeltaSourceSpec = { tablePath, settingNames: { versionAsOf: '--version', timestampAsOf: '--timestamp' } };
@@ -21,16 +44,16 @@ export function sourceSpec(tablePath: string, args: ParsedArgs): DeltaSourceSpec
   if (where !== undefined) spec.filter = where;
   const columns = listFlag(args, 'columns');
   if (columns !== undefined) spec.columnNames = columns;
-  const options = optionFlags(args.lists.get('option') ?? []);
+  const options: Record<string, OptionValue> = keyValues(args.lists.get('option') ?? [], '--option');
   if (Object.keys(options).length > 0) spec.options = options;
   return spec;
 }
 
-function optionFlags(pairs: string[]): Record<string, OptionValue> {
-  const options: Record<string, OptionValue> = {};
+function keyValues(pairs: string[], flag: string): Record<string, string> {
+  const options: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--option takes key=value, got '${pair}'`);
+    if (eq <= 0) throw new UsageError(`${flag} takes key=value, got '${pair}'`);
     options[pair.slice(0, eq).trim()] = pair.slice(eq + 1);
   }
   return options;

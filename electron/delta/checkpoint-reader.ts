@@ -1,7 +1,7 @@
 // Reading a checkpoint (PROTOCOL.md "Checkpoints"): classic single-file, multi-part, and V2 (JSON or Parquet top
 // level, whose add actions may live in _delta_log/_sidecars). Only the columns a snapshot needs are decoded;
 // file statistics are read separately, on demand, by recordCounts().
-import path from 'node:path';
+import { joinLocation, parentLocation } from '../storage/storage.js';
 import type { Data, Field, RecordBatch, Schema, Table } from 'apache-arrow';
 import { DeltaportError } from '../../shared/errors.js';
 import type { Action, AddFile, DeletionVectorDescriptor, Metadata, Protocol } from './actions.js';
@@ -11,7 +11,7 @@ import { readJsonActions } from './commit-file.js';
 import { CorruptLogError, MissingFileError } from './errors.js';
 import type { CheckpointRef } from './log-listing.js';
 import { openParquet, type ParquetHandle } from './parquet-file.js';
-import { resolveDataPath } from './storage.js';
+import { resolveDataPath } from './log-paths.js';
 
 export interface CheckpointState {
   version: number;
@@ -44,7 +44,7 @@ export async function readCheckpoint(ref: CheckpointRef): Promise<CheckpointStat
     }
   }
   // Sidecar paths are relative to _delta_log/_sidecars (PROTOCOL.md "Sidecar File Information").
-  const sidecarDir = path.join(path.dirname(ref.files[0]), '_sidecars');
+  const sidecarDir = joinLocation(parentLocation(ref.files[0]), '_sidecars');
   for (const sidecar of sidecars) {
     const file = resolveDataPath(sidecarDir, sidecar);
     await readParquetActions(file, false, take);

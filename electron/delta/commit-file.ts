@@ -1,15 +1,16 @@
 // Reading one NNN.json commit (or a V2 checkpoint written as JSON): newline-delimited actions.
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { DeltaportError } from '../../shared/errors.js';
+import { locationName, storageFor } from '../storage/storage.js';
 import type { Action } from './actions.js';
 import { CorruptLogError } from './errors.js';
 
 export async function readJsonActions(file: string): Promise<Action[]> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = new TextDecoder().decode(await storageFor(file).read(file));
   } catch (err) {
-    throw new CorruptLogError(`cannot read ${path.basename(file)} in _delta_log: ${(err as Error).message.split('\n')[0]}`);
+    const cause = err instanceof DeltaportError ? err.message : (err as Error).message.split('\n')[0];
+    throw new CorruptLogError(`cannot read ${locationName(file)} in _delta_log: ${cause}`);
   }
   return parseJsonActions(text, file);
 }
@@ -24,10 +25,10 @@ export function parseJsonActions(text: string, file: string): Action[] {
     try {
       action = JSON.parse(line);
     } catch {
-      throw new CorruptLogError(`${path.basename(file)} in _delta_log is corrupt: line ${lineNo} is not valid JSON`);
+      throw new CorruptLogError(`${locationName(file)} in _delta_log is corrupt: line ${lineNo} is not valid JSON`);
     }
     if (typeof action !== 'object' || action === null || Array.isArray(action)) {
-      throw new CorruptLogError(`${path.basename(file)} in _delta_log is corrupt: line ${lineNo} is not an action object`);
+      throw new CorruptLogError(`${locationName(file)} in _delta_log is corrupt: line ${lineNo} is not an action object`);
     }
     actions.push(action as Action);
   }

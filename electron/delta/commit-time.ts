@@ -2,8 +2,8 @@
 // inCommitTimestamp where that feature is enabled, otherwise its _delta_log/NNN.json modification time made
 // monotonic, each commit at least 1 ms after the one before it (as Spark's DeltaHistoryManager does, since file times
 // can repeat or go backwards).
-import { statSync } from 'node:fs';
 import { DeltaportError } from '../../shared/errors.js';
+import { storageFor } from '../storage/storage.js';
 import type { CommitInfo, Metadata } from './actions.js';
 import { CorruptLogError, TimestampOutOfRangeError } from './errors.js';
 import type { LogListing } from './log-listing.js';
@@ -26,13 +26,13 @@ export function makeMonotonic(times: number[]): number[] {
 
 export interface ClockSources {
   /** Modification time (epoch ms) of a log file; cached by the caller since log files are immutable. */
-  mtime(file: string): number;
+  mtime(file: string): Promise<number>;
   commitInfo(version: number): Promise<CommitInfo | null>;
 }
 
 /** Commit times of the readable versions of one listing. */
 export class CommitClock {
-  private fileTimes: number[] | null = null;
+  private fileTimes: Promise<number[]> | null = null;
 
   constructor(
     private readonly listing: LogListing,
@@ -44,7 +44,7 @@ export class CommitClock {
   async timeOf(version: number): Promise<number> {
     const { earliest } = this.listing;
     const jsonGone = !this.listing.commits.has(version);
-    if (this.ictFrom === null || version < this.ictFrom || jsonGone) return this.monotonicFileTimes()[version - earliest];
+    if (this.ictFrom === null || version < this.ictFrom || jsonGone) return (await this.monotonicFileTimes())[version - earliest];
     const info = await this.sources.commitInfo(version);
     const ict = info?.inCommitTimestamp;
     if (typeof ict !== 'number') {
@@ -87,28 +87,31 @@ export class CommitClock {
 
   // Index = version - earliest, up to the last version timed by its file. The earliest version may exist only as a
   // checkpoint (its commit cleaned up): its checkpoint file's time stands in.
-  private monotonicFileTimes(): number[] {
+  private monotonicFileTimes(): Promise<number[]> {
     if (!this.fileTimes) {
       const { earliest, latest, commits, checkpoints } = this.listing;
       const last = this.ictFrom === null ? latest : Math.min(latest, this.ictFrom - 1);
-      const raw: number[] = [];
+      const files: string[] = [];
       for (let v = earliest; v <= Math.max(last, earliest); v++) {
         const file = commits.get(v) ?? checkpoints.find((c) => c.version === v)?.files[0];
         if (!file) throw new CorruptLogError(`commit ${v} is missing from _delta_log`);
-        raw.push(this.sources.mtime(file));
+        files.push(file);
       }
-      this.fileTimes = makeMonotonic(raw);
+      this.fileTimes = Promise.all(files.map((file) => this.sources.mtime(file))).then(makeMonotonic);
+      this.fileTimes.catch(() => (this.fileTimes = null));
     }
     return this.fileTimes;
   }
 }
 
-/** Modification time in whole ms, as object stores and Spark report it. */
-export function fileMtime(file: string): number {
+/** Modification time in whole ms, as object stores and Spark report it: from the listing where it gave one. */
+export async function fileMtime(file: string, listing: LogListing): Promise<number> {
+  const listed = listing.modified.get(file);
+  if (listed !== undefined) return listed;
   try {
-    return Math.floor(statSync(file).mtimeMs);
+    return (await storageFor(file).stat(file)).modifiedMs;
   } catch (err) {
-    throw new CorruptLogError(`cannot read the time of ${file}: ${(err as Error).message.split('\n')[0]}`);
+    throw new CorruptLogError(`cannot read the time of ${file}: ${err instanceof DeltaportError ? err.message : String(err)}`);
   }
 }
 

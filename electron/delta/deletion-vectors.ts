@@ -4,11 +4,10 @@
 //   'i': the bitmap itself, Z85-encoded in the log
 //   'p': an absolute path or file: URI
 // A file is a version byte (1) followed by entries: size (u32 big-endian), bitmap, CRC-32 of the bitmap (big-endian).
-import { open } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import { DeltaportError } from '../../shared/errors.js';
+import { isNotFound, joinLocation, storageFor, StorageError } from '../storage/storage.js';
+import { absoluteLocation } from './log-paths.js';
 import type { DeletionVectorDescriptor } from './actions.js';
 import { concat, parseRoaringBitmapArray, serializeRoaringBitmapArray } from './roaring.js';
 import { z85Decode, z85Encode } from './z85.js';
@@ -31,9 +30,7 @@ export async function loadDeletionVector(tableRoot: string, dv: DeletionVectorDe
 
 /** The file a 'u' or 'p' descriptor points to. */
 export function deletionVectorPath(tableRoot: string, dv: DeletionVectorDescriptor): string {
-  if (dv.storageType === 'p') {
-    return dv.pathOrInlineDv.startsWith('file:') ? fileURLToPath(dv.pathOrInlineDv) : dv.pathOrInlineDv;
-  }
+  if (dv.storageType === 'p') return absoluteLocation(dv.pathOrInlineDv);
   if (dv.storageType !== 'u') {
     throw new DeltaportError('CORRUPT_LOG', `unknown deletion vector storage type '${String(dv.storageType)}'`);
   }
@@ -43,7 +40,7 @@ export function deletionVectorPath(tableRoot: string, dv: DeletionVectorDescript
   }
   const prefix = text.slice(0, text.length - UUID_Z85_LENGTH);
   const uuid = bytesToUuid(z85Decode(text.slice(-UUID_Z85_LENGTH)));
-  return path.join(tableRoot, prefix, deletionVectorFileName(uuid));
+  return joinLocation(tableRoot, `${prefix}/${deletionVectorFileName(uuid)}`);
 }
 
 export function deletionVectorFileName(uuid: string): string {
@@ -59,29 +56,21 @@ function inlineBitmap(dv: DeletionVectorDescriptor): Uint8Array {
 }
 
 async function storedBitmap(file: string, dv: DeletionVectorDescriptor): Promise<Uint8Array> {
-  let handle;
+  const offset = dv.offset ?? 1;
+  let frame: Uint8Array;
   try {
-    handle = await open(file, 'r');
+    frame = await storageFor(file).readRange(file, offset, dv.sizeInBytes + 8);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new DeltaportError('MISSING_FILE', `deletion vector file is missing: ${file}`);
-    }
+    if (isNotFound(err)) throw new DeltaportError('MISSING_FILE', `deletion vector file is missing: ${file}`);
+    if (err instanceof StorageError && err.reason === 'truncated') throw badFile(file, 'the file ends before the deletion vector does');
     throw new DeltaportError('CORRUPT_DATA', `cannot read deletion vector file ${file}: ${(err as Error).message}`);
   }
-  try {
-    const offset = dv.offset ?? 1;
-    const frame = new Uint8Array(dv.sizeInBytes + 8);
-    const { bytesRead } = await handle.read(frame, 0, frame.length, offset);
-    if (bytesRead < frame.length) throw badFile(file, 'the file ends before the deletion vector does');
-    const view = new DataView(frame.buffer);
-    const size = view.getUint32(0);
-    if (size !== dv.sizeInBytes) throw badFile(file, `stored size ${size} differs from sizeInBytes ${dv.sizeInBytes}`);
-    const bitmap = frame.subarray(4, 4 + size);
-    if (crc32(bitmap) !== view.getUint32(4 + size)) throw badFile(file, 'checksum mismatch');
-    return bitmap;
-  } finally {
-    await handle.close();
-  }
+  const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+  const size = view.getUint32(0);
+  if (size !== dv.sizeInBytes) throw badFile(file, `stored size ${size} differs from sizeInBytes ${dv.sizeInBytes}`);
+  const bitmap = frame.subarray(4, 4 + size);
+  if (crc32(bitmap) !== view.getUint32(4 + size)) throw badFile(file, 'checksum mismatch');
+  return bitmap;
 }
 
 function badFile(file: string, detail: string): DeltaportError {

@@ -8,6 +8,7 @@
 // footer read here.
 import * as arrow from 'apache-arrow';
 import type { AsyncBuffer, FileMetaData, SchemaTree } from 'hyparquet';
+import { rangeBuffer } from '../storage/ranged-file.js';
 import { buildData } from './arrow-data.js';
 
 /** A step from a column towards an INT96 leaf: a struct field's name, a list's element, or a map's value. */
@@ -28,11 +29,11 @@ export interface DecodedInt96 {
   columns: Map<string, unknown[]>;
 }
 
-export async function int96Columns(path: string, schema: arrow.Schema): Promise<Int96Columns | null> {
+export async function int96Columns(path: string, size: number, schema: arrow.Schema): Promise<Int96Columns | null> {
   if (!schema.fields.some((f) => hasNanos(f.type))) return null;
   // Loaded here, not at start: most tables never need it, and a cold `deltaport preview` should not pay for it.
-  const { asyncBufferFromFile, parquetMetadataAsync, parquetSchema } = await import('hyparquet');
-  const file = await asyncBufferFromFile(path);
+  const { parquetMetadataAsync, parquetSchema } = await import('hyparquet');
+  const file = rangeBuffer(path, size);
   const metadata = await parquetMetadataAsync(file);
   const paths = int96Paths(parquetSchema(metadata));
   if (paths.length === 0) return null;

@@ -1,8 +1,8 @@
 // What the _delta_log folder holds and which files rebuild a given version (PROTOCOL.md "Delta Log Entries",
 // "Checkpoints"). The folder is always listed: _last_checkpoint is only an optimisation for object stores and may be
 // stale, so it is not consulted.
-import { readdir, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { DeltaportError } from '../../shared/errors.js';
+import { joinLocation, storageFor, type ListedObject } from '../storage/storage.js';
 import { CorruptLogError, NotADeltaTableError, VersionNotFoundError } from './errors.js';
 
 export type CheckpointKind = 'classic' | 'multi-part' | 'v2';
@@ -10,14 +10,16 @@ export type CheckpointKind = 'classic' | 'multi-part' | 'v2';
 export interface CheckpointRef {
   version: number;
   kind: CheckpointKind;
-  /** Absolute paths; a multi-part checkpoint's parts in part order. */
+  /** Locations; a multi-part checkpoint's parts in part order. */
   files: string[];
 }
 
 export interface LogListing {
   logDir: string;
-  /** Version -> absolute path of its NNN.json commit file. */
+  /** Version -> location of its NNN.json commit file. */
   commits: Map<number, string>;
+  /** Modification times (epoch ms) of the files the listing gave them for (object stores list them; a disk does not). */
+  modified: Map<string, number>;
   /** Complete checkpoints, oldest first; at most one per version. */
   checkpoints: CheckpointRef[];
   earliest: number;
@@ -40,48 +42,82 @@ const V2_CHECKPOINT = /^(\d{20})\.checkpoint\.([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-
 const KIND_PREFERENCE: CheckpointKind[] = ['classic', 'v2', 'multi-part'];
 
 export async function listLog(tableRoot: string): Promise<LogListing> {
-  const logDir = path.join(tableRoot, '_delta_log');
-  let names: string[];
+  return parseListing(logFolder(tableRoot), await listLogFolder(tableRoot));
+}
+
+function logFolder(tableRoot: string): string {
+  return joinLocation(tableRoot, '_delta_log');
+}
+
+async function listLogFolder(tableRoot: string, startAfter?: string): Promise<ListedObject[]> {
+  const logDir = logFolder(tableRoot);
+  const storage = storageFor(logDir);
   try {
-    names = await readdir(logDir);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
+    const entries = await storage.list(logDir, startAfter);
+    if (entries.length === 0 && startAfter === undefined && !(await storage.hasFolder(logDir))) {
       throw new NotADeltaTableError(`not a Delta table: ${tableRoot} has no _delta_log folder`);
     }
-    throw new NotADeltaTableError(`cannot list ${logDir}: ${(err as Error).message.split('\n')[0]}`);
+    return entries;
+  } catch (err) {
+    if (err instanceof NotADeltaTableError) throw err;
+    throw new NotADeltaTableError(`cannot list ${logDir}: ${err instanceof DeltaportError ? err.message : (err as Error).message.split('\n')[0]}`);
   }
-  return parseListing(logDir, names);
 }
 
 /**
- * Lists a table's log again only when the folder changed. The folder's modification time changes whenever a file is
- * added or removed; it is trusted only once it is old enough (2 s) that a change within the same clock tick as the
- * last listing cannot go unnoticed.
+ * Lists a table's log again only when it may have changed. On a disk, the folder's modification time changes
+ * whenever a file is added or removed; it is trusted only once it is old enough (2 s) that a change within the same
+ * clock tick as the last listing cannot go unnoticed. An object store has no such time, but lists in key order from a
+ * start key: only the names from the latest version on are listed again, one call however long the log.
  */
 export class LogLister {
-  private last: { stamp: string; listedAt: number; listing: LogListing } | null = null;
+  private last: { stamp: string; listedAt: number; entries: ListedObject[]; listing: LogListing } | null = null;
 
   constructor(private readonly tableRoot: string) {}
 
   async list(): Promise<LogListing> {
     const listedAt = Date.now();
-    const dir = await stat(path.join(this.tableRoot, '_delta_log'), { bigint: true }).catch(() => null);
-    const stamp = dir ? `${dir.mtimeNs}/${dir.ctimeNs}` : '';
-    if (dir && this.last?.stamp === stamp && this.last.listedAt - Number(dir.mtimeMs) > 2000) return this.last.listing;
-    const listing = await listLog(this.tableRoot);
-    this.last = dir ? { stamp, listedAt, listing } : null;
+    const logDir = logFolder(this.tableRoot);
+    const storage = storageFor(logDir);
+    if (!storage.folderStamp) return this.listAfterLatest();
+    const dir = await storage.folderStamp(logDir);
+    if (dir && this.last?.stamp === dir.stamp && this.last.listedAt - dir.modifiedMs > 2000) return this.last.listing;
+    const entries = await listLogFolder(this.tableRoot);
+    const listing = parseListing(logDir, entries);
+    this.last = dir ? { stamp: dir.stamp, listedAt, entries, listing } : null;
     return listing;
+  }
+
+  private async listAfterLatest(): Promise<LogListing> {
+    const logDir = logFolder(this.tableRoot);
+    if (!this.last) {
+      const entries = await listLogFolder(this.tableRoot);
+      this.last = { stamp: '', listedAt: 0, entries, listing: parseListing(logDir, entries) };
+      return this.last.listing;
+    }
+    // The bare version number sorts before every file of that version (its checkpoints and its commit).
+    const newer = await listLogFolder(this.tableRoot, versionPrefix(this.last.listing.latest));
+    if (newer.length === 0) return this.last.listing;
+    const known = new Set(newer.map((e) => e.name));
+    const entries = [...this.last.entries.filter((e) => !known.has(e.name)), ...newer];
+    this.last = { stamp: '', listedAt: 0, entries, listing: parseListing(logDir, entries) };
+    return this.last.listing;
   }
 }
 
-/** Classifies the names in a _delta_log folder; anything not a commit or a checkpoint (.crc, compacted, ...) is ignored. */
-export function parseListing(logDir: string, names: string[]): LogListing {
+function versionPrefix(version: number): string {
+  return String(version).padStart(20, '0');
+}
+
+/** Classifies the files in a _delta_log folder; anything not a commit or a checkpoint (.crc, compacted, ...) is ignored. */
+export function parseListing(logDir: string, entries: ListedObject[]): LogListing {
   const commits = new Map<number, string>();
+  const modified = new Map<string, number>();
   const single = new Map<number, CheckpointRef>();
   const parts = new Map<string, { version: number; total: number; byPart: Map<number, string> }>();
-  const prefix = logDir + path.sep;
-  for (const name of names) {
+  const prefix = joinLocation(logDir, 'x').slice(0, -1);
+  for (const { name, modifiedMs } of entries) {
+    if (modifiedMs !== null) modified.set(prefix + name, modifiedMs);
     // Commits are nearly all of a long log: recognized without a regex.
     if (name.length === 25 && name.endsWith('.json') && COMMIT.test(name)) {
       commits.set(Number(name.slice(0, 20)), prefix + name);
@@ -92,7 +128,7 @@ export function parseListing(logDir: string, names: string[]): LogListing {
       const ref: CheckpointRef = {
         version: Number(m[1]),
         kind: m[2] === undefined ? 'classic' : 'v2',
-        files: [path.join(logDir, name)],
+        files: [prefix + name],
       };
       const existing = single.get(ref.version);
       if (!existing || KIND_PREFERENCE.indexOf(ref.kind) < KIND_PREFERENCE.indexOf(existing.kind)) {
@@ -104,7 +140,7 @@ export function parseListing(logDir: string, names: string[]): LogListing {
     if (m) {
       const key = `${m[1]}/${m[3]}`;
       const group = parts.get(key) ?? { version: Number(m[1]), total: Number(m[3]), byPart: new Map() };
-      group.byPart.set(Number(m[2]), path.join(logDir, name));
+      group.byPart.set(Number(m[2]), prefix + name);
       parts.set(key, group);
     }
   }
@@ -118,7 +154,7 @@ export function parseListing(logDir: string, names: string[]): LogListing {
     throw new NotADeltaTableError(`not a Delta table: ${logDir} holds no commits or checkpoints`);
   }
   const { earliest, latest } = readableRange(commits, checkpoints);
-  return { logDir, commits, checkpoints, earliest, latest };
+  return { logDir, commits, modified, checkpoints, earliest, latest };
 }
 
 function isComplete(total: number, byPart: Map<number, string>): boolean {

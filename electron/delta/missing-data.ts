@@ -1,8 +1,8 @@
 // A version whose data files are gone (VACUUM removed the files only older versions still used, or someone deleted
 // them) cannot be read; the message says so and which versions still can, found by checking every readable
 // version's file list against the disk. Only on that failure: it replays each version.
-import { access } from 'node:fs/promises';
 import { DeltaportError } from '../../shared/errors.js';
+import { storageFor } from '../storage/storage.js';
 import { MissingFileError } from './errors.js';
 import type { DeltaTable } from './table.js';
 
@@ -14,7 +14,7 @@ export async function missingDataError(table: DeltaTable, version: number, err: 
   const present = new Map<string, Promise<boolean>>();
   const exists = (file: string): Promise<boolean> => {
     let known = present.get(file);
-    if (!known) present.set(file, (known = access(file).then(() => true, () => false)));
+    if (!known) present.set(file, (known = storageFor(file).stat(file).then(() => true, () => false)));
     return known;
   };
   const readable: number[] = [];

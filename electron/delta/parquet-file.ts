@@ -1,13 +1,12 @@
 // The one door to parquet-wasm. Files are opened as lazy Blobs so that only the footer and the requested column
-// chunks are read from disk; decoded data crosses into apache-arrow through the IPC stream format. Every failure
+// chunks are read from disk or fetched from a bucket (ranged reads); decoded data crosses into apache-arrow through the IPC stream format. Every failure
 // leaves here as one DeltaportError naming the file and the cause; an instance that trapped is never used again
 // (parquet-wasm-instance.ts).
-import { openAsBlob } from 'node:fs';
-import { open } from 'node:fs/promises';
 import * as arrow from 'apache-arrow';
 import { tableFromIPC, type Schema, type Table } from 'apache-arrow';
 import type * as ParquetWasm from 'parquet-wasm/node';
 import { DeltaportError } from '../../shared/errors.js';
+import { isCloudLocation, storageFor, StorageError, type StorageFailure } from '../storage/storage.js';
 import { int96Columns, withExactInt96, type DecodedInt96, type Int96Columns } from './int96-columns.js';
 import { isTrap, markBroken, privateInstance, wasmInstance, type WasmInstance } from './parquet-wasm-instance.js';
 
@@ -52,17 +51,20 @@ interface Opened {
 
 export async function openParquet(path: string, role: ParquetRole = 'data file'): Promise<ParquetHandle> {
   const fail = async (err: unknown, request?: ReadRequest): Promise<never> => {
-    throw await parquetError(path, role, err, request);
+    throw await parquetError(path, role, err, size, request);
   };
   let opened: Opened;
   let rowGroupRows: number[];
   let schema: Schema;
   let int96: Int96Columns | null;
+  let size = 0;
   try {
-    await checkReadable(path);
+    // Stat first names what stops a read (missing, not permitted, a folder): parquet-wasm reads through a Blob,
+    // which reports each of these as a generic error, or not at all.
+    size = (await storageFor(path).stat(path)).size;
     for (let attempt = 0; ; attempt++) {
       try {
-        opened = await openOn(attempt === 0 ? wasmInstance() : privateInstance(), path);
+        opened = await openOn(attempt === 0 ? wasmInstance() : privateInstance(), path, size);
         [rowGroupRows, schema] = guarded(opened.instance, () => {
           const meta = opened.file.metadata();
           const rows = meta.rowGroups().map((rg) => rg.numRows());
@@ -74,13 +76,13 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
         if (!(isTrap(err) && attempt < TRAP_RETRIES)) throw err;
       }
     }
-    int96 = await int96Columns(path, schema);
+    int96 = await int96Columns(path, size, schema);
   } catch (err) {
     return fail(err);
   }
   // A handle whose instance trapped (its own file's trap or another's) reopens its file on an instance of its own.
   const current = async (): Promise<Opened> => {
-    if (opened.instance.broken) opened = await openOn(privateInstance(), path);
+    if (opened.instance.broken) opened = await openOn(privateInstance(), path, size);
     return opened;
   };
   return {
@@ -188,20 +190,9 @@ function selectedRows(rowGroupRows: number[], request: ReadRequest): [number, nu
   return ranges;
 }
 
-async function openOn(instance: WasmInstance, path: string): Promise<Opened> {
-  const blob = await openAsBlob(path);
+async function openOn(instance: WasmInstance, path: string, size: number): Promise<Opened> {
+  const blob = await storageFor(path).blob(path, size);
   return { instance, file: await untilTrap(instance, () => instance.api.ParquetFile.fromFile(blob)) };
-}
-
-/** Opening the file first names what stops a read (missing, not permitted, a folder); parquet-wasm reads through a
- * Blob, which reports each of these as a generic error, or not at all. */
-async function checkReadable(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    if ((await handle.stat()).isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
-  } finally {
-    await handle.close();
-  }
 }
 
 /** A call into the instance that returns at once; a trap marks the instance broken. */
@@ -225,38 +216,40 @@ async function untilTrap<T>(instance: WasmInstance, call: () => Promise<T>): Pro
   }
 }
 
-const ERRNO_CAUSES: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'it is a folder, not a file',
-  EIO: 'an input/output error from the disk',
+const FILE_CAUSES: Partial<Record<StorageFailure, string>> = {
+  denied: 'permission denied',
+  'is-folder': 'it is a folder, not a file',
+  truncated: 'the file is shorter than its footer says',
 };
 
-async function parquetError(path: string, role: ParquetRole, err: unknown, request?: ReadRequest): Promise<DeltaportError> {
+async function parquetError(path: string, role: ParquetRole, err: unknown, size: number, request?: ReadRequest): Promise<DeltaportError> {
+  if (err instanceof StorageError) {
+    if (err.reason === 'not-found') return new DeltaportError('MISSING_FILE', `${role} is missing: ${path}`);
+    // A cloud failure (access denied, unreachable) is the store's, not the file's: it keeps its code and message.
+    if (isCloudLocation(path) && err.reason !== 'truncated') return err;
+    return new DeltaportError('CORRUPT_DATA', `cannot read ${role} ${path}: ${FILE_CAUSES[err.reason] ?? err.message}`);
+  }
   if (err instanceof DeltaportError) return err;
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return new DeltaportError('MISSING_FILE', `${role} is missing: ${path}`);
   let cause: string;
-  if (code && ERRNO_CAUSES[code]) cause = ERRNO_CAUSES[code];
-  else if (isTrap(err)) cause = await trapCause(path, request);
+  if (isTrap(err)) cause = await trapCause(path, size, request);
   else cause = err instanceof Error ? err.message.split('\n')[0] : String(err);
   return new DeltaportError('CORRUPT_DATA', `cannot read ${role} ${path}: ${cause}`);
 }
 
 /** The decoder trapped reading `request` (or opening the file, without one): which column holds the bad page is
  * found by reading the requested columns one at a time, each on a working instance. */
-async function trapCause(path: string, request: ReadRequest | undefined): Promise<string> {
+async function trapCause(path: string, size: number, request: ReadRequest | undefined): Promise<string> {
   if (!request) return 'corrupt file metadata (the footer cannot be decoded)';
   let columns = request.columns;
   try {
     if (!columns) {
-      const { instance, file } = await openOn(privateInstance(), path);
+      const { instance, file } = await openOn(privateInstance(), path, size);
       columns = guarded(instance, () => tableFromIPC(file.schema().intoIPCStream()).schema.fields.map((f) => f.name));
       file.free();
     }
     for (const column of columns) {
       // Each probe on an instance of its own: its trap must not fail the reads of other files.
-      const { instance, file } = await openOn(privateInstance(), path);
+      const { instance, file } = await openOn(privateInstance(), path, size);
       try {
         await untilTrap(instance, () => file.read({ ...request, columns: [column], batchSize: LARGE_BATCH }));
       } catch (err) {

@@ -4,7 +4,7 @@ import type { Action, AddFile, DeletionVectorDescriptor, Metadata, Protocol } fr
 import type { CheckpointState } from './checkpoint-reader.js';
 import { CorruptLogError } from './errors.js';
 import type { LiveFile } from './snapshot.js';
-import { resolveDataPath } from './storage.js';
+import { resolveDataPath } from './log-paths.js';
 
 export interface ReplayResult {
   protocol: Protocol;

@@ -1,7 +1,7 @@
 // The tables a thread opened recently, each with its parsed log (DeltaTable caches commits, checkpoints and
 // replayed versions), so that moving through versions, a preview or a plan after an open read no log twice.
 // A DeltaTable re-lists its folder on every snapshot, so a cached table still sees new commits.
-import path from 'node:path';
+import { canonicalLocation } from '../storage/storage.js';
 import { DeltaTable } from './table.js';
 
 export const TABLE_CACHE_SIZE = 8;
@@ -13,7 +13,7 @@ export class TableCache {
 
   /** The table at a path, opened on first use; a failed open is forgotten, so a retry opens it again. */
   open(tablePath: string): Promise<DeltaTable> {
-    const key = path.resolve(tablePath);
+    const key = canonicalLocation(tablePath);
     let cached = this.tables.get(key);
     if (cached) this.tables.delete(key);
     else {

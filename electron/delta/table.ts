@@ -1,10 +1,9 @@
 // A Delta table folder: its readable versions, snapshots, history and summary. Parsed log pieces (commits,
 // checkpoints, file times) are cached per DeltaTable: log files never change once written, so a second snapshot()
 // or history() re-lists the folder (to see new commits) but re-reads nothing already read.
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import type { StructType } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
+import { canonicalLocation, storageFor } from '../storage/storage.js';
 import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
 import type { Action, CommitInfo, Metadata } from './actions.js';
 import { numRecordsOf, readCheckpoint, readCheckpointMetadata, recordCounts, type CheckpointState } from './checkpoint-reader.js';
@@ -35,7 +34,7 @@ export class DeltaTable {
   private readonly checkpointCounts = new Map<string, Promise<Map<string, number | null>>>();
   private readonly checkpointFileStats = new Map<string, Promise<Map<string, FileStats | null>>>();
   private readonly states = new Map<number, Promise<ReplayResult>>();
-  private readonly mtimes = new Map<string, number>();
+  private readonly mtimes = new Map<string, Promise<number>>();
   /** The checkpoint each file list was built from: where its adds' statistics are. */
   private readonly fileSources = new WeakMap<LiveFile[], CheckpointRef | null>();
   private clock: { listing: LogListing; clock: Promise<CommitClock> } | null = null;
@@ -46,13 +45,8 @@ export class DeltaTable {
   }
 
   static async open(tablePath: string): Promise<DeltaTable> {
-    const root = path.resolve(tablePath);
-    try {
-      if (!(await stat(root)).isDirectory()) throw new TableNotFoundError(`not a folder: ${root}`);
-    } catch (err) {
-      if (err instanceof DeltaportError) throw err;
-      throw new TableNotFoundError(`no such folder: ${root}`);
-    }
+    const root = canonicalLocation(tablePath);
+    await checkTableRoot(root);
     const table = new DeltaTable(root);
     await table.lister.list();
     return table;
@@ -212,7 +206,7 @@ export class DeltaTable {
       const clock = this.latestMetadata(listing).then(
         (metadata) =>
           new CommitClock(listing, inCommitTimestampsFrom(metadata), {
-            mtime: (file) => this.mtime(file),
+            mtime: (file) => this.mtime(file, listing),
             commitInfo: (v) => this.commitInfo(v, listing),
           }),
       );
@@ -243,11 +237,12 @@ export class DeltaTable {
     return metadata ?? (await this.stateAt(listing, listing.latest)).metadata;
   }
 
-  private mtime(file: string): number {
+  private mtime(file: string, listing: LogListing): Promise<number> {
     let t = this.mtimes.get(file);
     if (t === undefined) {
-      t = fileMtime(file);
+      t = fileMtime(file, listing);
       this.mtimes.set(file, t);
+      t.catch(() => this.mtimes.delete(file));
     }
     return t;
   }
@@ -288,6 +283,22 @@ export class DeltaTable {
     if (cache.size > limit) cache.delete(cache.keys().next().value as K);
     return pending;
   }
+}
+
+/** A local root must be a folder; a bucket has no folders, so there something must exist under the root. */
+async function checkTableRoot(root: string): Promise<void> {
+  const storage = storageFor(root);
+  let found: boolean;
+  try {
+    found = await storage.hasFolder(root);
+  } catch (err) {
+    // A cloud failure (no bucket, access denied) says what it is; a local one only that the folder cannot be used.
+    if (err instanceof DeltaportError && err.code === 'STORAGE') throw err;
+    found = false;
+  }
+  if (found) return;
+  const isFile = await storage.stat(root).then(() => true, () => false);
+  throw new TableNotFoundError(isFile ? `not a folder: ${root}` : `no such folder: ${root}`);
 }
 
 function isUnreadable(err: unknown): boolean {

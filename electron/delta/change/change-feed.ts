@@ -10,7 +10,7 @@ import { DeltaportError } from '../../../shared/errors.js';
 import type { Action, AddFile } from '../actions.js';
 import { toArrowField } from '../arrow-types.js';
 import { loadDeletionVector } from '../deletion-vectors.js';
-import { resolveDataPath } from '../storage.js';
+import { resolveDataPath } from '../log-paths.js';
 import type { LiveFile, Snapshot } from '../snapshot.js';
 import type { DeltaTable } from '../table.js';
 import { fileRows, type ConstantColumn } from './file-rows.js';

@@ -4,7 +4,8 @@
 // Strings use only the exact-order min_value/max_value (the legacy min/max compared bytes as signed) and, as in
 // the log, their max only as a prefix; a float's max is not used (NaN is not in the statistics); decimals are not
 // used (hyparquet gives them as doubles).
-import { open } from 'node:fs/promises';
+import { rangeBuffer } from '../../storage/ranged-file.js';
+import { storageFor } from '../../storage/storage.js';
 import { parquetMetadataAsync, type ColumnChunk, type FileMetaData } from 'hyparquet';
 import { isStruct, type StructField } from '../../../shared/delta-schema.js';
 import type { DeltaValue } from '../../../shared/delta-values.js';
@@ -41,21 +42,8 @@ export async function skippedRowGroups(file: LiveFile, expr: Expr, table: TableC
 }
 
 async function footer(path: string): Promise<FileMetaData> {
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    const buffer = {
-      byteLength: size,
-      async slice(start: number, end = size): Promise<ArrayBuffer> {
-        const bytes = new Uint8Array(end - start);
-        await handle.read(bytes, 0, bytes.length, start);
-        return bytes.buffer;
-      },
-    };
-    return await parquetMetadataAsync(buffer, { parsers: PARSERS });
-  } finally {
-    await handle.close();
-  }
+  const { size } = await storageFor(path).stat(path);
+  return parquetMetadataAsync(rangeBuffer(path, size), { parsers: PARSERS });
 }
 
 function fieldsAt(fields: StructField[], path: string[]): StructField[] | null {

@@ -69,7 +69,8 @@ describe('validateCall', () => {
     rejects('history', { path: 'relative/table' }, /history.path must be an absolute path/);
     rejects('openTable', { path: '' }, /Type or paste the path/);
     rejects('openTable', { path: '/x\0y' }, /NUL/);
-    rejects('openTable', { path: 's3://bucket/table' }, /local folders/);
+    rejects('openTable', { path: 'ftp://host/table' }, /local folders and in S3, Azure and Google Cloud Storage/);
+    rejects('openTable', { path: 's3://B/table' }, /not a valid bucket name/);
     rejects('openTable', { path: '/' + 'x'.repeat(5000) }, /at most 4096/);
     rejects('openTable', { path: '/t', versionAsOf: -1 }, /versionAsOf must be between 0/);
     rejects('openTable', { path: '/t', versionAsOf: 1.5 }, /versionAsOf must be an integer/);

@@ -7,6 +7,13 @@ import { resolveTableLocation } from '../../../electron/app/table-location.js';
 const base = { cwd: '/work/project', home: '/home/ana' };
 
 describe('resolveTableLocation', () => {
+  it('takes cloud URLs in the spelling the clouds use, and gives each one canonical form', () => {
+    expect(resolveTableLocation(' "s3a://bucket/events/" ', base)).toBe('s3://bucket/events');
+    expect(resolveTableLocation('gs://bucket/a b', base)).toBe('gs://bucket/a b');
+    expect(resolveTableLocation('abfss://lake@acct.dfs.core.windows.net/t', base)).toBe('abfss://lake@acct.dfs.core.windows.net/t');
+    expect(resolveTableLocation('az://lake/t', base)).toBe('az://lake/t');
+  });
+
   it('keeps an absolute path, without a trailing slash', () => {
     expect(resolveTableLocation('/data/events/', base)).toBe('/data/events');
   });
@@ -37,7 +44,8 @@ describe('resolveTableLocation', () => {
 
   it('refuses what is not a local folder, in words a user can act on', () => {
     expect(() => resolveTableLocation(' "" ', base)).toThrow('Type or paste the path of a Delta table folder.');
-    expect(() => resolveTableLocation('s3://bucket/events', base)).toThrow(/opens tables in local folders/);
+    expect(() => resolveTableLocation('ftp://host/events', base)).toThrow(/opens tables in local folders and in S3, Azure and Google Cloud Storage/);
+    expect(() => resolveTableLocation('abfss://events', base)).toThrow(/needs container@account.dfs.core.windows.net/);
     expect(() => resolveTableLocation('file://server/share/x', base)).toThrow(/not the file:\/\/ address of a folder/);
   });
 });

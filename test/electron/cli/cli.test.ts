@@ -212,7 +212,7 @@ describe('preview', () => {
       code: 2,
       stderr: "deltaport: unknown option --colour for 'preview' (see deltaport help preview)\n",
     });
-    expect(await cli('preview')).toMatchObject({ code: 2, stderr: 'deltaport: missing the table folder\n' });
+    expect(await cli('preview')).toMatchObject({ code: 2, stderr: 'deltaport: missing the table folder or URL\n' });
   });
 });
 

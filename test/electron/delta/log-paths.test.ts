@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveDataPath } from '../../../electron/delta/storage.js';
+import { resolveDataPath } from '../../../electron/delta/log-paths.js';
 
 const root = '/data/tables/sales';
 
@@ -44,9 +44,22 @@ describe('resolveDataPath', () => {
     expect([...resolved]).toEqual([path.join(root, 'dir/p.parquet')]);
   });
 
-  it('refuses remote URIs, foreign hosts and bad percent-encoding with one-line messages', () => {
-    expect(() => resolveDataPath(root, 's3://bucket/p.parquet')).toThrow(
-      "cannot read file path 's3://bucket/p.parquet': only local files are supported",
+  it('reads cloud URLs in the log, decoded, in their canonical spelling', () => {
+    expect(resolveDataPath(root, 's3a://bucket/t/x=A%20A/p.parquet')).toBe('s3://bucket/t/x=A A/p.parquet');
+    expect(resolveDataPath(root, 'gs://bucket/t/p.parquet')).toBe('gs://bucket/t/p.parquet');
+    expect(resolveDataPath(root, 'abfss://cont@acct.dfs.core.windows.net/t/p.parquet')).toBe('abfss://cont@acct.dfs.core.windows.net/t/p.parquet');
+  });
+
+  it('joins relative paths to a table in a bucket, decoded and normalized', () => {
+    const cloud = 's3://bucket/tables/sales';
+    expect(resolveDataPath(cloud, 'x=A%20A/./p.parquet')).toBe('s3://bucket/tables/sales/x=A A/p.parquet');
+    expect(resolveDataPath(cloud, 'dir//sub/../p.parquet')).toBe('s3://bucket/tables/sales/dir/p.parquet');
+    expect(() => resolveDataPath(cloud, '/local/p.parquet')).toThrow(/absolute local path in a table in the cloud/);
+  });
+
+  it('refuses unknown schemes, foreign hosts and bad percent-encoding with one-line messages', () => {
+    expect(() => resolveDataPath(root, 'ftp://host/p.parquet')).toThrow(
+      "cannot read file path 'ftp://host/p.parquet': Deltaport reads local files and s3://, gs:// and Azure URLs",
     );
     expect(() => resolveDataPath(root, 'file://otherhost/p.parquet')).toThrow(/not a local file URI/);
     expect(() => resolveDataPath(root, 'bad%ZZ.parquet')).toThrow(

@@ -1,0 +1,134 @@
+// Azure Blob Storage, ADLS Gen2 accounts included (their data is readable through the Blob endpoint), through the
+// Azure SDK. Credentials, in order: storage options, then the variables the Azure CLI's storage commands read
+// (AZURE_STORAGE_CONNECTION_STRING, AZURE_STORAGE_ACCOUNT with AZURE_STORAGE_KEY or AZURE_STORAGE_SAS_TOKEN).
+import {
+  AnonymousCredential,
+  BlobServiceClient,
+  StorageSharedKeyCredential,
+  type ContainerClient,
+  type StoragePipelineOptions,
+} from '@azure/storage-blob';
+import type { StoreLocation } from '../../shared/store-location.js';
+import { countFetch } from './fetch-counter.js';
+import { rangeBlob } from './ranged-file.js';
+import { ATTEMPTS, checkLength, DEFAULT_TIMEOUT_MS, storeFailure } from './store-failure.js';
+import type { StoreOptions } from './store-options.js';
+import { StorageError, type ListedObject, type ObjectMeta, type Storage, type StorageFailure } from './storage.js';
+
+const CODES: Record<string, StorageFailure> = {
+  BlobNotFound: 'not-found',
+  ContainerNotFound: 'no-bucket',
+  ResourceNotFound: 'not-found',
+  AuthenticationFailed: 'denied',
+  AuthorizationFailure: 'denied',
+  AuthorizationPermissionMismatch: 'denied',
+  InsufficientAccountPermissions: 'denied',
+  ServerBusy: 'throttled',
+};
+
+export class AzureStorage implements Storage {
+  private readonly container: ContainerClient;
+  private readonly root: string;
+  private readonly account: string;
+
+  constructor(store: StoreLocation, options: StoreOptions) {
+    const env = process.env;
+    this.root = `${store.account ? `abfss://${store.bucket}@${store.account}.dfs.core.windows.net` : `az://${store.bucket}`}`;
+    const account = store.account ?? options.account_name ?? env.AZURE_STORAGE_ACCOUNT_NAME ?? env.AZURE_STORAGE_ACCOUNT;
+    const pipeline: StoragePipelineOptions = {
+      retryOptions: { maxTries: ATTEMPTS, tryTimeoutInMs: Number(options.timeout_ms ?? DEFAULT_TIMEOUT_MS) },
+    };
+    const connectionString = env.AZURE_STORAGE_CONNECTION_STRING;
+    let service: BlobServiceClient;
+    if (!account && connectionString) {
+      service = BlobServiceClient.fromConnectionString(connectionString, pipeline);
+    } else {
+      if (!account) {
+        throw new StorageError('denied', `cannot open ${this.root}: no storage account is named (use abfss://container@account.dfs.core.windows.net/..., the storage option account_name, or AZURE_STORAGE_ACCOUNT)`);
+      }
+      const endpoint = (options.endpoint ?? `https://${account}.blob.core.windows.net`).replace(/\/+$/, '');
+      const key = options.account_key ?? env.AZURE_STORAGE_KEY;
+      const sas = (options.sas_token ?? env.AZURE_STORAGE_SAS_TOKEN)?.replace(/^\?/, '');
+      if (options.anonymous !== 'true' && !key && !sas) {
+        throw new StorageError('denied', `cannot open ${this.root}: no credentials for storage account ${account} (give the storage option account_key or sas_token, or set AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN or AZURE_STORAGE_CONNECTION_STRING)`);
+      }
+      const credential = key && options.anonymous !== 'true' ? new StorageSharedKeyCredential(account, key) : new AnonymousCredential();
+      service = new BlobServiceClient(sas ? `${endpoint}?${sas}` : endpoint, credential, pipeline);
+    }
+    this.account = account ?? service.accountName;
+    this.container = service.getContainerClient(store.bucket);
+  }
+
+  async list(folder: string, startAfter?: string): Promise<ListedObject[]> {
+    const prefix = this.folderKey(folder);
+    const out: ListedObject[] = [];
+    await this.call('list', folder, async () => {
+      // startFrom is inclusive, and older services ignore it: the names are filtered here too.
+      const startFrom = startAfter === undefined ? undefined : prefix + startAfter;
+      for await (const item of this.container.listBlobsByHierarchy('/', { prefix, startFrom })) {
+        if (item.kind === 'prefix') continue;
+        const name = item.name.slice(prefix.length);
+        if (name === '' || (startAfter !== undefined && name <= startAfter)) continue;
+        out.push({ name, size: item.properties.contentLength ?? 0, modifiedMs: item.properties.lastModified.getTime() });
+      }
+    });
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  read(location: string): Promise<Uint8Array> {
+    return this.download(location, 0);
+  }
+
+  readRange(location: string, offset: number, length: number): Promise<Uint8Array> {
+    if (length === 0) return Promise.resolve(new Uint8Array(0));
+    return this.download(location, offset, length);
+  }
+
+  async stat(location: string): Promise<ObjectMeta> {
+    const props = await this.call('read', location, () => this.container.getBlobClient(this.key(location)).getProperties());
+    return { size: props.contentLength ?? 0, modifiedMs: props.lastModified?.getTime() ?? 0 };
+  }
+
+  async blob(location: string, size: number): Promise<Blob> {
+    return rangeBlob(this, location, size);
+  }
+
+  async hasFolder(folder: string): Promise<boolean> {
+    return this.call('list', folder, async () => {
+      const page = await this.container.listBlobsFlat({ prefix: this.folderKey(folder) }).byPage({ maxPageSize: 1 }).next();
+      return !page.done && page.value.segment.blobItems.length > 0;
+    });
+  }
+
+  private download(location: string, offset: number, length?: number): Promise<Uint8Array> {
+    return this.call('read', location, async () => {
+      const bytes = await this.container.getBlobClient(this.key(location)).downloadToBuffer(offset, length, { maxRetryRequestsPerBlock: ATTEMPTS });
+      countFetch(bytes.length);
+      return checkLength(location, bytes, length);
+    });
+  }
+
+  private key(location: string): string {
+    return location.slice(this.root.length + 1);
+  }
+
+  private folderKey(folder: string): string {
+    const key = folder.slice(this.root.length).replace(/^\/+/, '');
+    return key === '' || key.endsWith('/') ? key : `${key}/`;
+  }
+
+  private async call<T>(what: string, location: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      if (err instanceof StorageError) throw err;
+      const e = err as { code?: string; statusCode?: number; details?: { errorCode?: string } };
+      const code = e.details?.errorCode ?? e.code ?? '';
+      let reason = CODES[code] ?? null;
+      if (!reason && e.statusCode === 404) reason = 'not-found';
+      if (!reason && e.statusCode === 403) reason = 'denied';
+      if (!reason && (e.statusCode === 429 || e.statusCode === 503)) reason = 'throttled';
+      throw storeFailure(what, location, { reason, err, identity: reason === 'denied' ? `storage account ${this.account}` : undefined });
+    }
+  }
+}

@@ -1,0 +1,96 @@
+// Google Cloud Storage through Google's client, whose credentials are Application Default Credentials
+// (GOOGLE_APPLICATION_CREDENTIALS, gcloud's login, the instance's service account); STORAGE_EMULATOR_HOST or the
+// storage option endpoint point it at another server.
+import { Storage as GcsClient, type StorageOptions } from '@google-cloud/storage';
+import type { StoreLocation } from '../../shared/store-location.js';
+import { countFetch } from './fetch-counter.js';
+import { rangeBlob } from './ranged-file.js';
+import { ATTEMPTS, checkLength, DEFAULT_TIMEOUT_MS, storeFailure } from './store-failure.js';
+import type { StoreOptions } from './store-options.js';
+import { StorageError, type ListedObject, type ObjectMeta, type Storage, type StorageFailure } from './storage.js';
+
+export class GcsStorage implements Storage {
+  private readonly bucket;
+  private readonly root: string;
+
+  constructor(store: StoreLocation, options: StoreOptions) {
+    this.root = `gs://${store.bucket}`;
+    const config: StorageOptions = {
+      retryOptions: { autoRetry: true, maxRetries: ATTEMPTS - 1 },
+      timeout: Number(options.timeout_ms ?? DEFAULT_TIMEOUT_MS),
+    };
+    const endpoint = options.endpoint ?? process.env.STORAGE_EMULATOR_HOST;
+    if (endpoint) config.apiEndpoint = endpoint;
+    if (options.service_account_key) config.keyFilename = options.service_account_key;
+    this.bucket = new GcsClient(config).bucket(store.bucket);
+  }
+
+  async list(folder: string, startAfter?: string): Promise<ListedObject[]> {
+    const prefix = this.folderKey(folder);
+    const [files] = await this.call('list', folder, () =>
+      // startOffset is inclusive: the name itself is dropped below.
+      this.bucket.getFiles({ prefix, delimiter: '/', autoPaginate: true, startOffset: startAfter === undefined ? undefined : prefix + startAfter }),
+    );
+    const out: ListedObject[] = [];
+    for (const file of files) {
+      const name = file.name.slice(prefix.length);
+      if (name === '' || (startAfter !== undefined && name <= startAfter)) continue;
+      out.push({ name, size: Number(file.metadata.size ?? 0), modifiedMs: file.metadata.updated ? Date.parse(file.metadata.updated) : null });
+    }
+    return out;
+  }
+
+  read(location: string): Promise<Uint8Array> {
+    return this.download(location);
+  }
+
+  readRange(location: string, offset: number, length: number): Promise<Uint8Array> {
+    if (length === 0) return Promise.resolve(new Uint8Array(0));
+    return this.download(location, offset, offset + length - 1);
+  }
+
+  async stat(location: string): Promise<ObjectMeta> {
+    const [metadata] = await this.call('read', location, () => this.bucket.file(this.key(location)).getMetadata());
+    return { size: Number(metadata.size ?? 0), modifiedMs: metadata.updated ? Date.parse(metadata.updated) : 0 };
+  }
+
+  async blob(location: string, size: number): Promise<Blob> {
+    return rangeBlob(this, location, size);
+  }
+
+  async hasFolder(folder: string): Promise<boolean> {
+    const [files] = await this.call('list', folder, () => this.bucket.getFiles({ prefix: this.folderKey(folder), maxResults: 1, autoPaginate: false }));
+    return files.length > 0;
+  }
+
+  private async download(location: string, start?: number, end?: number): Promise<Uint8Array> {
+    return this.call('read', location, async () => {
+      const [bytes] = await this.bucket.file(this.key(location)).download(start === undefined ? {} : { start, end, validation: false });
+      countFetch(bytes.length);
+      return checkLength(location, bytes, end === undefined || start === undefined ? undefined : end - start + 1);
+    });
+  }
+
+  private key(location: string): string {
+    return location.slice(this.root.length + 1);
+  }
+
+  private folderKey(folder: string): string {
+    const key = folder.slice(this.root.length).replace(/^\/+/, '');
+    return key === '' || key.endsWith('/') ? key : `${key}/`;
+  }
+
+  private async call<T>(what: string, location: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      if (err instanceof StorageError) throw err;
+      const e = err as { code?: number | string; message?: string };
+      let reason: StorageFailure | null = null;
+      if (e.code === 404) reason = /bucket/i.test(e.message ?? '') ? 'no-bucket' : 'not-found';
+      else if (e.code === 401 || e.code === 403) reason = 'denied';
+      else if (e.code === 429) reason = 'throttled';
+      throw storeFailure(what, location, { reason, err });
+    }
+  }
+}

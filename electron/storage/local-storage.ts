@@ -1,0 +1,104 @@
+// A local folder as storage: the one module of the reader that calls node:fs.
+import { openAsBlob } from 'node:fs';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { countFetch } from './fetch-counter.js';
+import { StorageError, type ListedObject, type ObjectMeta, type Storage } from './storage.js';
+
+const CAUSES: Record<string, [StorageError['reason'], string]> = {
+  ENOENT: ['not-found', 'no such file'],
+  ENOTDIR: ['not-found', 'no such file'],
+  EACCES: ['denied', 'permission denied'],
+  EPERM: ['denied', 'permission denied'],
+  EISDIR: ['is-folder', 'it is a folder, not a file'],
+  EIO: ['failed', 'an input/output error from the disk'],
+};
+
+export class LocalStorage implements Storage {
+  async list(folder: string, startAfter?: string): Promise<ListedObject[]> {
+    let entries;
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch (err) {
+      if (isMissing(err)) return [];
+      throw failure(err, folder);
+    }
+    const names: string[] = [];
+    for (const entry of entries) if (!entry.isDirectory() && (startAfter === undefined || entry.name > startAfter)) names.push(entry.name);
+    // Key order is code-unit order, as object stores list it.
+    names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return names.map((name) => ({ name, size: -1, modifiedMs: null }));
+  }
+
+  async read(location: string): Promise<Uint8Array> {
+    try {
+      const bytes = await readFile(location);
+      countFetch(bytes.length);
+      return bytes;
+    } catch (err) {
+      throw failure(err, location);
+    }
+  }
+
+  async readRange(location: string, offset: number, length: number): Promise<Uint8Array> {
+    let handle;
+    try {
+      handle = await open(location, 'r');
+      const bytes = new Uint8Array(length);
+      const { bytesRead } = await handle.read(bytes, 0, length, offset);
+      countFetch(bytesRead);
+      if (bytesRead < length) throw new StorageError('truncated', `${location} ends at ${offset + bytesRead}, before byte ${offset + length}`);
+      return bytes;
+    } catch (err) {
+      throw failure(err, location);
+    } finally {
+      await handle?.close();
+    }
+  }
+
+  async stat(location: string): Promise<ObjectMeta> {
+    try {
+      const s = await stat(location);
+      if (s.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
+      return { size: s.size, modifiedMs: Math.floor(s.mtimeMs) };
+    } catch (err) {
+      throw failure(err, location);
+    }
+  }
+
+  /** The disk's own lazy Blob: parquet-wasm's slices read straight from the file. It opens nothing until read, so
+   * the file is opened once first to name what would stop that (permission denied) here, not as a decoder error. */
+  async blob(location: string): Promise<Blob> {
+    try {
+      await (await open(location, 'r')).close();
+      return await openAsBlob(location);
+    } catch (err) {
+      throw failure(err, location);
+    }
+  }
+
+  async folderStamp(folder: string): Promise<{ stamp: string; modifiedMs: number } | null> {
+    const s = await stat(folder, { bigint: true }).catch(() => null);
+    return s ? { stamp: `${s.mtimeNs}/${s.ctimeNs}`, modifiedMs: Number(s.mtimeMs) } : null;
+  }
+
+  async hasFolder(folder: string): Promise<boolean> {
+    try {
+      return (await stat(folder)).isDirectory();
+    } catch (err) {
+      if (isMissing(err)) return false;
+      throw failure(err, folder);
+    }
+  }
+}
+
+function isMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function failure(err: unknown, location: string): StorageError {
+  if (err instanceof StorageError) return err;
+  const known = CAUSES[(err as NodeJS.ErrnoException).code ?? ''];
+  if (known) return new StorageError(known[0], `${known[1]}: ${location}`);
+  return new StorageError('failed', `cannot read ${location}: ${(err as Error).message.split('\n')[0]}`);
+}

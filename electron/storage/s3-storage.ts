@@ -1,0 +1,157 @@
+// S3 and S3-compatible stores (MinIO, Ceph, R2) through the AWS SDK, whose default credential chain is the AWS
+// CLI's: environment variables, ~/.aws/config and ~/.aws/credentials with profiles (AWS_PROFILE), SSO, web
+// identity, the instance's role. The region is found from the bucket when none is configured.
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { StoreLocation } from '../../shared/store-location.js';
+import { countFetch } from './fetch-counter.js';
+import { rangeBlob } from './ranged-file.js';
+import { ATTEMPTS, checkLength, DEFAULT_TIMEOUT_MS, storeFailure } from './store-failure.js';
+import type { StoreOptions } from './store-options.js';
+import { StorageError, type ListedObject, type ObjectMeta, type Storage, type StorageFailure } from './storage.js';
+
+const CODES: Record<string, StorageFailure> = {
+  NoSuchKey: 'not-found',
+  NotFound: 'not-found',
+  NoSuchBucket: 'no-bucket',
+  AccessDenied: 'denied',
+  Forbidden: 'denied',
+  InvalidAccessKeyId: 'denied',
+  SignatureDoesNotMatch: 'denied',
+  CredentialsProviderError: 'denied',
+  ExpiredToken: 'expired',
+  TokenRefreshRequired: 'expired',
+  SlowDown: 'throttled',
+  Throttling: 'throttled',
+  ThrottlingException: 'throttled',
+  RequestLimitExceeded: 'throttled',
+};
+
+export class S3Storage implements Storage {
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(store: StoreLocation, private readonly options: StoreOptions) {
+    this.bucket = store.bucket;
+    const timeout = Number(options.timeout_ms ?? DEFAULT_TIMEOUT_MS);
+    const config: S3ClientConfig = {
+      region: options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
+      followRegionRedirects: true,
+      forcePathStyle: options.path_style === 'true',
+      maxAttempts: ATTEMPTS,
+      requestHandler: new NodeHttpHandler({ connectionTimeout: timeout, requestTimeout: timeout }),
+    };
+    if (options.endpoint) config.endpoint = options.endpoint;
+    if (options.profile) config.profile = options.profile;
+    if (options.access_key_id && options.secret_access_key) {
+      config.credentials = { accessKeyId: options.access_key_id, secretAccessKey: options.secret_access_key, sessionToken: options.session_token };
+    }
+    // Public buckets: requests go unsigned.
+    if (options.anonymous === 'true') config.signer = { sign: async (request) => request };
+    this.client = new S3Client(config);
+  }
+
+  async list(folder: string, startAfter?: string): Promise<ListedObject[]> {
+    const prefix = this.folderKey(folder);
+    const out: ListedObject[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.call('list', folder, () =>
+        this.client.send(
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: prefix,
+            Delimiter: '/',
+            StartAfter: startAfter === undefined ? undefined : prefix + startAfter,
+            ContinuationToken: token,
+          }),
+        ),
+      );
+      for (const item of page.Contents ?? []) {
+        if (!item.Key || item.Key === prefix) continue;
+        out.push({ name: item.Key.slice(prefix.length), size: item.Size ?? 0, modifiedMs: item.LastModified?.getTime() ?? null });
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return out;
+  }
+
+  read(location: string): Promise<Uint8Array> {
+    return this.get(location);
+  }
+
+  readRange(location: string, offset: number, length: number): Promise<Uint8Array> {
+    if (length === 0) return Promise.resolve(new Uint8Array(0));
+    return this.get(location, `bytes=${offset}-${offset + length - 1}`, length);
+  }
+
+  async stat(location: string): Promise<ObjectMeta> {
+    const head = await this.call('read', location, () => this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(location) })));
+    return { size: head.ContentLength ?? 0, modifiedMs: head.LastModified?.getTime() ?? 0 };
+  }
+
+  async blob(location: string, size: number): Promise<Blob> {
+    return rangeBlob(this, location, size);
+  }
+
+  async hasFolder(folder: string): Promise<boolean> {
+    const page = await this.call('list', folder, () =>
+      this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.folderKey(folder), MaxKeys: 1 })),
+    );
+    return (page.KeyCount ?? 0) > 0;
+  }
+
+  private async get(location: string, range?: string, length?: number): Promise<Uint8Array> {
+    return this.call('read', location, async () => {
+      const response = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(location), Range: range }));
+      const bytes = await response.Body!.transformToByteArray();
+      countFetch(bytes.length);
+      return checkLength(location, bytes, length);
+    });
+  }
+
+  private key(location: string): string {
+    return location.slice(`s3://${this.bucket}/`.length);
+  }
+
+  private folderKey(folder: string): string {
+    const key = folder.slice(`s3://${this.bucket}`.length).replace(/^\/+/, '');
+    return key === '' || key.endsWith('/') ? key : `${key}/`;
+  }
+
+  private async call<T>(what: string, location: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      if (err instanceof StorageError) throw err;
+      const e = err as { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
+      const status = e.$metadata?.httpStatusCode;
+      let reason = CODES[e.Code ?? ''] ?? CODES[e.name ?? ''] ?? null;
+      if (!reason && status === 403) reason = 'denied';
+      if (!reason && (status === 429 || status === 503)) reason = 'throttled';
+      // A HEAD has no body to tell a missing bucket from a missing key; only a listing can.
+      if (reason === 'not-found' && what === 'read' && status === 404 && e.name === 'NotFound') reason = await this.missingWhat();
+      throw storeFailure(what, location, { reason, err, identity: reason === 'denied' ? await this.identity() : undefined });
+    }
+  }
+
+  private async missingWhat(): Promise<StorageFailure> {
+    try {
+      await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, MaxKeys: 1 }));
+      return 'not-found';
+    } catch (err) {
+      return (err as { name?: string }).name === 'NoSuchBucket' ? 'no-bucket' : 'not-found';
+    }
+  }
+
+  /** The access key the refused request was signed with, to tell the user which identity lacks the permission. */
+  private async identity(): Promise<string | undefined> {
+    if (this.options.anonymous === 'true') return 'anonymous requests';
+    try {
+      const credentials = await this.client.config.credentials();
+      return `access key ${credentials.accessKeyId}`;
+    } catch {
+      return undefined;
+    }
+  }
+}

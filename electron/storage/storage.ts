@@ -1,0 +1,111 @@
+// The one door between the reader and where a table's files live: a local folder or a bucket in S3, Azure Blob
+// Storage (ADLS Gen2 included) or Google Cloud Storage. The reader names files by location, a local path or a cloud
+// URL in the canonical spelling of shared/store-location.ts, and asks only for what object stores can do cheaply:
+// list one folder in key order, read an object, read a byte range, stat.
+import path from 'node:path';
+import { parseStoreLocation, storeUrl, type StoreLocation } from '../../shared/store-location.js';
+import { DeltaportError } from '../../shared/errors.js';
+import { LocalStorage } from './local-storage.js';
+import { openStore } from './open-store.js';
+import { storeOptionsFor } from './store-options.js';
+
+export interface ObjectMeta {
+  size: number;
+  /** Epoch ms; a store's Last-Modified. */
+  modifiedMs: number;
+}
+
+export interface ListedObject {
+  /** The name within the folder listed. */
+  name: string;
+  size: number;
+  /** Null where listing does not give it without a call per file (a local folder). */
+  modifiedMs: number | null;
+}
+
+export interface Storage {
+  /** The files directly in a folder (none of its subfolders), in key order; with `startAfter`, only the names after
+   * it. A folder that does not exist lists as empty: object stores have no folders to be missing. */
+  list(folder: string, startAfter?: string): Promise<ListedObject[]>;
+  read(location: string): Promise<Uint8Array>;
+  /** Exactly `length` bytes from `offset`; a file that ends sooner fails. */
+  readRange(location: string, offset: number, length: number): Promise<Uint8Array>;
+  stat(location: string): Promise<ObjectMeta>;
+  /** The file as a Blob for parquet-wasm, whose reads become ranged reads; `size` from stat(). */
+  blob(location: string, size: number): Promise<Blob>;
+  /** A disk's folder changes its modification time when a file is added or removed: a stamp of that, and the time
+   * itself, tell a caller whether to list again. Stores have no such thing. */
+  folderStamp?(folder: string): Promise<{ stamp: string; modifiedMs: number } | null>;
+  /** Whether anything exists under the folder (a table root must, before the reader looks for its log). */
+  hasFolder(folder: string): Promise<boolean>;
+}
+
+/** Why a storage call failed, for callers that branch (a missing commit, a missing bucket) and for the message. */
+export type StorageFailure = 'not-found' | 'truncated' | 'no-bucket' | 'denied' | 'expired' | 'unreachable' | 'throttled' | 'is-folder' | 'failed';
+
+export class StorageError extends DeltaportError {
+  constructor(
+    readonly reason: StorageFailure,
+    message: string,
+  ) {
+    super(reason === 'not-found' ? 'MISSING_FILE' : 'STORAGE', message);
+  }
+}
+
+export function isNotFound(err: unknown): boolean {
+  return err instanceof StorageError && err.reason === 'not-found';
+}
+
+const local = new LocalStorage();
+const stores = new Map<string, Storage>();
+
+/** The storage that holds `location`; one client per bucket and set of options, made on first use. */
+export function storageFor(location: string): Storage {
+  const store = storeLocationOf(location);
+  if (!store) return local;
+  const options = storeOptionsFor(store);
+  const key = JSON.stringify([store.kind, store.bucket, store.account, options]);
+  let storage = stores.get(key);
+  if (!storage) stores.set(key, (storage = openStore(store, options)));
+  return storage;
+}
+
+export function storeLocationOf(location: string): StoreLocation | null {
+  try {
+    return parseStoreLocation(location);
+  } catch (err) {
+    throw new DeltaportError('VALIDATION', (err as Error).message);
+  }
+}
+
+/** The canonical spelling of a table location: an absolute local path, or a cloud URL without a trailing '/'. */
+export function canonicalLocation(location: string): string {
+  const store = storeLocationOf(location);
+  return store ? storeUrl(store) : path.resolve(location);
+}
+
+export function isCloudLocation(location: string): boolean {
+  return storeLocationOf(location) !== null;
+}
+
+/** A file or folder inside a folder; `child` is a relative path with '/' separators, already decoded. */
+export function joinLocation(folder: string, child: string): string {
+  if (!isCloudLocation(folder)) return path.join(folder, child);
+  const parts: string[] = [];
+  for (const part of child.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') parts.pop();
+    else parts.push(part);
+  }
+  return `${folder.replace(/\/+$/, '')}/${parts.join('/')}`;
+}
+
+/** The folder that holds a file. */
+export function parentLocation(location: string): string {
+  return isCloudLocation(location) ? location.slice(0, location.lastIndexOf('/')) : path.dirname(location);
+}
+
+/** The last segment of a location: a file's name. */
+export function locationName(location: string): string {
+  return isCloudLocation(location) ? location.slice(location.lastIndexOf('/') + 1) : path.basename(location);
+}
