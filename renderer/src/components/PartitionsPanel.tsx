@@ -82,9 +82,7 @@ export function PartitionsPanel({ path, version, partitionColumns, visible }: Pr
             </tbody>
             <tfoot>
               <tr>
-                <th scope="row" colSpan={partitionColumns.length}>
-                  Total
-                </th>
+                <td colSpan={partitionColumns.length}>Total</td>
                 <td className="num">{formatCount(list.reduce((n, p) => n + p.files, 0))}</td>
                 <td className="num">{rowsText(sum(list, (p) => p.rows))}</td>
                 <td className="num">{humanBytes(list.reduce((n, p) => n + p.bytes, 0))}</td>

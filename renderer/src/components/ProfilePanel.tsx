@@ -70,9 +70,7 @@ export function ProfilePanel({ path, version, visible }: Props) {
             <tbody>
               {profile.value.columns.map((c) => (
                 <tr key={c.name}>
-                  <th scope="row" className="mono">
-                    {c.name}
-                  </th>
+                  <td className="mono column-name-cell">{c.name}</td>
                   <td className="mono small">{c.type}</td>
                   <td className="num">{c.nullCount === null ? '—' : formatCount(c.nullCount)}</td>
                   <td className="mono" title={c.min ?? undefined}>
