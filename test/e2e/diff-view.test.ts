@@ -107,7 +107,7 @@ describe('diff view', () => {
     // matched among the rows live before it (the file had no deletion vector at v4).
     const byPath = (snapshot: OracleSnapshot) => new Map([...snapshot.adds.values()].map((add) => [add.path as string, add]));
     const old = byPath(before);
-    const redeleted = [...byPath(after).values()].filter((add) => old.has(add.path) && !old.get(add.path).deletionVector && add.deletionVector);
+    const redeleted = [...byPath(after).values()].filter((add) => old.has(add.path) && !old.get(add.path)?.deletionVector && add.deletionVector);
     expect(redeleted.length).toBe(1);
     const commit = commitInfo(root, 5);
     expect(commit.operationParameters.predicate).toBe('["(id#1936 > 3)"]');

@@ -123,7 +123,6 @@ export function HistoryPanel({ path, columns, commits, error, currentVersion, on
       )}
       <table className="history-table" aria-label="Commits">
         <colgroup>
-          <col className="col-pick" />
           <col className="col-toggle" />
           <col className="col-version" />
           <col className="col-time" />
@@ -134,10 +133,7 @@ export function HistoryPanel({ path, columns, commits, error, currentVersion, on
         <thead>
           <tr>
             <th scope="col">
-              <span className="offscreen">Compare</span>
-            </th>
-            <th scope="col">
-              <span className="offscreen">Details</span>
+              <span className="offscreen">Details and compare</span>
             </th>
             <th scope="col">Ver.</th>
             <th scope="col">Committed (UTC)</th>
@@ -157,15 +153,6 @@ export function HistoryPanel({ path, columns, commits, error, currentVersion, on
                   aria-current={c.version === currentVersion ? 'true' : undefined}
                 >
                   <td>
-                    <input
-                      type="checkbox"
-                      className="compare-pick"
-                      aria-label={`Compare v${c.version}`}
-                      checked={picked.includes(c.version)}
-                      onChange={() => setPicked((current) => togglePick(current, c.version))}
-                    />
-                  </td>
-                  <td>
                     <button
                       type="button"
                       className="expand-toggle"
@@ -175,6 +162,14 @@ export function HistoryPanel({ path, columns, commits, error, currentVersion, on
                     >
                       {expanded ? '▾' : '▸'}
                     </button>
+                    <input
+                      type="checkbox"
+                      className="compare-pick"
+                      aria-label={`Compare v${c.version}`}
+                      title="Tick two commits to compare them"
+                      checked={picked.includes(c.version)}
+                      onChange={() => setPicked((current) => togglePick(current, c.version))}
+                    />
                   </td>
                   <td>
                     <button type="button" className="version-link" title="Time-travel to this commit" onClick={() => onPick(c.version)}>
@@ -192,7 +187,7 @@ export function HistoryPanel({ path, columns, commits, error, currentVersion, on
                 </tr>
                 {expanded && (
                   <tr className="commit-details">
-                    <td colSpan={2} />
+                    <td />
                     <td colSpan={5}>
                       <div className="commit-details-body">
                         <KeyValues title="Parameters" entries={c.operationParameters} />
