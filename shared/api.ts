@@ -69,6 +69,12 @@ export interface ChangeRows {
   truncated: boolean;
 }
 
+/** A diff's rows; with pairBy, a removed and an added row with the same values in those columns become
+ * 'updated_from' and 'updated_to' side by side (and vanish when nothing else changed). */
+export interface DiffRequest extends ChangeRowsRequest {
+  pairBy?: string[];
+}
+
 export interface DiffResult extends ChangeRows, VersionDiff {}
 
 export interface ExportRequest {
@@ -150,7 +156,7 @@ export interface DeltaportApi {
   preview(req: PreviewRequest): Promise<Result<PreviewResult>>;
   profile(req: ProfileRequest): Promise<Result<TableProfile>>;
   partitions(req: TableRef): Promise<Result<PartitionSummary[]>>;
-  diff(req: ChangeRowsRequest): Promise<Result<DiffResult>>;
+  diff(req: DiffRequest): Promise<Result<DiffResult>>;
   changes(req: ChangeRowsRequest): Promise<Result<ChangeRows>>;
   planExport(req: ExportRequest): Promise<Result<ExportPlan>>;
   testConnection(req: { sink: SinkSpec; profile?: string }): Promise<Result<ConnectionReport>>;

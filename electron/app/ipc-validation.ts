@@ -3,7 +3,7 @@
 // sees it, so nothing reaches the disk or a database unchecked.
 import os from 'node:os';
 import path from 'node:path';
-import type { ApiMethod, ChangeRowsRequest, DeltaportApi, ExportRequest, PreviewRequest, TableRef } from '../../shared/api.js';
+import type { ApiMethod, ChangeRowsRequest, DeltaportApi, DiffRequest, ExportRequest, PreviewRequest, TableRef } from '../../shared/api.js';
 import { API_METHODS, PREVIEW_MAX_ROWS } from '../../shared/api.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { ExecutionOptions, PostgresConnection, SinkSpec, SqlTargetOptions, WriteMode } from '../../shared/sink-spec.js';
@@ -184,7 +184,15 @@ function sortKeys(v: unknown, at: string): SortKey[] {
 }
 
 function changeRowsRequest(v: unknown, at: string): ChangeRowsRequest {
-  const o = object(v, at, ['path', 'from', 'to', 'limit']);
+  return changeRowsFields(object(v, at, ['path', 'from', 'to', 'limit']), at);
+}
+
+function diffRequest(v: unknown, at: string): DiffRequest {
+  const o = object(v, at, ['path', 'from', 'to', 'limit', 'pairBy']);
+  return defined({ ...changeRowsFields(o, at), pairBy: optional(o, 'pairBy', (x) => stringList(x, `${at}.pairBy`)) });
+}
+
+function changeRowsFields(o: Obj, at: string): ChangeRowsRequest {
   return defined({
     path: tableLocation(o.path, `${at}.path`),
     from: integer(o.from, `${at}.from`, 0, Number.MAX_SAFE_INTEGER),
@@ -316,7 +324,7 @@ const VALIDATORS: Validators = {
     return [defined({ table: tableRef(o.table, 'profile.table'), exact: optional(o, 'exact', (x) => boolean(x, 'profile.exact')) })];
   },
   partitions: (p) => [tableRef(p, 'partitions')],
-  diff: (p) => [changeRowsRequest(p, 'diff')],
+  diff: (p) => [diffRequest(p, 'diff')],
   changes: (p) => [changeRowsRequest(p, 'changes')],
   planExport: (p) => [exportRequest(p, 'planExport')],
   testConnection: (p) => {

@@ -7,6 +7,7 @@ import type { RecordBatch, Schema } from 'apache-arrow';
 import type {
   ChangeRows,
   ChangeRowsRequest,
+  DiffRequest,
   DiffResult,
   ExportRequest,
   JsonValue,
@@ -166,11 +167,12 @@ export async function partitionsTask(ref: TableRef): Promise<PartitionSummary[]>
   return partitionSummaries(snapshot, await table.fileStats(snapshot));
 }
 
-export async function diffTask(request: ChangeRowsRequest, signal: AbortSignal): Promise<DiffResult> {
+export async function diffTask(request: DiffRequest, signal: AbortSignal): Promise<DiffResult> {
   const table = await openTable(request.path);
   const to = request.to ?? (await table.versionRange()).latest;
-  const { diffSnapshots } = await import('../delta/change/snapshot-diff.js');
+  const { diffSnapshots, pairedRows } = await import('../delta/change/snapshot-diff.js');
   const d = await diffSnapshots(table, request.from, to);
+  const rows = request.pairBy?.length ? pairedRows(d, request.pairBy, signal) : d.rows(signal);
   return {
     from: d.from,
     to: d.to,
@@ -180,7 +182,7 @@ export async function diffTask(request: ChangeRowsRequest, signal: AbortSignal):
     filesAdded: d.filesAdded,
     filesRemoved: d.filesRemoved,
     filesWithNewDeletions: d.filesWithNewDeletions,
-    ...(await jsonRows(d.fields, d.rowSchema, d.rows(signal), request.limit)),
+    ...(await jsonRows(d.fields, d.rowSchema, rows, request.limit)),
   };
 }
 

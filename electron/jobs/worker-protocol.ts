@@ -2,7 +2,7 @@
 // export job gets a worker of its own (so a cancel can always end it by terminating the thread), while previews and
 // plans, like the table reads behind the window, share one long-lived worker so that they do not pay for a thread
 // start and module loading each time, and find the tables it has already read.
-import type { ChangeRowsRequest, ExportRequest, PreviewRequest, ProfileRequest, TableRef } from '../../shared/api.js';
+import type { ChangeRowsRequest, DiffRequest, ExportRequest, PreviewRequest, ProfileRequest, TableRef } from '../../shared/api.js';
 import type { ErrorValue } from '../../shared/errors.js';
 import type { RawProgress } from './progress.js';
 
@@ -16,7 +16,7 @@ export type WorkerTask =
   | { kind: 'latest'; request: { path: string } }
   | { kind: 'profile'; request: ProfileRequest }
   | { kind: 'partitions'; request: TableRef }
-  | { kind: 'diff'; request: ChangeRowsRequest }
+  | { kind: 'diff'; request: DiffRequest }
   | { kind: 'changes'; request: ChangeRowsRequest };
 
 export type ToWorker = { type: 'run'; id: number; task: WorkerTask } | { type: 'cancel'; id: number };

@@ -12,7 +12,9 @@ import { checkedOrder, OrderField } from './components/OrderField.js';
 import { HistoryPanel } from './components/HistoryPanel.js';
 import { JobsDock } from './components/JobsDock.js';
 import { OverviewPanel } from './components/OverviewPanel.js';
+import { PartitionsPanel } from './components/PartitionsPanel.js';
 import { PreviewPanel } from './components/PreviewPanel.js';
+import { ProfilePanel } from './components/ProfilePanel.js';
 import { SinkPanel } from './components/SinkPanel.js';
 import { SnapshotBar } from './components/SnapshotBar.js';
 import { TableBar } from './components/TableBar.js';
@@ -31,7 +33,7 @@ function carriesLocation(event: DragEvent): boolean {
   return types.includes('Files') || types.includes('text/uri-list');
 }
 
-type TabKey = 'data' | 'overview' | 'history' | 'export';
+type TabKey = 'data' | 'overview' | 'profile' | 'partitions' | 'history' | 'export';
 
 // In a browser the host's pickers always answer null, so the buttons would do nothing there.
 const nativeDialogs = window.deltaport !== undefined;
@@ -207,12 +209,26 @@ export function App() {
                 },
                 { key: 'overview', label: 'Overview', content: <OverviewPanel info={info} /> },
                 {
+                  key: 'profile',
+                  label: 'Profile',
+                  content: <ProfilePanel path={path} version={info.version} visible={tab === 'profile'} />,
+                },
+                {
+                  key: 'partitions',
+                  label: 'Partitions',
+                  content: (
+                    <PartitionsPanel path={path} version={info.version} partitionColumns={info.partitionColumns} visible={tab === 'partitions'} />
+                  ),
+                },
+                {
                   key: 'history',
                   label: 'History',
                   badge: table.history ? String(table.history.length) : undefined,
                   content: (
                     <HistoryPanel
                       key={path}
+                      path={path}
+                      columns={info.schema.fields.map((f) => f.name)}
                       commits={table.history}
                       error={table.historyError}
                       currentVersion={info.version}

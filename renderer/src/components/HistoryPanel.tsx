@@ -1,15 +1,21 @@
 // Every commit of the table, newest first, one line each (version, time, operation, who, what changed); a commit's
 // parameters and metrics open on demand. Long logs are shown a page at a time; picking a version time-travels to it.
+// Two commits ticked for comparison (or one commit's "what it changed") open the diff view above the list.
 import { Fragment, useState } from 'react';
 import type { CommitSummary } from '../../../shared/table-info.js';
 import { formatEpochMs } from '../../../shared/timestamp.js';
 import { commitSummaryText } from '../commit-figures.js';
 import type { ChartMetric } from '../commit-figures.js';
+import { togglePick, versionRange } from '../diff-rows.js';
 import { formatCount } from '../format.js';
 import { Alert } from './Alert.js';
+import { DiffView } from './DiffView.js';
 import { HistoryChart } from './HistoryChart.js';
 
 interface Props {
+  path: string;
+  /** The table's column names, for the diff's pair-by keys. */
+  columns: string[];
   commits: CommitSummary[] | null;
   error: string | null;
   currentVersion: number;
@@ -48,10 +54,12 @@ function who(c: CommitSummary): string {
   return [c.userName, c.engineInfo].filter(Boolean).join(' · ') || '—';
 }
 
-export function HistoryPanel({ commits, error, currentVersion, onPick }: Props) {
+export function HistoryPanel({ path, columns, commits, error, currentVersion, onPick }: Props) {
   const [metric, setMetric] = useState<ChartMetric>('rows');
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const [shown, setShown] = useState(HISTORY_PAGE);
+  const [picked, setPicked] = useState<number[]>([]);
+  const [compared, setCompared] = useState<{ from: number; to: number } | null>(null);
   if (error) return <Alert message={error} />;
   if (!commits) return <p className="muted">Reading the log…</p>;
   const newest = [...commits].sort((a, b) => b.version - a.version);
@@ -62,6 +70,8 @@ export function HistoryPanel({ commits, error, currentVersion, onPick }: Props) 
       if (!next.delete(version)) next.add(version);
       return next;
     });
+  const range = versionRange(picked);
+  const readable = new Set(commits.map((c) => c.version));
   return (
     <div className="history">
       <section className="card chart-card" aria-labelledby="chart-title">
@@ -84,6 +94,33 @@ export function HistoryPanel({ commits, error, currentVersion, onPick }: Props) 
           <HistoryChart commits={commits} metric={metric} currentVersion={currentVersion} onPick={onPick} />
         </div>
       </section>
+      <div className="compare-bar" role="group" aria-label="Compare versions">
+        <span className="small">
+          {range
+            ? `Compare v${range.from} with v${range.to}`
+            : picked.length === 1
+              ? `v${picked[0]} picked; tick one more commit to compare with.`
+              : 'Tick two commits to see what changed between them.'}
+        </span>
+        <button type="button" className="button small primary" disabled={!range} onClick={() => setCompared(range)}>
+          Show changes
+        </button>
+        {picked.length > 0 && (
+          <button type="button" className="button small ghost" onClick={() => setPicked([])}>
+            Clear
+          </button>
+        )}
+      </div>
+      {compared && (
+        <DiffView
+          key={`${compared.from}-${compared.to}`}
+          path={path}
+          from={compared.from}
+          to={compared.to}
+          columns={columns}
+          onClose={() => setCompared(null)}
+        />
+      )}
       <table className="history-table" aria-label="Commits">
         <colgroup>
           <col className="col-toggle" />
@@ -96,7 +133,7 @@ export function HistoryPanel({ commits, error, currentVersion, onPick }: Props) 
         <thead>
           <tr>
             <th scope="col">
-              <span className="offscreen">Details</span>
+              <span className="offscreen">Details and compare</span>
             </th>
             <th scope="col">Ver.</th>
             <th scope="col">Committed (UTC)</th>
@@ -125,6 +162,14 @@ export function HistoryPanel({ commits, error, currentVersion, onPick }: Props) 
                     >
                       {expanded ? '▾' : '▸'}
                     </button>
+                    <input
+                      type="checkbox"
+                      className="compare-pick"
+                      aria-label={`Compare v${c.version}`}
+                      title="Tick two commits to compare them"
+                      checked={picked.includes(c.version)}
+                      onChange={() => setPicked((current) => togglePick(current, c.version))}
+                    />
                   </td>
                   <td>
                     <button type="button" className="version-link" title="Time-travel to this commit" onClick={() => onPick(c.version)}>
@@ -148,6 +193,15 @@ export function HistoryPanel({ commits, error, currentVersion, onPick }: Props) 
                         <KeyValues title="Parameters" entries={c.operationParameters} />
                         <KeyValues title="Metrics" entries={c.operationMetrics} />
                       </div>
+                      {readable.has(c.version - 1) && (
+                        <button
+                          type="button"
+                          className="button small"
+                          onClick={() => setCompared({ from: c.version - 1, to: c.version })}
+                        >
+                          Show what v{c.version} changed
+                        </button>
+                      )}
                     </td>
                   </tr>
                 )}

@@ -1,19 +1,9 @@
 // What a table is at the chosen snapshot: size, shape, protocol, properties and schema.
-import type { ReactNode } from 'react';
 import type { TableInfo } from '../../../shared/table-info.js';
 import { formatEpochMs } from '../../../shared/timestamp.js';
 import { formatCount, humanBytes } from '../format.js';
 import { SchemaTree } from './SchemaTree.js';
-
-function Stat({ label, value, note }: { label: string; value: ReactNode; note?: ReactNode }) {
-  return (
-    <div className="stat">
-      <div className="stat-label">{label}</div>
-      <div className="stat-value">{value}</div>
-      {note && <div className="stat-note">{note}</div>}
-    </div>
-  );
-}
+import { Stat } from './Stat.js';
 
 function Tags({ items, empty }: { items: string[]; empty: string }) {
   if (items.length === 0) return <span className="muted">{empty}</span>;

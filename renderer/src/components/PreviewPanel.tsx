@@ -21,7 +21,8 @@ interface Props {
 
 const DEFAULT_LIMIT = '1000';
 
-function limitProblemOf(text: string): string | null {
+/** Why a typed row limit cannot be used; null when it can. */
+export function limitProblemOf(text: string): string | null {
   const limit = Number(text);
   return text.trim() !== '' && Number.isInteger(limit) && limit >= 1 && limit <= PREVIEW_MAX_ROWS
     ? null

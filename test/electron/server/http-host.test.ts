@@ -220,6 +220,8 @@ describe('deltaport serve host', () => {
     expect(diff.result.ok && diff.result.value.filesAdded).toHaveLength(3);
     const bad = await call('diff', { path: tablePath('cdf-table'), from: -1, limit: 10 });
     expect(!bad.result.ok && bad.result.error.code).toBe('VALIDATION');
+    const badKeys = await call('diff', { path: tablePath('cdf-table'), from: 0, limit: 10, pairBy: 'id' });
+    expect(!badKeys.result.ok && badKeys.result.error.code).toBe('VALIDATION');
   });
 
   it('delivers job events as server-sent events', async () => {

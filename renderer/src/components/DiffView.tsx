@@ -1,0 +1,174 @@
+// What changed between two versions, as the engine's diff computes it from the two file sets: schema, property and
+// protocol changes, the data files added and removed, and the changed rows in the grid with their `_change` column.
+// Key columns pair a removed and an added row into one update.
+import { useEffect, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
+import { PREVIEW_MAX_ROWS } from '../../../shared/api.js';
+import type { DiffResult } from '../../../shared/api.js';
+import type { VersionChange } from '../../../shared/table-info.js';
+import { api } from '../api-client.js';
+import { changeCounts, pairByKeys } from '../diff-rows.js';
+import { formatCount } from '../format.js';
+import { DataGrid } from '../grid/DataGrid.js';
+import { Alert } from './Alert.js';
+import { limitProblemOf } from './PreviewPanel.js';
+import { Stat } from './Stat.js';
+
+interface Props {
+  path: string;
+  from: number;
+  to: number;
+  /** The table's column names, for checking the pair-by keys as they are typed. */
+  columns: string[];
+  onClose(): void;
+}
+
+const DEFAULT_LIMIT = 1000;
+
+function ChangeTable({ title, changes }: { title: string; changes: VersionChange[] }) {
+  return (
+    <div className="diff-changes-part">
+      <div className="plan-label">{title}</div>
+      {changes.length === 0 ? (
+        <span className="muted small">no changes</span>
+      ) : (
+        <table className="kv-table" aria-label={`${title} changes`}>
+          <tbody>
+            {changes.map((c) => (
+              <tr key={c.name}>
+                <th scope="row">{c.name}</th>
+                <td>{c.from === null ? <span className="pill">added</span> : c.from}</td>
+                <td aria-hidden="true">→</td>
+                <td>{c.to === null ? <span className="pill warn">removed</span> : c.to}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+function FileList({ title, files }: { title: string; files: string[] }) {
+  if (files.length === 0) return null;
+  return (
+    <details className="diff-files">
+      <summary>
+        {title} ({formatCount(files.length)})
+      </summary>
+      <ul className="mono small">
+        {files.map((f) => (
+          <li key={f}>{f}</li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function DiffBody({ result, pairBy, from, to, gridKey }: { result: DiffResult; pairBy: string[]; from: number; to: number; gridKey: number }) {
+  const counts = changeCounts(result);
+  const more = result.truncated ? 'in the rows shown; there are more' : undefined;
+  return (
+    <>
+      <div className="stats diff-stats" aria-label="Diff summary">
+        <Stat label="Rows added" value={formatCount(counts.added)} note={more} />
+        <Stat label="Rows removed" value={formatCount(counts.removed)} note={more} />
+        {pairBy.length > 0 && <Stat label="Rows updated" value={formatCount(counts.updated)} note={`paired by ${pairBy.join(', ')}`} />}
+        <Stat label="Files added" value={formatCount(result.filesAdded.length)} />
+        <Stat label="Files removed" value={formatCount(result.filesRemoved.length)} note={`${formatCount(result.filesWithNewDeletions.length)} more with rows newly deleted`} />
+      </div>
+      <div className="diff-changes">
+        <ChangeTable title="Schema" changes={result.schema} />
+        <ChangeTable title="Properties" changes={result.properties} />
+        <ChangeTable title="Protocol" changes={result.protocol} />
+      </div>
+      <FileList title="Files added" files={result.filesAdded} />
+      <FileList title="Files removed" files={result.filesRemoved} />
+      <FileList title="Files with rows newly deleted" files={result.filesWithNewDeletions} />
+      {result.rows.length === 0 ? (
+        <p className="muted diff-none">No rows changed between v{from} and v{to}.</p>
+      ) : (
+        <div className="grid-frame diff-grid">
+          <DataGrid key={gridKey} label={`Changed rows from v${from} to v${to}`} columns={result.columns} rows={result.rows} />
+        </div>
+      )}
+      <p className="muted small">
+        To export these rows, run <code className="mono">deltaport diff {'<table>'} --from {from} --to {to} --sink …</code>; the app exports
+        snapshots only.
+      </p>
+    </>
+  );
+}
+
+export function DiffView({ path, from, to, columns, onClose }: Props) {
+  const [pairText, setPairText] = useState('');
+  const [limitText, setLimitText] = useState(String(DEFAULT_LIMIT));
+  const [shown, setShown] = useState<{ result: DiffResult; pairBy: string[] } | null>(null);
+  const [reads, setReads] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const autoRead = useRef(false);
+  const pairing = pairByKeys(pairText, columns);
+  const limitProblem = limitProblemOf(limitText);
+
+  const read = async (pairBy: string[], rows: number) => {
+    setBusy(true);
+    setError(null);
+    const answer = await api.diff({ path, from, to, limit: rows, ...(pairBy.length ? { pairBy } : {}) });
+    setBusy(false);
+    if (!answer.ok) return setError(answer.error.message);
+    setShown({ result: answer.value, pairBy });
+    setReads((n) => n + 1);
+  };
+
+  // The view is keyed by its range: showing it is asking for that diff.
+  useEffect(() => {
+    if (autoRead.current) return;
+    autoRead.current = true;
+    void read([], DEFAULT_LIMIT);
+  });
+
+  const run = (event: FormEvent) => {
+    event.preventDefault();
+    if (!pairing.problem && !limitProblem) void read(pairing.keys, Number(limitText));
+  };
+
+  return (
+    <section className="card diff-view" aria-labelledby="diff-title">
+      <header className="card-header">
+        <h3 id="diff-title">
+          Changes from v{from} to v{to}
+        </h3>
+        <button type="button" className="button small ghost" onClick={onClose}>
+          Close
+        </button>
+      </header>
+      <form className="toolbar-row" onSubmit={run}>
+        <label className="field compact grow">
+          <span>Pair rows by</span>
+          <input
+            type="text"
+            spellCheck={false}
+            placeholder="key columns, e.g. id"
+            value={pairText}
+            aria-invalid={pairing.problem !== null}
+            onChange={(e) => setPairText(e.target.value)}
+          />
+        </label>
+        <label className="field compact">
+          <span>Row limit</span>
+          <input type="number" min={1} max={PREVIEW_MAX_ROWS} step={1} value={limitText} onChange={(e) => setLimitText(e.target.value)} />
+        </label>
+        <button type="submit" className="button primary" disabled={busy || pairing.problem !== null || limitProblem !== null}>
+          {busy ? 'Reading…' : 'Compare'}
+        </button>
+      </form>
+      <Alert message={pairing.problem ?? limitProblem ?? error} />
+      {shown ? (
+        <DiffBody {...shown} from={from} to={to} gridKey={reads} />
+      ) : (
+        <p className="muted">{busy ? 'Reading the files that differ…' : ''}</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+// A read about one snapshot that a panel shows (its profile, its partitions): made when the panel is first shown for
+// that snapshot, not when the table opens, so hidden tabs cost no worker time.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Result } from '../../shared/api.js';
+
+export interface SnapshotRead<T> {
+  value: T | null;
+  error: string | null;
+  busy: boolean;
+  /** Reads again now, with another request (e.g. an exact scan instead of statistics). */
+  reload(read: () => Promise<Result<T>>): void;
+}
+
+/** `key` names the snapshot (path and version); `read` asks for it. */
+export function useSnapshotRead<T>(key: string, visible: boolean, read: () => Promise<Result<T>>): SnapshotRead<T> {
+  const [state, setState] = useState<{ key: string | null; value: T | null; error: string | null; busy: boolean }>({
+    key: null,
+    value: null,
+    error: null,
+    busy: false,
+  });
+  // Only the latest request's answer is kept: one for a snapshot the window has left, or a statistics answer that
+  // arrives after an exact scan was asked for, is dropped.
+  const latest = useRef(0);
+
+  const reload = useCallback(
+    (request: () => Promise<Result<T>>) => {
+      const id = ++latest.current;
+      setState((s) => ({ key, value: s.key === key ? s.value : null, error: null, busy: true }));
+      void request().then((result) => {
+        if (latest.current !== id) return;
+        setState(result.ok ? { key, value: result.value, error: null, busy: false } : { key, value: null, error: result.error.message, busy: false });
+      });
+    },
+    [key],
+  );
+
+  useEffect(() => {
+    // Starting the read is what this effect is for; its busy state belongs to the same render pass.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    if (visible && state.key !== key) reload(read);
+  }, [visible, key, state.key, reload, read]);
+
+  const current = state.key === key;
+  return { value: current ? state.value : null, error: current ? state.error : null, busy: current && state.busy, reload };
+}
