@@ -2,15 +2,14 @@
 # JSON line on stdout ({"endpoint", "accessKeyId", "secretAccessKey"} once it serves, or {"error"}) and serves until
 # SIGTERM, which the watcher in object-stores-process.ts sends when the test run ends or dies.
 import json
-import signal
 import sys
 import threading
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 try:
     import boto3
     from moto import settings
-    from moto.iam import access_control
+    from moto.core.authorization import ActionAuthenticatorMixin
     from moto.server import ThreadedMotoServer
 except ImportError as err:
     print(json.dumps({"error": f"moto is not installed ({err})"}), flush=True)
@@ -22,23 +21,30 @@ except ImportError as err:
 BOOTSTRAP_REQUESTS = 3
 settings.INITIAL_NO_AUTH_ACTION_COUNT = BOOTSTRAP_REQUESTS
 
-# moto re-signs a request from its query string as the server decoded it, so a query value with a "/" in it
-# (ListObjectsV2's prefix=dir/) never matched the client's signature. SigV4 signs each name and value
-# percent-encoded; re-encode them before moto computes its side.
-_iam_request_init = access_control.IAMRequestBase.__init__
+# moto checks a signature by signing the request again from its URL as werkzeug decoded it, so keys with "=", "+" or
+# "%" in them (Hive partition folders) and query values with "/" (ListObjectsV2's prefix=dir/) never matched. SigV4
+# signs every path segment, query name and value percent-encoded once: give moto that form, from the raw request line.
+def _canonical(part, keep=""):
+    return quote(unquote(part), safe="-_.~" + keep)
 
 
-def _init_with_canonical_query(self, account_id, method, path, *args, **kwargs):
-    base, sep, query = path.partition("?")
-    if query:
-        pairs = (pair.partition("=") for pair in query.split("&"))
-        query = "&".join(
-            f"{quote(unquote(name), safe='-_.~')}{eq}{quote(unquote(value), safe='-_.~')}" for name, eq, value in pairs
-        )
-    _iam_request_init(self, account_id, method, base + sep + query, *args, **kwargs)
+def _with_raw_uri(self, iam_request_cls, resource="*"):
+    raw = getattr(getattr(self, "request", None), "environ", {}).get("RAW_URI")
+    if not raw:
+        return _authenticate(self, iam_request_cls, resource)
+    raw_path, _, raw_query = raw.partition("?")
+    pairs = (pair.partition("=") for pair in raw_query.split("&") if pair)
+    query = "&".join(f"{_canonical(name)}{eq}{_canonical(value)}" for name, eq, value in pairs)
+    decoded_uri = self.uri
+    self.uri = urlunsplit(urlsplit(decoded_uri)._replace(path=_canonical(raw_path, keep="/"), query=query))
+    try:
+        return _authenticate(self, iam_request_cls, resource)
+    finally:
+        self.uri = decoded_uri
 
 
-access_control.IAMRequestBase.__init__ = _init_with_canonical_query
+_authenticate = ActionAuthenticatorMixin._authenticate_and_authorize_action
+ActionAuthenticatorMixin._authenticate_and_authorize_action = _with_raw_uri
 
 ALLOW_ALL = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}]}
 
@@ -60,11 +66,8 @@ def main():
         server.stop()
         sys.exit(1)
     print(json.dumps({"endpoint": endpoint, "accessKeyId": key["AccessKeyId"], "secretAccessKey": key["SecretAccessKey"]}), flush=True)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    try:
-        threading.Event().wait()
-    finally:
-        server.stop()
+    # Everything is in memory: SIGTERM's default action, ending the process at once, is the whole shutdown.
+    threading.Event().wait()
 
 
 main()

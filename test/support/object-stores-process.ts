@@ -1,29 +1,30 @@
 // Runs an object-store server as a child process that cannot outlive the test run: a shell between the two ends
 // the server when its stdin closes, which stop() does and which also happens when the parent dies.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 export interface ServerProcess {
   child: ChildProcessWithoutNullStreams;
-  /** A scratch folder for the server, removed on stop. */
-  home: string;
   /** The server's last lines of output, to explain a failed start. */
   lastOutput(): string;
   stop(): Promise<void>;
 }
 
-// sh gives a background job /dev/null for stdin, so the watcher reads the real one through fd 3; sh itself exits
-// with the server, which is how an early exit shows.
-const WATCH_STDIN = 'exec 3<&0; "$@" </dev/null 3<&- & server=$!; (cat <&3 >/dev/null; kill "$server" 2>/dev/null) & exec 3<&-; wait "$server"';
+// sh gives a background job /dev/null for stdin, so the watcher reads the real one through fd 3. sh exits with the
+// server (which is how an early exit shows), after removing the scratch folder it runs in, however the run ended.
+const WATCH_STDIN =
+  'exec 3<&0; "$@" </dev/null 3<&- & server=$!; (cat <&3 >/dev/null; kill "$server" 2>/dev/null) & exec 3<&-; ' +
+  'wait "$server"; status=$?; rm -rf "$SERVER_HOME"; exit "$status"';
 
-export function startServerProcess(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): ServerProcess {
+/** Starts command in a scratch folder of its own (removed when it ends); name tells the servers' folders apart. */
+export function startServerProcess(name: string, command: string, args: string[]): ServerProcess {
   const home = mkdtempSync(path.join(tmpdir(), `deltaport-${name}-`));
   const child = spawn('sh', ['-c', WATCH_STDIN, 'sh', command, ...args], {
     cwd: home,
-    env: { ...process.env, ...env },
+    env: { ...process.env, SERVER_HOME: home },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -36,12 +37,10 @@ export function startServerProcess(name: string, command: string, args: string[]
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     child,
-    home,
     lastOutput: () => output.join(' | '),
     async stop() {
       child.stdin.end();
       await exited;
-      rmSync(home, { recursive: true, force: true });
     },
   };
 }
