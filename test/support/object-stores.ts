@@ -61,8 +61,7 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), pat
 const S3_REGION = 'us-east-1';
 
 export async function startS3(): Promise<S3Store | Skipped> {
-  const python = process.env.DELTAPORT_TEST_PYTHON ?? 'python3';
-  const server = startServerProcess('moto', python, [path.join(REPO_ROOT, 'test/support/object-stores-moto.py')]);
+  const server = startServerProcess('moto', 'python3', [path.join(REPO_ROOT, 'test/support/object-stores-moto.py')]);
   const started = await firstJsonLine<{ endpoint?: string; accessKeyId?: string; secretAccessKey?: string; error?: string }>(server);
   if (!started?.endpoint || !started.accessKeyId || !started.secretAccessKey) {
     await server.stop();
@@ -160,7 +159,8 @@ export async function startGcs(): Promise<GcsStore | Skipped> {
 }
 
 function fakeGcsServerBinary(): string | null {
-  const candidates = [process.env.DELTAPORT_TEST_FAKE_GCS_SERVER, onPath('fake-gcs-server'), path.join(process.env.GOPATH ?? path.join(homedir(), 'go'), 'bin/fake-gcs-server')];
+  // go install puts it in GOPATH/bin, which is seldom on PATH.
+  const candidates = [onPath('fake-gcs-server'), path.join(process.env.GOPATH ?? path.join(homedir(), 'go'), 'bin/fake-gcs-server')];
   return candidates.find((candidate): candidate is string => !!candidate && existsSync(candidate)) ?? null;
 }
 

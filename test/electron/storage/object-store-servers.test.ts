@@ -11,9 +11,12 @@ import { isSkipped, startAzurite, startGcs, startS3, uploadFolder, type AzuriteS
 type OpenDal = typeof import('opendal');
 type Operator = InstanceType<OpenDal['Operator']>;
 
-const opendal: OpenDal | Skipped = await import('opendal').catch((err: unknown) => ({
-  skipped: `OpenDAL's native binding does not load here: ${(err instanceof Error ? String(err.cause ?? err.message) : String(err)).split('\n')[0]}`,
-}));
+// The binding tries a local file, then the platform package; the last failure is the telling one (a missing GLIBC).
+const opendal: OpenDal | Skipped = await import('opendal').catch((err: unknown) => {
+  const tries: unknown[] = err instanceof Error && Array.isArray(err.cause) ? err.cause : [err];
+  const last = tries.at(-1);
+  return { skipped: `OpenDAL's native binding does not load here: ${(last instanceof Error ? last.message : String(last)).split('\n')[0]}` };
+});
 
 const TABLE = tablePath('simple_table');
 const PREFIX = 'tables/simple_table';
