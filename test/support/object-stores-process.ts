@@ -66,17 +66,22 @@ export async function waitUntilServing(server: ServerProcess, name: string, url:
   }
 }
 
-/** The first JSON line a launcher prints (see object-stores-moto.py), or null if it exited first. */
-export function firstJsonLine<T>(server: ServerProcess): Promise<T | null> {
+/** The first JSON line a launcher prints (see object-stores-moto.py), or null if it exits or stays silent first. */
+export function firstJsonLine<T>(server: ServerProcess, timeoutMs = 60_000): Promise<T | null> {
   return new Promise((resolve) => {
     const lines = createInterface({ input: server.child.stdout });
+    const silent = setTimeout(() => resolve(null), timeoutMs);
+    const settle = (value: T | null) => {
+      clearTimeout(silent);
+      resolve(value);
+    };
     lines.once('line', (line) => {
       try {
-        resolve(JSON.parse(line) as T);
+        settle(JSON.parse(line) as T);
       } catch {
-        resolve(null);
+        settle(null);
       }
     });
-    lines.once('close', () => resolve(null));
+    lines.once('close', () => settle(null));
   });
 }

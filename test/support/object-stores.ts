@@ -65,7 +65,7 @@ export async function startS3(): Promise<S3Store | Skipped> {
   const started = await firstJsonLine<{ endpoint?: string; accessKeyId?: string; secretAccessKey?: string; error?: string }>(server);
   if (!started?.endpoint || !started.accessKeyId || !started.secretAccessKey) {
     await server.stop();
-    const reason = started?.error ?? `the server process exited: ${server.lastOutput()}`;
+    const reason = started?.error ?? `it exited or was silent for 60 s: ${server.lastOutput()}`;
     if (/not installed|No such file|not found/i.test(reason)) return { skipped: `no S3 server: ${reason} (pip install "moto[server]")` };
     throw new Error(`could not start the S3 server (moto): ${reason}`);
   }
