@@ -13,6 +13,7 @@ import type { CommitSummary, PartitionSummary, TableInfo, TableProfile } from '.
 import type { JobRunner } from '../jobs/job-runner.js';
 import { runSharedTask } from '../jobs/task-worker.js';
 import type { AppState } from '../state/app-state.js';
+import { canonicalLocation, isCloudLocation } from '../storage/storage.js';
 import { withPassword } from '../state/secrets.js';
 
 export interface NativeDialogs {
@@ -87,6 +88,8 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
         if (!job) throw new DeltaportError('NOT_FOUND', `no job ${req.id}`);
         const { sink } = job.request;
         if (sink.kind === 'postgres') return { shown: false, location: `${databaseLocation(sink.connection)}, table ${sink.table}` };
+        // A file in a bucket has no folder to show: its URL is the location.
+        if (isCloudLocation(sink.path)) return { shown: false, location: canonicalLocation(sink.path) };
         const file = path.resolve(sink.path);
         const exists = (await stat(file).catch(() => null)) !== null;
         const show = deps.dialogs?.showInFolder;

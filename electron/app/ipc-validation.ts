@@ -84,7 +84,7 @@ function absolutePath(v: unknown, at: string): string {
   return s;
 }
 
-/** Where a table is: an absolute local path or a cloud URL (s3://, gs://, az://, abfss://). */
+/** Where a table or an output file is: an absolute local path or a cloud URL (s3://, gs://, az://, abfss://). */
 function tableLocation(v: unknown, at: string): string {
   const s = nonEmptyString(v, at, LIMITS.path);
   if (!isStoreUrl(s)) return absolutePath(s, at);
@@ -263,7 +263,7 @@ export function validateSinkShape(v: unknown, at = 'sink'): SinkSpec {
     }
     default: {
       const o = object(v, at, ['kind', 'path', 'overwrite']);
-      return defined({ kind, path: absolutePath(o.path, `${at}.path`), overwrite: optional(o, 'overwrite', (x) => boolean(x, `${at}.overwrite`)) });
+      return defined({ kind, path: tableLocation(o.path, `${at}.path`), overwrite: optional(o, 'overwrite', (x) => boolean(x, `${at}.overwrite`)) });
     }
   }
 }

@@ -2,8 +2,6 @@
 // the sink is created (bad input writes nothing); any failure or a cancel aborts the sink, which removes what it has
 // not committed. What it reports is what landed: the rows committed (for a SQL sink, not the rows read ahead of the
 // last commit), and where an exactly-once job resumed.
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { DeltaportError } from '../../shared/errors.js';
 import { exportSinkProblems, isSqlSink, type SinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
@@ -14,6 +12,7 @@ import type { ScanBatch, ScanPosition } from '../delta/scan-types.js';
 import { openSource } from '../delta/source.js';
 import { createSink } from '../sinks/create-sink.js';
 import type { SinkOpenContext } from '../sinks/sink.js';
+import { canonicalLocation, fileExists, isCloudLocation } from '../storage/storage.js';
 import { nullKeyProblem } from './null-keys.js';
 
 export interface ExportProgress {
@@ -135,10 +134,11 @@ export async function writeToSink(
  * may not be replaced (the UI asks the user, the CLI wants --force). */
 async function checkSink(spec: SinkSpec, columns: string[]): Promise<void> {
   const problems = exportSinkProblems(spec, columns);
+  if (spec.kind === 'sqlite' && isCloudLocation(spec.path)) problems.push(`a SQLite database is a local file, not ${spec.path}: export to a local path`);
   if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('\n'));
   if (isSqlSink(spec) || spec.overwrite) return;
-  const target = path.resolve(spec.path);
-  if ((await stat(target).catch(() => null))?.isFile()) {
+  const target = canonicalLocation(spec.path);
+  if (await fileExists(target)) {
     throw new DeltaportError('TARGET_EXISTS', `the output file ${target} already exists`);
   }
 }

@@ -2,11 +2,11 @@
 // default), reports progress as JobEvents, can be cancelled whether queued or running, and has every state change
 // recorded through the JobStore (app state), passwords removed.
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import type { ExportRequest, JobEvent, JobInfo } from '../../shared/api.js';
 import { DeltaportError, toErrorValue } from '../../shared/errors.js';
 import { type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
 import { redactSink } from '../state/secrets.js';
+import { canonicalLocation, locationName } from '../storage/storage.js';
 import { removePartialFiles } from './partial-files.js';
 import { NO_PROGRESS, ProgressMeter, type RawProgress } from './progress.js';
 import type { ExportOutcome } from './tasks.js';
@@ -176,7 +176,7 @@ export class JobRunner {
     const { sink } = job.request;
     if (sink.kind === 'postgres') return;
     const sameTarget = [...this.jobs.values()].some(
-      (other) => other !== job && other.info.state === 'running' && 'path' in other.request.sink && path.resolve(other.request.sink.path) === path.resolve(sink.path),
+      (other) => other !== job && other.info.state === 'running' && 'path' in other.request.sink && canonicalLocation(other.request.sink.path) === canonicalLocation(sink.path),
     );
     if (sameTarget) return;
     if (sink.kind === 'sqlite') await (await import('../sinks/sqlite-sink.js')).releaseLeftLeases(sink.path);
@@ -197,7 +197,7 @@ export class JobRunner {
 }
 
 function jobTitle(request: ExportRequest): string {
-  const table = path.basename(request.source.tablePath);
+  const table = locationName(request.source.tablePath);
   const version = request.source.versionAsOf !== undefined ? ` v${request.source.versionAsOf}` : request.source.timestampAsOf ? ` @ ${request.source.timestampAsOf}` : '';
   return `${table}${version} -> ${sinkTarget(request.sink)}`;
 }

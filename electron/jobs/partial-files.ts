@@ -4,11 +4,11 @@
 // runner removes what it left.
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { isPartialOf } from '../sinks/atomic-file.js';
+import { isPartialOf, localTargetFor } from '../sinks/atomic-file.js';
 
 /** Removes the partial files of exports to `target`; returns their paths. A missing folder has none. */
 export async function removePartialFiles(target: string): Promise<string[]> {
-  const absolute = path.resolve(target);
+  const absolute = localTargetFor(target);
   const folder = path.dirname(absolute);
   const base = path.basename(absolute);
   const names = await readdir(folder).catch(() => [] as string[]);

@@ -1,12 +1,21 @@
 // A file written beside its target as PATH.partial-<pid>-<random> and renamed into place only when complete, so that
 // a failed or cancelled export leaves neither a file at PATH nor a partial file. A process killed mid-way cannot
 // clean up: the next export to the same target removes the partial files of processes that no longer run (the
-// process id in the name says whose a file is).
+// process id in the name says whose a file is). A target in a bucket is written to a local temporary file the same
+// way, then uploaded in one upload that the store shows only once complete (storage.ts upload).
 import { randomBytes } from 'node:crypto';
 import { readdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DeltaportError } from '../../shared/errors.js';
+import { canonicalLocation, isCloudLocation, locationName, uploadFile } from '../storage/storage.js';
 import { requireOutputFolder } from './output-folder.js';
+
+/** The local path whose partial files hold a target's rows while they are written: the target itself, or for a
+ * target in a bucket a file of that name in the temporary folder. */
+export function localTargetFor(target: string): string {
+  return isCloudLocation(target) ? path.join(tmpdir(), `deltaport-upload-${locationName(canonicalLocation(target))}`) : path.resolve(target);
+}
 
 /** PATH.partial-<pid>-<12 hex digits>: the name a partial file of this process takes beside its target. */
 export function partialPathFor(absoluteTarget: string): string {
@@ -61,6 +70,16 @@ export class AtomicFile {
   ) {}
 
   static async create(target: string): Promise<AtomicFile> {
+    if (isCloudLocation(target)) {
+      const location = canonicalLocation(target);
+      await sweepStalePartials(localTargetFor(location));
+      const partialPath = partialPathFor(localTargetFor(location));
+      try {
+        return new AtomicFile(location, partialPath, await open(partialPath, 'wx'));
+      } catch (err) {
+        throw writeError(partialPath, err);
+      }
+    }
     const absolute = path.resolve(target);
     requireOutputFolder(absolute);
     if ((await stat(absolute).catch(() => null))?.isDirectory()) {
@@ -85,16 +104,19 @@ export class AtomicFile {
     }
   }
 
-  /** Flushes, closes and renames the file into place (replacing an older file at the target). */
+  /** Flushes, closes and renames the file into place (replacing an older file at the target), or uploads it. */
   async commit(): Promise<void> {
     const handle = this.takeHandle();
     try {
       await handle.sync();
       await handle.close();
-      await rename(this.partialPath, this.target);
+      if (isCloudLocation(this.target)) await uploadFile(this.partialPath, this.target);
+      else await rename(this.partialPath, this.target);
     } catch (err) {
-      await rm(this.partialPath, { force: true });
+      if (err instanceof DeltaportError) throw err;
       throw writeError(this.target, err);
+    } finally {
+      await rm(this.partialPath, { force: true });
     }
   }
 

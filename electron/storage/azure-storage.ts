@@ -93,6 +93,12 @@ export class AzureStorage implements Storage {
     return rangeBlob(this, location, size);
   }
 
+  /** Blocks staged, then committed in one call: the blob exists only from the commit on. Blocks of a failed upload
+   * are never committed, and the service drops uncommitted blocks. */
+  async upload(localFile: string, location: string): Promise<void> {
+    await this.call('write', location, () => this.container.getBlockBlobClient(this.key(location)).uploadFile(localFile));
+  }
+
   async hasFolder(folder: string): Promise<boolean> {
     return this.call('list', folder, async () => {
       const page = await this.container.listBlobsFlat({ prefix: this.folderKey(folder) }).byPage({ maxPageSize: 1 }).next();

@@ -58,6 +58,11 @@ export class GcsStorage implements Storage {
     return rangeBlob(this, location, size);
   }
 
+  /** A resumable upload: the object appears when it is finalized, not before. */
+  async upload(localFile: string, location: string): Promise<void> {
+    await this.call('write', location, () => this.bucket.upload(localFile, { destination: this.key(location), resumable: true }));
+  }
+
   async hasFolder(folder: string): Promise<boolean> {
     const [files] = await this.call('list', folder, () => this.bucket.getFiles({ prefix: this.folderKey(folder), maxResults: 1, autoPaginate: false }));
     return files.length > 0;

@@ -2,7 +2,9 @@
 // CLI's: environment variables, ~/.aws/config and ~/.aws/credentials with profiles (AWS_PROFILE), SSO, web
 // identity, the instance's role. The region is found from the bucket when none is configured.
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { createReadStream } from 'node:fs';
 import type { StoreLocation } from '../../shared/store-location.js';
 import { countFetch } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
@@ -92,6 +94,13 @@ export class S3Storage implements Storage {
 
   async blob(location: string, size: number): Promise<Blob> {
     return rangeBlob(this, location, size);
+  }
+
+  /** A multipart upload: S3 shows the object only when the upload completes; on a failure the SDK aborts it. */
+  async upload(localFile: string, location: string): Promise<void> {
+    await this.call('write', location, () =>
+      new Upload({ client: this.client, params: { Bucket: this.bucket, Key: this.key(location), Body: createReadStream(localFile) }, leavePartsOnError: false }).done(),
+    );
   }
 
   async hasFolder(folder: string): Promise<boolean> {

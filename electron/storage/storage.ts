@@ -36,6 +36,9 @@ export interface Storage {
   /** A disk's folder changes its modification time when a file is added or removed: a stamp of that, and the time
    * itself, tell a caller whether to list again. Stores have no such thing. */
   folderStamp?(folder: string): Promise<{ stamp: string; modifiedMs: number } | null>;
+  /** Stores only: puts a finished local file at `location` as one upload (multipart where the file is large) that
+   * is visible there only once complete; a failed upload is aborted, leaving nothing at `location`. */
+  upload?(localFile: string, location: string): Promise<void>;
   /** Whether anything exists under the folder (a table root must, before the reader looks for its log). */
   hasFolder(folder: string): Promise<boolean>;
 }
@@ -75,6 +78,24 @@ export function storeLocationOf(location: string): StoreLocation | null {
     return parseStoreLocation(location);
   } catch (err) {
     throw new DeltaportError('VALIDATION', (err as Error).message);
+  }
+}
+
+/** Puts a finished local file at a cloud location (see Storage.upload). */
+export async function uploadFile(localFile: string, location: string): Promise<void> {
+  const storage = storageFor(location);
+  if (!storage.upload) throw new DeltaportError('INTERNAL', `cannot upload to ${location}: not a cloud location`);
+  await storage.upload(localFile, location);
+}
+
+/** Whether a file exists at the location (a missing object or file is false; other failures are thrown). */
+export async function fileExists(location: string): Promise<boolean> {
+  try {
+    await storageFor(location).stat(location);
+    return true;
+  } catch (err) {
+    if (isNotFound(err) || (err instanceof StorageError && err.reason === 'is-folder')) return false;
+    throw err;
   }
 }
 
