@@ -1,3 +1,5 @@
+// The built-in sample as the app copies it into a data folder (from assets/sample-sales), checked against its own log
+// (its data files through DuckDB) and through our reader.
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

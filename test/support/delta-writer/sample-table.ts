@@ -3,8 +3,6 @@
 // appends, an update that rewrites a file, deletes with a stored and an inline deletion vector). The app ships the
 // generated files; this script is kept so that the sample can be made again, into a new folder:
 //   npx tsx test/support/delta-writer/sample-table.ts assets/sample-sales
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { StructType } from '../../../shared/delta-schema.js';
 import { dataFileSchema, dataTable } from './data-columns.js';
 import { DeltaTableWriter } from './table-writer.js';
@@ -75,7 +73,7 @@ function ordersTable(orders: Order[]) {
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => order(from + i));
 
 /** Writes the sample into `root`, which must not hold a table yet. */
-export async function writeSampleTable(root: string): Promise<void> {
+async function writeSampleTable(root: string): Promise<void> {
   const at = (day: number) => START + day * DAY;
   const writer = await DeltaTableWriter.create(root, {
     schema: SAMPLE_SCHEMA,
@@ -116,8 +114,6 @@ export async function writeSampleTable(root: string): Promise<void> {
   await writer.deleteRows(apac1, [3], { predicate: 'order_id = 20', storage: 'i', timestamp: at(5) });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const [target] = process.argv.slice(2);
-  if (!target) throw new Error('usage: sample-table.ts <new table folder>');
-  await writeSampleTable(target);
-}
+const [target] = process.argv.slice(2);
+if (!target) throw new Error('usage: sample-table.ts <new table folder>');
+await writeSampleTable(target);
