@@ -2,8 +2,8 @@
 // in dist/ into single files written over those entries, with shared code in dist/electron/chunks/. Why: a cold
 // `deltaport preview` spent most of its time resolving and compiling ~200 ES modules, 158 of them apache-arrow's.
 // Everything else in dist/ (the Electron main process, the benchmark) keeps running tsc's files unchanged.
-// Bundled code still finds files next to its original module (worker entries, the renderer), because every output
-// file sits one folder below dist/electron/, and each module's import.meta.url is rewritten relative to that depth.
+// Every output file sits one folder below dist/electron/, as its original module did, which is how bundled code still
+// finds files from its own location (threads/start-worker.ts: the worker entries); nothing is rewritten.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,21 +18,12 @@ const entries = { 'cli/bin': 'cli/bin.js', 'jobs/worker': 'jobs/worker.js', 'del
 // and pg, whose optional native binding is looked up dynamically.
 const external = [/^node:/, 'better-sqlite3', /^parquet-wasm(\/|$)/, 'pg', 'electron'];
 
-/** import.meta.url of a module as if it still ran from its own file under dist/ (import.meta.dirname is left alone:
- * its one user, packageRoot, walks up to package.json and finds the same root from any folder of dist/). */
-function keepModuleLocation(): Plugin {
+/** Chunk names carry content hashes: the last build's chunks would otherwise pile up. */
+function removeOldChunks(): Plugin {
   return {
-    name: 'deltaport-keep-module-location',
-    enforce: 'pre',
-    // Chunk names carry content hashes: the last build's chunks would otherwise pile up.
+    name: 'deltaport-remove-old-chunks',
     buildStart() {
       rmSync(path.join(outDir, chunks), { recursive: true, force: true });
-    },
-    transform(code, id) {
-      if (!id.startsWith(dist) || !code.includes('import.meta.url')) return null;
-      const fromOutput = path.relative(path.join(outDir, 'any'), id).split(path.sep).join('/');
-      const url = `new URL(${JSON.stringify(fromOutput)}, import.meta.url).href`;
-      return { code: code.replaceAll('import.meta.url', url), map: null };
     },
   };
 }
@@ -40,7 +31,7 @@ function keepModuleLocation(): Plugin {
 export default defineConfig({
   publicDir: false,
   logLevel: 'warn',
-  plugins: [keepModuleLocation()],
+  plugins: [removeOldChunks()],
   build: {
     ssr: true,
     target: 'node20',

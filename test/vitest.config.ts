@@ -5,6 +5,7 @@ export default defineConfig({
     root: new URL('..', import.meta.url).pathname,
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/source-workers.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     // Two cores: suites that start servers or browsers must not pile up.

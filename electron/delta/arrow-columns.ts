@@ -1,6 +1,10 @@
 // Fast readers over one Arrow Data chunk, for checkpoints with hundreds of thousands of rows: apache-arrow's
 // Vector.get() builds a proxy per struct or map row and decodes each string alone, which costs seconds at that size.
-import { makeVector, type Data, type Struct } from 'apache-arrow';
+import { makeVector, Type, type Data, type Struct } from 'apache-arrow';
+import { int32Offsets, utf8Reader as textOf, validity } from '../arrow/buffers.js';
+
+// Row validity, for the log's readers that test it themselves.
+export { validity };
 
 export type ColumnReader<T> = (row: number) => T | null;
 
@@ -10,39 +14,17 @@ export function structChild(data: Data, name: string): Data | null {
   return index < 0 ? null : data.children[index];
 }
 
-const decoder = new TextDecoder();
-
-/** Row validity; Data.getValid() re-derives nullability on every call, which dominates a tight loop. */
-export function validity(data: Data): (row: number) => boolean {
-  const bitmap = data.nullBitmap;
-  if (data.nullCount === 0 || !bitmap || bitmap.length === 0) return () => true;
-  const offset = data.offset;
-  return (row) => {
-    const bit = offset + row;
-    return (bitmap[bit >> 3] & (1 << (bit & 7))) !== 0;
-  };
-}
-
-/** Strings of a Utf8 column. Log paths are mostly ASCII: then the whole buffer is decoded once and sliced. Slicing
- * by byte offsets is exact when the text has one UTF-16 unit per byte: a multi-byte character or a replaced invalid
- * sequence of several bytes always yields fewer units than bytes. */
+/** Strings of a Utf8 column (decoded once for the whole chunk where it can be: arrow/buffers.ts). */
 export function utf8Reader(data: Data | null): ColumnReader<string> {
   if (!data) return () => null;
-  // LargeUtf8 (64-bit offsets) or Utf8View, should a writer's Arrow schema ask for them: the generic accessor.
-  if (!(data.valueOffsets instanceof Int32Array)) {
+  // Utf8View, should a writer's Arrow schema ask for it: the generic accessor.
+  if (data.typeId !== Type.Utf8 && data.typeId !== Type.LargeUtf8) {
     const vector = makeVector(data);
     return (row) => vector.get(row) as string | null;
   }
-  const offsets = data.valueOffsets;
-  const bytes = data.values as Uint8Array;
+  const text = textOf(data);
   const valid = validity(data);
-  const start = offsets[0];
-  const end = offsets[data.length];
-  const text = decoder.decode(bytes.subarray(start, end));
-  if (text.length === end - start) {
-    return (row) => (valid(row) ? text.slice(offsets[row] - start, offsets[row + 1] - start) : null);
-  }
-  return (row) => (valid(row) ? decoder.decode(bytes.subarray(offsets[row], offsets[row + 1])) : null);
+  return (row) => (valid(row) ? text(row) : null);
 }
 
 /** Numbers of an integer column (Int32 or Int64; Int64 log values such as sizes and epoch ms fit in 2^53). */
@@ -56,7 +38,7 @@ export function numberReader(data: Data | null): ColumnReader<number> {
 /** Objects of a map<string, string> column, such as partitionValues. */
 export function stringMapReader(data: Data | null): ColumnReader<Record<string, string | null>> {
   if (!data) return () => null;
-  const offsets = data.valueOffsets as Int32Array;
+  const offsets = int32Offsets(data);
   const entries = data.children[0];
   const keys = utf8Reader(entries.children[0]);
   const values = utf8Reader(entries.children[1]);

@@ -2,6 +2,7 @@
 // batch per run of kept rows, often a few rows each; sent one by one to another thread, the per-message cost of
 // Arrow IPC would exceed the cost of the rows. Flat columns only: a schema with nested columns returns null.
 import { makeData, RecordBatch, Struct, Type, type Data, type DataType, type Schema } from 'apache-arrow';
+import { booleanReader, int32Offsets, validity, valueBytes } from '../arrow/buffers.js';
 
 const FIXED_WIDTH = new Set<Type>([
   Type.Int, Type.Float, Type.Date, Type.Timestamp, Type.Time, Type.Decimal, Type.Duration, Type.Interval, Type.FixedSizeBinary,
@@ -22,17 +23,14 @@ export function concatBatches(batches: RecordBatch[]): RecordBatch | null {
 
 function concatColumn(type: DataType, parts: Data[], length: number): Data {
   const nullCount = parts.reduce((n, p) => n + p.nullCount, 0);
-  const nullBitmap = nullCount > 0 ? bits(parts, length, (p, i) => p.getValid(i)) : undefined;
+  const nullBitmap = nullCount > 0 ? bits(parts, length, validity) : undefined;
   if (type.typeId === Type.Bool) {
-    const data = bits(parts, length, (p, i) => {
-      const at = p.offset + i;
-      return ((p.values[at >> 3] >> (at & 7)) & 1) === 1;
-    });
+    const data = bits(parts, length, booleanReader);
     return makeData({ type, length, nullCount, nullBitmap, data } as never);
   }
   if (type.typeId === Type.Utf8 || type.typeId === Type.Binary) {
     const valueOffsets = new Int32Array(length + 1);
-    const ranges = parts.map((p) => (p.valueOffsets as Int32Array).subarray(0, p.length + 1));
+    const ranges = parts.map((p) => int32Offsets(p).subarray(0, p.length + 1));
     const data = new Uint8Array(ranges.reduce((n, r) => n + r[r.length - 1] - r[0], 0));
     let row = 0;
     let at = 0;
@@ -40,7 +38,7 @@ function concatColumn(type: DataType, parts: Data[], length: number): Data {
       const offsets = ranges[k];
       const base = offsets[0];
       for (let i = 1; i <= p.length; i++) valueOffsets[++row] = at + offsets[i] - base;
-      data.set((p.values as Uint8Array).subarray(base, offsets[p.length]), at);
+      data.set(valueBytes(p).subarray(base, offsets[p.length]), at);
       at += offsets[p.length] - base;
     });
     return makeData({ type, length, nullCount, nullBitmap, valueOffsets, data } as never);
@@ -57,12 +55,13 @@ function concatColumn(type: DataType, parts: Data[], length: number): Data {
   return makeData({ type, length, nullCount, nullBitmap, data } as never);
 }
 
-/** A bitmap of `length` bits, LSB first, set where `test` holds for the parts' rows in order. */
-function bits(parts: Data[], length: number, test: (part: Data, row: number) => boolean): Uint8Array {
+/** A bitmap of `length` bits, LSB first, set where the part's reader (made by `bitsOf`) says so, parts in order. */
+function bits(parts: Data[], length: number, bitsOf: (part: Data) => (row: number) => boolean): Uint8Array {
   const out = new Uint8Array((length + 7) >> 3);
   let row = 0;
   for (const p of parts) {
-    for (let i = 0; i < p.length; i++, row++) if (test(p, i)) out[row >> 3] |= 1 << (row & 7);
+    const test = bitsOf(p);
+    for (let i = 0; i < p.length; i++, row++) if (test(i)) out[row >> 3] |= 1 << (row & 7);
   }
   return out;
 }

@@ -20,7 +20,7 @@ export async function* parallelScan(snapshot: Snapshot, options: ScanOptions = {
   const { signal, ...rest } = options;
   checkAborted(signal);
   const job: ScanJob = { snapshot, options: rest, readAhead: READ_AHEAD };
-  const worker = startWorker(import.meta.url, 'scan-worker', {
+  const worker = startWorker('delta/scan-worker', {
     workerData: job,
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });

@@ -31,7 +31,7 @@ class TaskWorker {
   private stopped: Promise<void> = Promise.resolve();
 
   constructor() {
-    this.worker = startWorker(import.meta.url, 'worker');
+    this.worker = startWorker('jobs/worker');
     this.worker.on('message', (message: FromWorker) => {
       const task = this.pending.get(message.id);
       if (!task) return;

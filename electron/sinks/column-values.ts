@@ -2,13 +2,13 @@
 // work straight on the column's buffers (offsets, words, bitmaps) so that a batch never becomes row objects; what a
 // value turns into is decided by the Delta type (timestamp vs timestamp_ntz, nested -> JSON), how it is stored in
 // memory by the Arrow type.
-import { isAscii } from 'node:buffer';
 import { Type, Vector, type Data, type DataType, type Decimal, type Timestamp } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { decimalReader } from '../values/decimal-text.js';
 import { int64Reader } from '../values/int64.js';
 import { dateFormatter, MAX_TIMESTAMP_BYTES, timestampByteWriter } from '../values/time-text.js';
 import { jsonReader } from '../values/json-value.js';
+import { booleanReader, int32Offsets, isNullAt, utf8Reader, valueBytes } from '../arrow/buffers.js';
 import { valueKind, type ValueKind } from './sql-types.js';
 
 /** Reads row i (valid rows only; nulls are checked by the caller through isNull). */
@@ -17,17 +17,6 @@ export type CellReader<T> = (i: number) => T;
 export type SqliteValue = number | bigint | string | Buffer;
 
 const MS_PER_DAY = 86_400_000;
-
-export function isNullAt(data: Data): (i: number) => boolean {
-  if (data.type.typeId === Type.Null) return () => true;
-  const bitmap = data.nullBitmap;
-  if (data.nullCount === 0 || !bitmap || bitmap.length === 0) return () => false;
-  const offset = data.offset;
-  return (i) => {
-    const bit = offset + i;
-    return (bitmap[bit >> 3] & (1 << (bit & 7))) === 0;
-  };
-}
 
 /** Writes rows [first, first + rows) of a column into `into` at `at`, `at + stride`, ... (null for SQL NULL). */
 export type ColumnFiller = (into: unknown[], first: number, rows: number, at: number, stride: number) => void;
@@ -130,22 +119,13 @@ function textReader(data: Data, kind: ValueKind): CellReader<string> {
 
 function stringReader(data: Data): CellReader<string> {
   if (data.type.typeId !== Type.Utf8) return genericText(data);
-  const bytes = bufferOf(data.values);
-  const offsets = data.valueOffsets as Int32Array;
-  const base = offsets[0];
-  const used = bytes.subarray(base, offsets[data.length]);
-  if (isAscii(used)) {
-    // One decode for the whole column; with ASCII, byte offsets are character offsets.
-    const text = used.toString('latin1');
-    return (i) => text.substring(offsets[i] - base, offsets[i + 1] - base);
-  }
-  return (i) => bytes.toString('utf8', offsets[i], offsets[i + 1]);
+  return utf8Reader(data);
 }
 
 function binaryReader(data: Data): CellReader<Buffer> {
   if (data.type.typeId === Type.Binary) {
-    const bytes = bufferOf(data.values);
-    const offsets = data.valueOffsets as Int32Array;
+    const bytes = valueBytes(data);
+    const offsets = int32Offsets(data);
     return (i) => bytes.subarray(offsets[i], offsets[i + 1]);
   }
   const vector = new Vector([data]);
@@ -155,15 +135,6 @@ function binaryReader(data: Data): CellReader<Buffer> {
 function numberReader(data: Data): CellReader<number> {
   const values = data.values as ArrayLike<number>;
   return (i) => values[i];
-}
-
-function booleanReader(data: Data): CellReader<boolean> {
-  const bits = data.values as Uint8Array;
-  const offset = data.offset;
-  return (i) => {
-    const bit = offset + i;
-    return (bits[bit >> 3] & (1 << (bit & 7))) !== 0;
-  };
 }
 
 function dateReader(data: Data): CellReader<string> {
@@ -226,8 +197,4 @@ function isInt64(type: DataType): boolean {
 function isNested(type: DataType): boolean {
   const id = type.typeId;
   return id === Type.Struct || id === Type.List || id === Type.Map || id === Type.FixedSizeList || id === Type.LargeList;
-}
-
-function bufferOf(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

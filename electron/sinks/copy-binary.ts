@@ -9,7 +9,7 @@ import { DateUnit, Precision, TimeUnit, Type, type Data, type DateDay, type Deci
 import type { StructField } from '../../shared/delta-schema.js';
 import { unscaled } from '../values/decimal-text.js';
 import { jsonReader } from '../values/json-value.js';
-import { isNullAt } from './column-values.js';
+import { booleanReader, isNullAt } from '../arrow/buffers.js';
 import { CHUNK_BYTES, CopyOutput } from './copy-output.js';
 import { valueKind, type ExistingColumn, type ValueKind } from './sql-types.js';
 
@@ -201,13 +201,11 @@ function int8Writer(data: Data): CellWriter {
 }
 
 function booleanWriter(data: Data): CellWriter {
-  const bits = data.values as Uint8Array;
-  const offset = data.offset;
+  const bit = booleanReader(data);
   return (out, i) => {
-    const at = offset + i;
     out.ensure(5);
     put32(out.buf, out.pos, 1);
-    out.buf[out.pos + 4] = (bits[at >> 3] >> (at & 7)) & 1;
+    out.buf[out.pos + 4] = bit(i) ? 1 : 0;
     out.pos += 5;
   };
 }

@@ -5,7 +5,8 @@ import { Precision, Type, type Data, type Float, type Int, type RecordBatch, typ
 import type { StructField } from '../../shared/delta-schema.js';
 import { int64Reader } from '../values/int64.js';
 import { MAX_TIMESTAMP_BYTES, timestampByteWriter } from '../values/time-text.js';
-import { isNullAt, mayNeedCopyEscape, pgTextReader } from './column-values.js';
+import { booleanReader, int32Offsets, isNullAt, valueBytes } from '../arrow/buffers.js';
+import { mayNeedCopyEscape, pgTextReader } from './column-values.js';
 import { CHUNK_BYTES, CopyOutput } from './copy-output.js';
 import { valueKind } from './sql-types.js';
 
@@ -82,12 +83,10 @@ function valueWriter(data: Data, field: StructField): CellWriter {
     return timestampWriter(data, (data.type as Timestamp).unit, kind === 'timestamp');
   }
   if (kind === 'boolean' && data.type.typeId === Type.Bool) {
-    const bits = data.values as Uint8Array;
-    const offset = data.offset;
+    const bit = booleanReader(data);
     return (out, i) => {
-      const at = offset + i;
       out.ensure(2);
-      out.buf[out.pos++] = (bits[at >> 3] >> (at & 7)) & 1 ? 0x74 : 0x66; // t, f
+      out.buf[out.pos++] = bit(i) ? 0x74 : 0x66; // t, f
     };
   }
   const read = pgTextReader(data, field);
@@ -108,8 +107,8 @@ function timestampWriter(data: Data, unit: number, utc: boolean): CellWriter {
 /** Copies the cell's UTF-8 bytes, escaping the four bytes COPY text gives a meaning to; a column without any of
  * them (found by one native search per byte value) is copied without looking at each byte. */
 function utf8Writer(data: Data): CellWriter {
-  const bytes = Buffer.from(data.values.buffer, data.values.byteOffset, data.values.byteLength);
-  const offsets = data.valueOffsets as Int32Array;
+  const bytes = valueBytes(data);
+  const offsets = int32Offsets(data);
   const used = bytes.subarray(offsets[0], offsets[data.length]);
   if (![BACKSLASH, TAB, NEWLINE, CR].some((b) => used.includes(b))) {
     return (out, i) => {

@@ -30,7 +30,7 @@ export function startCheckpointer(db: Database.Database, busyTimeoutMs: number):
   const flags = new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
   const state = new Int32Array(flags);
   const data: CheckpointerData = { path: db.name, flags, busyTimeoutMs };
-  const worker = startWorker(import.meta.url, 'sqlite-checkpoint-worker', { workerData: data });
+  const worker = startWorker('sinks/sqlite-checkpoint-worker', { workerData: data });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   // A thread that cannot open the file leaves checkpoints to the writer again; the export goes on either way.
   worker.once('error', () => {

@@ -1,15 +1,25 @@
-// Starts a worker thread from a module next to the caller. The built app runs the .js entry directly. Under vitest
-// and tsx the sources are .ts: Node 20 does not apply an --import'ed loader to a worker's entry, so a small
-// bootstrap loads the .ts entry through tsx's tsImport instead.
+// Starts a worker thread. Entries are named by their path under electron/ ('delta/scan-worker') and found from this
+// module's own location, one folder below electron/ in the sources and in tsc's output, and one folder below
+// dist/electron/ in the bundles as well (bundle.config.ts puts every entry and chunk there), so no caller's
+// import.meta.url is needed, which bundling would change. The built app runs the .js entry. The tests run the .ts
+// sources, which Node 20 cannot start as a worker's entry (it does not apply an --import'ed loader to a worker): they
+// install a starter for those under SOURCE_WORKER_STARTER (test/support/source-workers.ts), and the app itself never
+// loads a dev tool.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
-/** `entry` is the worker module's name without extension, resolved next to `callerUrl` (its import.meta.url). */
-export function startWorker(callerUrl: string, entry: string, options: WorkerOptions = {}): Worker {
-  const extension = path.extname(fileURLToPath(callerUrl));
-  const url = new URL(`./${entry}${extension}`, callerUrl);
+export const SOURCE_WORKER_STARTER = Symbol.for('deltaport.startSourceWorker');
+export type SourceWorkerStarter = (entry: URL, options: WorkerOptions) => Worker;
+
+const electronRoot = new URL('../', import.meta.url);
+const extension = path.extname(fileURLToPath(import.meta.url));
+
+/** `entry` is the worker module's path under electron/, without extension. */
+export function startWorker(entry: string, options: WorkerOptions = {}): Worker {
+  const url = new URL(`${entry}${extension}`, electronRoot);
   if (extension !== '.ts') return new Worker(url, options);
-  const bootstrap = `import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(url.href)}, ${JSON.stringify(callerUrl)}))`;
-  return new Worker(bootstrap, { ...options, eval: true });
+  const startSource = (globalThis as { [SOURCE_WORKER_STARTER]?: SourceWorkerStarter })[SOURCE_WORKER_STARTER];
+  if (!startSource) throw new Error(`cannot start ${fileURLToPath(url)} as a worker: import test/support/source-workers.ts first`);
+  return startSource(url, options);
 }

@@ -20,6 +20,7 @@ import {
   type Vector,
 } from 'apache-arrow';
 import { DeltaportError } from '../../shared/errors.js';
+import { anyOffsets, booleanReader, int32Offsets, utf8Reader, validity, valueBytes } from '../arrow/buffers.js';
 import type { JsonValue } from '../../shared/api.js';
 import { decimalReader } from './decimal-text.js';
 import { int64Reader } from './int64.js';
@@ -27,8 +28,6 @@ import { dateFormatter, timestampFormatter } from './time-text.js';
 
 /** Reads row i of the column it was made for. */
 export type CellReader = (i: number) => JsonValue;
-
-const utf8 = new TextDecoder();
 
 /** Field metadata of a Utf8 column whose text is JSON (Arrow's canonical JSON extension type). */
 export const JSON_TEXT_METADATA: ReadonlyMap<string, string> = new Map([['ARROW:extension:name', 'arrow.json']]);
@@ -60,12 +59,8 @@ export function jsonReader(column: Vector | Data, field?: Field): CellReader {
 function dataReader(data: Data, field?: Field): CellReader {
   const read = isJsonText(field) ? jsonTextValueReader(data) : valueReader(data);
   if (data.nullCount === 0 || data.typeId === Type.Null) return read;
-  const bitmap = data.nullBitmap;
-  const offset = data.offset;
-  return (i) => {
-    const bit = offset + i;
-    return (bitmap[bit >> 3] & (1 << (bit & 7))) === 0 ? null : read(i);
-  };
+  const valid = validity(data);
+  return (i) => (valid(i) ? read(i) : null);
 }
 
 // Reads a value that is known not to be null.
@@ -74,11 +69,8 @@ function valueReader(data: Data): CellReader {
   switch (data.typeId) {
     case Type.Null:
       return () => null;
-    case Type.Bool: {
-      const bits = data.values as Uint8Array;
-      const offset = data.offset;
-      return (i) => (bits[(offset + i) >> 3] & (1 << ((offset + i) & 7))) !== 0;
-    }
+    case Type.Bool:
+      return booleanReader(data);
     case Type.Int: {
       if ((type as Int).bitWidth < 64) {
         const values = data.values as Int32Array;
@@ -100,15 +92,15 @@ function valueReader(data: Data): CellReader {
       return decimalReader(data.values as Uint32Array, (type as Decimal).bitWidth, (type as Decimal).scale);
     case Type.Utf8:
     case Type.LargeUtf8:
-      return textReader(data.values as Uint8Array, data.valueOffsets as Int32Array | BigInt64Array, data.length);
+      return utf8Reader(data);
     case Type.Binary:
     case Type.LargeBinary: {
-      const bytes = data.values as Uint8Array;
-      const offsets = data.valueOffsets as Int32Array | BigInt64Array;
+      const bytes = valueBytes(data);
+      const offsets = anyOffsets(data);
       return (i) => base64(bytes, Number(offsets[i]), Number(offsets[i + 1]));
     }
     case Type.FixedSizeBinary: {
-      const bytes = data.values as Uint8Array;
+      const bytes = valueBytes(data);
       const width = (type as FixedSizeBinary).byteWidth;
       return (i) => base64(bytes, i * width, (i + 1) * width);
     }
@@ -149,7 +141,7 @@ function valueReader(data: Data): CellReader {
     }
     case Type.List:
     case Type.LargeList: {
-      const offsets = data.valueOffsets as Int32Array | BigInt64Array;
+      const offsets = anyOffsets(data);
       const element = dataReader(data.children[0], type.children[0] as Field);
       return (i) => {
         const out: JsonValue[] = [];
@@ -167,7 +159,7 @@ function valueReader(data: Data): CellReader {
       };
     }
     case Type.Map: {
-      const offsets = data.valueOffsets as Int32Array;
+      const offsets = int32Offsets(data);
       const entries = data.children[0];
       const [keyField, valueField] = entries.type.children as Field[];
       const key = dataReader(entries.children[0], keyField);
@@ -192,9 +184,9 @@ function valueReader(data: Data): CellReader {
  * text with such a number is parsed losslessly instead, and the number kept as its text, as longs are elsewhere. */
 function jsonTextValueReader(data: Data): CellReader {
   if (data.typeId !== Type.Utf8 && data.typeId !== Type.LargeUtf8) return valueReader(data);
-  const text = textReader(data.values as Uint8Array, data.valueOffsets as Int32Array | BigInt64Array, data.length);
+  const text = utf8Reader(data);
   return (i) => {
-    const json = text(i) as string;
+    const json = text(i);
     if (!LONG_DIGITS.test(json)) return JSON.parse(json) as JsonValue;
     return parseLossless(json, null, (digits) => (isSafeNumber(digits) ? Number(digits) : digits)) as JsonValue;
   };
@@ -203,19 +195,6 @@ function jsonTextValueReader(data: Data): CellReader {
 // 16 digits in a row: the shortest number (outside strings too, which only makes the check conservative) that a
 // double may not hold exactly.
 const LONG_DIGITS = /\d{16}/;
-
-// Decoding each value on its own costs a call per value; one decode of the column's whole byte range is ten times
-// faster. When that text has one UTF-16 unit per byte (all ASCII, the common case), byte offsets are text offsets.
-function textReader(bytes: Uint8Array, offsets: Int32Array | BigInt64Array, length: number): CellReader {
-  const start = Number(offsets[0]);
-  const end = Number(offsets[length]);
-  const whole = utf8.decode(bytes.subarray(start, end));
-  if (whole.length === end - start) {
-    if (offsets instanceof Int32Array) return (i) => whole.slice(offsets[i] - start, offsets[i + 1] - start);
-    return (i) => whole.slice(Number(offsets[i]) - start, Number(offsets[i + 1]) - start);
-  }
-  return (i) => utf8.decode(bytes.subarray(Number(offsets[i]), Number(offsets[i + 1])));
-}
 
 // A map key must become an object key: text stays as it is, anything else becomes its JSON text.
 function keyText(key: JsonValue): string {

@@ -2,8 +2,8 @@
 // a few appends, then a delete through a deletion vector) and a long log (many small commits, checkpointed).
 import path from 'node:path';
 import type { StructType } from '../../shared/delta-schema.js';
-import { dataFileSchema, dataTable } from '../../electron/delta-writer/data-columns.js';
-import { DeltaTableWriter } from '../../electron/delta-writer/table-writer.js';
+import { dataFileSchema, dataTable } from '../support/delta-writer/data-columns.js';
+import { DeltaTableWriter } from '../support/delta-writer/table-writer.js';
 import { WIDE_SCHEMA, wideArrowTable, wideChunk } from './wide-data.js';
 
 export const SEED = 20240101;

@@ -1,7 +1,7 @@
 // The wide benchmark table's rows, generated column-wise into typed arrays (no row objects), chunk by chunk and
 // deterministically: chunk k is the same whoever asks for it, so the Delta table and the limits' inputs agree.
 import { Bool, TimestampMicrosecond, Utf8, makeData, makeVector, type Table } from 'apache-arrow';
-import { dataFileSchema, dataTable } from '../../electron/delta-writer/data-columns.js';
+import { dataFileSchema, dataTable } from '../support/delta-writer/data-columns.js';
 import type { StructType } from '../../shared/delta-schema.js';
 import { seededRandom, type Random } from './random.js';
 

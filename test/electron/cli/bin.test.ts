@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tablePath } from '../../support/tables.js';
+import { RUN_SOURCES } from '../../support/source-workers.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const empty = mkdtempSync(path.join(tmpdir(), 'deltaport-bin-'));
 afterAll(() => rmSync(empty, { recursive: true, force: true }));
 
-const BIN = ['--import', 'tsx', 'electron/cli/bin.ts'];
+const BIN = [...RUN_SOURCES, 'electron/cli/bin.ts'];
 
 function deltaport(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../support/test-database.js';
 import { tablePath } from '../../support/tables.js';
 import { duck, sqlText } from '../export/oracle.js';
+import { RUN_SOURCES } from '../../support/source-workers.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const COVID = tablePath('COVID-19_NYT');
@@ -32,7 +33,7 @@ interface Run {
 
 function deltaport(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'electron/cli/bin.ts', ...args], { cwd: root, timeout: 170_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [...RUN_SOURCES, 'electron/cli/bin.ts', ...args], { cwd: root, timeout: 170_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
     });
   });

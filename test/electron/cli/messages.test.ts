@@ -8,6 +8,7 @@ import { commitVersions, liveAdds } from '../delta-writer/log-reading.js';
 import { scratchFolders } from '../delta/log-files.js';
 import { tablePath } from '../../support/tables.js';
 import { cli } from './run-cli.js';
+import { RUN_SOURCES } from '../../support/source-workers.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const scratch = scratchFolders('messages');
@@ -16,7 +17,7 @@ afterAll(() => scratch.removeAll());
 describe('CLI messages', () => {
   it('deltaport with no arguments prints the help on stderr and exits 2 (its own process)', async () => {
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', 'electron/cli/bin.ts'], { cwd: root }, (err, stdout, stderr) =>
+      execFile(process.execPath, [...RUN_SOURCES, 'electron/cli/bin.ts'], { cwd: root }, (err, stdout, stderr) =>
         resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
       );
     });

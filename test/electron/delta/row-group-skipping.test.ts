@@ -12,7 +12,7 @@ import { openSource } from '../../../electron/delta/source.js';
 import { parallelScan } from '../../../electron/delta/parallel-scan.js';
 import { scan } from '../../../electron/delta/scan.js';
 import type { ScanBatch, ScanPosition } from '../../../electron/delta/scan-types.js';
-import { DeltaTableWriter } from '../../../electron/delta-writer/table-writer.js';
+import { DeltaTableWriter } from '../../support/delta-writer/table-writer.js';
 import { scratchFolders } from './log-files.js';
 
 const scratch = scratchFolders('row-groups');

@@ -12,7 +12,7 @@ import { outputSchema } from '../../../electron/delta/arrow-types.js';
 import { scan } from '../../../electron/delta/scan.js';
 import type { ScanBatch, ScanOptions } from '../../../electron/delta/scan-types.js';
 import type { Snapshot } from '../../../electron/delta/snapshot.js';
-import { encodeParquet } from '../../../electron/delta-writer/parquet-writer.js';
+import { encodeParquet } from '../../support/delta-writer/parquet-writer.js';
 import { scratchFolders } from './log-files.js';
 
 const scratch = scratchFolders('scan');

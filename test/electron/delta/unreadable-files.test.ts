@@ -15,9 +15,10 @@ import { duck, sqlString } from '../delta-writer/log-reading.js';
 import { startServe, type ServedApp } from '../../support/serve.js';
 import { tablePath } from '../../support/tables.js';
 import { scratchFolders } from './log-files.js';
+import { RUN_SOURCES } from '../../support/source-workers.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const BIN = ['--import', 'tsx', 'electron/cli/bin.ts'];
+const BIN = [...RUN_SOURCES, 'electron/cli/bin.ts'];
 const scratch = scratchFolders('unreadable');
 afterAll(() => scratch.removeAll());
 

@@ -6,9 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { removePartialFiles } from '../../../electron/jobs/partial-files.js';
 import { sweepStalePartials } from '../../../electron/sinks/atomic-file.js';
 import { tablePath } from '../../support/tables.js';
+import { RUN_SOURCES } from '../../support/source-workers.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const BIN = ['--import', 'tsx', 'electron/cli/bin.ts'];
+const BIN = [...RUN_SOURCES, 'electron/cli/bin.ts'];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-partials-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

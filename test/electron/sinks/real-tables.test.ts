@@ -13,6 +13,7 @@ import { useTestDatabase } from '../../support/test-database.js';
 import { tablePath } from '../../support/tables.js';
 import { duck, liveRecordCount, sqlText } from '../export/oracle.js';
 import { pgSpec, sqliteSpec } from './sink-harness.js';
+import { RUN_SOURCES } from '../../support/source-workers.js';
 
 const COVID = tablePath('COVID-19_NYT');
 const dir = mkdtempSync(path.join(tmpdir(), 'deltaport-real-'));
@@ -86,7 +87,7 @@ describe('real tables into SQL', () => {
 /** Runs the export in a child process and kills it once it has reported `rows` committed rows; returns that count. */
 function killMidway(request: object, rows: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'export-child.ts')], {
+    const child = spawn(process.execPath, [...RUN_SOURCES, path.join(import.meta.dirname, 'export-child.ts')], {
       env: { ...process.env, DELTAPORT_CHILD_EXPORT: JSON.stringify(request) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -13,6 +13,7 @@ import { createSqliteSink } from '../../../electron/sinks/sqlite-sink.js';
 import { tablePath } from '../../support/tables.js';
 import { drive, NUMBERED_FIELDS, numberedTable, snapshotOf, sqliteSpec, streamOf } from './sink-harness.js';
 import { failure } from '../../support/failure.js';
+import { RUN_SOURCES } from '../../support/source-workers.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'deltaport-sqlite-leftovers-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -160,7 +161,7 @@ describe('a failed export into a new SQLite file', () => {
 /** Runs the export in a child process and kills it once it has read `rows` rows. */
 function killMidway(request: object, rows: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'export-child.ts')], {
+    const child = spawn(process.execPath, [...RUN_SOURCES, path.join(import.meta.dirname, 'export-child.ts')], {
       env: { ...process.env, DELTAPORT_CHILD_EXPORT: JSON.stringify(request) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

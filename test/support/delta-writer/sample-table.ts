@@ -1,15 +1,13 @@
-// The built-in sample: a small partitioned sales table whose history shows each kind of commit a new user may want
-// to explore (create, appends, an update that rewrites a file, deletes with a stored and an inline deletion vector).
-// Its contents are fixed, so the same sample is written everywhere.
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import type { StructType } from '../../shared/delta-schema.js';
+// Generates the app's built-in sample (assets/sample-sales, copied into the data folder by electron/app/sample.ts): a
+// small partitioned sales table whose history shows each kind of commit a new user may want to explore (create,
+// appends, an update that rewrites a file, deletes with a stored and an inline deletion vector). The app ships the
+// generated files; this script is kept so that the sample can be made again, into a new folder:
+//   npx tsx test/support/delta-writer/sample-table.ts assets/sample-sales
+import type { StructType } from '../../../shared/delta-schema.js';
 import { dataFileSchema, dataTable } from './data-columns.js';
 import { DeltaTableWriter } from './table-writer.js';
 
-export const SAMPLE_TABLE_NAME = 'sample-sales';
-
-export const SAMPLE_SCHEMA: StructType = {
+const SAMPLE_SCHEMA: StructType = {
   type: 'struct',
   fields: [
     { name: 'order_id', type: 'long', nullable: false, metadata: {} },
@@ -74,28 +72,8 @@ function ordersTable(orders: Order[]) {
 
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => order(from + i));
 
-/**
- * Writes the sample table into `dir` (once: an existing sample is kept) and returns the table's path. The table is
- * built in a sibling folder and renamed into place, so an interrupted run never leaves half a sample behind.
- */
-export async function writeSampleTable(dir: string): Promise<string> {
-  const target = path.join(dir, SAMPLE_TABLE_NAME);
-  if (await exists(path.join(target, '_delta_log'))) return target;
-  await fs.mkdir(dir, { recursive: true });
-  const staging = await fs.mkdtemp(path.join(dir, `.${SAMPLE_TABLE_NAME}-`));
-  try {
-    await buildSample(staging);
-    await fs.rename(staging, target);
-  } catch (err) {
-    await fs.rm(staging, { recursive: true, force: true });
-    // Another caller may have finished first; its sample is as good as ours.
-    if (await exists(path.join(target, '_delta_log'))) return target;
-    throw err;
-  }
-  return target;
-}
-
-async function buildSample(root: string): Promise<void> {
+/** Writes the sample into `root`, which must not hold a table yet. */
+async function writeSampleTable(root: string): Promise<void> {
   const at = (day: number) => START + day * DAY;
   const writer = await DeltaTableWriter.create(root, {
     schema: SAMPLE_SCHEMA,
@@ -136,9 +114,6 @@ async function buildSample(root: string): Promise<void> {
   await writer.deleteRows(apac1, [3], { predicate: 'order_id = 20', storage: 'i', timestamp: at(5) });
 }
 
-async function exists(p: string): Promise<boolean> {
-  return fs.access(p).then(
-    () => true,
-    () => false,
-  );
-}
+const [target] = process.argv.slice(2);
+if (!target) throw new Error('usage: sample-table.ts <new table folder>');
+await writeSampleTable(target);

@@ -2,8 +2,9 @@
 // to the commit time (readers without in-commit timestamps resolve time travel from it).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Action } from '../delta/actions.js';
-import { DeltaportError } from '../../shared/errors.js';
+import type { Action } from '../../../electron/delta/actions.js';
+import { setModificationTime } from '../../../electron/app/modification-time.js';
+import { DeltaportError } from '../../../shared/errors.js';
 
 export function logDir(tableRoot: string): string {
   return path.join(tableRoot, '_delta_log');
@@ -30,14 +31,4 @@ export async function writeCommit(
     throw err;
   }
   await setModificationTime(file, timestampMs);
-}
-
-/**
- * Sets a file's mtime so that readers, which floor it to whole milliseconds as Hadoop does, see `timestampMs`.
- * utimes takes float seconds, which cannot hold every millisecond exactly; aiming half a millisecond in keeps the
- * rounding error (well under a microsecond) from falling into the millisecond before.
- */
-export async function setModificationTime(file: string, timestampMs: number): Promise<void> {
-  const seconds = (timestampMs + 0.5) / 1000;
-  await fs.utimes(file, seconds, seconds);
 }

@@ -15,8 +15,9 @@ import {
   vectorFromArray,
   type DataType,
 } from 'apache-arrow';
-import type { AddFile, DeletionVectorDescriptor, Metadata, Protocol, RemoveFile } from '../delta/actions.js';
-import { logDir, setModificationTime, versionPrefix } from './log-files.js';
+import type { AddFile, DeletionVectorDescriptor, Metadata, Protocol, RemoveFile } from '../../../electron/delta/actions.js';
+import { setModificationTime } from '../../../electron/app/modification-time.js';
+import { logDir, versionPrefix } from './log-files.js';
 import { encodeParquet } from './parquet-writer.js';
 
 export interface CheckpointState {

@@ -19,8 +19,8 @@ import {
   Vector,
   type DataType,
 } from 'apache-arrow';
-import type { StructType } from '../../shared/delta-schema.js';
-import { DeltaportError } from '../../shared/errors.js';
+import type { StructType } from '../../../shared/delta-schema.js';
+import { DeltaportError } from '../../../shared/errors.js';
 
 const PRIMITIVES: Record<string, () => DataType> = {
   byte: () => new Int8(),

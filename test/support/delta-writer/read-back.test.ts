@@ -1,14 +1,13 @@
-// The writer's tables read back through the project's own reader (openSource / DeltaTable), with expectations taken
-// from what the tests wrote, not from the reader.
+// The benchmark's tables (made by the writer) read back through the project's own reader (openSource / DeltaTable),
+// with expectations taken from what the tests wrote, not from the reader.
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSampleTable } from '../../../electron/delta-writer/sample-table.js';
 import { openSource } from '../../../electron/delta/source.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { writeLongLog, writeWideTable } from '../../bench/bench-tables.js';
-import { duck, sqlString } from './log-reading.js';
+import { duck, sqlString } from '../../electron/delta-writer/log-reading.js';
 
 let dir: string;
 
@@ -26,30 +25,6 @@ async function readColumn(tablePath: string, column: string, at: { versionAsOf?:
   for await (const { batch } of source.batches()) values.push(...batch.getChildAt(0)!.toArray());
   return values;
 }
-
-describe('the sample table through our reader', () => {
-  it('reads 33 orders at the latest version and 36 before the deletes', async () => {
-    const root = await writeSampleTable(dir);
-    const all = Array.from({ length: 36 }, (_, i) => i + 1);
-    const latest = (await readColumn(root, 'order_id')).map(Number).sort((a, b) => a - b);
-    expect(latest).toEqual(all.filter((id) => ![3, 6, 20].includes(id)));
-    const beforeDeletes = (await readColumn(root, 'order_id', { versionAsOf: 3 })).map(Number).sort((a, b) => a - b);
-    expect(beforeDeletes).toEqual(all);
-  });
-
-  it('resolves a timestamp between two commits to the earlier one (commits are a day apart from 2024-03-01 09:00)', async () => {
-    const table = await DeltaTable.open(await writeSampleTable(dir));
-    expect(await table.resolveTimestamp(Date.parse('2024-03-04T08:59:59Z'))).toBe(2);
-    expect(await table.resolveTimestamp(Date.parse('2024-03-04T09:00:00Z'))).toBe(3);
-  });
-
-  it('fills the region partition column from the folders', async () => {
-    const regions = await readColumn(await writeSampleTable(dir), 'region');
-    const counts = Object.fromEntries(['APAC', 'EU', 'NA'].map((r) => [r, regions.filter((v) => v === r).length]));
-    // APAC: 8 written, 1 deleted; EU: 8 + 6 written, 2 deleted; NA: 8 + 6.
-    expect(counts).toEqual({ APAC: 7, EU: 12, NA: 14 });
-  });
-});
 
 describe('the benchmark tables through our reader', () => {
   it('reads the wide table without the rows its deletion vector removes', async () => {

@@ -1,22 +1,33 @@
+// The built-in sample as the app copies it into a data folder (from assets/sample-sales), checked against its own log
+// (its data files through DuckDB) and through our reader.
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSampleTable } from '../../../electron/delta-writer/sample-table.js';
+import { sampleTableProvider } from '../../../electron/app/sample.js';
 import { loadDeletionVector } from '../../../electron/delta/deletion-vectors.js';
-import { commitVersions, duck, liveAdds, readCommit, sqlString, type Json } from './log-reading.js';
+import { openSource } from '../../../electron/delta/source.js';
+import { DeltaTable } from '../../../electron/delta/table.js';
+import { commitVersions, duck, liveAdds, readCommit, sqlString, type Json } from '../delta-writer/log-reading.js';
 
 let dir: string;
 let root: string;
 
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sample-table-'));
-  root = await writeSampleTable(dir);
+  root = await sampleTableProvider(dir)();
 });
 
 afterAll(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
+
+async function readColumn(column: string, at: { versionAsOf?: number } = {}): Promise<unknown[]> {
+  const source = await openSource({ tablePath: root, columnNames: [column], ...at });
+  const values: unknown[] = [];
+  for await (const { batch } of source.batches()) values.push(...batch.getChildAt(0)!.toArray());
+  return values;
+}
 
 /** Live rows of the table as the test computes them: every live file through DuckDB, minus its deleted rows. */
 async function liveOrderIds(version?: number): Promise<number[]> {
@@ -32,8 +43,8 @@ async function liveOrderIds(version?: number): Promise<number[]> {
   return ids.sort((a, b) => a - b);
 }
 
-describe('writeSampleTable', () => {
-  it('writes the table under the given folder and returns its path', async () => {
+describe('the built-in sample', () => {
+  it('is copied into the data folder, and its path returned', async () => {
     expect(root).toBe(path.join(dir, 'sample-sales'));
     expect(await commitVersions(root)).toEqual([0, 1, 2, 3, 4, 5]);
     const leftovers = (await fs.readdir(dir)).filter((n) => n !== 'sample-sales');
@@ -127,11 +138,34 @@ describe('writeSampleTable', () => {
     expect(times.slice(1).map((t, i) => t - times[i])).toEqual([1, 1, 1, 1, 1].map(() => 86_400_000));
   });
 
-  it('keeps an existing sample instead of writing it again', async () => {
+  it('keeps an existing sample instead of copying it again', async () => {
     const before = await fs.stat(path.join(root, '_delta_log', '00000000000000000000.json'));
-    expect(await writeSampleTable(dir)).toBe(root);
+    expect(await sampleTableProvider(dir)()).toBe(root);
     const after = await fs.stat(path.join(root, '_delta_log', '00000000000000000000.json'));
     expect(after.ino).toBe(before.ino);
     expect(await commitVersions(root)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+});
+
+describe('the built-in sample through our reader', () => {
+  it('reads 33 orders at the latest version and 36 before the deletes', async () => {
+    const all = Array.from({ length: 36 }, (_, i) => i + 1);
+    const latest = (await readColumn('order_id')).map(Number).sort((a, b) => a - b);
+    expect(latest).toEqual(all.filter((id) => ![3, 6, 20].includes(id)));
+    const beforeDeletes = (await readColumn('order_id', { versionAsOf: 3 })).map(Number).sort((a, b) => a - b);
+    expect(beforeDeletes).toEqual(all);
+  });
+
+  it('resolves a timestamp between two commits to the earlier one (commits are a day apart from 2024-03-01 09:00)', async () => {
+    const table = await DeltaTable.open(root);
+    expect(await table.resolveTimestamp(Date.parse('2024-03-04T08:59:59Z'))).toBe(2);
+    expect(await table.resolveTimestamp(Date.parse('2024-03-04T09:00:00Z'))).toBe(3);
+  });
+
+  it('fills the region partition column from the folders', async () => {
+    const regions = await readColumn('region');
+    const counts = Object.fromEntries(['APAC', 'EU', 'NA'].map((r) => [r, regions.filter((v) => v === r).length]));
+    // APAC: 8 written, 1 deleted; EU: 8 + 6 written, 2 deleted; NA: 8 + 6.
+    expect(counts).toEqual({ APAC: 7, EU: 12, NA: 14 });
   });
 });

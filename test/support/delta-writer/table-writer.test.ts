@@ -4,10 +4,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StructType } from '../../../shared/delta-schema.js';
 import { DeltaportError } from '../../../shared/errors.js';
-import { dataFileSchema, dataTable } from '../../../electron/delta-writer/data-columns.js';
-import { DeltaTableWriter } from '../../../electron/delta-writer/table-writer.js';
+import { dataFileSchema, dataTable } from './data-columns.js';
+import { DeltaTableWriter } from './table-writer.js';
 import { loadDeletionVector } from '../../../electron/delta/deletion-vectors.js';
-import { commitVersions, duck, liveAdds, readCommit, sqlString, type Json } from './log-reading.js';
+import { commitVersions, duck, liveAdds, readCommit, sqlString, type Json } from '../../electron/delta-writer/log-reading.js';
 
 const SCHEMA: StructType = {
   type: 'struct',
