@@ -1,8 +1,9 @@
 // How each exported column travels through a Spark job so that what lands equals what Deltaport's own sinks write
 // (column-values.ts, the text formats): Spark's writers bind values by Spark type, which for times, decimals,
 // nested values and NaN in SQLite is not what Deltaport writes, so those columns are turned into the same text
-// first; a CSV or JSON Lines column becomes its finished field text (spark-text-columns.ts). Columns travel under positional names (c1, c2, ...): Spark's JDBC writer quotes a name without escaping
-// the quotes inside it, and reads dots in a name as field access.
+// first; a CSV or JSON Lines column becomes its finished field text (spark-text-columns.ts). Columns travel under
+// positional names (c1, c2, ...): Spark's JDBC writer quotes a name without escaping the quotes inside it, and reads
+// dots in a name as field access.
 import type { StructField } from '../../shared/delta-schema.js';
 import type { SinkKind } from '../../shared/sink-spec.js';
 import { quoteIdent } from '../sinks/sql-identifiers.js';

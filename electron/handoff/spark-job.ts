@@ -208,7 +208,7 @@ function header(job: SparkJob): string[] {
     `Reads  ${job.tablePath}`,
     `       version ${job.version} (${asked}), ${job.fields.length} column(s): ${job.fields.map((f) => f.name).join(', ')}`,
     ...(job.where ? [`       rows where ${job.where.text}`] : []),
-    `Writes ${describeTarget(job)}${mode}`,
+    `Writes ${describeTarget(job)}${mode}${!isSqlSink(sink) && sink.overwrite ? ', replacing what is there' : ''}`,
     '',
     'Run it with Spark and Delta Lake installed:',
     `    spark-submit --packages ${packages} job.py`,
@@ -248,6 +248,7 @@ function header(job: SparkJob): string[] {
       '  floating-point and nested values by Python functions), written as one part file beside PATH, then copied',
       `  after the header into ${sink.path}.spark-partial and renamed into place: nothing is at PATH until it is complete.`,
       '  Rows are in the order Spark reads them, which may differ from the order of Deltaport\'s own export.',
+      '- One file means one task writes every line at the end (coalesce(1)); reading and filtering stay parallel.',
     );
   }
   if (isSqlSink(sink) && job.fields.some((f) => typeof f.type !== 'string')) {
