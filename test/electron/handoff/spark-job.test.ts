@@ -68,6 +68,8 @@ const WITH_DV = 'table-with-dv-small';
 const COLUMN_MAPPING = 'table_with_column_mapping';
 /** Longs, doubles, shorts and dates. */
 const NUMBERS = 'cdf-table-non-partitioned';
+/** Variants, top-level and inside arrays, structs and maps. */
+const VARIANTS = 'spark-variant-checkpoint';
 
 type SinkKind = 'postgres' | 'sqlite' | 'parquet' | 'csv' | 'jsonl';
 
@@ -102,6 +104,7 @@ const CASES: Case[] = [
       " AND nested_struct.struct_element.nested_struct_element = 'nested_struct_value' AND NOT (binary IS NULL)",
   },
   { name: 'deletion vectors -> jsonl', table: WITH_DV, sink: 'jsonl' },
+  { name: 'variants -> jsonl', table: VARIANTS, sink: 'jsonl' },
   {
     name: 'longs, doubles, shorts, filtered -> jsonl',
     table: NUMBERS,
