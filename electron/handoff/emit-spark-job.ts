@@ -1,17 +1,16 @@
-// An export request turned into its Spark job: the source is opened (so the version is resolved and the columns and
-// their types are known) and checked exactly as an export checks it; nothing is read from the data files and the
-// target is not contacted.
+// An export request turned into its Spark job: the source is opened (so the version is resolved, the columns and
+// their types are known and the filter is checked against them) and checked exactly as an export checks it; nothing
+// is read from the data files and the target is not contacted.
 import path from 'node:path';
 import { DeltaportError } from '../../shared/errors.js';
 import { exportSinkProblems, type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { openSource } from '../delta/source.js';
 import { AtomicFile } from '../sinks/atomic-file.js';
+import { sparkCondition } from './spark-filter.js';
 import { renderSparkJob, type PgServer } from './spark-job.js';
 
 export async function sparkJobFor(sourceSpec: DeltaSourceSpec, sinkSpec: SinkSpec): Promise<string> {
-  // A job that dropped the filter would land more rows than the export it stands for.
-  if (sourceSpec.filter?.trim()) throw new DeltaportError('VALIDATION', 'a filter (--where) cannot be handed to Spark yet; export without it');
   const source = await openSource(sourceSpec);
   const problems = exportSinkProblems(sinkSpec, source.columns);
   if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('\n'));
@@ -28,6 +27,7 @@ export async function sparkJobFor(sourceSpec: DeltaSourceSpec, sinkSpec: SinkSpe
       versionAsOf: versionAsOf === undefined ? undefined : Number(versionAsOf),
     },
     fields: source.fields,
+    where: source.filter ? { condition: sparkCondition(source.filter.expr), text: sourceSpec.filter!.trim() } : undefined,
     sink,
     server: sink.kind === 'postgres' ? await pgServer(sink.connection) : undefined,
   });

@@ -1,13 +1,15 @@
 // How each exported column travels through a Spark job so that what lands equals what Deltaport's own sinks write
 // (column-values.ts, the text formats): Spark's writers bind values by Spark type, which for times, decimals,
 // nested values and NaN in SQLite is not what Deltaport writes, so those columns are turned into the same text
-// first. Columns travel under positional names (c1, c2, ...): Spark's JDBC writer quotes a name without escaping
-// the quotes inside it, and reads dots in a name as field access.
+// first; a CSV or JSON Lines column becomes its finished field text (spark-text-columns.ts). Columns travel under
+// positional names (c1, c2, ...): Spark's JDBC writer quotes a name without escaping the quotes inside it, and reads
+// dots in a name as field access.
 import type { StructField } from '../../shared/delta-schema.js';
 import type { SinkKind } from '../../shared/sink-spec.js';
 import { quoteIdent } from '../sinks/sql-identifiers.js';
 import { valueKind } from '../sinks/sql-types.js';
 import { pyString } from './python-text.js';
+import { textFieldExpression } from './spark-text-columns.js';
 
 /** One column of the DataFrame that is written: a Python expression over the positional column. */
 export interface StagedColumn {
@@ -37,14 +39,15 @@ const JSON_OPTIONS = 'JSON_OPTIONS';
 export function columnPlan(field: StructField, i: number, sink: SinkKind): ColumnPlan {
   const name = position(i);
   const col = `F.col(${pyString(name)})`;
-  // Files keep the real names; the staging table's columns are positional.
-  const alias = sink === 'sqlite' || sink === 'postgres' ? name : field.name;
+  // Parquet keeps the real names; staging tables and text lines are built from positional columns.
+  const alias = sink === 'parquet' ? field.name : name;
   const one = (expression: string): ColumnPlan => ({
     staged: [{ expression: `${expression}.alias(${pyString(alias)})`, field: { name, type: field.type, nullable: field.nullable } }],
     select: quoteIdent(name),
   });
-  const kind = valueKind(field);
   if (sink === 'parquet') return one(col);
+  if (sink === 'csv' || sink === 'jsonl') return one(textFieldExpression(field, col, sink));
+  const kind = valueKind(field);
   switch (kind) {
     case 'date':
       return one(`F.date_format(${col}, ${DATE})`);
@@ -53,8 +56,6 @@ export function columnPlan(field: StructField, i: number, sink: SinkKind): Colum
     case 'timestamp_ntz':
       return one(`F.date_format(${col}, ${TIMESTAMP_NTZ})`);
     case 'json':
-      // JSON Lines keeps nested values as JSON objects; everywhere else they are JSON text.
-      if (sink === 'jsonl' && typeof field.type !== 'string') return one(col);
       return one(typeof field.type === 'string' ? `F.to_json(${col})` : `F.to_json(${col}, ${JSON_OPTIONS})`);
     case 'decimal':
       // Exact text with every digit of the scale; PostgreSQL takes the decimal itself as numeric.
@@ -63,7 +64,7 @@ export function columnPlan(field: StructField, i: number, sink: SinkKind): Colum
       // A void column is all nulls, typed as text.
       return one(`${col}.cast("string")`);
     case 'binary':
-      return one(sink === 'csv' || sink === 'jsonl' ? `F.base64(${col})` : col);
+      return one(col);
     case 'boolean':
       return one(sink === 'sqlite' ? `${col}.cast("int")` : col);
     case 'real':

@@ -3,7 +3,7 @@
 // script, so the target gets the same tables, types and values. Nothing here runs Spark.
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
-import type { SinkSpec, SqlSinkSpec } from '../../shared/sink-spec.js';
+import type { FileSinkSpec, SinkSpec, SqlSinkSpec } from '../../shared/sink-spec.js';
 import { isSqlSink } from '../../shared/sink-spec.js';
 import { jobKey, PROGRESS_TABLE, progressTableSql, saveProgressSql } from '../sinks/exactly-once.js';
 import { quoteIdent, quoteList } from '../sinks/sql-identifiers.js';
@@ -11,7 +11,9 @@ import { columnList, onConflict } from '../sinks/sql-statements.js';
 import { createTableSql, type Dialect } from '../sinks/sql-types.js';
 import { columnPlan, position, type ColumnPlan } from './spark-columns.js';
 import { pyComment, pyString, pyValue, type PyValue } from './python-text.js';
-import { SCRIPT_BODY } from './spark-script-body.js';
+import { MAIN, SCRIPT_BODY } from './spark-script-body.js';
+import { csvHeader, jsonKeys } from './spark-text-columns.js';
+import { TEXT_HELPERS } from './spark-text-helpers.js';
 
 /** delta-spark 4.0.0's jars are on Maven Central (later releases' are not), built for Spark 4.0 and Scala 2.13. */
 export const SPARK_PACKAGES = {
@@ -40,6 +42,8 @@ export interface SparkJob {
   /** What was asked for, for the header. */
   requested: { versionAsOf?: number; timestampAsOf?: string };
   fields: StructField[];
+  /** The filter (--where) as a Spark SQL condition (spark-filter.ts), and as the user wrote it, for the header. */
+  where?: { condition: string; text: string };
   sink: SinkSpec;
   /** For a PostgreSQL sink. */
   server?: PgServer;
@@ -61,7 +65,8 @@ export function renderSparkJob(job: SparkJob): string {
     VERSION: job.version,
     COLUMNS: job.fields.map((f) => f.name),
     POSITIONS: job.fields.map((_, i) => position(i)),
-    ...(isSqlSink(sink) ? sqlConstants(job, sink, plans) : fileConstants(sink.path, sink.kind)),
+    WHERE: job.where?.condition ?? null,
+    ...(isSqlSink(sink) ? sqlConstants(job, sink, plans) : fileConstants(job, sink)),
   };
   return [
     '#!/usr/bin/env python3',
@@ -76,6 +81,8 @@ export function renderSparkJob(job: SparkJob): string {
     ...plans.flatMap((p) => p.staged.map((s) => `        ${s.expression},`)),
     '    ]',
     SCRIPT_BODY,
+    ...(sink.kind === 'csv' || sink.kind === 'jsonl' ? [TEXT_HELPERS] : []),
+    MAIN,
   ].join('\n');
 }
 
@@ -155,21 +162,17 @@ function pgJdbcUrl(server: PgServer): string {
   return `jdbc:postgresql://${host}:${server.port}/${encodeURIComponent(server.database ?? '')}?${params}`;
 }
 
-function fileConstants(path: string, kind: 'parquet' | 'csv' | 'jsonl'): Record<string, PyValue> {
-  const options: Record<string, Record<string, string>> = {
-    parquet: {},
-    // RFC 4180 as Deltaport writes it: quotes doubled, not backslash-escaped; null as an empty field.
-    csv: { header: 'true', escape: '"', nullValue: '', emptyValue: '""' },
-    // Spark's JSON writer also takes the script's JSON_OPTIONS (times in nested values, nulls kept).
-    jsonl: {},
-  };
+function fileConstants(job: SparkJob, sink: FileSinkSpec): Record<string, PyValue> {
+  const common = { TARGET: sink.path, OUTPUT_PATH: sink.path, STAGING_PATH: `${sink.path}.spark-staging`, REPLACE: sink.overwrite === true };
+  // Parquet is Spark's own folder of part files; a text file is built as lines (spark-text-columns.ts) and
+  // assembled into one file.
+  if (sink.kind === 'parquet') return { SINK: 'folder', ...common };
   return {
-    SINK: 'files',
-    TARGET: path,
-    OUTPUT_PATH: path,
-    STAGING_PATH: `${path}.spark-staging`,
-    FILE_FORMAT: kind === 'jsonl' ? 'json' : kind,
-    FILE_OPTIONS: options[kind],
+    SINK: 'file',
+    ...common,
+    PARTIAL_PATH: `${sink.path}.spark-partial`,
+    HEADER: sink.kind === 'csv' ? csvHeader(job.fields) : '',
+    LINE_PARTS: sink.kind === 'csv' ? [] : jsonKeys(job.fields),
   };
 }
 
@@ -182,8 +185,10 @@ function describeTarget(job: SparkJob): string {
     }
     case 'sqlite':
       return `SQLite table ${quoteIdent(sink.table)} in ${sink.path}`;
+    case 'parquet':
+      return `Parquet folder ${sink.path}`;
     default:
-      return `${sink.kind} folder ${sink.path}`;
+      return `${sink.kind === 'csv' ? 'CSV' : 'JSON Lines'} file ${sink.path}`;
   }
 }
 
@@ -202,7 +207,8 @@ function header(job: SparkJob): string[] {
     '',
     `Reads  ${job.tablePath}`,
     `       version ${job.version} (${asked}), ${job.fields.length} column(s): ${job.fields.map((f) => f.name).join(', ')}`,
-    `Writes ${describeTarget(job)}${mode}`,
+    ...(job.where ? [`       rows where ${job.where.text}`] : []),
+    `Writes ${describeTarget(job)}${mode}${!isSqlSink(sink) && sink.overwrite ? ', replacing what is there' : ''}`,
     '',
     'Run it with Spark and Delta Lake installed:',
     `    spark-submit --packages ${packages} job.py`,
@@ -230,14 +236,22 @@ function header(job: SparkJob): string[] {
       lines.push("- Upsert: when rows share a key, Spark does not define which one wins (Deltaport keeps the last in scan order).");
     }
     if (sink.kind === 'sqlite') lines.push('- SQLite: one writer; the file must be reachable from the driver and the executors (local mode).');
-  } else {
+  } else if (sink.kind === 'parquet') {
     lines.push(
       `- Spark writes a folder of part files at ${sink.path}, not one file; it is built beside it and renamed into`,
       '  place at the end (on object stores a rename is a copy).',
     );
-    if (sink.kind !== 'parquet') lines.push("- Floating-point numbers are written in Spark's notation (e.g. 1.0E10 for Deltaport's 10000000000).");
+  } else {
+    lines.push(
+      `- One file, as Deltaport writes it: the lines are built in Spark (values spelled as Deltaport spells them:`,
+      "  JavaScript's number text, ISO-8601 times, exact decimals, base64 binary, nested values as Deltaport's JSON,",
+      '  floating-point and nested values by Python functions), written as one part file beside PATH, then copied',
+      `  after the header into ${sink.path}.spark-partial and renamed into place: nothing is at PATH until it is complete.`,
+      '  Rows are in the order Spark reads them, which may differ from the order of Deltaport\'s own export.',
+      '- One file means one task writes every line at the end (coalesce(1)); reading and filtering stay parallel.',
+    );
   }
-  if (job.fields.some((f) => typeof f.type !== 'string')) {
+  if (isSqlSink(sink) && job.fields.some((f) => typeof f.type !== 'string')) {
     lines.push("- Nested values are written by Spark's JSON writer: decimals and longs inside them become JSON numbers (Deltaport writes them as text).");
   }
   lines.push('- On a cluster, point TABLE_PATH and the target at storage every executor reaches (s3a://, abfss://, hdfs://).');

@@ -1,6 +1,7 @@
-// The fixed part of every generated Spark job: the session, the read at the pinned version, and the two ways of
-// landing (JDBC through a staging table and one final transaction; files through a staging folder and one rename).
-// The job's own settings are the constants that spark-job.ts writes above it.
+// The fixed part of every generated Spark job: the session, the read at the pinned version (and the filter), and the
+// ways of landing (JDBC through a staging table and one final transaction; a Parquet folder through a staging folder
+// and one rename; a text file through one staged part file, copied after its header and renamed into place).
+// The job's own settings are the constants that spark-job.ts writes above it; MAIN ends the script.
 
 export const SCRIPT_BODY = String.raw`
 
@@ -44,6 +45,8 @@ def column(name):
 
 def read(spark):
     source = spark.read.format("delta").option("versionAsOf", VERSION).load(TABLE_PATH)
+    if WHERE is not None:
+        source = source.where(WHERE)
     positional = source.select([column(name) for name in COLUMNS]).toDF(*POSITIONS)
     return positional.select(staged_columns())
 
@@ -158,17 +161,72 @@ def drop_staging(spark):
         print("deltaport job: could not drop the staging table %s: %s" % (STAGING, err), file=sys.stderr)
 
 
-def land_files(spark, frame):
-    jvm = spark._jvm
-    options = dict(JSON_OPTIONS, **FILE_OPTIONS) if FILE_FORMAT == "json" else FILE_OPTIONS
-    frame.write.mode("overwrite").format(FILE_FORMAT).options(**options).save(STAGING_PATH)
-    target = jvm.org.apache.hadoop.fs.Path(OUTPUT_PATH)
-    staging = jvm.org.apache.hadoop.fs.Path(STAGING_PATH)
-    fs = target.getFileSystem(spark._jsc.hadoopConfiguration())
+def hadoop_path(spark, text):
+    path = spark._jvm.org.apache.hadoop.fs.Path(text)
+    return path, path.getFileSystem(spark._jsc.hadoopConfiguration())
+
+
+def refuse_existing(spark):
+    """As Deltaport does, an existing output is replaced only when the export was asked to replace it."""
+    target, fs = hadoop_path(spark, OUTPUT_PATH)
+    if fs.exists(target) and not REPLACE:
+        sys.exit("deltaport job: %s already exists; make the job again with --force (or --mode overwrite) to replace it" % OUTPUT_PATH)
+
+
+def replace_with(spark, built):
+    target, fs = hadoop_path(spark, OUTPUT_PATH)
     if fs.exists(target):
         fs.delete(target, True)
-    if not fs.rename(staging, target):
-        sys.exit("deltaport job: could not rename %s to %s" % (STAGING_PATH, OUTPUT_PATH))
+    if not fs.rename(built, target):
+        sys.exit("deltaport job: could not rename %s to %s" % (built.toString(), OUTPUT_PATH))
+
+
+def land_folder(spark, frame):
+    refuse_existing(spark)
+    frame.write.mode("overwrite").format("parquet").save(STAGING_PATH)
+    replace_with(spark, hadoop_path(spark, STAGING_PATH)[0])
+    print("deltaport job: wrote %s" % OUTPUT_PATH)
+
+
+def land_file(spark, frame):
+    """One file: the lines in one part file beside PATH, copied after the header into PARTIAL_PATH, which is renamed
+    to PATH only when complete."""
+    refuse_existing(spark)
+    fields = [F.col(name) for name in POSITIONS]
+    if LINE_PARTS:
+        parts = [part for key, field in zip(LINE_PARTS, fields) for part in (F.lit(key), field)]
+        line = F.concat(*parts, F.lit("}"))
+    else:
+        line = F.concat_ws(",", *fields)
+    jvm = spark._jvm
+    staging, fs = hadoop_path(spark, STAGING_PATH)
+    partial = jvm.org.apache.hadoop.fs.Path(PARTIAL_PATH)
+    try:
+        frame.select(line.alias("value")).coalesce(1).write.mode("overwrite").format("text").save(STAGING_PATH)
+        files = sorted(s.getPath().toString() for s in fs.listStatus(staging) if s.getPath().getName().startswith("part-"))
+        # A file system of its own, so that no checksum file is left beside PATH.
+        out_fs = jvm.org.apache.hadoop.fs.FileSystem.newInstance(partial.toUri(), spark._jsc.hadoopConfiguration())
+        try:
+            out_fs.setWriteChecksum(False)
+            out = out_fs.create(partial, True)
+            try:
+                out.write(bytearray(HEADER.encode("utf-8")))
+                for name in files:
+                    part = fs.open(jvm.org.apache.hadoop.fs.Path(name))
+                    try:
+                        jvm.org.apache.hadoop.io.IOUtils.copyBytes(part, out, 1 << 16, False)
+                    finally:
+                        part.close()
+            finally:
+                out.close()
+        finally:
+            out_fs.close()
+        replace_with(spark, partial)
+    finally:
+        if fs.exists(partial):
+            fs.delete(partial, False)
+        if fs.exists(staging):
+            fs.delete(staging, True)
     print("deltaport job: wrote %s" % OUTPUT_PATH)
 
 
@@ -178,12 +236,16 @@ def main():
         frame = read(spark)
         if SINK == "jdbc":
             land_jdbc(spark, frame)
+        elif SINK == "folder":
+            land_folder(spark, frame)
         else:
-            land_files(spark, frame)
+            land_file(spark, frame)
     finally:
         if owned:
             spark.stop()
+`;
 
+export const MAIN = `
 
 if __name__ == "__main__":
     main()

@@ -74,6 +74,19 @@ describe('deltaport export --emit spark', () => {
     expect(run.stdout).toContain("Spark's JDBC writer has no exactly-once");
   });
 
+  it('carries --where over as a Spark SQL condition, and refuses a bad one in one line', async () => {
+    const run = await cli('export', table, '--where', "id > '2'", '--sink', `csv:${dir}/w.csv`, '--emit', 'spark');
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(constant(run.stdout, 'WHERE')).toBe(JSON.stringify('(`id` > 2L)'));
+    expect(run.stdout).toContain("#        rows where id > '2'");
+    const out = path.join(dir, 'bad-filter.py');
+    const bad = await cli('export', table, '--where', 'nope = 1', '--sink', `csv:${dir}/w.csv`, '--emit', 'spark', '--out', out);
+    expect(bad).toMatchObject({ code: 1, stdout: '' });
+    expect(bad.stderr).toMatch(/^deltaport: filter: no column 'nope' .*\n$/);
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(path.join(dir, 'w.csv'))).toBe(false);
+  });
+
   it('refuses what a Spark job cannot do in one line, writing nothing', async () => {
     const out = path.join(dir, 'refused.py');
     expect(await cli('export', table, '--sink', `sqlite:${dir}/r.db`, '--mode', 'sql', '--sql', 'DELETE FROM t WHERE id = :id', '--emit', 'spark', '--out', out)).toEqual({
