@@ -1,12 +1,12 @@
 // An export request turned into its Spark job: the source is opened (so the version is resolved, the columns and
 // their types are known and the filter is checked against them) and checked exactly as an export checks it; nothing
 // is read from the data files and the target is not contacted.
-import path from 'node:path';
 import { DeltaportError } from '../../shared/errors.js';
 import { exportSinkProblems, type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { openSource } from '../delta/source.js';
 import { AtomicFile } from '../sinks/atomic-file.js';
+import { canonicalLocation } from '../storage/storage.js';
 import { sparkCondition } from './spark-filter.js';
 import { renderSparkJob, type PgServer } from './spark-job.js';
 
@@ -15,11 +15,11 @@ export async function sparkJobFor(sourceSpec: DeltaSourceSpec, sinkSpec: SinkSpe
   const problems = exportSinkProblems(sinkSpec, source.columns);
   if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('\n'));
   // The job may run from another folder: every local path is written absolute.
-  const sink: SinkSpec = sinkSpec.kind === 'postgres' ? sinkSpec : { ...sinkSpec, path: path.resolve(sinkSpec.path) };
+  const sink: SinkSpec = sinkSpec.kind === 'postgres' ? sinkSpec : { ...sinkSpec, path: canonicalLocation(sinkSpec.path) };
   const timestampAsOf = sourceSpec.timestampAsOf ?? sourceSpec.options?.timestampAsOf;
   const versionAsOf = sourceSpec.versionAsOf ?? sourceSpec.options?.versionAsOf;
   return renderSparkJob({
-    tablePath: path.resolve(sourceSpec.tablePath),
+    tablePath: canonicalLocation(sourceSpec.tablePath),
     tableId: source.snapshot.metadata.id,
     version: source.snapshot.version,
     requested: {

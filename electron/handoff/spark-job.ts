@@ -61,7 +61,7 @@ export function renderSparkJob(job: SparkJob): string {
   const constants: Record<string, PyValue> = {
     APP_NAME: `deltaport export ${job.tablePath}`,
     PACKAGES: packagesFor(sink),
-    TABLE_PATH: job.tablePath,
+    TABLE_PATH: hadoopLocation(job.tablePath),
     VERSION: job.version,
     COLUMNS: job.fields.map((f) => f.name),
     POSITIONS: job.fields.map((_, i) => position(i)),
@@ -256,4 +256,10 @@ function header(job: SparkJob): string[] {
   }
   lines.push('- On a cluster, point TABLE_PATH and the target at storage every executor reaches (s3a://, abfss://, hdfs://).');
   return lines;
+}
+
+/** The table's location as Spark's Hadoop file systems name it: S3 through s3a:// (hadoop-aws); gs:// and abfss://
+ * are already theirs. An az:// URL names no account, which Hadoop needs: it stays as given. */
+function hadoopLocation(location: string): string {
+  return location.startsWith('s3://') ? `s3a://${location.slice('s3://'.length)}` : location;
 }
