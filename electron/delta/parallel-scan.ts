@@ -4,6 +4,7 @@
 import { tableFromIPC, type RecordBatch } from 'apache-arrow';
 import { DeltaportError } from '../../shared/errors.js';
 import { startWorker } from '../threads/start-worker.js';
+import { exportStoreOptions } from '../storage/store-options.js';
 import type { BatchPart, ScanJob, ScanToConsumer } from './scan-messages.js';
 import type { ScanBatch, ScanOptions } from './scan-types.js';
 import type { Snapshot } from './snapshot.js';
@@ -19,7 +20,7 @@ const YOUNG_GENERATION_MB = 4;
 export async function* parallelScan(snapshot: Snapshot, options: ScanOptions = {}): AsyncGenerator<ScanBatch> {
   const { signal, ...rest } = options;
   checkAborted(signal);
-  const job: ScanJob = { snapshot, options: rest, readAhead: READ_AHEAD };
+  const job: ScanJob = { snapshot, options: rest, readAhead: READ_AHEAD, storeOptions: exportStoreOptions() };
   const worker = startWorker('delta/scan-worker', {
     workerData: job,
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },

@@ -1,4 +1,5 @@
 // What the consumer and a scan thread (scan-worker.ts) say to each other.
+import type { RegisteredStoreOptions } from '../storage/store-options.js';
 import type { ErrorValue } from '../../shared/errors.js';
 import type { ScanOptions, ScanPosition } from './scan-types.js';
 import type { Snapshot } from './snapshot.js';
@@ -9,6 +10,8 @@ export interface ScanJob {
   options: Omit<ScanOptions, 'signal'>;
   /** Messages the thread may post before the consumer has taken any. */
   readAhead: number;
+  /** The starting thread's cloud client settings: the scan thread makes clients of its own. */
+  storeOptions: RegisteredStoreOptions;
 }
 
 /** One ScanBatch of a message, without its rows: those are the next `rows` rows of the message's record batches. */

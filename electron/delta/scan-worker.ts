@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Table, tableToIPC, type RecordBatch } from 'apache-arrow';
 import { toErrorValue } from '../../shared/errors.js';
+import { importStoreOptions } from '../storage/store-options.js';
 import { concatBatches } from './concat-batches.js';
 import type { BatchPart, ScanJob, ScanToConsumer } from './scan-messages.js';
 import { scan } from './scan.js';
@@ -15,6 +16,7 @@ const SMALL_BATCH_ROWS = 256;
 const port = parentPort;
 if (!port) throw new Error('scan-worker.ts must run in a worker thread');
 const job = workerData as ScanJob;
+importStoreOptions(job.storeOptions);
 let credits = job.readAhead;
 let granted: (() => void) | null = null;
 

@@ -25,7 +25,9 @@ export const STORE_OPTIONS: Record<string, { kinds: StoreKind[]; secret?: true; 
   anonymous: { kinds: ['s3', 'azure', 'gcs'], about: 'true to send no credentials (public buckets, emulators)' },
 };
 
-let registered: { prefix: string; options: StoreOptions }[] = [];
+export type RegisteredStoreOptions = { prefix: string; options: StoreOptions }[];
+
+let registered: RegisteredStoreOptions = [];
 
 /** Checks names and values; every problem at once, one per line. */
 export function storeOptionProblems(options: StoreOptions): string[] {
@@ -56,10 +58,10 @@ export function storeOptionsFor(store: StoreLocation): StoreOptions {
   return merged;
 }
 
-export function exportStoreOptions(): { prefix: string; options: StoreOptions }[] {
+export function exportStoreOptions(): RegisteredStoreOptions {
   return registered;
 }
 
-export function importStoreOptions(list: { prefix: string; options: StoreOptions }[] | undefined): void {
-  for (const { prefix, options } of list ?? []) registerStoreOptions(prefix, options);
+export function importStoreOptions(list: RegisteredStoreOptions): void {
+  for (const { prefix, options } of list) registerStoreOptions(prefix, options);
 }
