@@ -1,6 +1,7 @@
 // What the _delta_log folder holds and which files rebuild a given version (PROTOCOL.md "Delta Log Entries",
-// "Checkpoints"). The folder is always listed: _last_checkpoint is only an optimisation for object stores and may be
-// stale, so it is not consulted.
+// "Checkpoints"). A local folder is always listed whole. In an object store, where a long log takes a listing call per
+// thousand files, reading the latest version starts from _last_checkpoint: one call lists the names from that
+// checkpoint on (a start key), and the listing says it is partial; whatever needs older versions lists the rest.
 import { DeltaportError } from '../../shared/errors.js';
 import { joinLocation, storageFor, type ListedObject } from '../storage/storage.js';
 import { CorruptLogError, NotADeltaTableError, VersionNotFoundError } from './errors.js';
@@ -24,6 +25,8 @@ export interface LogListing {
   checkpoints: CheckpointRef[];
   earliest: number;
   latest: number;
+  /** False when the listing starts at a checkpoint: older versions may exist that it does not show. */
+  complete: boolean;
 }
 
 /** The files that rebuild one version: a checkpoint (if any) and the commits after it, oldest first. */
@@ -88,21 +91,64 @@ export class LogLister {
     return listing;
   }
 
-  private async listAfterLatest(): Promise<LogListing> {
+  /** What reading the latest version needs: the whole listing where there is one or it is cheap (a disk), else the
+   * log from the last checkpoint, which _last_checkpoint names. That file is only a hint: when it is missing, stale or
+   * its checkpoint is gone, the whole folder is listed. */
+  async listFromLastCheckpoint(): Promise<LogListing> {
     const logDir = logFolder(this.tableRoot);
-    if (!this.last) {
+    const storage = storageFor(logDir);
+    if (storage.folderStamp) return this.list();
+    if (this.last) return this.listAfterLatest(true);
+    const hint = await lastCheckpointVersion(logDir);
+    if (hint === null) return this.list();
+    const entries = await listLogFolder(this.tableRoot, versionPrefix(hint));
+    const tail = entries.length > 0 ? parseTail(logDir, entries, hint) : null;
+    if (!tail) return this.list();
+    this.last = { stamp: '', listedAt: 0, entries, listing: tail };
+    return tail;
+  }
+
+  /** `partialOk`: a listing from a checkpoint may stay one; else it becomes the whole listing. */
+  private async listAfterLatest(partialOk = false): Promise<LogListing> {
+    const logDir = logFolder(this.tableRoot);
+    if (!this.last || (!partialOk && !this.last.listing.complete)) {
       const entries = await listLogFolder(this.tableRoot);
       this.last = { stamp: '', listedAt: 0, entries, listing: parseListing(logDir, entries) };
       return this.last.listing;
     }
     // The bare version number sorts before every file of that version (its checkpoints and its commit).
     const newer = await listLogFolder(this.tableRoot, versionPrefix(this.last.listing.latest));
-    if (newer.length === 0) return this.last.listing;
+    const seen = new Set(this.last.entries.map((e) => e.name));
+    if (newer.every((e) => seen.has(e.name))) return this.last.listing;
     const known = new Set(newer.map((e) => e.name));
     const entries = [...this.last.entries.filter((e) => !known.has(e.name)), ...newer];
-    this.last = { stamp: '', listedAt: 0, entries, listing: parseListing(logDir, entries) };
+    const listing = parseListing(logDir, entries);
+    this.last = { stamp: '', listedAt: 0, entries, listing: this.last.listing.complete ? listing : { ...listing, complete: false } };
     return this.last.listing;
   }
+}
+
+/** The version _last_checkpoint names, or null when it is absent or unreadable. */
+async function lastCheckpointVersion(logDir: string): Promise<number | null> {
+  const file = joinLocation(logDir, '_last_checkpoint');
+  try {
+    const { version } = JSON.parse(new TextDecoder().decode(await storageFor(file).read(file))) as { version?: unknown };
+    return typeof version === 'number' && Number.isInteger(version) && version >= 0 ? version : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A listing from a checkpoint on, when that checkpoint is complete and the commits after it unbroken. */
+function parseTail(logDir: string, entries: ListedObject[], checkpoint: number): LogListing | null {
+  let listing: LogListing;
+  try {
+    listing = parseListing(logDir, entries);
+  } catch {
+    return null;
+  }
+  if (listing.checkpoints[0]?.version !== checkpoint || listing.earliest !== checkpoint) return null;
+  return { ...listing, complete: false };
 }
 
 function versionPrefix(version: number): string {
@@ -154,7 +200,7 @@ export function parseListing(logDir: string, entries: ListedObject[]): LogListin
     throw new NotADeltaTableError(`not a Delta table: ${logDir} holds no commits or checkpoints`);
   }
   const { earliest, latest } = readableRange(commits, checkpoints);
-  return { logDir, commits, modified, checkpoints, earliest, latest };
+  return { logDir, commits, modified, checkpoints, earliest, latest, complete: true };
 }
 
 function isComplete(total: number, byPart: Map<number, string>): boolean {

@@ -48,7 +48,7 @@ export class DeltaTable {
     const root = canonicalLocation(tablePath);
     await checkTableRoot(root);
     const table = new DeltaTable(root);
-    await table.lister.list();
+    await table.lister.listFromLastCheckpoint();
     return table;
   }
 
@@ -61,7 +61,9 @@ export class DeltaTable {
     if (at.version !== undefined && at.timestampMs !== undefined) {
       throw new DeltaportError('VALIDATION', 'a version and a timestamp are mutually exclusive: give one of them');
     }
-    const listing = await this.lister.list();
+    // The latest version needs only the log from the last checkpoint on; anything else, the whole of it.
+    const latestOnly = at.version === undefined && at.timestampMs === undefined;
+    const listing = await (latestOnly ? this.lister.listFromLastCheckpoint() : this.lister.list());
     const version =
       at.version ??
       (at.timestampMs !== undefined ? await (await this.clockFor(listing)).resolve(at.timestampMs) : listing.latest);
@@ -139,11 +141,17 @@ export class DeltaTable {
 
   /** Each live file's statistics, in snapshot.files order; null where the log has none. */
   async fileStats(snapshot: Snapshot): Promise<(FileStats | null)[]> {
-    const checkpoint = this.statsCheckpoint(snapshot, await this.lister.list());
+    const checkpoint = this.statsCheckpoint(snapshot, await this.listingCovering(snapshot.version));
     const fromCheckpoint = checkpoint
       ? await this.cached(this.checkpointFileStats, checkpoint.files[0], async () => checkpointStats(await this.checkpointState(checkpoint)), KEPT_CHECKPOINTS)
       : null;
     return snapshot.files.map(({ add }) => ('stats' in add ? parseStats(add.stats) : (fromCheckpoint?.get(add.path) ?? null)));
+  }
+
+  /** A listing that can rebuild `version`: the one from the last checkpoint when that reaches back far enough. */
+  private async listingCovering(version: number): Promise<LogListing> {
+    const tail = await this.lister.listFromLastCheckpoint();
+    return version >= tail.earliest ? tail : this.lister.list();
   }
 
   /** The checkpoint holding the statistics of the snapshot's adds that came from it: adds read from a Parquet

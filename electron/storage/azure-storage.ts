@@ -9,7 +9,7 @@ import {
   type StoragePipelineOptions,
 } from '@azure/storage-blob';
 import type { StoreLocation } from '../../shared/store-location.js';
-import { countFetch } from './fetch-counter.js';
+import { countFetch, countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
 import { ATTEMPTS, checkLength, DEFAULT_TIMEOUT_MS, storeFailure } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
@@ -61,6 +61,7 @@ export class AzureStorage implements Storage {
 
   async list(folder: string, startAfter?: string): Promise<ListedObject[]> {
     const prefix = this.folderKey(folder);
+    countList();
     const out: ListedObject[] = [];
     await this.call('list', folder, async () => {
       // startFrom is inclusive, and older services ignore it: the names are filtered here too.

@@ -3,7 +3,7 @@
 // storage option endpoint point it at another server.
 import { Storage as GcsClient, type StorageOptions } from '@google-cloud/storage';
 import type { StoreLocation } from '../../shared/store-location.js';
-import { countFetch } from './fetch-counter.js';
+import { countFetch, countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
 import { ATTEMPTS, checkLength, DEFAULT_TIMEOUT_MS, storeFailure } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
@@ -27,6 +27,7 @@ export class GcsStorage implements Storage {
 
   async list(folder: string, startAfter?: string): Promise<ListedObject[]> {
     const prefix = this.folderKey(folder);
+    countList();
     const [files] = await this.call('list', folder, () =>
       // startOffset is inclusive: the name itself is dropped below.
       this.bucket.getFiles({ prefix, delimiter: '/', autoPaginate: true, startOffset: startAfter === undefined ? undefined : prefix + startAfter }),

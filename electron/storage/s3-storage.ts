@@ -6,7 +6,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { createReadStream } from 'node:fs';
 import type { StoreLocation } from '../../shared/store-location.js';
-import { countFetch } from './fetch-counter.js';
+import { countFetch, countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
 import { ATTEMPTS, checkLength, DEFAULT_TIMEOUT_MS, storeFailure } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
@@ -69,6 +69,7 @@ export class S3Storage implements Storage {
           }),
         ),
       );
+      countList();
       for (const item of page.Contents ?? []) {
         if (!item.Key || item.Key === prefix) continue;
         out.push({ name: item.Key.slice(prefix.length), size: item.Size ?? 0, modifiedMs: item.LastModified?.getTime() ?? null });
