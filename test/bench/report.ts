@@ -1,5 +1,6 @@
 // The benchmark's output: a Markdown table (figures, limits, ratios, targets; printed, never asserted) and the JSON
 // shape of issue 5. A figure that could not be measured carries the reason instead of a number.
+import type { ObjectStoreFigures } from './object-store.js';
 
 /** A measured value, or why there is none. */
 export type Figure = { value: number } | { error: string };
@@ -40,6 +41,7 @@ export interface Figures {
   openLagP99Ms: Figure;
   /** The same p99 with nothing running, just before: what the machine alone causes. */
   idleLagP99Ms: Figure;
+  objectStore: ObjectStoreFigures;
   setupSeconds: number;
   /** 1-minute load averages when measuring began and ended, against the machine's cores: figures from a busy machine understate. */
   load: { start: number; end: number; cores: number };
@@ -142,6 +144,31 @@ export function markdownTable(figures: Figures): string {
       meets: below(50),
     },
     { measure: '  the same with nothing running (machine floor)', figure: figures.idleLagP99Ms, unit: 'ms', digits: 1, target: '' },
+    { measure: 'S3: cold open + preview 100 rows', figure: figures.objectStore.previewMs, unit: 'ms', digits: 1, target: '' },
+    {
+      measure: 'S3: bytes that preview fetched (limit: footer + first row group)',
+      figure: figures.objectStore.previewBytes,
+      unit: 'bytes',
+      limit: figures.objectStore.previewBytesFloor,
+      target: '< 2x',
+      meets: (v, l) => l !== null && v < 2 * l,
+    },
+    { measure: `S3: listing calls to open the ${fmt(figures.commits)}-commit log`, figure: figures.objectStore.openLists, unit: 'calls', target: '1', meets: atMost(1) },
+    {
+      measure: '  reads of that open (limit: files from the last checkpoint on)',
+      figure: figures.objectStore.openReads,
+      unit: 'reads',
+      limit: figures.objectStore.openReadsFloor,
+      target: '',
+    },
+    {
+      measure: 'S3: export to Parquet (limit: the same export from disk)',
+      figure: figures.objectStore.exportRowsPerSec,
+      unit: 'rows/s',
+      limit: figures.export.parquet,
+      target: '>= 0.7x',
+      meets: (v, l) => l !== null && v >= 0.7 * l,
+    },
   ];
   const out = [
     `Deltaport benchmark: ${fmt(figures.rows)} rows x ${figures.columns} columns in ${figures.files} files ` +
@@ -191,6 +218,7 @@ export function jsonReport(figures: Figures): unknown {
     peakRssMb: pick('peakRssMb', peakRss(figures)),
     // The worse of the export and the long-log open: the app's main loop must stay free through both.
     eventLoopLagP99Ms: pick('eventLoopLagP99Ms', worse(figures.lagP99Ms, figures.openLagP99Ms)),
+    objectStore: Object.fromEntries(Object.entries(figures.objectStore).map(([name, f]) => [name, pick(`objectStore.${name}`, f)])),
     ...(Object.keys(errors).length > 0 ? { errors } : {}),
   };
 }

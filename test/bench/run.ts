@@ -19,6 +19,7 @@ import { SEED, writeLongLog, writeWideTable, type WideTable } from './bench-tabl
 import { runCli } from './child-run.js';
 import { exportLag, openLag } from './event-loop-lag.js';
 import { psqlCopyLimits, sqliteInsertLimit } from './limits.js';
+import { objectStoreCase } from './object-store.js';
 import { jsonReport, markdownTable, type ExportKind, type Figure, type Figures } from './report.js';
 
 const CHECKPOINT_INTERVAL = 100;
@@ -199,6 +200,23 @@ async function main(): Promise<void> {
       });
     });
 
+    const cloud = await objectStoreCase(wide.root, longLog.root, size.commits);
+    try {
+      const exportArgs = cloud.exportArgs;
+      if (exportArgs) {
+        cloud.figures.exportRowsPerSec = await measure('export from S3 to Parquet, rows/s', async () => {
+          const target = path.join(dir, 'from-s3.parquet');
+          const run = await runCli(['export', exportArgs.table, ...exportArgs.flags, '--sink', `parquet:${target}`]);
+          const file = await openParquet(target);
+          file.close();
+          expectRows('the export from S3', file.numRows, wide.liveRows);
+          return wide.liveRows / (run.ms / 1000);
+        });
+      }
+    } finally {
+      await cloud.stop();
+    }
+
     let idleLagP99Ms: Figure = { error: 'not run' };
     const lagP99Ms = await measure('event-loop lag p99 during an export job, ms', async () => {
       const target = path.join(dir, 'job.sqlite');
@@ -236,6 +254,7 @@ async function main(): Promise<void> {
       lagP99Ms,
       openLagP99Ms,
       idleLagP99Ms,
+      objectStore: cloud.figures,
       setupSeconds,
       load: { start: loadAtStart, end: os.loadavg()[0], cores: os.availableParallelism() },
     };
