@@ -42,6 +42,13 @@ export class DeltaportError extends Error {
   }
 }
 
+/** The one wording of a stop on request: what was stopped ("cancelled", "export cancelled", "scan cancelled") and,
+ * when it says more, when or how far it got ("export cancelled after 5 rows were committed"). */
+export function cancelledError(what: 'job' | 'export' | 'scan' = 'job', detail?: string): DeltaportError {
+  const head = what === 'job' ? 'cancelled' : `${what} cancelled`;
+  return new DeltaportError('CANCELLED', detail ? `${head} ${detail}` : head);
+}
+
 /** Turns anything thrown into an ErrorValue; unknown errors keep only their first line, never a stack. */
 export function toErrorValue(err: unknown): ErrorValue {
   if (err instanceof DeltaportError) return err.toValue();

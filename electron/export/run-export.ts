@@ -4,7 +4,8 @@
 // last commit), and where an exactly-once job resumed.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { DeltaportError } from '../../shared/errors.js';
+import { exportOutcome, type ExportOutcome } from '../../shared/api.js';
+import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import { exportSinkProblems, isSqlSink, type SinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
@@ -35,13 +36,7 @@ export interface ExportRequest {
   onProgress?: (progress: ExportProgress) => void;
 }
 
-export interface ExportResult {
-  /** Rows this run committed. */
-  rows: number;
-  seconds: number;
-  rowsPerSec: number;
-  /** Set when an exactly-once job went on from an earlier run: the rows that run had committed. */
-  resumedAfterRows?: number;
+export interface ExportResult extends ExportOutcome {
   /** With a filter: the files it let the export skip. */
   skipping: FilterSkipping | null;
 }
@@ -70,7 +65,7 @@ export async function runExport(req: ExportRequest): Promise<ExportResult> {
     { ...req, signal },
   );
   const seconds = (performance.now() - started) / 1000;
-  return { ...written, seconds, rowsPerSec: seconds > 0 ? written.rows / seconds : written.rows, skipping: source.filter?.skipping ?? null };
+  return { ...exportOutcome(written.rows, seconds, written.resumedAfterRows), skipping: source.filter?.skipping ?? null };
 }
 
 /** Rows to export that are not a snapshot's (a diff, a change feed): what the sink needs to know of them. */
@@ -154,7 +149,7 @@ function throwIfCancelled(signal: AbortSignal): void {
 }
 
 function cancelled(committed?: number, sink?: SinkSpec): DeltaportError {
-  if (committed === undefined) return new DeltaportError('CANCELLED', 'export cancelled');
+  if (committed === undefined) return cancelledError('export');
   const resume = sink && 'exactlyOnce' in sink && sink.exactlyOnce ? '; run it again to resume' : '';
-  return new DeltaportError('CANCELLED', `export cancelled after ${committed} rows were committed${resume}`);
+  return cancelledError('export', `after ${committed} rows were committed${resume}`);
 }

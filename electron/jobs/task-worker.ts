@@ -2,7 +2,7 @@
 // cancel asks it to abort, and if it has not stopped within the grace period the thread is terminated, so a cancel
 // always takes effect. Previews and plans share one long-lived thread (unref'd, restarted if it dies).
 import type { Worker } from 'node:worker_threads';
-import { DeltaportError } from '../../shared/errors.js';
+import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import { startWorker } from '../threads/start-worker.js';
 import type { RawProgress } from './progress.js';
 import type { FromWorker, ToWorker, WorkerTask } from './worker-protocol.js';
@@ -96,7 +96,7 @@ export function startTask<T>(
       worker.cancel(id);
       cancelTimer = setTimeout(() => {
         forced = worker.alive;
-        void worker.stop(new DeltaportError('CANCELLED', 'cancelled'));
+        void worker.stop(cancelledError());
       }, cancelGraceMs);
     },
   };
