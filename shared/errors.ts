@@ -26,20 +26,33 @@ export type ErrorCode =
 export interface ErrorValue {
   code: ErrorCode;
   message: string;
+  /** A validation failure's problems, one each, for the CLI to print one per line and the UI to show as a list. */
+  problems?: readonly string[];
 }
 
 export class DeltaportError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    readonly problems?: readonly string[],
   ) {
     super(message);
     this.name = new.target.name;
   }
 
   toValue(): ErrorValue {
-    return { code: this.code, message: this.message };
+    const value = { code: this.code, message: this.message };
+    return this.problems?.length ? { ...value, problems: [...this.problems] } : value;
   }
+
+  static fromValue(value: ErrorValue): DeltaportError {
+    return new DeltaportError(value.code, value.message, value.problems);
+  }
+}
+
+/** A VALIDATION error carrying its problems as data; its message is all of them on one line. */
+export function validationError(problems: readonly string[]): DeltaportError {
+  return new DeltaportError('VALIDATION', problems.join('; '), problems);
 }
 
 /** The one wording of a stop on request: what was stopped ("cancelled", "export cancelled", "scan cancelled") and,

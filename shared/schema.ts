@@ -80,13 +80,15 @@ export function problemsOf(issues: readonly v.BaseIssue<unknown>[], at?: string)
     // A field the schema does not know is reported at its object, by name.
     const unknownField = issue.type === 'strict_object' && issue.expected === 'never';
     const where = [at, ...(unknownField ? keys.slice(0, -1) : keys)].filter(Boolean).join('.');
-    const message = unknownField
-      ? `has an unknown field "${keys.at(-1)!.slice(0, 50)}"`
-      : issue.kind === 'schema' && (issue.type === 'strict_object' || issue.type === 'object' || issue.type === 'record')
-        ? 'must be an object'
-        : issue.message;
-    return at === undefined ? message : `${where}: ${message}`;
+    return at === undefined ? describe(issue, keys, unknownField) : `${where}: ${describe(issue, keys, unknownField)}`;
   });
+}
+
+// The object schemas' own issues (not an object, a field missing or unknown) have no message of the spec's.
+function describe(issue: v.BaseIssue<unknown>, keys: string[], unknownField: boolean): string {
+  if (unknownField) return `has an unknown field "${keys.at(-1)!.slice(0, 50)}"`;
+  if (issue.kind !== 'schema' || !['strict_object', 'object', 'record'].includes(issue.type)) return issue.message;
+  return issue.expected === 'Object' ? 'must be an object' : 'is missing';
 }
 
 /** The value the schema describes, or the problems that keep it from being one. */

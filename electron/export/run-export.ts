@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { exportOutcome, type ExportOutcome } from '../../shared/api.js';
-import { cancelledError, DeltaportError } from '../../shared/errors.js';
+import { cancelledError, DeltaportError, validationError } from '../../shared/errors.js';
 import { exportSinkProblems, isSqlSink, type SinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
@@ -130,7 +130,7 @@ export async function writeToSink(
  * may not be replaced (the UI asks the user, the CLI wants --force). */
 async function checkSink(spec: SinkSpec, columns: string[]): Promise<void> {
   const problems = exportSinkProblems(spec, columns);
-  if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('\n'));
+  if (problems.length > 0) throw validationError(problems);
   if (isSqlSink(spec) || spec.overwrite) return;
   const target = path.resolve(spec.path);
   if ((await stat(target).catch(() => null))?.isFile()) {

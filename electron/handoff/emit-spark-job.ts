@@ -2,7 +2,7 @@
 // their types are known) and checked exactly as an export checks it; nothing is read from the data files and the
 // target is not contacted.
 import path from 'node:path';
-import { DeltaportError } from '../../shared/errors.js';
+import { DeltaportError, validationError } from '../../shared/errors.js';
 import { exportSinkProblems, type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { openSource } from '../delta/source.js';
@@ -14,7 +14,7 @@ export async function sparkJobFor(sourceSpec: DeltaSourceSpec, sinkSpec: SinkSpe
   if (sourceSpec.filter?.trim()) throw new DeltaportError('VALIDATION', 'a filter (--where) cannot be handed to Spark yet; export without it');
   const source = await openSource(sourceSpec);
   const problems = exportSinkProblems(sinkSpec, source.columns);
-  if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('\n'));
+  if (problems.length > 0) throw validationError(problems);
   // The job may run from another folder: every local path is written absolute.
   const sink: SinkSpec = sinkSpec.kind === 'postgres' ? sinkSpec : { ...sinkSpec, path: path.resolve(sinkSpec.path) };
   const timestampAsOf = sourceSpec.timestampAsOf ?? sourceSpec.options?.timestampAsOf;

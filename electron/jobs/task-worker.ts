@@ -40,7 +40,7 @@ class TaskWorker {
       // Busy, the thread keeps the process alive; idle, it must not hold up `deltaport serve`'s exit or a test run.
       if (this.pending.size === 0) this.worker.unref();
       if (message.type === 'done') task.resolve(message.value);
-      else task.reject(new DeltaportError(message.error.code, message.error.message));
+      else task.reject(DeltaportError.fromValue(message.error));
     });
     this.worker.on('error', (err) => void this.stop(new DeltaportError('INTERNAL', `worker failed: ${err.message.split('\n')[0]}`)));
     this.worker.on('exit', () => void this.stop(new DeltaportError('INTERNAL', 'the worker stopped before finishing its task')));
