@@ -56,7 +56,8 @@ export function absolutePath(what: string, words?: { blank: string; relative: st
   return v.pipe(
     nonBlank(what, LIMITS.path, words?.blank),
     v.check((s) => !s.includes('\0'), `${what} must not contain NUL`),
-    v.check(isAbsolutePath, (issue) => words?.relative ?? `${what} must be an absolute path (got "${String(issue.input).slice(0, 200)}")`),
+    // A blank path has its own message.
+    v.check((s) => s.trim() === '' || isAbsolutePath(s), (issue) => words?.relative ?? `${what} must be an absolute path (got "${String(issue.input).slice(0, 200)}")`),
   );
 }
 

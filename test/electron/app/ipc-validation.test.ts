@@ -3,15 +3,7 @@ import { API_METHODS } from '../../../shared/api.js';
 import type { ApiMethod } from '../../../shared/api.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import { isApiMethod, isTrustedSender, validateCall } from '../../../electron/app/ipc-validation.js';
-
-function failure(call: () => unknown): DeltaportError | undefined {
-  try {
-    call();
-  } catch (err) {
-    return err as DeltaportError;
-  }
-  return undefined;
-}
+import { failure } from '../../support/failure.js';
 
 function rejects(method: ApiMethod, payload: unknown, message: RegExp): void {
   let thrown: unknown;
@@ -126,8 +118,8 @@ describe('validateCall', () => {
     rejects('saveProfile', { name: 'x'.repeat(201), sink: sqlite }, /at most 200/);
   });
 
-  it('applies the specs\' own rules after the shape, listing every problem', () => {
-    expect(failure(() => validateCall('startExport', { source: { tablePath: 'x' }, sink: { ...sqlite, table: '' } }))).toMatchObject({
+  it('applies the specs\' own rules after the shape, listing every problem', async () => {
+    expect(await failure(Promise.resolve().then(() => validateCall('startExport', { source: { tablePath: 'x' }, sink: { ...sqlite, table: '' } })))).toMatchObject({
       problems: ['startExport.source.tablePath: the table path must be an absolute path (got "x")', 'startExport.sink.table: name the target table'],
     });
     rejects('startExport', { source: { ...source, versionAsOf: 1, timestampAsOf: '2022-02-24' }, sink: sqlite }, /startExport.source: versionAsOf and timestampAsOf are mutually exclusive/);
