@@ -72,6 +72,12 @@ export function intFlag(args: ParsedArgs, name: string, min: number, what: strin
   return n;
 }
 
+/** A whole number from a flag whose bounds a spec's schema checks (it names the setting and its range); undefined
+ * when the flag is absent. */
+export function numberFlag(args: ParsedArgs, name: string): number | undefined {
+  return intFlag(args, name, 0, 'a whole number');
+}
+
 /** A comma-separated list of names ("a,b"); surrounding spaces are trimmed. */
 export function listFlag(args: ParsedArgs, name: string): string[] | undefined {
   const text = args.values.get(name);
