@@ -47,7 +47,7 @@ export function nameList(what: string) {
 // wherever the host process happens to run.
 const ABSOLUTE = /^(\/|[A-Za-z]:[\\/]|\\\\)/;
 
-export function isAbsolutePath(path: string): boolean {
+function isAbsolutePath(path: string): boolean {
   return ABSOLUTE.test(path);
 }
 

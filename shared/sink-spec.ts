@@ -11,9 +11,9 @@ export type WriteMode = (typeof WRITE_MODES)[number];
 export const DEFAULT_EXECUTION = { batchSize: 5000, batchIntervalMs: 0, maxRetries: 3 } as const;
 
 /** The largest value each execution option takes (the smallest is 1 for the batch size, else 0). */
-export const EXECUTION_MAX = { batchSize: 10_000_000, batchIntervalMs: 86_400_000, maxRetries: 100 } as const;
+const EXECUTION_MAX = { batchSize: 10_000_000, batchIntervalMs: 86_400_000, maxRetries: 100 } as const;
 
-export const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'];
+const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'];
 /** PostgreSQL silently truncates longer identifiers, which would write into a different table. */
 const PG_MAX_IDENTIFIER_BYTES = 63;
 
@@ -127,8 +127,6 @@ export function sinkSpecSchema(paths: PathRule) {
 const SINK_SPEC = sinkSpecSchema('any');
 
 export type SinkSpec = v.InferOutput<typeof SINK_SPEC>;
-/** A sink spec as a sender may write it: the defaults (mode, execution, exactly-once) may be left out. */
-export type SinkSpecInput = v.InferInput<typeof SINK_SPEC>;
 export type ExecutionOptions = v.InferOutput<typeof executionSchema>;
 export type PostgresConnection = Extract<SinkSpec, { kind: 'postgres' }>['connection'];
 export type FileSinkSpec = Extract<SinkSpec, { kind: 'parquet' | 'csv' | 'jsonl' }>;
