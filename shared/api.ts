@@ -126,8 +126,23 @@ export interface JobInfo {
   startedAt: number | null;
   finishedAt: number | null;
   error: ErrorValue | null;
-  /** Rows committed; resumedAfterRows when an exactly-once job went on from an earlier run's last commit. */
-  result: { rows: number; seconds: number; rowsPerSec: number; resumedAfterRows?: number } | null;
+  result: ExportOutcome | null;
+}
+
+/** What an export run did, as the CLI's summary line and the jobs list report it. */
+export interface ExportOutcome {
+  /** Rows this run committed. */
+  rows: number;
+  seconds: number;
+  rowsPerSec: number;
+  /** Set when an exactly-once job went on from an earlier run: the rows that run had committed. */
+  resumedAfterRows?: number;
+}
+
+/** The outcome of a run that committed these rows in these seconds (a run too quick to time counts as one second). */
+export function exportOutcome(rows: number, seconds: number, resumedAfterRows?: number): ExportOutcome {
+  const outcome = { rows, seconds, rowsPerSec: seconds > 0 ? rows / seconds : rows };
+  return resumedAfterRows === undefined ? outcome : { ...outcome, resumedAfterRows };
 }
 
 export type JobEvent = { type: 'job'; job: JobInfo };

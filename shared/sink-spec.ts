@@ -1,65 +1,141 @@
 // The sink spec: where an export goes and how it is written. Shaped after Flink's JdbcSink (execution options with
 // its names and defaults, connection options, exactly-once).
 
+import * as v from 'valibot';
+import { absolutePath, flag, LIMITS, location, nameList, nonBlank, parseWith, text, wholeNumber, withRules } from './schema.js';
 import { parseNamedParams } from './sql-params.js';
 
-export type WriteMode = 'append' | 'overwrite' | 'upsert' | 'sql';
+export const WRITE_MODES = ['append', 'overwrite', 'upsert', 'sql'] as const;
+export type WriteMode = (typeof WRITE_MODES)[number];
 
-export interface ExecutionOptions {
-  /** Rows per batch (= per transaction). Default 5000. */
-  batchSize: number;
-  /** Flush a partial batch after this long; 0 = off. Default 0. */
-  batchIntervalMs: number;
-  /** Retries of a batch after a transient error. Default 3. */
-  maxRetries: number;
+export const DEFAULT_EXECUTION = { batchSize: 5000, batchIntervalMs: 0, maxRetries: 3 } as const;
+
+/** The largest value each execution option takes (the smallest is 1 for the batch size, else 0). */
+const EXECUTION_MAX = { batchSize: 10_000_000, batchIntervalMs: 86_400_000, maxRetries: 100 } as const;
+
+const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'];
+/** PostgreSQL silently truncates longer identifiers, which would write into a different table. */
+const PG_MAX_IDENTIFIER_BYTES = 63;
+
+const executionSchema = v.strictObject({
+  /** Rows per batch (= per transaction). */
+  batchSize: v.optional(wholeNumber('batch size', 1, EXECUTION_MAX.batchSize), DEFAULT_EXECUTION.batchSize),
+  /** Flush a partial batch after this long; 0 = off. */
+  batchIntervalMs: v.optional(wholeNumber('batch interval', 0, EXECUTION_MAX.batchIntervalMs), DEFAULT_EXECUTION.batchIntervalMs),
+  /** Retries of a batch after a transient error. */
+  maxRetries: v.optional(wholeNumber('max retries', 0, EXECUTION_MAX.maxRetries), DEFAULT_EXECUTION.maxRetries),
+});
+
+const connectionSchema = withRules(
+  v.strictObject({
+    /** postgres://user:password@host:port/db?sslmode=... ; when given, the fields below override its parts. */
+    url: v.optional(v.pipe(text('the connection URL', LIMITS.path), v.rawCheck(({ dataset, addIssue }) => {
+      const problem = dataset.typed ? urlProblem(dataset.value) : null;
+      if (problem) addIssue({ message: problem });
+    }))),
+    host: v.optional(text('the host', 255)),
+    port: v.optional(wholeNumber('port', 1, 65_535)),
+    database: v.optional(text('the database name', LIMITS.name)),
+    user: v.optional(text('the user name', LIMITS.name)),
+    password: v.optional(text('the password')),
+    ssl: v.optional(flag('ssl')),
+    connectTimeoutMs: v.optional(wholeNumber('the connect timeout (ms)', 0, LIMITS.timeoutMs)),
+    /** How long a statement or COPY may go unanswered before the connection is dropped and the batch retried. */
+    statementTimeoutMs: v.optional(wholeNumber('the statement timeout (ms)', 1, LIMITS.timeoutMs)),
+    /** Check a connection with a round trip before reusing it (skipped when it answered in the last second). */
+    checkBeforeReuse: v.optional(flag('checkBeforeReuse')),
+  }),
+  (c) => (c.url === undefined && isBlank(c.host) ? ['give a connection URL or a host for PostgreSQL'] : []),
+);
+
+function tableName(kind: 'sqlite' | 'postgres') {
+  return v.optional(
+    v.pipe(
+      text('the target table name', LIMITS.name),
+      v.check((t) => !isBlank(t), 'name the target table'),
+      v.check((t) => !t.includes('\0'), 'the target table name contains a NUL character'),
+      v.check((t) => kind !== 'postgres' || utf8Length(t) <= PG_MAX_IDENTIFIER_BYTES, `the target table name is longer than PostgreSQL's ${PG_MAX_IDENTIFIER_BYTES} bytes`),
+    ),
+    '',
+  );
 }
 
-export interface PostgresConnection {
-  /** postgres://user:password@host:port/db?sslmode=... ; when given, the fields below override its parts. */
-  url?: string;
-  host?: string;
-  port?: number;
-  database?: string;
-  user?: string;
-  password?: string;
-  ssl?: boolean;
-  connectTimeoutMs?: number;
-  /** How long a statement or COPY may go unanswered before the connection is dropped and the batch retried. */
-  statementTimeoutMs?: number;
-  /** Check a connection with a round trip before reusing it (skipped when it answered in the last second). */
-  checkBeforeReuse?: boolean;
+/** How rows go into a SQL table; `table` defaults to the Delta table folder's name where the spec is made. */
+function sqlTargetEntries(kind: 'sqlite' | 'postgres') {
+  return {
+    table: tableName(kind),
+    mode: v.optional(v.picklist(WRITE_MODES, (issue) => `unknown mode ${JSON.stringify(issue.input)} (use ${WRITE_MODES.join(', ')})`), 'append'),
+    /** Key columns for upsert. */
+    keyColumns: v.optional(nameList('the key columns')),
+    /** The user's own DML with :column parameters, for mode 'sql'. */
+    sql: v.optional(text('the statement', LIMITS.sql)),
+    execution: v.optional(executionSchema, {}),
+    exactlyOnce: v.optional(flag('exactlyOnce'), false),
+  };
 }
 
-export interface SqlTargetOptions {
-  /** Target table name; defaults to the Delta table folder's name. */
-  table: string;
-  mode: WriteMode;
-  /** Key columns for upsert. */
-  keyColumns?: string[];
-  /** The user's own DML with :column parameters, for mode 'sql'. */
-  sql?: string;
-  execution: ExecutionOptions;
-  exactlyOnce: boolean;
+function targetRules(spec: { mode: WriteMode; keyColumns?: string[]; sql?: string }): string[] {
+  const problems: string[] = [];
+  if (spec.mode === 'upsert') {
+    const keys = spec.keyColumns ?? [];
+    if (keys.length === 0) problems.push('upsert needs at least one key column');
+    if (keys.some(isBlank)) problems.push('a key column name is empty');
+    if (new Set(keys).size !== keys.length) problems.push('a key column is named twice');
+  }
+  if (spec.mode === 'sql') {
+    if (isBlank(spec.sql)) problems.push('mode sql needs a statement');
+    else problems.push(...parseNamedParams(spec.sql!).problems);
+  }
+  return problems;
 }
 
-export type SinkSpec =
-  | ({ kind: 'sqlite'; path: string } & SqlTargetOptions)
-  | ({ kind: 'postgres'; connection: PostgresConnection } & SqlTargetOptions)
-  | FileSinkSpec;
+/** Where a sink's file goes: any path where the spec is made from a command line (relative to its folder), a full
+ * path where it crosses to the host (which has no folder of the sender's to resolve it against). */
+export type PathRule = 'any' | 'absolute';
 
-/** A file sink never replaces an existing file unless asked to: a second export must not silently overwrite one. */
-export interface FileSinkSpec {
-  kind: 'parquet' | 'csv' | 'jsonl';
-  path: string;
-  overwrite?: boolean;
+/** `cloud`: the file may also be in a bucket (an export file; a SQLite database is always local). */
+function filePath(paths: PathRule, blank: string, what: string, cloud = false) {
+  const words = { blank, relative: `give the full path of the ${what}, starting with /${cloud ? ', or its s3://, gs:// or Azure URL' : ''}` };
+  if (paths !== 'absolute') return nonBlank(`the ${what} path`, LIMITS.path, blank);
+  return cloud ? location(`the ${what} path`, words) : absolutePath(`the ${what} path`, words);
 }
+
+/** The sink spec: where an export goes and how it is written. Shaped after Flink's JdbcSink (execution options
+ * with its names and defaults, connection options, exactly-once). A file sink never replaces an existing file
+ * unless asked to (overwrite): a second export must not silently overwrite one. */
+export function sinkSpecSchema(paths: PathRule) {
+  const fileSink = <K extends 'parquet' | 'csv' | 'jsonl'>(kind: K) =>
+    v.strictObject({
+      kind: v.literal(kind),
+      path: filePath(paths, 'choose the output file to write', 'output file', true),
+      overwrite: v.optional(flag('overwrite')),
+    });
+  return v.variant(
+    'kind',
+    [
+      withRules(
+        v.strictObject({ kind: v.literal('sqlite'), path: filePath(paths, 'choose the SQLite file to write into', 'SQLite file'), ...sqlTargetEntries('sqlite') }),
+        targetRules,
+      ),
+      withRules(v.strictObject({ kind: v.literal('postgres'), connection: connectionSchema, ...sqlTargetEntries('postgres') }), targetRules),
+      fileSink('parquet'),
+      fileSink('csv'),
+      fileSink('jsonl'),
+    ],
+    (issue) => `the sink kind must be one of sqlite, postgres, parquet, csv, jsonl (got ${JSON.stringify(issue.input)})`,
+  );
+}
+
+const SINK_SPEC = sinkSpecSchema('any');
+
+export type SinkSpec = v.InferOutput<typeof SINK_SPEC>;
+export type ExecutionOptions = v.InferOutput<typeof executionSchema>;
+export type PostgresConnection = Extract<SinkSpec, { kind: 'postgres' }>['connection'];
+export type FileSinkSpec = Extract<SinkSpec, { kind: 'parquet' | 'csv' | 'jsonl' }>;
+export type SqlTargetOptions = Omit<Extract<SinkSpec, { kind: 'sqlite' }>, 'kind' | 'path'>;
 
 export type SinkKind = SinkSpec['kind'];
 
-export const DEFAULT_EXECUTION: ExecutionOptions = { batchSize: 5000, batchIntervalMs: 0, maxRetries: 3 };
-
-/** The largest value each execution option takes (the smallest is 1 for the batch size, else 0). */
-export const EXECUTION_MAX: ExecutionOptions = { batchSize: 10_000_000, batchIntervalMs: 86_400_000, maxRetries: 100 };
 
 /** What a dry run reports before anything is written. */
 export interface ExportPlan {
@@ -86,24 +162,10 @@ export function isSqlSink(spec: SinkSpec): spec is SqlSinkSpec {
   return spec.kind === 'sqlite' || spec.kind === 'postgres';
 }
 
-const WRITE_MODES: readonly WriteMode[] = ['append', 'overwrite', 'upsert', 'sql'];
-/** PostgreSQL silently truncates longer identifiers, which would write into a different table. */
-const PG_MAX_IDENTIFIER_BYTES = 63;
-
 /** Every problem of a sink spec that can be seen without the table or the database; empty when it is valid. */
-export function validateSinkSpec(spec: SinkSpec): string[] {
-  switch (spec.kind) {
-    case 'parquet':
-    case 'csv':
-    case 'jsonl':
-      return isBlank(spec.path) ? [`a ${spec.kind} sink needs a file path`] : [];
-    case 'sqlite':
-      return [...(isBlank(spec.path) ? ['a sqlite sink needs a database file path'] : []), ...targetProblems(spec)];
-    case 'postgres':
-      return [...connectionProblems(spec.connection), ...targetProblems(spec)];
-    default:
-      return [`unknown sink kind "${(spec as { kind: unknown }).kind}"`];
-  }
+export function validateSinkSpec(spec: unknown, paths: PathRule = 'any'): string[] {
+  const parsed = parseWith(paths === 'any' ? SINK_SPEC : sinkSpecSchema(paths), spec);
+  return parsed.ok ? [] : parsed.problems;
 }
 
 /** Every problem of a sink spec for an export of these columns: the spec's own, and for SQL sinks its key columns
@@ -134,55 +196,12 @@ export function sinkColumnProblems(spec: SqlSinkSpec, columns: readonly string[]
   return problems;
 }
 
-function targetProblems(spec: SqlSinkSpec): string[] {
-  const problems: string[] = [];
-  if (isBlank(spec.table)) problems.push('a target table name is required');
-  else if (spec.table.includes('\0')) problems.push('the target table name contains a NUL character');
-  else if (spec.kind === 'postgres' && utf8Length(spec.table) > PG_MAX_IDENTIFIER_BYTES) {
-    problems.push(`the target table name is longer than PostgreSQL's ${PG_MAX_IDENTIFIER_BYTES} bytes`);
-  }
-  if (!WRITE_MODES.includes(spec.mode)) problems.push(`unknown mode "${spec.mode}" (use ${WRITE_MODES.join(', ')})`);
-  if (spec.mode === 'upsert') {
-    const keys = spec.keyColumns ?? [];
-    if (keys.length === 0) problems.push('upsert needs at least one key column');
-    if (keys.some(isBlank)) problems.push('a key column name is empty');
-    if (new Set(keys).size !== keys.length) problems.push('a key column is named twice');
-  }
-  if (spec.mode === 'sql') {
-    if (isBlank(spec.sql)) problems.push('mode sql needs a statement');
-    else problems.push(...parseNamedParams(spec.sql!).problems);
-  }
-  const { batchSize, batchIntervalMs, maxRetries } = spec.execution ?? {};
-  if (!isIntIn(batchSize, 1, EXECUTION_MAX.batchSize)) problems.push('batch size must be a whole number from 1 to 10,000,000');
-  if (!isIntIn(batchIntervalMs, 0, EXECUTION_MAX.batchIntervalMs)) problems.push('batch interval must be a whole number of ms, 0 or more');
-  if (!isIntIn(maxRetries, 0, EXECUTION_MAX.maxRetries)) problems.push('max retries must be a whole number from 0 to 100');
-  return problems;
+function urlProblem(text: string): string | null {
+  const url = parseUrl(text);
+  if (!url || !/^postgres(ql)?:$/.test(url.protocol)) return 'the connection URL must look like postgres://user:password@host:port/database';
+  const sslmode = url.searchParams.get('sslmode');
+  return sslmode !== null && !SSL_MODES.includes(sslmode) ? `unknown sslmode "${sslmode}" (use ${SSL_MODES.join(', ')})` : null;
 }
-
-function connectionProblems(c: PostgresConnection | undefined): string[] {
-  if (!c) return ['a postgres sink needs a connection'];
-  const problems: string[] = [];
-  if (c.url !== undefined) {
-    const url = parseUrl(c.url);
-    if (!url || !/^postgres(ql)?:$/.test(url.protocol)) {
-      problems.push('the connection URL must look like postgres://user:password@host:port/database');
-    } else if (url.searchParams.has('sslmode') && !SSL_MODES.includes(url.searchParams.get('sslmode')!)) {
-      problems.push(`unknown sslmode "${url.searchParams.get('sslmode')}" (use ${SSL_MODES.join(', ')})`);
-    }
-  } else if (isBlank(c.host)) {
-    problems.push('a postgres connection needs a URL or a host');
-  }
-  if (c.port !== undefined && !isIntIn(c.port, 1, 65_535)) problems.push('the port must be a number from 1 to 65535');
-  if (c.connectTimeoutMs !== undefined && !isIntIn(c.connectTimeoutMs, 0, 600_000)) {
-    problems.push('the connect timeout must be a whole number of ms from 0 to 600,000');
-  }
-  if (c.statementTimeoutMs !== undefined && !isIntIn(c.statementTimeoutMs, 1, 600_000)) {
-    problems.push('the statement timeout must be a whole number of ms from 1 to 600,000');
-  }
-  return problems;
-}
-
-export const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'];
 
 /** A connection URL with its password replaced, safe for messages and logs. */
 export function scrubUrl(text: string): string {
@@ -199,10 +218,6 @@ function parseUrl(text: string): URL | null {
 
 function isBlank(text: string | undefined): boolean {
   return text === undefined || text.trim() === '';
-}
-
-function isIntIn(n: unknown, min: number, max: number): boolean {
-  return typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max;
 }
 
 function utf8Length(text: string): number {

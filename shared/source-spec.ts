@@ -1,25 +1,43 @@
 // The source spec: what to read from a Delta table. Shaped after Flink's bounded Delta source builder.
-// Pure validation (validateSourceSpec) lives here so the UI can validate as the user types; checks that need the
-// table itself (column names, version range) happen in electron/delta/source.ts when the source is built.
+// Pure validation (sourceSpecSchema, validateSourceSpec) lives here: the UI validates with it as the user types
+// (renderer/src/App.tsx), the host at its boundary (shared/api-schemas.ts); checks that need the table itself
+// (column names, version range) happen in electron/delta/source.ts when the source is built.
+import * as v from 'valibot';
 import { filterSyntaxProblem } from './expression/index.js';
+import { LIMITS, location, nameList, nonBlank, text, wholeNumber, withRules } from './schema.js';
 import { parseTimestampAsOf } from './timestamp.js';
+
+const OPTION_VALUE = 'an option value must be a string, a boolean or a finite number';
+const optionValue = v.union([v.string(), v.boolean(), v.pipe(v.number(), v.finite(OPTION_VALUE))], OPTION_VALUE);
+
+const sourceShape = v.strictObject({
+  tablePath: location('the table path'),
+  /** Columns to read, in this order; absent means every column in schema order. */
+  columnNames: v.optional(v.nullable(nameList('the column list'))),
+  versionAsOf: v.optional(wholeNumber('versionAsOf', 0)),
+  /** One of the six accepted UTC formats, see shared/timestamp.ts. */
+  timestampAsOf: v.optional(nonBlank('timestampAsOf', 64)),
+  options: v.optional(
+    v.pipe(
+      v.custom<object>((o) => typeof o === 'object' && o !== null && !Array.isArray(o), 'the options must be an object'),
+      v.record(text('an option name', LIMITS.name), optionValue),
+      v.check((o) => Object.keys(o).length <= LIMITS.options, `the options must have at most ${LIMITS.options} entries`),
+    ),
+  ),
+  /** Rows to keep, a SQL WHERE condition (shared/expression); blank means every row. Checked against the schema
+   * when the source is opened. */
+  filter: v.optional(text('the filter', LIMITS.filter)),
+});
+
+/** The spec as it crosses to the host: its shape and sizes, then every rule that needs no table. */
+export const sourceSpecSchema = withRules(sourceShape, (spec) => validateSourceSpec(spec));
 
 export type OptionValue = string | boolean | number;
 
-export interface DeltaSourceSpec {
-  tablePath: string;
-  /** Columns to read, in this order; absent means every column in schema order. */
-  columnNames?: string[] | null;
-  versionAsOf?: number;
-  /** One of the six accepted UTC formats, see shared/timestamp.ts. */
-  timestampAsOf?: string;
-  options?: Record<string, OptionValue>;
-  /** Rows to keep, a SQL WHERE condition (shared/expression); blank means every row. Checked against the schema
-   * when the source is opened. */
-  filter?: string;
+export type DeltaSourceSpec = v.InferOutput<typeof sourceShape> & {
   /** How the user wrote versionAsOf and timestampAsOf, for messages: the CLI's `--version` and `--timestamp`. */
   settingNames?: SettingNames;
-}
+};
 
 export interface SettingNames {
   versionAsOf?: string;

@@ -1,5 +1,6 @@
-// A small argv parser for the commands: --name value, --name=value, boolean switches, repeatable options, and
-// positional arguments. Anything unexpected is a UsageError (exit code 2).
+// The commands' flags, read by node's parseArgs: --name value, --name=value, boolean switches, repeatable options,
+// and positional arguments. Anything unexpected is a UsageError (exit code 2) of one line.
+import { parseArgs as parseNodeArgs } from 'node:util';
 import { DeltaportError } from '../../shared/errors.js';
 
 export class UsageError extends DeltaportError {
@@ -18,33 +19,38 @@ export interface ParsedArgs {
 }
 
 export function parseArgs(argv: string[], flags: Record<string, FlagKind>, command: string): ParsedArgs {
+  const options = Object.fromEntries(Object.entries(flags).map(([name, kind]) => [name, { type: kind === 'switch' ? 'boolean' : 'string' } as const]));
+  // Not strict: node's own errors are multi-part sentences; each problem is worded here, as one line.
+  const { tokens } = parseNodeArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
   const parsed: ParsedArgs = { positionals: [], values: new Map(), switches: new Set(), lists: new Map() };
-  let onlyPositionals = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (onlyPositionals || !arg.startsWith('--') || arg === '--') {
-      if (arg === '--' && !onlyPositionals) onlyPositionals = true;
-      else parsed.positionals.push(arg);
+  let lastShort = -1;
+  for (const token of tokens) {
+    if (token.kind === 'option-terminator') continue;
+    if (token.kind === 'positional') {
+      parsed.positionals.push(token.value);
       continue;
     }
-    const eq = arg.indexOf('=');
-    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+    // A single-dash word (-x, -12) is an argument, as it always was here; node splits it into short options.
+    if (!token.rawName.startsWith('--')) {
+      if (token.index !== lastShort) parsed.positionals.push(argv[token.index]);
+      lastShort = token.index;
+      continue;
+    }
+    const { name } = token;
     const kind = flags[name];
     if (!kind) throw new UsageError(`unknown option --${name} for '${command}' (see deltaport help ${command})`);
     if (kind === 'switch') {
-      if (eq >= 0) throw new UsageError(`--${name} takes no value`);
+      if (token.inlineValue) throw new UsageError(`--${name} takes no value`);
       parsed.switches.add(name);
       continue;
     }
-    let value: string | undefined;
-    if (eq >= 0) value = arg.slice(eq + 1);
-    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) value = argv[++i];
-    if (value === undefined) throw new UsageError(`--${name} needs a value`);
+    // node takes the next word as the value even when it is another option: that is a missing value here.
+    if (token.value === undefined || (!token.inlineValue && token.value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
     if (kind === 'list') {
-      parsed.lists.set(name, [...(parsed.lists.get(name) ?? []), value]);
+      parsed.lists.set(name, [...(parsed.lists.get(name) ?? []), token.value]);
     } else {
       if (parsed.values.has(name)) throw new UsageError(`--${name} is given more than once`);
-      parsed.values.set(name, value);
+      parsed.values.set(name, token.value);
     }
   }
   return parsed;
@@ -64,6 +70,12 @@ export function intFlag(args: ParsedArgs, name: string, min: number, what: strin
   const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be ${what}, got '${text}'`);
   return n;
+}
+
+/** A whole number from a flag whose bounds a spec's schema checks (it names the setting and its range); undefined
+ * when the flag is absent. */
+export function numberFlag(args: ParsedArgs, name: string): number | undefined {
+  return intFlag(args, name, 0, 'a whole number');
 }
 
 /** A comma-separated list of names ("a,b"); surrounding spaces are trimmed. */

@@ -1,13 +1,13 @@
 // `deltaport export <table> ... --sink <target> [SQL sink options]`: one export, with progress on a terminal and a
 // one-line summary at the end; with `--emit spark`, the same export written as a PySpark script instead.
-import { DeltaportError } from '../../shared/errors.js';
-import { DEFAULT_EXECUTION, type SinkSpec, type WriteMode } from '../../shared/sink-spec.js';
+import { DeltaportError, validationError } from '../../shared/errors.js';
+import { DEFAULT_EXECUTION, validateSinkSpec, WRITE_MODES, type SinkSpec, type WriteMode } from '../../shared/sink-spec.js';
 import { parseSinkTarget, SINK_TARGET_FORMS } from '../../shared/sink-target.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { runExport, writeToSink, type ExportInput, type ExportProgress } from '../export/run-export.js';
 import { saveSparkJob, sparkJobFor } from '../handoff/emit-spark-job.js';
 import { canonicalLocation, locationName } from '../storage/storage.js';
-import { intFlag, listFlag, parseArgs, UsageError, type ParsedArgs } from './args.js';
+import { listFlag, numberFlag, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 import { FILTER_FLAGS, skippingLine, sourceSpec, STORAGE_FLAGS, tableArgument, TIME_TRAVEL_FLAGS } from './source-flags.js';
 
@@ -29,7 +29,6 @@ export const SINK_FLAGS = {
 const FLAGS = { ...TIME_TRAVEL_FLAGS, ...STORAGE_FLAGS, ...FILTER_FLAGS, columns: 'value', option: 'list', ...SINK_FLAGS, emit: 'value', out: 'value' } as const;
 
 const SQL_ONLY = ['target', 'key', 'sql', 'batch-size', 'batch-interval-ms', 'max-retries', 'exactly-once'];
-const MODES: WriteMode[] = ['append', 'overwrite', 'upsert', 'sql'];
 const PROGRESS_EVERY_MS = 200;
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
@@ -92,12 +91,20 @@ async function emitJob(emit: string, source: DeltaSourceSpec, sink: SinkSpec, ou
   return 0;
 }
 
+/** The sink the flags name, checked with the sink spec's own schema before anything is read. */
 export function sinkSpec(tablePath: string, args: ParsedArgs): SinkSpec {
+  const spec = sinkSpecOf(tablePath, args);
+  const problems = validateSinkSpec(spec);
+  if (problems.length > 0) throw validationError(problems);
+  return spec;
+}
+
+function sinkSpecOf(tablePath: string, args: ParsedArgs): SinkSpec {
   const text = args.values.get('sink');
   if (text === undefined) throw new UsageError(`--sink is required (${SINK_TARGET_FORMS})`);
   const target = parseSinkTarget(text);
   if (!target) throw new UsageError(`--sink must be one of ${SINK_TARGET_FORMS}, got '${text}'`);
-  const statementTimeoutMs = intFlag(args, 'statement-timeout-ms', 1, 'a positive whole number of ms');
+  const statementTimeoutMs = numberFlag(args, 'statement-timeout-ms');
   if (statementTimeoutMs !== undefined && target.kind !== 'postgres') throw new UsageError('--statement-timeout-ms applies only to postgres sinks');
   if (target.kind !== 'sqlite' && target.kind !== 'postgres') {
     const sqlFlag = SQL_ONLY.find((f) => args.values.has(f) || args.switches.has(f));
@@ -111,16 +118,16 @@ export function sinkSpec(tablePath: string, args: ParsedArgs): SinkSpec {
   }
   if (args.switches.has('force')) throw new UsageError('--force applies only to file sinks (use --mode overwrite for a table)');
   const mode = (args.values.get('mode') ?? 'append') as WriteMode;
-  if (!MODES.includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}, got '${mode}'`);
+  if (!WRITE_MODES.includes(mode)) throw new UsageError(`--mode must be one of ${WRITE_MODES.join(', ')}, got '${mode}'`);
   const options = {
     table: args.values.get('target') ?? locationName(canonicalLocation(tablePath)),
     mode,
     keyColumns: listFlag(args, 'key'),
     sql: args.values.get('sql'),
     execution: {
-      batchSize: intFlag(args, 'batch-size', 1, 'a positive whole number') ?? DEFAULT_EXECUTION.batchSize,
-      batchIntervalMs: intFlag(args, 'batch-interval-ms', 0, 'a whole number of ms') ?? DEFAULT_EXECUTION.batchIntervalMs,
-      maxRetries: intFlag(args, 'max-retries', 0, 'a whole number') ?? DEFAULT_EXECUTION.maxRetries,
+      batchSize: numberFlag(args, 'batch-size') ?? DEFAULT_EXECUTION.batchSize,
+      batchIntervalMs: numberFlag(args, 'batch-interval-ms') ?? DEFAULT_EXECUTION.batchIntervalMs,
+      maxRetries: numberFlag(args, 'max-retries') ?? DEFAULT_EXECUTION.maxRetries,
     },
     exactlyOnce: args.switches.has('exactly-once'),
   };

@@ -2,7 +2,7 @@
 // stays cheap. Every failure ends as `deltaport: <message>` on stderr (one line per problem, never a stack) and a
 // non-zero exit code: 2 for a wrong command line (no arguments at all prints the help), 1 for everything else.
 import { statSync } from 'node:fs';
-import { DeltaportError, toErrorValue } from '../../shared/errors.js';
+import { toErrorValue } from '../../shared/errors.js';
 import { UsageError } from './args.js';
 import { COMMANDS, commandHelp, OVERVIEW, type Command } from './help.js';
 import type { CliIo } from './io.js';
@@ -81,8 +81,8 @@ function isFolder(p: string): boolean {
   }
 }
 
-// A DeltaportError's message is for people, one problem per line; anything else keeps only its first line.
-function errorLines(err: unknown): string[] {
-  if (err instanceof DeltaportError) return err.message.split('\n').filter((l) => l.trim() !== '');
-  return [toErrorValue(err).message];
+// A validation failure's problems, one per line; any other error is its one-line message.
+function errorLines(err: unknown): readonly string[] {
+  const error = toErrorValue(err);
+  return error.problems ?? [error.message];
 }

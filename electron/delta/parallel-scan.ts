@@ -2,7 +2,7 @@
 // writing. Yields the same batches, positions and errors as scan(); batches arrive as Arrow IPC in transferred
 // buffers and are read zero-copy. A cancel or an early stop ends the thread at once.
 import { tableFromIPC, type RecordBatch } from 'apache-arrow';
-import { DeltaportError } from '../../shared/errors.js';
+import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import { startWorker } from '../threads/start-worker.js';
 import { exportStoreOptions } from '../storage/store-options.js';
 import type { BatchPart, ScanJob, ScanToConsumer } from './scan-messages.js';
@@ -75,5 +75,5 @@ function* partsOf(batches: RecordBatch[], parts: BatchPart[]): Generator<ScanBat
 
 // The same cancel as scan()'s, so a consumer cannot tell which of the two it is reading.
 function checkAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new DeltaportError('CANCELLED', 'the scan was cancelled');
+  if (signal?.aborted) throw cancelledError('scan');
 }

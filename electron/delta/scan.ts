@@ -6,7 +6,7 @@
 // rows).
 import * as arrow from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
-import { DeltaportError } from '../../shared/errors.js';
+import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import type { Expr } from '../../shared/expression/index.js';
 import { constantData } from './arrow-data.js';
 import { concatBatches } from './concat-batches.js';
@@ -234,7 +234,7 @@ function lowerBound(sorted: Float64Array, value: number): number {
 }
 
 function checkAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new DeltaportError('CANCELLED', 'the scan was cancelled');
+  if (signal?.aborted) throw cancelledError('scan');
 }
 
 function invalid(message: string): DeltaportError {

@@ -15,7 +15,7 @@ import type { Snapshot } from './snapshot.js';
 import { DeltaTable } from './table.js';
 
 export class DeltaSourceValidationError extends DeltaportError {
-  constructor(readonly problems: string[]) {
+  constructor(override readonly problems: string[]) {
     super('VALIDATION', problems.join('\n'));
   }
 }

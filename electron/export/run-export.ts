@@ -2,7 +2,8 @@
 // the sink is created (bad input writes nothing); any failure or a cancel aborts the sink, which removes what it has
 // not committed. What it reports is what landed: the rows committed (for a SQL sink, not the rows read ahead of the
 // last commit), and where an exactly-once job resumed.
-import { DeltaportError } from '../../shared/errors.js';
+import { exportOutcome, type ExportOutcome } from '../../shared/api.js';
+import { cancelledError, DeltaportError, validationError } from '../../shared/errors.js';
 import { exportSinkProblems, isSqlSink, type SinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
@@ -34,13 +35,7 @@ export interface ExportRequest {
   onProgress?: (progress: ExportProgress) => void;
 }
 
-export interface ExportResult {
-  /** Rows this run committed. */
-  rows: number;
-  seconds: number;
-  rowsPerSec: number;
-  /** Set when an exactly-once job went on from an earlier run: the rows that run had committed. */
-  resumedAfterRows?: number;
+export interface ExportResult extends ExportOutcome {
   /** With a filter: the files it let the export skip. */
   skipping: FilterSkipping | null;
 }
@@ -69,7 +64,7 @@ export async function runExport(req: ExportRequest): Promise<ExportResult> {
     { ...req, signal },
   );
   const seconds = (performance.now() - started) / 1000;
-  return { ...written, seconds, rowsPerSec: seconds > 0 ? written.rows / seconds : written.rows, skipping: source.filter?.skipping ?? null };
+  return { ...exportOutcome(written.rows, seconds, written.resumedAfterRows), skipping: source.filter?.skipping ?? null };
 }
 
 /** Rows to export that are not a snapshot's (a diff, a change feed): what the sink needs to know of them. */
@@ -135,7 +130,7 @@ export async function writeToSink(
 async function checkSink(spec: SinkSpec, columns: string[]): Promise<void> {
   const problems = exportSinkProblems(spec, columns);
   if (spec.kind === 'sqlite' && isCloudLocation(spec.path)) problems.push(`a SQLite database is a local file, not ${spec.path}: export to a local path`);
-  if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('\n'));
+  if (problems.length > 0) throw validationError(problems);
   if (isSqlSink(spec) || spec.overwrite) return;
   const target = canonicalLocation(spec.path);
   if (await fileExists(target)) {
@@ -154,7 +149,7 @@ function throwIfCancelled(signal: AbortSignal): void {
 }
 
 function cancelled(committed?: number, sink?: SinkSpec): DeltaportError {
-  if (committed === undefined) return new DeltaportError('CANCELLED', 'export cancelled');
+  if (committed === undefined) return cancelledError('export');
   const resume = sink && 'exactlyOnce' in sink && sink.exactlyOnce ? '; run it again to resume' : '';
-  return new DeltaportError('CANCELLED', `export cancelled after ${committed} rows were committed${resume}`);
+  return cancelledError('export', `after ${committed} rows were committed${resume}`);
 }

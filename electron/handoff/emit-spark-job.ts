@@ -1,7 +1,7 @@
 // An export request turned into its Spark job: the source is opened (so the version is resolved, the columns and
 // their types are known and the filter is checked against them) and checked exactly as an export checks it; nothing
 // is read from the data files and the target is not contacted.
-import { DeltaportError } from '../../shared/errors.js';
+import { validationError } from '../../shared/errors.js';
 import { exportSinkProblems, type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { openSource } from '../delta/source.js';
@@ -13,7 +13,7 @@ import { renderSparkJob, type PgServer } from './spark-job.js';
 export async function sparkJobFor(sourceSpec: DeltaSourceSpec, sinkSpec: SinkSpec): Promise<string> {
   const source = await openSource(sourceSpec);
   const problems = exportSinkProblems(sinkSpec, source.columns);
-  if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('\n'));
+  if (problems.length > 0) throw validationError(problems);
   // The job may run from another folder: every local path is written absolute.
   const sink: SinkSpec = sinkSpec.kind === 'postgres' ? sinkSpec : { ...sinkSpec, path: canonicalLocation(sinkSpec.path) };
   const timestampAsOf = sourceSpec.timestampAsOf ?? sourceSpec.options?.timestampAsOf;

@@ -2,14 +2,13 @@
 // default), reports progress as JobEvents, can be cancelled whether queued or running, and has every state change
 // recorded through the JobStore (app state), passwords removed.
 import { randomUUID } from 'node:crypto';
-import type { ExportRequest, JobEvent, JobInfo } from '../../shared/api.js';
-import { DeltaportError, toErrorValue } from '../../shared/errors.js';
+import type { ExportOutcome, ExportRequest, JobEvent, JobInfo } from '../../shared/api.js';
+import { cancelledError, DeltaportError, toErrorValue } from '../../shared/errors.js';
 import { type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
 import { redactSink } from '../state/secrets.js';
 import { canonicalLocation, locationName } from '../storage/storage.js';
 import { removePartialFiles } from './partial-files.js';
 import { NO_PROGRESS, ProgressMeter, type RawProgress } from './progress.js';
-import type { ExportOutcome } from './tasks.js';
 import type { TaskHandle } from './task-worker.js';
 import { startTask } from './task-worker.js';
 
@@ -55,7 +54,7 @@ export class JobRunner {
         ...job,
         state: 'failed',
         finishedAt: job.finishedAt ?? job.startedAt ?? job.createdAt,
-        error: { code: 'CANCELLED', message: 'Deltaport quit before this job finished' },
+        error: cancelledError('job', 'because Deltaport quit before this job finished').toValue(),
       });
     }
   }
@@ -100,7 +99,7 @@ export class JobRunner {
     }
     if (job.info.state === 'queued') {
       this.queue.splice(this.queue.indexOf(job), 1);
-      this.settle(job, { state: 'cancelled', error: { code: 'CANCELLED', message: 'cancelled before it started' } });
+      this.settle(job, { state: 'cancelled', error: cancelledError('job', 'before it started').toValue() });
     } else if (job.info.state === 'running') {
       job.cancelRequested = true;
       job.handle?.cancel();
@@ -165,8 +164,8 @@ export class JobRunner {
       if (job.handle.forced) await this.removeLeftovers(job);
       const cancelled = job.cancelRequested || error.code === 'CANCELLED';
       // The export's own word on a cancel says how many rows stayed committed.
-      const message = error.code === 'CANCELLED' ? error.message : 'cancelled';
-      this.settle(job, cancelled ? { state: 'cancelled', error: { code: 'CANCELLED', message } } : { state: 'failed', error });
+      const ownCancel = error.code === 'CANCELLED' ? error : cancelledError().toValue();
+      this.settle(job, cancelled ? { state: 'cancelled', error: ownCancel } : { state: 'failed', error });
     }
   }
 

@@ -2,7 +2,7 @@
 // cancel asks it to abort, and if it has not stopped within the grace period the thread is terminated, so a cancel
 // always takes effect. Previews and plans share one long-lived thread (unref'd, restarted if it dies).
 import type { Worker } from 'node:worker_threads';
-import { DeltaportError } from '../../shared/errors.js';
+import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import { startWorker } from '../threads/start-worker.js';
 import type { RawProgress } from './progress.js';
 import type { FromWorker, ToWorker, WorkerTask } from './worker-protocol.js';
@@ -40,7 +40,7 @@ class TaskWorker {
       // Busy, the thread keeps the process alive; idle, it must not hold up `deltaport serve`'s exit or a test run.
       if (this.pending.size === 0) this.worker.unref();
       if (message.type === 'done') task.resolve(message.value);
-      else task.reject(new DeltaportError(message.error.code, message.error.message));
+      else task.reject(DeltaportError.fromValue(message.error));
     });
     this.worker.on('error', (err) => void this.stop(new DeltaportError('INTERNAL', `worker failed: ${err.message.split('\n')[0]}`)));
     this.worker.on('exit', () => void this.stop(new DeltaportError('INTERNAL', 'the worker stopped before finishing its task')));
@@ -96,7 +96,7 @@ export function startTask<T>(
       worker.cancel(id);
       cancelTimer = setTimeout(() => {
         forced = worker.alive;
-        void worker.stop(new DeltaportError('CANCELLED', 'cancelled'));
+        void worker.stop(cancelledError());
       }, cancelGraceMs);
     },
   };

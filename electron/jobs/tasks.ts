@@ -9,6 +9,7 @@ import type {
   ChangeRowsRequest,
   DiffRequest,
   DiffResult,
+  ExportOutcome,
   ExportRequest,
   JsonValue,
   PreviewRequest,
@@ -16,6 +17,7 @@ import type {
   ProfileRequest,
   TableRef,
 } from '../../shared/api.js';
+import { exportOutcome } from '../../shared/api.js';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
@@ -65,20 +67,13 @@ export function runTask(task: WorkerTask, signal: AbortSignal, onProgress: (prog
   }
 }
 
-export interface ExportOutcome {
-  rows: number;
-  seconds: number;
-  rowsPerSec: number;
-  resumedAfterRows?: number;
-}
-
 export async function exportTask(
   request: ExportRequest,
   signal: AbortSignal,
   onProgress: (progress: RawProgress) => void,
 ): Promise<ExportOutcome> {
-  const { rows, seconds, rowsPerSec, resumedAfterRows } = await runExport({ source: request.source, sink: request.sink, signal, onProgress });
-  return resumedAfterRows === undefined ? { rows, seconds, rowsPerSec } : { rows, seconds, rowsPerSec, resumedAfterRows };
+  const { rows, seconds, resumedAfterRows } = await runExport({ source: request.source, sink: request.sink, signal, onProgress });
+  return exportOutcome(rows, seconds, resumedAfterRows);
 }
 
 /** Reads one row more than asked, only to tell whether the snapshot has more. */

@@ -2,7 +2,7 @@
 // signal; the engine stops at its next batch and the sink rolls back. Progress is posted at most every
 // PROGRESS_INTERVAL_MS per task (plus the last), so a fast export does not flood the main thread.
 import { parentPort } from 'node:worker_threads';
-import { DeltaportError, toErrorValue } from '../../shared/errors.js';
+import { cancelledError, DeltaportError, toErrorValue } from '../../shared/errors.js';
 import type { RawProgress } from './progress.js';
 import { runTask } from './tasks.js';
 import type { FromWorker, ToWorker, WorkerTask } from './worker-protocol.js';
@@ -43,7 +43,7 @@ async function run(id: number, task: WorkerTask): Promise<void> {
     flush();
     // A cancel's own message (how many rows stayed committed) is kept; anything else a cancel caused is the cancel.
     const own = err instanceof DeltaportError && err.code === 'CANCELLED';
-    const error = controller.signal.aborted && !own ? new DeltaportError('CANCELLED', 'cancelled') : err;
+    const error = controller.signal.aborted && !own ? cancelledError() : err;
     post({ type: 'failed', id, error: toErrorValue(error) });
   } finally {
     running.delete(id);

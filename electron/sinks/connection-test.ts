@@ -1,12 +1,12 @@
 // "Test connection": reach the database, report its version and whether the target table is there. Nothing is
 // created: a SQLite file that does not exist yet stays that way.
 import { existsSync } from 'node:fs';
-import { DeltaportError } from '../../shared/errors.js';
+import { validationError } from '../../shared/errors.js';
 import { validateSinkSpec, type ConnectionReport, type SqlSinkSpec } from '../../shared/sink-spec.js';
 
 export async function testConnection(spec: SqlSinkSpec): Promise<ConnectionReport> {
   const problems = validateSinkSpec(spec);
-  if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('; '));
+  if (problems.length > 0) throw validationError(problems);
   if (spec.kind === 'sqlite') {
     const { openSqlite, describeSqliteTable } = await import('./sqlite-connection.js');
     const exists = existsSync(spec.path);

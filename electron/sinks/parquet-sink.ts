@@ -12,7 +12,7 @@ import {
   type Schema,
 } from 'apache-arrow';
 import * as wasm from 'parquet-wasm/node';
-import { DeltaportError } from '../../shared/errors.js';
+import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import { joinBatches } from '../delta/concat-batches.js';
 import { openParquet } from '../delta/parquet-file.js';
 import type { ScanBatch } from '../delta/scan-types.js';
@@ -160,7 +160,7 @@ class BatchFeed {
 
   cancel(): void {
     try {
-      this.controller.error(new DeltaportError('CANCELLED', 'export cancelled'));
+      this.controller.error(cancelledError('export'));
     } catch {
       // already closed or errored
     }

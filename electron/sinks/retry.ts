@@ -1,7 +1,7 @@
 // Which failures are worth retrying, and how long to wait. Only errors that say nothing about the data qualify: a
 // lost or reset connection, a server shutting down, a serialization failure or deadlock, a busy or locked SQLite
 // file. Data and constraint errors would fail the same way again.
-import { DeltaportError } from '../../shared/errors.js';
+import { cancelledError, DeltaportError } from '../../shared/errors.js';
 
 const TRANSIENT_SQLSTATES = new Set(['40001', '40P01', '57P01', '57P02', '57P03', '53300']);
 const TRANSIENT_NODE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
@@ -44,5 +44,5 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export function cancelled(): DeltaportError {
-  return new DeltaportError('CANCELLED', 'the export was cancelled');
+  return cancelledError('export');
 }

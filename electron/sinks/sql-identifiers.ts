@@ -8,8 +8,3 @@ export function quoteIdent(name: string): string {
 export function quoteList(names: readonly string[]): string {
   return names.map(quoteIdent).join(', ');
 }
-
-/** A string literal (for catalog lookups that take a name as text). */
-export function quoteLiteral(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
-}

@@ -2,7 +2,7 @@
 // from the target's catalog without writing anything. The sinks build the same plan when they open, and refuse an
 // incompatible target before the first row.
 import type { StructField } from '../../shared/delta-schema.js';
-import { DeltaportError } from '../../shared/errors.js';
+import { validationError } from '../../shared/errors.js';
 import { exportSinkProblems, type ExportPlan, type SqlSinkSpec } from '../../shared/sink-spec.js';
 import { binaryCopyFits } from './copy-binary.js';
 import { quoteIdent, quoteList } from './sql-identifiers.js';
@@ -27,7 +27,7 @@ export async function planSqlExport(fields: StructField[], spec: SqlSinkSpec): P
 /** Throws VALIDATION with every problem of the spec against the exported columns. */
 export function checkSpec(spec: SqlSinkSpec, fields: StructField[]): void {
   const problems = exportSinkProblems(spec, fields.map((f) => f.name));
-  if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('; '));
+  if (problems.length > 0) throw validationError(problems);
 }
 
 export function buildPlan(spec: SqlSinkSpec, fields: StructField[], existing: TableDescription | null, dialect: Dialect, staging?: string): ExportPlan {

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DragEvent } from 'react';
 import type { JobInfo, RecentTable } from '../../shared/api.js';
-import type { DeltaSourceSpec } from '../../shared/source-spec.js';
+import { validateSourceSpec, type DeltaSourceSpec } from '../../shared/source-spec.js';
 import { api } from './api-client.js';
 import { Alert } from './components/Alert.js';
 import { ColumnsPanel } from './components/ColumnsPanel.js';
@@ -115,10 +115,14 @@ export function App() {
   // The filter and the order narrow what the table's snapshot and columns give, for the preview and the export alike.
   const filter = info ? checkedFilter(filterText, info.schema) : { problem: null };
   const order = info ? checkedOrder(orderText, info.schema) : { problem: null };
-  const blocked =
+  const narrowed =
     table.blocked ?? (filter.problem !== null ? 'Fix the filter first.' : order.problem !== null ? 'Fix the order first.' : null);
-  const source: DeltaSourceSpec | null =
-    blocked === null && table.source ? { ...table.source, ...(filter.filter ? { filter: filter.filter } : {}) } : null;
+  const draft: DeltaSourceSpec | null =
+    narrowed === null && table.source ? { ...table.source, ...(filter.filter ? { filter: filter.filter } : {}) } : null;
+  // The spec's own rules, in the words the host would refuse it with, checked as the user types.
+  const specProblem = draft ? (validateSourceSpec(draft)[0] ?? null) : null;
+  const blocked = narrowed ?? specProblem;
+  const source = specProblem === null ? draft : null;
   const preview = async (spec: DeltaSourceSpec, limit: number) => {
     const result = await api.preview({ source: spec, limit, ...(order.keys ? { orderBy: order.keys } : {}) });
     return result.ok ? { result: result.value } : { error: result.error.message };

@@ -1,8 +1,11 @@
-// The sink form as the user edits it (text fields stay text) and its translation into a SinkSpec, with one
-// message per problem so the form can say what to fix before anything is sent.
-import { DEFAULT_EXECUTION, EXECUTION_MAX } from '../../shared/sink-spec.js';
-import { formatCount } from './format.js';
+// The sink form as the user edits it (text fields stay text) and its translation into a SinkSpec, checked with the
+// spec's own schema (shared/sink-spec.ts), one message per problem so the form can say what to fix before anything
+// is sent.
+import { parseWith } from '../../shared/schema.js';
+import { DEFAULT_EXECUTION, sinkSpecSchema } from '../../shared/sink-spec.js';
 import type { PostgresConnection, SinkKind, SinkSpec, WriteMode } from '../../shared/sink-spec.js';
+
+const HOST_SINK_SPEC = sinkSpecSchema('absolute');
 
 export interface SinkForm {
   kind: SinkKind;
@@ -67,24 +70,20 @@ export function isSqlKind(kind: SinkKind): kind is 'sqlite' | 'postgres' {
   return kind === 'sqlite' || kind === 'postgres';
 }
 
-function wholeNumber(text: string, label: string, min: number, problems: string[], max = Number.MAX_SAFE_INTEGER): number {
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isSafeInteger(n) || n < min || n > max) {
-    problems.push(max === Number.MAX_SAFE_INTEGER ? `${label} must be a whole number, ${min} or more.` : `${label} must be a whole number from ${min} to ${formatCount(max)}.`);
-  }
-  return n;
+// The form's numbers as typed: blank is no number at all, so the spec's rule names the field.
+function numberOf(text: string): number {
+  return text.trim() === '' ? Number.NaN : Number(text);
 }
 
-function connectionOf(form: SinkForm, problems: string[]): PostgresConnection {
+function connectionOf(form: SinkForm): PostgresConnection {
   const connection: PostgresConnection = {};
   if (form.url.trim()) connection.url = form.url.trim();
   if (form.host.trim()) connection.host = form.host.trim();
-  if (form.port.trim()) connection.port = wholeNumber(form.port, 'Port', 1, problems, 65_535);
+  if (form.port.trim()) connection.port = numberOf(form.port);
   if (form.database.trim()) connection.database = form.database.trim();
   if (form.user.trim()) connection.user = form.user.trim();
   if (form.password) connection.password = form.password;
   if (form.ssl) connection.ssl = true;
-  if (!connection.url && !connection.host) problems.push('Give a connection URL or a host for PostgreSQL.');
   return connection;
 }
 
@@ -95,45 +94,28 @@ function keyColumnList(text: string): string[] {
     .filter(Boolean);
 }
 
-// The host takes full paths only (it has no notion of the folder a page was opened from).
-const ABSOLUTE = /^(\/|[A-Za-z]:[\\/]|\\\\)/;
-
-function pathProblem(text: string, missing: string, what: string): string | null {
-  if (!text.trim()) return missing;
-  return ABSOLUTE.test(text.trim()) ? null : `Give the full path of the ${what}, starting with /.`;
-}
-
-export function toSinkSpec(form: SinkForm): { spec: SinkSpec | null; problems: string[] } {
-  const problems: string[] = [];
-  if (!isSqlKind(form.kind)) {
-    const problem = pathProblem(form.filePath, 'Choose the output file to write.', 'output file');
-    if (problem) problems.push(problem);
-    return { spec: problems.length ? null : { kind: form.kind, path: form.filePath.trim() }, problems };
-  }
-  const execution = {
-    batchSize: wholeNumber(form.batchSize, 'Batch size', 1, problems, EXECUTION_MAX.batchSize),
-    batchIntervalMs: wholeNumber(form.batchIntervalMs, 'Batch interval', 0, problems, EXECUTION_MAX.batchIntervalMs),
-    maxRetries: wholeNumber(form.maxRetries, 'Max retries', 0, problems, EXECUTION_MAX.maxRetries),
-  };
-  if (!form.table.trim()) problems.push('Name the target table.');
-  const keyColumns = keyColumnList(form.keyColumns);
-  if (form.mode === 'upsert' && keyColumns.length === 0) problems.push('Upsert needs at least one key column.');
-  if (form.mode === 'sql' && !form.sql.trim()) problems.push('Write the SQL statement to run for each row.');
+/** The spec the form describes, before it is checked. */
+function draftOf(form: SinkForm): SinkSpec {
+  if (!isSqlKind(form.kind)) return { kind: form.kind, path: form.filePath.trim() };
   const target = {
     table: form.table.trim(),
     mode: form.mode,
-    ...(form.mode === 'upsert' ? { keyColumns } : {}),
+    ...(form.mode === 'upsert' ? { keyColumns: keyColumnList(form.keyColumns) } : {}),
     ...(form.mode === 'sql' ? { sql: form.sql } : {}),
-    execution,
+    execution: { batchSize: numberOf(form.batchSize), batchIntervalMs: numberOf(form.batchIntervalMs), maxRetries: numberOf(form.maxRetries) },
     exactlyOnce: form.exactlyOnce,
   };
-  if (form.kind === 'sqlite') {
-    const problem = pathProblem(form.sqlitePath, 'Choose the SQLite file to write into.', 'SQLite file');
-    if (problem) problems.push(problem);
-    return { spec: problems.length ? null : { kind: 'sqlite', path: form.sqlitePath.trim(), ...target }, problems };
-  }
-  const connection = connectionOf(form, problems);
-  return { spec: problems.length ? null : { kind: 'postgres', connection, ...target }, problems };
+  return form.kind === 'sqlite' ? { kind: 'sqlite', path: form.sqlitePath.trim(), ...target } : { kind: 'postgres', connection: connectionOf(form), ...target };
+}
+
+/** The spec, checked by the same schema as the host checks it with, as the user types; one sentence per problem. */
+export function toSinkSpec(form: SinkForm): { spec: SinkSpec | null; problems: string[] } {
+  const parsed = parseWith(HOST_SINK_SPEC, draftOf(form));
+  return parsed.ok ? { spec: parsed.value, problems: [] } : { spec: null, problems: parsed.problems.map(sentence) };
+}
+
+function sentence(problem: string): string {
+  return `${problem.charAt(0).toUpperCase()}${problem.slice(1)}.`;
 }
 
 /** A saved profile back into the form, keeping the table-specific target name the form already has. */

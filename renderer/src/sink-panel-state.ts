@@ -2,6 +2,7 @@
 // test, a started job, an existing target to decide about). Every edit drops answers that no longer describe the form.
 import type { ExportPlan, ConnectionReport } from '../../shared/sink-spec.js';
 import type { SinkProfile } from '../../shared/api.js';
+import type { ErrorValue } from '../../shared/errors.js';
 import { emptyForm, fromSinkSpec } from './sink-form.js';
 import type { SinkForm } from './sink-form.js';
 
@@ -15,12 +16,12 @@ export interface SinkPanelState {
   /** A loaded profile whose password the host keeps encrypted; requests name it so the host can fill it in. */
   profileWithPassword: string | null;
   plan: ExportPlan | null;
-  planError: string | null;
+  planError: ErrorValue | null;
   connection: ConnectionReport | null;
-  connectionError: string | null;
+  connectionError: ErrorValue | null;
   /** The form's problems are shown once an action was tried, and recomputed from the form as it changes. */
   tried: boolean;
-  exportError: string | null;
+  exportError: ErrorValue | null;
   /** The job the last Export started: its live state is shown, not a "Started" frozen at the time. */
   startedJobId: string | null;
   busy: Busy;
@@ -34,12 +35,12 @@ export type SinkPanelAction =
   | { type: 'tried' }
   | { type: 'busy'; busy: Busy }
   | { type: 'planned'; plan: ExportPlan }
-  | { type: 'planFailed'; message: string }
+  | { type: 'planFailed'; error: ErrorValue }
   | { type: 'connected'; report: ConnectionReport }
-  | { type: 'connectionFailed'; message: string }
+  | { type: 'connectionFailed'; error: ErrorValue }
   | { type: 'targetExists'; target: string; canAppend: boolean }
   | { type: 'started'; jobId: string }
-  | { type: 'exportFailed'; message: string }
+  | { type: 'exportFailed'; error: ErrorValue }
   | { type: 'stopped' };
 
 /** The form as it applies to the open table: its own name as the target unless the user typed one for it. */
@@ -98,17 +99,17 @@ export function sinkPanelReducer(state: SinkPanelState, action: SinkPanelAction)
     case 'planned':
       return { ...state, busy: null, plan: action.plan, planError: null };
     case 'planFailed':
-      return { ...state, busy: null, plan: null, planError: action.message };
+      return { ...state, busy: null, plan: null, planError: action.error };
     case 'connected':
       return { ...state, busy: null, connection: action.report, connectionError: null };
     case 'connectionFailed':
-      return { ...state, busy: null, connection: null, connectionError: action.message };
+      return { ...state, busy: null, connection: null, connectionError: action.error };
     case 'targetExists':
       return { ...state, busy: null, existingTarget: { target: action.target, canAppend: action.canAppend } };
     case 'started':
       return { ...state, busy: null, existingTarget: null, startedJobId: action.jobId, exportError: null };
     case 'exportFailed':
-      return { ...state, busy: null, existingTarget: null, exportError: action.message };
+      return { ...state, busy: null, existingTarget: null, exportError: action.error };
     case 'stopped':
       return { ...state, existingTarget: null };
   }

@@ -36,12 +36,12 @@ describe('toSinkSpec', () => {
     );
     expect(spec).toBeNull();
     expect(problems).toEqual([
+      'Choose the SQLite file to write into.',
+      'Name the target table.',
       'Batch size must be a whole number from 1 to 10,000,000.',
       'Batch interval must be a whole number from 0 to 86,400,000.',
       'Max retries must be a whole number from 0 to 100.',
-      'Name the target table.',
       'Upsert needs at least one key column.',
-      'Choose the SQLite file to write into.',
     ]);
   });
 

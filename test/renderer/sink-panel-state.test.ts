@@ -35,7 +35,7 @@ describe('sinkPanelReducer', () => {
   it('records a started job and forgets the choice that led to it', () => {
     const state = run({ type: 'busy', busy: 'export' }, { type: 'targetExists', target: 't', canAppend: false }, { type: 'started', jobId: 'j1' });
     expect(state).toMatchObject({ busy: null, existingTarget: null, startedJobId: 'j1', exportError: null });
-    expect(run({ type: 'exportFailed', message: 'no' })).toMatchObject({ exportError: 'no', busy: null });
+    expect(run({ type: 'exportFailed', error: { code: 'SINK_WRITE', message: 'no' } })).toMatchObject({ exportError: { message: 'no' }, busy: null });
     expect(run({ type: 'targetExists', target: 't', canAppend: true }, { type: 'stopped' }).existingTarget).toBeNull();
   });
 

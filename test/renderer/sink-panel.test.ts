@@ -52,6 +52,14 @@ describe('SinkPanel', () => {
     expect(within(exportBar()).queryByRole('alert')).toBeNull();
   });
 
+  it('lists several problems one per line, as the form is typed', () => {
+    renderPanel();
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    fireEvent.change(screen.getByLabelText('Batch size'), { target: { value: '0' } });
+    const items = within(within(exportBar()).getByRole('alert')).getAllByRole('listitem').map((li) => li.textContent);
+    expect(items).toEqual(['Choose the SQLite file to write into.', 'Batch size must be a whole number from 1 to 10,000,000.']);
+  });
+
   it('asks before appending to an existing table: Stop writes nothing, Replace overwrites it', async () => {
     const file = path.join(host.dataDir, 'existing.db');
     const db = new Database(file);

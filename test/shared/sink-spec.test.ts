@@ -18,13 +18,13 @@ describe('validateSinkSpec', () => {
     expect(
       validateSinkSpec(sqlite({ path: ' ', table: '', mode: 'upsert', keyColumns: ['a', 'a', ''], execution: { batchSize: 0, batchIntervalMs: -1, maxRetries: 1.5 } })),
     ).toEqual([
-      'a sqlite sink needs a database file path',
-      'a target table name is required',
+      'choose the SQLite file to write into',
+      'name the target table',
+      'batch size must be a whole number from 1 to 10,000,000',
+      'batch interval must be a whole number from 0 to 86,400,000',
+      'max retries must be a whole number from 0 to 100',
       'a key column name is empty',
       'a key column is named twice',
-      'batch size must be a whole number from 1 to 10,000,000',
-      'batch interval must be a whole number of ms, 0 or more',
-      'max retries must be a whole number from 0 to 100',
     ]);
     expect(validateSinkSpec(sqlite({ mode: 'upsert' }))).toEqual(['upsert needs at least one key column']);
     expect(validateSinkSpec(sqlite({ mode: 'sql' }))).toEqual(['mode sql needs a statement']);
@@ -33,17 +33,23 @@ describe('validateSinkSpec', () => {
   });
 
   it('checks PostgreSQL connections and identifier length', () => {
-    expect(validateSinkSpec(postgres({}))).toEqual(['a postgres connection needs a URL or a host']);
+    expect(validateSinkSpec(postgres({}))).toEqual(['give a connection URL or a host for PostgreSQL']);
     expect(validateSinkSpec(postgres({ url: 'mysql://h/db' }))).toEqual(['the connection URL must look like postgres://user:password@host:port/database']);
     expect(validateSinkSpec(postgres({ url: 'postgres://h/db?sslmode=maybe' }))).toEqual([
       'unknown sslmode "maybe" (use disable, allow, prefer, require, verify-ca, verify-full)',
     ]);
     expect(validateSinkSpec(postgres({ host: 'h', port: 70000, connectTimeoutMs: -5 }))).toEqual([
-      'the port must be a number from 1 to 65535',
-      'the connect timeout must be a whole number of ms from 0 to 600,000',
+      'port must be a whole number from 1 to 65,535',
+      'the connect timeout (ms) must be a whole number from 0 to 600,000',
     ]);
     expect(validateSinkSpec(postgres({ host: 'h' }, { table: 'é'.repeat(32) }))).toEqual(["the target table name is longer than PostgreSQL's 63 bytes"]);
     expect(validateSinkSpec(sqlite({ table: 'é'.repeat(32) }))).toEqual([]);
+  });
+
+  it('takes only full paths where the spec crosses to the host, and no field it does not know', () => {
+    expect(validateSinkSpec({ kind: 'csv', path: 'out.csv' }, 'absolute')).toEqual(['give the full path of the output file, starting with /']);
+    expect(validateSinkSpec({ kind: 'csv', path: '/o.csv', table: 't' })).toEqual(['has an unknown field "table"']);
+    expect(validateSinkSpec({ kind: 'xlsx', path: '/o.xlsx' })).toEqual(['the sink kind must be one of sqlite, postgres, parquet, csv, jsonl (got "xlsx")']);
   });
 });
 

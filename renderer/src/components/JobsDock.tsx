@@ -149,7 +149,7 @@ function JobRow({ job, onChanged }: { job: JobInfo; onChanged(job: JobInfo): voi
           <Figures job={job} />
         </span>
       </div>
-      {job.error && job.state === 'failed' && <Alert message={job.error.message} />}
+      {job.error && job.state === 'failed' && <Alert message={job.error} />}
       {(job.state === 'cancelled' || (job.state === 'failed' && committed(job) > 0)) && <p className="muted small">{leftBehind(job)}</p>}
       {note && (
         <p className="muted small" role="status">

@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import type { Result, SinkProfile } from '../../../shared/api.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { api } from '../api-client.js';
+import type { ErrorValue } from '../../../shared/errors.js';
 import { Alert } from './Alert.js';
 
 interface Props {
@@ -16,12 +17,12 @@ export function ProfilesCard({ current, onLoad }: Props) {
   const [profiles, setProfiles] = useState<SinkProfile[]>([]);
   const [selected, setSelected] = useState('');
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | ErrorValue | null>(null);
   const [note, setNote] = useState<string | null>(null);
 
   const showProfiles = (result: Result<SinkProfile[]>) => {
     if (result.ok) setProfiles(result.value);
-    else setError(result.error.message);
+    else setError(result.error);
   };
   const refresh = async () => showProfiles(await api.listProfiles());
   useEffect(() => {
@@ -44,7 +45,7 @@ export function ProfilesCard({ current, onLoad }: Props) {
     if (!name.trim()) return setError('Give the profile a name.');
     if (!current.spec) return setError(`The settings cannot be saved yet: ${current.problems.join(' ')}`);
     const result = await api.saveProfile({ name: name.trim(), sink: current.spec });
-    if (!result.ok) return setError(result.error.message);
+    if (!result.ok) return setError(result.error);
     // The list is refreshed before the note, so "Saved" never shows beside a list that lacks the profile.
     await refresh();
     setSelected(result.value.name);
@@ -59,7 +60,7 @@ export function ProfilesCard({ current, onLoad }: Props) {
     setError(null);
     setNote(null);
     const result = await api.deleteProfile({ name: selected });
-    if (!result.ok) return setError(result.error.message);
+    if (!result.ok) return setError(result.error);
     await refresh();
     setNote(`Deleted “${selected}”.`);
     setSelected('');

@@ -11,7 +11,7 @@ import { offerNotifications } from '../jobs.js';
 import { isSqlKind, SINK_KINDS, toSinkSpec, WRITE_MODES } from '../sink-form.js';
 import type { SinkForm } from '../sink-form.js';
 import { formFor, initialSinkPanel, sinkPanelReducer } from '../sink-panel-state.js';
-import { Alert } from './Alert.js';
+import { Alert, formProblems } from './Alert.js';
 import { PlanView } from './PlanView.js';
 import { PostgresFields } from './PostgresFields.js';
 import { ProfilesCard } from './ProfilesCard.js';
@@ -69,7 +69,7 @@ function StartedJob({ job }: { job: JobInfo | undefined }) {
         </span>
       );
     case 'failed':
-      return <Alert message={`Export failed: ${job.error?.message ?? 'unknown error'}`} />;
+      return <Alert lead="Export failed: " message={job.error ?? 'unknown error'} />;
   }
 }
 
@@ -82,13 +82,13 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
   const profile = state.profileWithPassword && !form.password ? { profile: state.profileWithPassword } : {};
   const set = <K extends keyof SinkForm>(key: K, value: SinkForm[K]) => dispatch({ type: 'edit', changes: { [key]: value }, defaultTable });
   // Problems of the form as it is now: shown once something was tried, gone as soon as they are fixed.
-  const formProblem = state.tried && built.problems.length > 0 ? built.problems.join(' ') : null;
+  const formProblem = state.tried && built.problems.length > 0 ? formProblems(built.problems) : null;
   const startedJob = jobs.find((j) => j.id === state.startedJobId);
 
   const chooseSqlite = async () => {
     const result = await api.chooseSqliteFile();
     if (result.ok && result.value) set('sqlitePath', result.value);
-    else if (!result.ok) dispatch({ type: 'exportFailed', message: result.error.message });
+    else if (!result.ok) dispatch({ type: 'exportFailed', error: result.error });
   };
 
   const testConnection = async () => {
@@ -96,7 +96,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
     if (!built.spec) return;
     dispatch({ type: 'busy', busy: 'test' });
     const result = await api.testConnection({ sink: built.spec, ...profile });
-    dispatch(result.ok ? { type: 'connected', report: result.value } : { type: 'connectionFailed', message: result.error.message });
+    dispatch(result.ok ? { type: 'connected', report: result.value } : { type: 'connectionFailed', error: result.error });
   };
 
   const showPlan = async () => {
@@ -104,7 +104,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
     if (!source || !built.spec) return;
     dispatch({ type: 'busy', busy: 'plan' });
     const result = await api.planExport({ source, sink: built.spec, ...profile });
-    dispatch(result.ok ? { type: 'planned', plan: result.value } : { type: 'planFailed', message: result.error.message });
+    dispatch(result.ok ? { type: 'planned', plan: result.value } : { type: 'planFailed', error: result.error });
   };
 
   const run = async (spec: SinkSpec) => {
@@ -112,7 +112,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
     dispatch({ type: 'busy', busy: 'export' });
     offerNotifications();
     const result = await api.startExport({ source, sink: spec, ...profile });
-    if (!result.ok) return dispatch({ type: 'exportFailed', message: result.error.message });
+    if (!result.ok) return dispatch({ type: 'exportFailed', error: result.error });
     onStarted(result.value);
     dispatch({ type: 'started', jobId: result.value.id });
   };
@@ -124,7 +124,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
     if (asksAboutExistingTarget(spec)) {
       dispatch({ type: 'busy', busy: 'export' });
       const planned = await api.planExport({ source, sink: spec, ...profile });
-      if (!planned.ok) return dispatch({ type: 'exportFailed', message: planned.error.message });
+      if (!planned.ok) return dispatch({ type: 'exportFailed', error: planned.error });
       dispatch({ type: 'planned', plan: planned.value });
       if (planned.value.targetExists) {
         return dispatch({ type: 'targetExists', target: planned.value.target, canAppend: isSqlSink(spec) });

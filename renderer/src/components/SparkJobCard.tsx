@@ -6,7 +6,8 @@ import type { SinkSpec } from '../../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../../shared/source-spec.js';
 import { api } from '../api-client.js';
 import { copyText } from '../clipboard.js';
-import { Alert } from './Alert.js';
+import type { ErrorValue } from '../../../shared/errors.js';
+import { Alert, formProblems } from './Alert.js';
 
 interface Props {
   source: DeltaSourceSpec | null;
@@ -17,18 +18,18 @@ interface Props {
 export function SparkJobCard({ source, blocked, sink }: Props) {
   const [job, setJob] = useState<SparkJobResult | null>(null);
   const [savePath, setSavePath] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | ErrorValue | null>(null);
   const [busy, setBusy] = useState(false);
 
   const request = async (save: boolean) => {
     setError(null);
     if (!source) return setError(blocked ?? 'Open a table first.');
-    if (!sink.spec) return setError(sink.problems.join(' '));
+    if (!sink.spec) return setError(formProblems(sink.problems));
     setBusy(true);
     const result = await api.exportSparkJob({ source, sink: sink.spec, ...(save ? { savePath: savePath.trim() } : {}) });
     setBusy(false);
     if (result.ok) setJob(result.value);
-    else setError(result.error.message);
+    else setError(result.error);
   };
 
   return (

@@ -3,6 +3,7 @@ import { API_METHODS } from '../../../shared/api.js';
 import type { ApiMethod } from '../../../shared/api.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import { isApiMethod, isTrustedSender, validateCall } from '../../../electron/app/ipc-validation.js';
+import { failure } from '../../support/failure.js';
 
 function rejects(method: ApiMethod, payload: unknown, message: RegExp): void {
   let thrown: unknown;
@@ -64,74 +65,77 @@ describe('validateCall', () => {
   });
 
   it('refuses bad table references', () => {
-    rejects('openTable', null, /openTable must be an object/);
+    rejects('openTable', null, /openTable: must be an object/);
     rejects('openTable', '/data/people', /must be an object/);
-    rejects('history', { path: 'relative/table' }, /history.path must be an absolute path/);
+    rejects('history', { path: 'relative/table' }, /history.path: the table path must be an absolute path/);
     rejects('openTable', { path: '' }, /Type or paste the path/);
     rejects('openTable', { path: '/x\0y' }, /NUL/);
     rejects('openTable', { path: 'ftp://host/table' }, /local folders and in S3, Azure and Google Cloud Storage/);
     rejects('openTable', { path: 's3://B/table' }, /not a valid bucket name/);
     rejects('openTable', { path: '/' + 'x'.repeat(5000) }, /at most 4096/);
-    rejects('openTable', { path: '/t', versionAsOf: -1 }, /versionAsOf must be between 0/);
-    rejects('openTable', { path: '/t', versionAsOf: 1.5 }, /versionAsOf must be an integer/);
-    rejects('openTable', { path: '/t', versionAsOf: '3' }, /versionAsOf must be an integer/);
-    rejects('openTable', { path: '/t', timestampAsOf: 42 }, /timestampAsOf must be a string/);
+    rejects('openTable', { path: '/t', versionAsOf: -1 }, /openTable.versionAsOf: versionAsOf must be a whole number, 0 or more/);
+    rejects('openTable', { path: '/t', versionAsOf: 1.5 }, /versionAsOf must be a whole number/);
+    rejects('openTable', { path: '/t', versionAsOf: '3' }, /versionAsOf must be a whole number/);
+    rejects('openTable', { path: '/t', timestampAsOf: 42 }, /openTable.timestampAsOf: timestampAsOf must be text/);
     rejects('openTable', { path: '/t', extra: 1 }, /unknown field "extra"/);
-    rejects('resolveVersion', { path: 7 }, /resolveVersion.path must be a string/);
-    rejects('history', { path: '/t', limit: 0 }, /history.limit must be between 1/);
+    rejects('resolveVersion', { path: 7 }, /resolveVersion.path: the table path must be text/);
+    rejects('history', { path: '/t', limit: 0 }, /history.limit: limit must be a whole number from 1 to 1,000,000/);
   });
 
   it('refuses bad previews', () => {
-    rejects('preview', { source, limit: 0 }, /preview.limit must be between 1 and 100000/);
+    rejects('preview', { source, limit: 0 }, /preview.limit: limit must be a whole number from 1 to 100,000/);
     rejects('preview', { source, limit: 1e9 }, /preview.limit/);
-    rejects('preview', { source }, /preview.limit must be an integer/);
-    rejects('preview', { source: { tablePath: 'x' }, limit: 5 }, /preview.source.tablePath must be an absolute path/);
-    rejects('preview', { source: { ...source, columnNames: 'a,b' }, limit: 5 }, /columnNames must be a list/);
-    rejects('preview', { source: { ...source, columnNames: ['a', 3] }, limit: 5 }, /columnNames\[1\] must be a string/);
+    rejects('preview', { source }, /preview.limit: is missing/);
+    rejects('preview', { source: { tablePath: 'x' }, limit: 5 }, /preview.source.tablePath: the table path must be an absolute path/);
+    rejects('preview', { source: { ...source, columnNames: 'a,b' }, limit: 5 }, /columnNames: the column list must be a list of names/);
+    rejects('preview', { source: { ...source, columnNames: ['a', 3] }, limit: 5 }, /columnNames.1: each of the column list must be text/);
     rejects('preview', { source: { ...source, columnNames: Array(10_001).fill('a') }, limit: 5 }, /at most 10000 entries/);
-    rejects('preview', { source: { ...source, options: { x: { nested: 1 } } }, limit: 5 }, /options.x must be a string, a boolean or a finite number/);
+    rejects('preview', { source: { ...source, options: { x: { nested: 1 } } }, limit: 5 }, /options.x: an option value must be a string, a boolean or a finite number/);
     rejects('preview', { source: { ...source, options: { x: Infinity } }, limit: 5 }, /options.x/);
-    rejects('preview', { source: { ...source, options: [] }, limit: 5 }, /options must be an object/);
+    rejects('preview', { source: { ...source, options: [] }, limit: 5 }, /options: the options must be an object/);
   });
 
   it('refuses bad sinks', () => {
     const bad = (sink: unknown, message: RegExp) => rejects('startExport', { source, sink }, message);
-    bad(undefined, /startExport.sink must be an object/);
-    bad({ kind: 'mysql', path: '/x' }, /sink.kind must be one of sqlite, postgres, parquet, csv, jsonl/);
-    bad({ kind: 'csv', path: 'out.csv' }, /sink.path must be an absolute path/);
+    bad(undefined, /startExport.sink: the sink kind must be one of/);
+    bad({ kind: 'mysql', path: '/x' }, /sink.kind: the sink kind must be one of sqlite, postgres, parquet, csv, jsonl/);
+    bad({ kind: 'csv', path: 'out.csv' }, /sink.path: give the full path of the output file/);
     bad({ kind: 'csv', path: '/o.csv', table: 't' }, /unknown field "table"/);
-    bad({ ...sqlite, mode: 'merge' }, /sink.mode must be one of append, overwrite, upsert, sql/);
-    bad({ ...sqlite, keyColumns: 'id' }, /keyColumns must be a list/);
-    bad({ ...sqlite, sql: 'x'.repeat(100_001) }, /sink.sql must be at most 100000/);
-    bad({ ...sqlite, execution: { batchSize: 0 } }, /execution.batchSize must be between 1/);
+    bad({ ...sqlite, mode: 'merge' }, /sink.mode: unknown mode "merge" \(use append, overwrite, upsert, sql\)/);
+    bad({ ...sqlite, keyColumns: 'id' }, /keyColumns: the key columns must be a list of names/);
+    bad({ ...sqlite, sql: 'x'.repeat(100_001) }, /sink.sql: the statement must be at most 100000/);
+    bad({ ...sqlite, execution: { batchSize: 0 } }, /execution.batchSize: batch size must be a whole number from 1 to 10,000,000/);
     bad({ ...sqlite, execution: { maxRetries: -1 } }, /execution.maxRetries/);
-    bad({ ...sqlite, execution: { batchIntervalMs: 'soon' } }, /execution.batchIntervalMs must be an integer/);
-    bad({ ...sqlite, exactlyOnce: 'yes' }, /exactlyOnce must be true or false/);
-    bad({ kind: 'postgres', connection: 'postgres://x', table: 't' }, /sink.connection must be an object/);
-    bad({ kind: 'postgres', connection: { url: 'mysql://x' }, table: 't' }, /connection.url must start with postgres:\/\//);
-    bad({ kind: 'postgres', connection: { port: 70000 }, table: 't' }, /connection.port must be between 1 and 65535/);
-    bad({ kind: 'postgres', connection: { ssl: 'true' }, table: 't' }, /connection.ssl must be true or false/);
+    bad({ ...sqlite, execution: { batchIntervalMs: 'soon' } }, /execution.batchIntervalMs: batch interval must be a whole number/);
+    bad({ ...sqlite, exactlyOnce: 'yes' }, /exactlyOnce: exactlyOnce must be true or false/);
+    bad({ kind: 'postgres', connection: 'postgres://x', table: 't' }, /sink.connection: must be an object/);
+    bad({ kind: 'postgres', connection: { url: 'mysql://x' }, table: 't' }, /connection.url: the connection URL must look like postgres:\/\//);
+    bad({ kind: 'postgres', connection: { port: 70000 }, table: 't' }, /connection.port: port must be a whole number from 1 to 65,535/);
+    bad({ kind: 'postgres', connection: { ssl: 'true' }, table: 't' }, /connection.ssl: ssl must be true or false/);
     bad({ kind: 'postgres', connection: { evil: 1 }, table: 't' }, /unknown field "evil"/);
-    rejects('startExport', { source, sink: sqlite, profile: '' }, /startExport.profile must not be empty/);
-    rejects('testConnection', { sink: { kind: 'postgres' } }, /testConnection.sink.connection must be an object/);
-    rejects('saveProfile', { name: ' ', sink: sqlite }, /saveProfile.name must not be empty/);
+    rejects('startExport', { source, sink: sqlite, profile: '' }, /startExport.profile: the profile name must not be empty/);
+    rejects('testConnection', { sink: { kind: 'postgres' } }, /testConnection.sink.connection: is missing/);
+    rejects('saveProfile', { name: ' ', sink: sqlite }, /saveProfile.name: the profile name must not be empty/);
     rejects('saveProfile', { name: 'x'.repeat(201), sink: sqlite }, /at most 200/);
   });
 
-  it('applies the specs\' own rules after the shape, listing every problem', () => {
-    rejects('startExport', { source: { ...source, versionAsOf: 1, timestampAsOf: '2022-02-24' }, sink: sqlite }, /startExport is not valid: .*mutually exclusive/);
-    rejects('startExport', { source, sink: { ...sqlite, mode: 'upsert' } }, /upsert needs at least one key column/);
-    rejects('planExport', { source, sink: { ...sqlite, table: '', mode: 'sql' } }, /a target table name is required; mode sql needs a statement/);
-    rejects('preview', { source: { ...source, timestampAsOf: 'yesterday' }, limit: 5 }, /preview is not valid/);
-    rejects('testConnection', { sink: { kind: 'postgres', connection: {}, table: 't' } }, /needs a URL or a host/);
+  it('applies the specs\' own rules after the shape, listing every problem', async () => {
+    expect(await failure(Promise.resolve().then(() => validateCall('startExport', { source: { tablePath: 'x' }, sink: { ...sqlite, table: '' } })))).toMatchObject({
+      problems: ['startExport.source.tablePath: the table path must be an absolute path (got "x")', 'startExport.sink.table: name the target table'],
+    });
+    rejects('startExport', { source: { ...source, versionAsOf: 1, timestampAsOf: '2022-02-24' }, sink: sqlite }, /startExport.source: versionAsOf and timestampAsOf are mutually exclusive/);
+    rejects('startExport', { source, sink: { ...sqlite, mode: 'upsert' } }, /startExport.sink: upsert needs at least one key column/);
+    rejects('planExport', { source, sink: { ...sqlite, table: '', mode: 'sql' } }, /planExport.sink.table: name the target table; planExport.sink: mode sql needs a statement/);
+    rejects('preview', { source: { ...source, timestampAsOf: 'yesterday' }, limit: 5 }, /preview.source: timestampAsOf 'yesterday' is not a valid UTC timestamp/);
+    rejects('testConnection', { sink: { kind: 'postgres', connection: {}, table: 't' } }, /give a connection URL or a host/);
   });
 
   it('refuses bad job ids, names and arguments to no-argument methods', () => {
-    rejects('cancelJob', { id: 5 }, /cancelJob.id must be a string/);
-    rejects('cancelJob', {}, /cancelJob.id must be a string/);
-    rejects('deleteProfile', { name: null }, /deleteProfile.name must be a string/);
+    rejects('cancelJob', { id: 5 }, /cancelJob.id: the job id must be text/);
+    rejects('cancelJob', {}, /cancelJob.id: is missing/);
+    rejects('deleteProfile', { name: null }, /deleteProfile.name: the profile name must be text/);
     for (const m of ['listJobs', 'recentTables', 'sampleTable', 'listProfiles', 'chooseTableFolder', 'chooseSqliteFile'] as const) {
-      rejects(m, { path: '/etc' }, /takes no argument/);
+      rejects(m, { path: '/etc' }, /: takes no argument/);
     }
   });
 });

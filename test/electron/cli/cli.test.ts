@@ -304,6 +304,11 @@ describe('export', () => {
       code: 1,
       stderr: 'deltaport: upsert needs at least one key column\n',
     });
+    // The sink spec's own rules, as the UI and the host word them, one problem per line.
+    expect(await cli('export', simple, '--sink', `sqlite:${dir}/a.db`, '--mode', 'upsert', '--batch-size', '20000000')).toMatchObject({
+      code: 1,
+      stderr: 'deltaport: batch size must be a whole number from 1 to 10,000,000\ndeltaport: upsert needs at least one key column\n',
+    });
     expect(await cli('export', simple, '--sink', `csv:${dir}/a.csv`, '--option', 'fast')).toMatchObject({
       code: 2,
       stderr: "deltaport: --option takes key=value, got 'fast'\n",

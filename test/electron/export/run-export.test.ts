@@ -291,7 +291,7 @@ describe('a failed or cancelled export leaves nothing behind', () => {
     );
     expect(badColumn.code).toBe('VALIDATION');
     const badSink = await failure(runExport({ source: { tablePath: allTypes }, sink: { kind: 'csv', path: ' ' } }));
-    expect(badSink.message).toBe('a csv sink needs a file path');
+    expect(badSink.message).toBe('choose the output file to write');
     const noFolder = await failure(
       runExport({ source: { tablePath: allTypes }, sink: { kind: 'jsonl', path: path.join(dir, 'no', 'x.jsonl') } }),
     );

@@ -134,7 +134,7 @@ describe('API: exportSparkJob', () => {
     expect(result.value.savedTo).toBe(savePath);
     expect(readFileSync(savePath, 'utf8')).toBe(result.value.script);
     expect(constant(result.value.script, 'VERSION')).toBe('1');
-    expect(() => validateCall('exportSparkJob', { ...request, savePath: 'job.py' })).toThrow(/exportSparkJob.savePath must be an absolute path/);
+    expect(() => validateCall('exportSparkJob', { ...request, savePath: 'job.py' })).toThrow(/exportSparkJob.savePath: the save path must be an absolute path/);
     const refused = await api.exportSparkJob({ ...request, source: { tablePath: table, versionAsOf: 99 } });
     expect(refused.ok).toBe(false);
     await jobs.cancelAll();

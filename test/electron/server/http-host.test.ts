@@ -143,7 +143,8 @@ describe('deltaport serve host', () => {
 
     const bad = await call('history', { path: 'relative' });
     expect(bad.status).toBe(200);
-    expect(bad.result).toEqual({ ok: false, error: { code: 'VALIDATION', message: expect.stringMatching(/history.path must be an absolute path/) } });
+    const problem = 'history.path: the table path must be an absolute path (got "relative")';
+    expect(bad.result).toEqual({ ok: false, error: { code: 'VALIDATION', message: problem, problems: [problem] } });
 
     const notDelta = await call('openTable', { path: dir });
     expect(notDelta.result.ok).toBe(false);
@@ -189,6 +190,7 @@ describe('deltaport serve host', () => {
     expect(!bad.result.ok && bad.result.error).toEqual({
       code: 'VALIDATION',
       message: expect.stringMatching(/filter: the filter ends where a value or column was expected at position 18$/),
+      problems: [expect.stringMatching(/^preview.source: filter: the filter ends where/)],
     });
   });
 

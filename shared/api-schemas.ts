@@ -1,0 +1,75 @@
+// What each API method takes, as schemas: the host parses every payload with these (electron/app/ipc-validation.ts)
+// before any handler sees it, so unknown fields are refused and sizes bounded in one place. Each schema yields what
+// its method is declared to take (the `satisfies` below).
+import * as v from 'valibot';
+import { PREVIEW_MAX_ROWS, type ApiMethod, type DeltaportApi } from './api.js';
+import { absolutePath, flag, LIMITS, location, nameList, nonBlank, text, wholeNumber } from './schema.js';
+import { sinkSpecSchema } from './sink-spec.js';
+import { sourceSpecSchema } from './source-spec.js';
+
+const HISTORY_MAX_ROWS = 1_000_000;
+const version = (what: string) => wholeNumber(what, 0);
+const timestamp = nonBlank('timestampAsOf', 64);
+
+/** A table and, optionally, the version or time to read it at; `path` is whatever the method takes as a location. */
+function tableRef(path: v.GenericSchema<unknown, string>) {
+  return v.strictObject({ path, versionAsOf: v.optional(version('versionAsOf')), timestampAsOf: v.optional(timestamp) });
+}
+
+const tablePath = location('the table path');
+const table = tableRef(tablePath);
+const sink = sinkSpecSchema('absolute');
+const profileName = nonBlank('the profile name', LIMITS.name);
+const jobId = v.strictObject({ id: nonBlank('the job id', 100) });
+
+const exportRequest = v.strictObject({ source: sourceSpecSchema, sink, profile: v.optional(profileName) });
+
+const changeRows = v.strictObject({
+  path: tablePath,
+  from: version('from'),
+  to: v.optional(version('to')),
+  limit: wholeNumber('limit', 1, PREVIEW_MAX_ROWS),
+});
+
+/** Methods that take no argument accept nothing but null or undefined. */
+const nothing = v.pipe(
+  v.nullish(v.unknown()),
+  v.check((x) => x === null || x === undefined, 'takes no argument'),
+  v.transform(() => undefined),
+);
+
+export const REQUEST_SCHEMAS = {
+  // The table a user typed: its location is resolved (relative, ~, file://) by the host, see table-location.ts.
+  openTable: tableRef(text('the table path', LIMITS.path)),
+  history: v.strictObject({ path: tablePath, limit: v.optional(wholeNumber('limit', 1, HISTORY_MAX_ROWS)) }),
+  resolveVersion: table,
+  latestVersion: v.strictObject({ path: tablePath }),
+  preview: v.strictObject({
+    source: sourceSpecSchema,
+    limit: wholeNumber('limit', 1, PREVIEW_MAX_ROWS),
+    orderBy: v.optional(
+      v.pipe(
+        v.array(v.strictObject({ column: text('the sort column', LIMITS.name), descending: flag('descending') }), 'the order must be a list'),
+        v.maxLength(LIMITS.columns, `the order must have at most ${LIMITS.columns} entries`),
+      ),
+    ),
+  }),
+  profile: v.strictObject({ table, exact: v.optional(flag('exact')) }),
+  partitions: table,
+  diff: v.strictObject({ ...changeRows.entries, pairBy: v.optional(nameList('pairBy')) }),
+  changes: changeRows,
+  planExport: exportRequest,
+  testConnection: v.strictObject({ sink, profile: v.optional(profileName) }),
+  exportSparkJob: v.strictObject({ ...exportRequest.entries, savePath: v.optional(absolutePath('the save path')) }),
+  startExport: exportRequest,
+  cancelJob: jobId,
+  listJobs: nothing,
+  revealTarget: jobId,
+  recentTables: nothing,
+  sampleTable: nothing,
+  listProfiles: nothing,
+  saveProfile: v.strictObject({ name: profileName, sink }),
+  deleteProfile: v.strictObject({ name: profileName }),
+  chooseTableFolder: nothing,
+  chooseSqliteFile: nothing,
+} satisfies { [M in ApiMethod]: v.GenericSchema<unknown, Parameters<DeltaportApi[M]>[0]> };
