@@ -118,12 +118,19 @@ commands:
   serve              the app in a browser
   help <command>     help for a command
 
+<table> is a folder or a cloud URL: s3://bucket/path, s3a://, gs://bucket/path, az://container/path,
+abfss://container@account.dfs.core.windows.net/path. Credentials come from each cloud's usual environment
+variables and config files, or from --storage-option key=value (repeatable: endpoint, region, profile,
+access_key_id, secret_access_key, session_token, path_style, account_name, account_key, sas_token,
+service_account_key, timeout_ms, anonymous).
+
 examples:
   deltaport schema ./people --version 3
   deltaport preview ./people --columns id,name --limit 5
   deltaport preview ./people --where "country = 'NL' AND born >= DATE '1990-01-01'"
   deltaport export ./people --timestamp 2024-01-31 --sink parquet:people.parquet
-  deltaport export ./people --sink sqlite:people.db --mode upsert --key id`;
+  deltaport export ./people --sink sqlite:people.db --mode upsert --key id
+  deltaport preview s3://lake/people --storage-option endpoint=http://localhost:9000 --storage-option path_style=true`;
 
 export function commandHelp(command: Command): string {
   return HELP[command];
