@@ -8,10 +8,11 @@ import {
   type ContainerClient,
   type StoragePipelineOptions,
 } from '@azure/storage-blob';
-import type { StoreLocation } from '../../shared/store-location.js';
-import { countFetch, countList } from './fetch-counter.js';
+import { storeUrl, type StoreLocation } from '../../shared/store-location.js';
+import { BucketKeys } from './bucket-keys.js';
+import { countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
-import { ATTEMPTS, checkLength, DEFAULT_TIMEOUT_MS, storeFailure } from './store-failure.js';
+import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, storeFailure } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
 import { StorageError, type ListedObject, type ObjectMeta, type Storage, type StorageFailure } from './storage.js';
 
@@ -28,12 +29,12 @@ const CODES: Record<string, StorageFailure> = {
 
 export class AzureStorage implements Storage {
   private readonly container: ContainerClient;
-  private readonly root: string;
+  private readonly keys: BucketKeys;
   private readonly account: string;
 
   constructor(store: StoreLocation, options: StoreOptions) {
     const env = process.env;
-    this.root = `${store.account ? `abfss://${store.bucket}@${store.account}.dfs.core.windows.net` : `az://${store.bucket}`}`;
+    this.keys = new BucketKeys(storeUrl({ ...store, key: '' }));
     const account = store.account ?? options.account_name ?? env.AZURE_STORAGE_ACCOUNT_NAME ?? env.AZURE_STORAGE_ACCOUNT;
     const pipeline: StoragePipelineOptions = {
       retryOptions: { maxTries: ATTEMPTS, tryTimeoutInMs: Number(options.timeout_ms ?? DEFAULT_TIMEOUT_MS) },
@@ -44,13 +45,13 @@ export class AzureStorage implements Storage {
       service = BlobServiceClient.fromConnectionString(connectionString, pipeline);
     } else {
       if (!account) {
-        throw new StorageError('denied', `cannot open ${this.root}: no storage account is named (use abfss://container@account.dfs.core.windows.net/..., the storage option account_name, or AZURE_STORAGE_ACCOUNT)`);
+        throw new StorageError('denied', `cannot open ${this.keys.root}: no storage account is named (use abfss://container@account.dfs.core.windows.net/..., the storage option account_name, or AZURE_STORAGE_ACCOUNT)`);
       }
       const endpoint = (options.endpoint ?? `https://${account}.blob.core.windows.net`).replace(/\/+$/, '');
       const key = options.account_key ?? env.AZURE_STORAGE_KEY;
       const sas = (options.sas_token ?? env.AZURE_STORAGE_SAS_TOKEN)?.replace(/^\?/, '');
       if (options.anonymous !== 'true' && !key && !sas) {
-        throw new StorageError('denied', `cannot open ${this.root}: no credentials for storage account ${account} (give the storage option account_key or sas_token, or set AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN or AZURE_STORAGE_CONNECTION_STRING)`);
+        throw new StorageError('denied', `cannot open ${this.keys.root}: no credentials for storage account ${account} (give the storage option account_key or sas_token, or set AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN or AZURE_STORAGE_CONNECTION_STRING)`);
       }
       const credential = key && options.anonymous !== 'true' ? new StorageSharedKeyCredential(account, key) : new AnonymousCredential();
       service = new BlobServiceClient(sas ? `${endpoint}?${sas}` : endpoint, credential, pipeline);
@@ -60,7 +61,7 @@ export class AzureStorage implements Storage {
   }
 
   async list(folder: string, startAfter?: string): Promise<ListedObject[]> {
-    const prefix = this.folderKey(folder);
+    const prefix = this.keys.folderKey(folder);
     countList();
     const out: ListedObject[] = [];
     await this.call('list', folder, async () => {
@@ -86,7 +87,7 @@ export class AzureStorage implements Storage {
   }
 
   async stat(location: string): Promise<ObjectMeta> {
-    const props = await this.call('read', location, () => this.container.getBlobClient(this.key(location)).getProperties());
+    const props = await this.call('read', location, () => this.container.getBlobClient(this.keys.key(location)).getProperties());
     return { size: props.contentLength ?? 0, modifiedMs: props.lastModified?.getTime() ?? 0 };
   }
 
@@ -97,31 +98,21 @@ export class AzureStorage implements Storage {
   /** Blocks staged, then committed in one call: the blob exists only from the commit on. Blocks of a failed upload
    * are never committed, and the service drops uncommitted blocks. */
   async upload(localFile: string, location: string): Promise<void> {
-    await this.call('write', location, () => this.container.getBlockBlobClient(this.key(location)).uploadFile(localFile));
+    await this.call('write', location, () => this.container.getBlockBlobClient(this.keys.key(location)).uploadFile(localFile));
   }
 
   async hasFolder(folder: string): Promise<boolean> {
     return this.call('list', folder, async () => {
-      const page = await this.container.listBlobsFlat({ prefix: this.folderKey(folder) }).byPage({ maxPageSize: 1 }).next();
+      const page = await this.container.listBlobsFlat({ prefix: this.keys.folderKey(folder) }).byPage({ maxPageSize: 1 }).next();
       return !page.done && page.value.segment.blobItems.length > 0;
     });
   }
 
   private download(location: string, offset: number, length?: number): Promise<Uint8Array> {
     return this.call('read', location, async () => {
-      const bytes = await this.container.getBlobClient(this.key(location)).downloadToBuffer(offset, length, { maxRetryRequestsPerBlock: ATTEMPTS });
-      countFetch(bytes.length);
-      return checkLength(location, bytes, length);
+      const bytes = await this.container.getBlobClient(this.keys.key(location)).downloadToBuffer(offset, length, { maxRetryRequestsPerBlock: ATTEMPTS });
+      return received(location, bytes, length);
     });
-  }
-
-  private key(location: string): string {
-    return location.slice(this.root.length + 1);
-  }
-
-  private folderKey(folder: string): string {
-    const key = folder.slice(this.root.length).replace(/^\/+/, '');
-    return key === '' || key.endsWith('/') ? key : `${key}/`;
   }
 
   private async call<T>(what: string, location: string, run: () => Promise<T>): Promise<T> {

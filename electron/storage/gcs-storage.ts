@@ -2,19 +2,20 @@
 // (GOOGLE_APPLICATION_CREDENTIALS, gcloud's login, the instance's service account); STORAGE_EMULATOR_HOST or the
 // storage option endpoint point it at another server.
 import { Storage as GcsClient, type StorageOptions } from '@google-cloud/storage';
-import type { StoreLocation } from '../../shared/store-location.js';
-import { countFetch, countList } from './fetch-counter.js';
+import { storeUrl, type StoreLocation } from '../../shared/store-location.js';
+import { BucketKeys } from './bucket-keys.js';
+import { countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
-import { ATTEMPTS, checkLength, DEFAULT_TIMEOUT_MS, storeFailure } from './store-failure.js';
+import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, storeFailure } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
 import { StorageError, type ListedObject, type ObjectMeta, type Storage, type StorageFailure } from './storage.js';
 
 export class GcsStorage implements Storage {
   private readonly bucket;
-  private readonly root: string;
+  private readonly keys: BucketKeys;
 
   constructor(store: StoreLocation, options: StoreOptions) {
-    this.root = `gs://${store.bucket}`;
+    this.keys = new BucketKeys(storeUrl({ ...store, key: '' }));
     const config: StorageOptions = {
       retryOptions: { autoRetry: true, maxRetries: ATTEMPTS - 1 },
       timeout: Number(options.timeout_ms ?? DEFAULT_TIMEOUT_MS),
@@ -26,7 +27,7 @@ export class GcsStorage implements Storage {
   }
 
   async list(folder: string, startAfter?: string): Promise<ListedObject[]> {
-    const prefix = this.folderKey(folder);
+    const prefix = this.keys.folderKey(folder);
     countList();
     const [files] = await this.call('list', folder, () =>
       // startOffset is inclusive: the name itself is dropped below.
@@ -51,7 +52,7 @@ export class GcsStorage implements Storage {
   }
 
   async stat(location: string): Promise<ObjectMeta> {
-    const [metadata] = await this.call('read', location, () => this.bucket.file(this.key(location)).getMetadata());
+    const [metadata] = await this.call('read', location, () => this.bucket.file(this.keys.key(location)).getMetadata());
     return { size: Number(metadata.size ?? 0), modifiedMs: metadata.updated ? Date.parse(metadata.updated) : 0 };
   }
 
@@ -61,29 +62,19 @@ export class GcsStorage implements Storage {
 
   /** A resumable upload: the object appears when it is finalized, not before. */
   async upload(localFile: string, location: string): Promise<void> {
-    await this.call('write', location, () => this.bucket.upload(localFile, { destination: this.key(location), resumable: true }));
+    await this.call('write', location, () => this.bucket.upload(localFile, { destination: this.keys.key(location), resumable: true }));
   }
 
   async hasFolder(folder: string): Promise<boolean> {
-    const [files] = await this.call('list', folder, () => this.bucket.getFiles({ prefix: this.folderKey(folder), maxResults: 1, autoPaginate: false }));
+    const [files] = await this.call('list', folder, () => this.bucket.getFiles({ prefix: this.keys.folderKey(folder), maxResults: 1, autoPaginate: false }));
     return files.length > 0;
   }
 
   private async download(location: string, start?: number, end?: number): Promise<Uint8Array> {
     return this.call('read', location, async () => {
-      const [bytes] = await this.bucket.file(this.key(location)).download(start === undefined ? {} : { start, end, validation: false });
-      countFetch(bytes.length);
-      return checkLength(location, bytes, end === undefined || start === undefined ? undefined : end - start + 1);
+      const [bytes] = await this.bucket.file(this.keys.key(location)).download(start === undefined ? {} : { start, end, validation: false });
+      return received(location, bytes, end === undefined || start === undefined ? undefined : end - start + 1);
     });
-  }
-
-  private key(location: string): string {
-    return location.slice(this.root.length + 1);
-  }
-
-  private folderKey(folder: string): string {
-    const key = folder.slice(this.root.length).replace(/^\/+/, '');
-    return key === '' || key.endsWith('/') ? key : `${key}/`;
   }
 
   private async call<T>(what: string, location: string, run: () => Promise<T>): Promise<T> {

@@ -5,10 +5,11 @@ import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, ty
 import { Upload } from '@aws-sdk/lib-storage';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { createReadStream } from 'node:fs';
-import type { StoreLocation } from '../../shared/store-location.js';
-import { countFetch, countList } from './fetch-counter.js';
+import { storeUrl, type StoreLocation } from '../../shared/store-location.js';
+import { BucketKeys } from './bucket-keys.js';
+import { countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
-import { ATTEMPTS, checkLength, DEFAULT_TIMEOUT_MS, storeFailure } from './store-failure.js';
+import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, storeFailure } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
 import { StorageError, type ListedObject, type ObjectMeta, type Storage, type StorageFailure } from './storage.js';
 
@@ -32,9 +33,11 @@ const CODES: Record<string, StorageFailure> = {
 export class S3Storage implements Storage {
   private readonly client: S3Client;
   private readonly bucket: string;
+  private readonly keys: BucketKeys;
 
   constructor(store: StoreLocation, private readonly options: StoreOptions) {
     this.bucket = store.bucket;
+    this.keys = new BucketKeys(storeUrl({ ...store, key: '' }));
     const timeout = Number(options.timeout_ms ?? DEFAULT_TIMEOUT_MS);
     const config: S3ClientConfig = {
       region: options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
@@ -54,7 +57,7 @@ export class S3Storage implements Storage {
   }
 
   async list(folder: string, startAfter?: string): Promise<ListedObject[]> {
-    const prefix = this.folderKey(folder);
+    const prefix = this.keys.folderKey(folder);
     const out: ListedObject[] = [];
     let token: string | undefined;
     do {
@@ -89,7 +92,7 @@ export class S3Storage implements Storage {
   }
 
   async stat(location: string): Promise<ObjectMeta> {
-    const head = await this.call('read', location, () => this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(location) })));
+    const head = await this.call('read', location, () => this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.keys.key(location) })));
     return { size: head.ContentLength ?? 0, modifiedMs: head.LastModified?.getTime() ?? 0 };
   }
 
@@ -100,33 +103,23 @@ export class S3Storage implements Storage {
   /** A multipart upload: S3 shows the object only when the upload completes; on a failure the SDK aborts it. */
   async upload(localFile: string, location: string): Promise<void> {
     await this.call('write', location, () =>
-      new Upload({ client: this.client, params: { Bucket: this.bucket, Key: this.key(location), Body: createReadStream(localFile) }, leavePartsOnError: false }).done(),
+      new Upload({ client: this.client, params: { Bucket: this.bucket, Key: this.keys.key(location), Body: createReadStream(localFile) }, leavePartsOnError: false }).done(),
     );
   }
 
   async hasFolder(folder: string): Promise<boolean> {
     const page = await this.call('list', folder, () =>
-      this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.folderKey(folder), MaxKeys: 1 })),
+      this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.keys.folderKey(folder), MaxKeys: 1 })),
     );
     return (page.KeyCount ?? 0) > 0;
   }
 
   private async get(location: string, range?: string, length?: number): Promise<Uint8Array> {
     return this.call('read', location, async () => {
-      const response = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(location), Range: range }));
+      const response = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.keys.key(location), Range: range }));
       const bytes = await response.Body!.transformToByteArray();
-      countFetch(bytes.length);
-      return checkLength(location, bytes, length);
+      return received(location, bytes, length);
     });
-  }
-
-  private key(location: string): string {
-    return location.slice(`s3://${this.bucket}/`.length);
-  }
-
-  private folderKey(folder: string): string {
-    const key = folder.slice(`s3://${this.bucket}`.length).replace(/^\/+/, '');
-    return key === '' || key.endsWith('/') ? key : `${key}/`;
   }
 
   private async call<T>(what: string, location: string, run: () => Promise<T>): Promise<T> {

@@ -1,4 +1,5 @@
 // One message per cause for every cloud client's failures: which call, on what, and why, in one line.
+import { countFetch } from './fetch-counter.js';
 import { StorageError, type StorageFailure } from './storage.js';
 
 /** How long one request may stall before the client retries it (storage option timeout_ms overrides). */
@@ -49,8 +50,10 @@ function firstLine(err: unknown): string {
   return text.split('\n')[0].slice(0, 200);
 }
 
-/** A ranged read that came back short: the object is smaller than the caller (its log, its footer) says. */
-export function checkLength(location: string, bytes: Uint8Array, length: number | undefined): Uint8Array {
+/** The bytes a read fetched, counted; a ranged read that came back short fails: the object is smaller than the
+ * caller (its log, its footer) says. */
+export function received(location: string, bytes: Uint8Array, length: number | undefined): Uint8Array {
+  countFetch(bytes.length);
   if (length !== undefined && bytes.length !== length) {
     throw new StorageError('truncated', `cannot read ${location}: ${SAY.truncated} (got ${bytes.length} of ${length} bytes)`);
   }
