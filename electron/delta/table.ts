@@ -24,6 +24,9 @@ const KEPT_CHECKPOINTS = 4;
 // Parsed commits: enough for replay after any usual checkpoint interval and for timestamp searches.
 const KEPT_COMMITS = 1024;
 
+// How long the listing of open() stands for the table's latest version: an open and its first read are one request.
+const FRESH_LISTING_MS = 1000;
+
 // Commit files read at once by history(): enough to overlap I/O, few enough to stay far from the open-file limit.
 const READ_CONCURRENCY = 32;
 
@@ -39,6 +42,9 @@ export class DeltaTable {
   private readonly fileSources = new WeakMap<LiveFile[], CheckpointRef | null>();
   private clock: { listing: LogListing; clock: Promise<CommitClock> } | null = null;
   private readonly lister: LogLister;
+  /** The listing open() made, which a snapshot right after it (within FRESH_LISTING_MS) reads instead of listing
+   * again: in an object store each listing is a round trip. */
+  private openedListing: { listing: LogListing; at: number } | null = null;
 
   private constructor(readonly root: string) {
     this.lister = new LogLister(root);
@@ -48,7 +54,7 @@ export class DeltaTable {
     const root = canonicalLocation(tablePath);
     await checkTableRoot(root);
     const table = new DeltaTable(root);
-    await table.lister.listFromLastCheckpoint();
+    table.openedListing = { listing: await table.lister.listFromLastCheckpoint(), at: Date.now() };
     return table;
   }
 
@@ -63,7 +69,10 @@ export class DeltaTable {
     }
     // The latest version needs only the log from the last checkpoint on; anything else, the whole of it.
     const latestOnly = at.version === undefined && at.timestampMs === undefined;
-    const listing = await (latestOnly ? this.lister.listFromLastCheckpoint() : this.lister.list());
+    const opened = this.openedListing;
+    this.openedListing = null;
+    const fresh = latestOnly && opened && Date.now() - opened.at < FRESH_LISTING_MS ? opened.listing : null;
+    const listing = fresh ?? (await (latestOnly ? this.lister.listFromLastCheckpoint() : this.lister.list()));
     const version =
       at.version ??
       (at.timestampMs !== undefined ? await (await this.clockFor(listing)).resolve(at.timestampMs) : listing.latest);
