@@ -8,7 +8,7 @@ import type { Action, AddFile, DeletionVectorDescriptor, Metadata, Protocol } fr
 import { numberReader, stringMapReader, structChild, utf8Reader, validity, type ColumnReader } from './arrow-columns.js';
 import { toPlain } from './arrow-plain.js';
 import { readJsonActions } from './commit-file.js';
-import { CorruptLogError, MissingFileError } from './errors.js';
+import { corruptLog, missingFile } from './errors.js';
 import type { CheckpointRef } from './log-listing.js';
 import { openParquet, type ParquetHandle } from './parquet-file.js';
 import { resolveDataPath } from './log-paths.js';
@@ -233,7 +233,7 @@ async function withParquet(file: string, use: (handle: ParquetHandle) => Promise
 /** The door's errors keep their message and become log errors: a checkpoint is part of the log. */
 function checkpointError(err: unknown): unknown {
   if (!(err instanceof DeltaportError)) return err;
-  if (err.code === 'MISSING_FILE') return new MissingFileError(err.message);
-  if (err.code === 'CORRUPT_DATA') return new CorruptLogError(err.message);
+  if (err.code === 'MISSING_FILE') return missingFile(err.message);
+  if (err.code === 'CORRUPT_DATA') return corruptLog(err.message);
   return err;
 }

@@ -2,7 +2,7 @@
 import { DeltaportError } from '../../shared/errors.js';
 import { locationName, storageFor } from '../storage/storage.js';
 import type { Action } from './actions.js';
-import { CorruptLogError } from './errors.js';
+import { corruptLog } from './errors.js';
 
 export async function readJsonActions(file: string): Promise<Action[]> {
   let text: string;
@@ -10,7 +10,7 @@ export async function readJsonActions(file: string): Promise<Action[]> {
     text = new TextDecoder().decode(await storageFor(file).read(file));
   } catch (err) {
     const cause = err instanceof DeltaportError ? err.message : (err as Error).message.split('\n')[0];
-    throw new CorruptLogError(`cannot read ${locationName(file)} in _delta_log: ${cause}`);
+    throw corruptLog(`cannot read ${locationName(file)} in _delta_log: ${cause}`);
   }
   return parseJsonActions(text, file);
 }
@@ -25,10 +25,10 @@ export function parseJsonActions(text: string, file: string): Action[] {
     try {
       action = JSON.parse(line);
     } catch {
-      throw new CorruptLogError(`${locationName(file)} in _delta_log is corrupt: line ${lineNo} is not valid JSON`);
+      throw corruptLog(`${locationName(file)} in _delta_log is corrupt: line ${lineNo} is not valid JSON`);
     }
     if (typeof action !== 'object' || action === null || Array.isArray(action)) {
-      throw new CorruptLogError(`${locationName(file)} in _delta_log is corrupt: line ${lineNo} is not an action object`);
+      throw corruptLog(`${locationName(file)} in _delta_log is corrupt: line ${lineNo} is not an action object`);
     }
     actions.push(action as Action);
   }

@@ -5,7 +5,7 @@
 import { DeltaportError } from '../../shared/errors.js';
 import { storageFor } from '../storage/storage.js';
 import type { CommitInfo, Metadata } from './actions.js';
-import { CorruptLogError, TimestampOutOfRangeError } from './errors.js';
+import { corruptLog, timestampOutOfRange } from './errors.js';
 import type { LogListing } from './log-listing.js';
 
 /** The first version whose time is its in-commit timestamp, or null when the table does not use them. */
@@ -48,7 +48,7 @@ export class CommitClock {
     const info = await this.sources.commitInfo(version);
     const ict = info?.inCommitTimestamp;
     if (typeof ict !== 'number') {
-      throw new CorruptLogError(
+      throw corruptLog(
         `commit ${version} has no inCommitTimestamp, though in-commit timestamps are enabled from version ${this.ictFrom}`,
       );
     }
@@ -63,13 +63,13 @@ export class CommitClock {
     const { earliest, latest } = this.listing;
     const first = await this.timeOf(earliest);
     if (timestampMs < first) {
-      throw new TimestampOutOfRangeError(
+      throw timestampOutOfRange(
         `timestamp ${iso(timestampMs)} is before the earliest commit (version ${earliest} at ${iso(first)})`,
       );
     }
     const last = await this.timeOf(latest);
     if (timestampMs > last) {
-      throw new TimestampOutOfRangeError(
+      throw timestampOutOfRange(
         `timestamp ${iso(timestampMs)} is after the latest commit (version ${latest} at ${iso(last)})`,
       );
     }
@@ -94,7 +94,7 @@ export class CommitClock {
       const files: string[] = [];
       for (let v = earliest; v <= Math.max(last, earliest); v++) {
         const file = commits.get(v) ?? checkpoints.find((c) => c.version === v)?.files[0];
-        if (!file) throw new CorruptLogError(`commit ${v} is missing from _delta_log`);
+        if (!file) throw corruptLog(`commit ${v} is missing from _delta_log`);
         files.push(file);
       }
       this.fileTimes = Promise.all(files.map((file) => this.sources.mtime(file))).then(makeMonotonic);
@@ -111,7 +111,7 @@ export async function fileMtime(file: string, listing: LogListing): Promise<numb
   try {
     return (await storageFor(file).stat(file)).modifiedMs;
   } catch (err) {
-    throw new CorruptLogError(`cannot read the time of ${file}: ${err instanceof DeltaportError ? err.message : String(err)}`);
+    throw corruptLog(`cannot read the time of ${file}: ${err instanceof DeltaportError ? err.message : String(err)}`);
   }
 }
 

@@ -4,7 +4,7 @@
 // checkpoint on (a start key), and the listing says it is partial; whatever needs older versions lists the rest.
 import { DeltaportError } from '../../shared/errors.js';
 import { joinLocation, storageFor, type ListedObject } from '../storage/storage.js';
-import { CorruptLogError, NotADeltaTableError, VersionNotFoundError } from './errors.js';
+import { corruptLog, notADeltaTable, versionNotFound } from './errors.js';
 
 export type CheckpointKind = 'classic' | 'multi-part' | 'v2';
 
@@ -58,12 +58,12 @@ async function listLogFolder(tableRoot: string, startAfter?: string): Promise<Li
   try {
     const entries = await storage.list(logDir, startAfter);
     if (entries.length === 0 && startAfter === undefined && !(await storage.hasFolder(logDir))) {
-      throw new NotADeltaTableError(`not a Delta table: ${tableRoot} has no _delta_log folder`);
+      throw notADeltaTable(`not a Delta table: ${tableRoot} has no _delta_log folder`);
     }
     return entries;
   } catch (err) {
-    if (err instanceof NotADeltaTableError) throw err;
-    throw new NotADeltaTableError(`cannot list ${logDir}: ${err instanceof DeltaportError ? err.message : (err as Error).message.split('\n')[0]}`);
+    if (err instanceof DeltaportError && err.code === 'NOT_A_DELTA_TABLE') throw err;
+    throw notADeltaTable(`cannot list ${logDir}: ${err instanceof DeltaportError ? err.message : (err as Error).message.split('\n')[0]}`);
   }
 }
 
@@ -197,7 +197,7 @@ export function parseListing(logDir: string, entries: ListedObject[]): LogListin
   }
   const checkpoints = [...single.values()].sort((a, b) => a.version - b.version);
   if (commits.size === 0 && checkpoints.length === 0) {
-    throw new NotADeltaTableError(`not a Delta table: ${logDir} holds no commits or checkpoints`);
+    throw notADeltaTable(`not a Delta table: ${logDir} holds no commits or checkpoints`);
   }
   const { earliest, latest } = readableRange(commits, checkpoints);
   return { logDir, commits, modified, checkpoints, earliest, latest, complete: true };
@@ -225,7 +225,7 @@ function readableRange(
   if (runStart === 0) return { earliest: 0, latest };
   const start = checkpoints.find((c) => c.version >= runStart - 1);
   if (!start) {
-    throw new CorruptLogError(
+    throw corruptLog(
       `cannot rebuild version ${latest}: commit ${runStart - 1} is missing from _delta_log and no checkpoint follows it`,
     );
   }
@@ -235,7 +235,7 @@ function readableRange(
 /** The checkpoint and commits that rebuild `version`: the newest checkpoint at or below it, then every later commit. */
 export function segmentFor(listing: LogListing, version: number): LogSegment {
   if (!Number.isInteger(version) || version < listing.earliest || version > listing.latest) {
-    throw new VersionNotFoundError(`no version ${version}: ${describeRange(listing)}`);
+    throw versionNotFound(`no version ${version}: ${describeRange(listing)}`);
   }
   let checkpoint: CheckpointRef | null = null;
   for (const c of listing.checkpoints) if (c.version <= version) checkpoint = c;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isStoreUrl } from '../../shared/store-location.js';
 import { canonicalLocation, isCloudLocation, joinLocation } from '../storage/storage.js';
-import { CorruptLogError } from './errors.js';
+import { corruptLog } from './errors.js';
 
 // A plain relative path (no encoding, scheme, dot segments or doubled slashes), the common case, joins without
 // the cost of decoding and normalizing; on Windows every path takes the general route to get its separators.
@@ -25,7 +25,7 @@ export function resolveDataPath(base: string, logPath: string): string {
   if (SCHEME.test(logPath)) return absoluteLocation(logPath);
   const decoded = decodeLogPath(logPath);
   if (cloudBase) {
-    if (decoded.startsWith('/')) throw new CorruptLogError(`cannot read file path '${logPath}': an absolute local path in a table in the cloud`);
+    if (decoded.startsWith('/')) throw corruptLog(`cannot read file path '${logPath}': an absolute local path in a table in the cloud`);
     return joinLocation(base, decoded);
   }
   return path.isAbsolute(decoded) ? path.normalize(decoded) : path.resolve(base, decoded);
@@ -37,7 +37,7 @@ export function absoluteLocation(uri: string): string {
     try {
       return path.normalize(fileURLToPath(new URL(uri)));
     } catch {
-      throw new CorruptLogError(`cannot read file path '${uri}' in the log: not a local file URI`);
+      throw corruptLog(`cannot read file path '${uri}' in the log: not a local file URI`);
     }
   }
   if (isStoreUrl(uri)) {
@@ -46,18 +46,18 @@ export function absoluteLocation(uri: string): string {
     try {
       return canonicalLocation(slash < 0 ? uri : uri.slice(0, slash) + decodeLogPath(uri.slice(slash)));
     } catch (err) {
-      throw new CorruptLogError(`cannot read file path '${uri}' in the log: ${(err as Error).message}`);
+      throw corruptLog(`cannot read file path '${uri}' in the log: ${(err as Error).message}`);
     }
   }
   // A 'p' deletion vector given as a bare absolute path.
   if (!SCHEME.test(uri)) return uri;
-  throw new CorruptLogError(`cannot read file path '${uri}': Deltaport reads local files and s3://, gs:// and Azure URLs`);
+  throw corruptLog(`cannot read file path '${uri}': Deltaport reads local files and s3://, gs:// and Azure URLs`);
 }
 
 function decodeLogPath(logPath: string): string {
   try {
     return decodeURIComponent(logPath);
   } catch {
-    throw new CorruptLogError(`cannot decode file path '${logPath}' in the log: bad percent-encoding`);
+    throw corruptLog(`cannot decode file path '${logPath}' in the log: bad percent-encoding`);
   }
 }

@@ -3,7 +3,7 @@
 // version's file list against the disk. Only on that failure: it replays each version.
 import { DeltaportError } from '../../shared/errors.js';
 import { storageFor } from '../storage/storage.js';
-import { MissingFileError } from './errors.js';
+import { missingFile } from './errors.js';
 import type { DeltaTable } from './table.js';
 
 /** Versions checked for their files, newest first: enough for any usual time travel, bounded for huge logs. */
@@ -30,7 +30,7 @@ export async function missingDataError(table: DeltaTable, version: number, err: 
   const which = readable.length === 0
     ? `no version${oldest > earliest ? ` from ${oldest} on` : ''} has all its data files`
     : `${readable.length === 1 ? 'version' : 'versions'} ${versionRanges(readable)} can be read`;
-  return new MissingFileError(`version ${version}'s data files were removed, probably by VACUUM (${err.message}); ${which}`);
+  return missingFile(`version ${version}'s data files were removed, probably by VACUUM (${err.message}); ${which}`);
 }
 
 /** Ascending versions as ranges: [1, 3, 4, 5] -> "1, 3-5". */

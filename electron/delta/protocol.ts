@@ -1,6 +1,6 @@
 // Which tables this reader may read (PROTOCOL.md "Protocol Evolution" and "Table Features").
 import type { Protocol } from './actions.js';
-import { UnsupportedProtocolError } from './errors.js';
+import { unsupportedProtocol } from './errors.js';
 
 export const MAX_READER_VERSION = 3;
 
@@ -26,14 +26,14 @@ export function assertReadable(protocol: Protocol): void {
   const unknown = (protocol.readerFeatures ?? []).filter((f) => !SUPPORTED_READER_FEATURES.includes(f));
   if (unknown.length > 0) {
     const names = unknown.map((f) => `'${f}'`).join(', ');
-    throw new UnsupportedProtocolError(
+    throw unsupportedProtocol(
       `unsupported reader feature${unknown.length > 1 ? 's' : ''} ${names} (table requires ${unknown.length > 1 ? 'them' : 'it'}; ` +
         `Deltaport supports ${SUPPORTED_READER_FEATURES.join(', ')})`,
     );
   }
   const version = protocol.minReaderVersion;
   if (!Number.isInteger(version) || version < 1 || version > MAX_READER_VERSION) {
-    throw new UnsupportedProtocolError(
+    throw unsupportedProtocol(
       `unsupported reader version ${version} (table requires it; Deltaport reads versions 1 to ${MAX_READER_VERSION})`,
     );
   }

@@ -2,7 +2,7 @@
 // when its newest add/remove action, keyed by (path, deletion vector id), is an add.
 import type { Action, AddFile, DeletionVectorDescriptor, Metadata, Protocol } from './actions.js';
 import type { CheckpointState } from './checkpoint-reader.js';
-import { CorruptLogError } from './errors.js';
+import { corruptLog } from './errors.js';
 import type { LiveFile } from './snapshot.js';
 import { resolveDataPath } from './log-paths.js';
 
@@ -36,8 +36,8 @@ export function replay(
       else if (action.metaData) metadata = action.metaData;
     }
   }
-  if (!protocol) throw new CorruptLogError(`cannot read version ${version}: its log has no protocol action`);
-  if (!metadata) throw new CorruptLogError(`cannot read version ${version}: its log has no metaData action`);
+  if (!protocol) throw corruptLog(`cannot read version ${version}: its log has no protocol action`);
+  if (!metadata) throw corruptLog(`cannot read version ${version}: its log has no metaData action`);
   const files = [...live.values()].sort((a, b) => (a.absolutePath < b.absolutePath ? -1 : a.absolutePath > b.absolutePath ? 1 : 0));
   return { protocol, metadata, files };
 }

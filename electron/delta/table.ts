@@ -9,7 +9,7 @@ import type { Action, CommitInfo, Metadata } from './actions.js';
 import { numRecordsOf, readCheckpoint, readCheckpointMetadata, recordCounts, type CheckpointState } from './checkpoint-reader.js';
 import { readJsonActions } from './commit-file.js';
 import { CommitClock, fileMtime, inCommitTimestampsFrom } from './commit-time.js';
-import { CorruptLogError, TableNotFoundError } from './errors.js';
+import { corruptLog, tableNotFound } from './errors.js';
 import { checkpointStats, parseStats, type FileStats } from './filter/file-stats.js';
 import { commitSummary, historyVersions } from './history.js';
 import { LogLister, segmentFor, segmentWithoutCheckpoint, type CheckpointRef, type LogListing } from './log-listing.js';
@@ -270,7 +270,7 @@ export class DeltaTable {
 
   private commitActions(version: number, listing: LogListing): Promise<Action[]> {
     const file = listing.commits.get(version);
-    if (!file) throw new CorruptLogError(`commit ${version} is missing from _delta_log`);
+    if (!file) throw corruptLog(`commit ${version} is missing from _delta_log`);
     return this.cached(this.commits, version, () => readJsonActions(file), KEPT_COMMITS);
   }
 
@@ -315,7 +315,7 @@ async function checkTableRoot(root: string): Promise<void> {
   }
   if (found) return;
   const isFile = await storage.stat(root).then(() => true, () => false);
-  throw new TableNotFoundError(isFile ? `not a folder: ${root}` : `no such folder: ${root}`);
+  throw tableNotFound(isFile ? `not a folder: ${root}` : `no such folder: ${root}`);
 }
 
 function isUnreadable(err: unknown): boolean {
@@ -329,5 +329,5 @@ function parseSchema(schemaString: string, version: number): StructType {
   } catch {
     // reported below
   }
-  throw new CorruptLogError(`cannot read version ${version}: its metaData.schemaString is not a valid schema`);
+  throw corruptLog(`cannot read version ${version}: its metaData.schemaString is not a valid schema`);
 }

@@ -100,7 +100,7 @@ describe('DeltaTable.open and versions', () => {
   it('refuses the unknown reader feature blahabl by name', async () => {
     const table = await DeltaTable.open(tablePath(REFUSED));
     const error = await table.snapshot().catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'UNSUPPORTED_PROTOCOL', name: 'UnsupportedProtocolError' });
+    expect(error).toMatchObject({ code: 'UNSUPPORTED_PROTOCOL' });
     expect((error as Error).message).toMatch(/^unsupported reader feature 'blahabl' \(table requires it; Deltaport supports columnMapping, /);
     await expect(table.snapshot({ version: 0 })).rejects.toMatchObject({ code: 'UNSUPPORTED_PROTOCOL' });
   });
@@ -126,7 +126,6 @@ describe('DeltaTable.open and versions', () => {
     const vacuumed = await DeltaTable.open(tablePath('checkpoints_vacuumed'));
     await expect(vacuumed.snapshot({ version: 4 })).rejects.toMatchObject({
       code: 'VERSION_NOT_FOUND',
-      name: 'VersionNotFoundError',
       message: 'no version 4: this table has versions 5 to 12',
     });
     await expect(vacuumed.snapshot({ version: 13 })).rejects.toThrow('no version 13: this table has versions 5 to 12');
