@@ -2,6 +2,7 @@
 // replayed versions), so that moving through versions, a preview or a plan after an open read no log twice.
 // A DeltaTable re-lists its folder on every snapshot, so a cached table still sees new commits.
 import { canonicalLocation } from '../storage/storage.js';
+import { memoized } from './memo-cache.js';
 import { DeltaTable } from './table.js';
 
 export const TABLE_CACHE_SIZE = 8;
@@ -14,14 +15,6 @@ export class TableCache {
   /** The table at a path, opened on first use; a failed open is forgotten, so a retry opens it again. */
   open(tablePath: string): Promise<DeltaTable> {
     const key = canonicalLocation(tablePath);
-    let cached = this.tables.get(key);
-    if (cached) this.tables.delete(key);
-    else {
-      cached = DeltaTable.open(key);
-      cached.catch(() => this.tables.delete(key));
-    }
-    this.tables.set(key, cached);
-    if (this.tables.size > this.size) this.tables.delete(this.tables.keys().next().value!);
-    return cached;
+    return memoized(this.tables, key, () => DeltaTable.open(key), this.size);
   }
 }

@@ -12,6 +12,7 @@ import { CommitClock, fileMtime, inCommitTimestampsFrom } from './commit-time.js
 import { corruptLog, tableNotFound } from './errors.js';
 import { checkpointStats, parseStats, type FileStats } from './filter/file-stats.js';
 import { commitSummary, historyVersions } from './history.js';
+import { memoized } from './memo-cache.js';
 import { LogLister, segmentFor, segmentWithoutCheckpoint, type CheckpointRef, type LogListing } from './log-listing.js';
 import { assertReadable } from './protocol.js';
 import { replay, type ReplayResult } from './replay.js';
@@ -152,7 +153,7 @@ export class DeltaTable {
   async fileStats(snapshot: Snapshot): Promise<(FileStats | null)[]> {
     const checkpoint = this.statsCheckpoint(snapshot, await this.listingCovering(snapshot.version));
     const fromCheckpoint = checkpoint
-      ? await this.cached(this.checkpointFileStats, checkpoint.files[0], async () => checkpointStats(await this.checkpointState(checkpoint)), KEPT_CHECKPOINTS)
+      ? await memoized(this.checkpointFileStats, checkpoint.files[0], async () => checkpointStats(await this.checkpointState(checkpoint)), KEPT_CHECKPOINTS)
       : null;
     return snapshot.files.map(({ add }) => ('stats' in add ? parseStats(add.stats) : (fromCheckpoint?.get(add.path) ?? null)));
   }
@@ -184,7 +185,7 @@ export class DeltaTable {
   }
 
   private stateAt(listing: LogListing, version: number): Promise<ReplayResult> {
-    return this.cached(
+    return memoized(
       this.states,
       version,
       async () => {
@@ -246,7 +247,7 @@ export class DeltaTable {
     if (newest) return newest;
     const checkpoint = segment.checkpoint;
     const metadata = checkpoint
-      ? await this.cached(this.checkpointMetadata, checkpoint.files[0], () => readCheckpointMetadata(checkpoint)).catch(
+      ? await memoized(this.checkpointMetadata, checkpoint.files[0], () => readCheckpointMetadata(checkpoint)).catch(
           () => null,
         )
       : null;
@@ -271,34 +272,20 @@ export class DeltaTable {
   private commitActions(version: number, listing: LogListing): Promise<Action[]> {
     const file = listing.commits.get(version);
     if (!file) throw corruptLog(`commit ${version} is missing from _delta_log`);
-    return this.cached(this.commits, version, () => readJsonActions(file), KEPT_COMMITS);
+    return memoized(this.commits, version, () => readJsonActions(file), KEPT_COMMITS);
   }
 
   private checkpointState(ref: CheckpointRef): Promise<CheckpointState> {
-    return this.cached(this.checkpoints, ref.files[0], () => readCheckpoint(ref), KEPT_CHECKPOINTS);
+    return memoized(this.checkpoints, ref.files[0], () => readCheckpoint(ref), KEPT_CHECKPOINTS);
   }
 
   private checkpointRecordCounts(ref: CheckpointRef): Promise<Map<string, number | null>> {
-    return this.cached(
+    return memoized(
       this.checkpointCounts,
       ref.files[0],
       async () => recordCounts(await this.checkpointState(ref)),
       KEPT_CHECKPOINTS,
     );
-  }
-
-  /** Memoizes a load, keeping the `limit` most recently used; a failed load is forgotten so that a retry reads again. */
-  private cached<K, V>(cache: Map<K, Promise<V>>, key: K, load: () => Promise<V>, limit = Infinity): Promise<V> {
-    let pending = cache.get(key);
-    if (pending) {
-      cache.delete(key);
-    } else {
-      pending = load();
-      pending.catch(() => cache.delete(key));
-    }
-    cache.set(key, pending);
-    if (cache.size > limit) cache.delete(cache.keys().next().value as K);
-    return pending;
   }
 }
 
