@@ -3,7 +3,16 @@
 // sees it, so nothing reaches the disk or a database unchecked.
 import os from 'node:os';
 import path from 'node:path';
-import type { ApiMethod, ChangeRowsRequest, DeltaportApi, DiffRequest, ExportRequest, PreviewRequest, TableRef } from '../../shared/api.js';
+import type {
+  ApiMethod,
+  ChangeRowsRequest,
+  DeltaportApi,
+  DiffRequest,
+  ExportRequest,
+  PreviewRequest,
+  StorageConnectionInput,
+  TableRef,
+} from '../../shared/api.js';
 import { API_METHODS, PREVIEW_MAX_ROWS } from '../../shared/api.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { ExecutionOptions, PostgresConnection, SinkSpec, SqlTargetOptions, WriteMode } from '../../shared/sink-spec.js';
@@ -13,6 +22,7 @@ import type { DeltaSourceSpec, OptionValue } from '../../shared/source-spec.js';
 import { validateSourceSpec } from '../../shared/source-spec.js';
 import { isStoreUrl, parseStoreLocation } from '../../shared/store-location.js';
 import { isAppUrl } from './security.js';
+import { connectionOptionProblems, connectionPrefix } from './storage-connection-rules.js';
 import { resolveTableLocation } from './table-location.js';
 
 export const LIMITS = {
@@ -300,6 +310,25 @@ function named(v: unknown, at: string): { name: string } {
   return { name: nonEmptyString(o.name, `${at}.name`, LIMITS.name) };
 }
 
+/** A storage connection to save: its prefix in one spelling, its options known and right for the prefix's store.
+ * Problems name options, never a value of a secret one. */
+function storageConnectionInput(v: unknown, at: string): StorageConnectionInput {
+  const o = object(v, at, ['name', 'prefix', 'options']);
+  const name = nonEmptyString(o.name, `${at}.name`, LIMITS.name);
+  let place;
+  try {
+    place = connectionPrefix(nonEmptyString(o.prefix, `${at}.prefix`, LIMITS.path));
+  } catch (err) {
+    invalid(`${at}.prefix`, (err as Error).message);
+  }
+  const entries = Object.entries(record(o.options, `${at}.options`));
+  if (entries.length > LIMITS.options) invalid(`${at}.options`, `must have at most ${LIMITS.options} entries`);
+  const options: Record<string, string> = {};
+  for (const [key, value] of entries) options[string(key, `${at}.options key`, LIMITS.name)] = string(value, `${at}.options.${key.slice(0, 50)}`, LIMITS.sql);
+  checkSpecs(at, connectionOptionProblems(place.kind, options));
+  return { name: name.trim(), prefix: place.prefix, options };
+}
+
 type Validators = { [M in ApiMethod]: (payload: unknown) => Parameters<DeltaportApi[M]> };
 
 const VALIDATORS: Validators = {
@@ -364,6 +393,9 @@ const VALIDATORS: Validators = {
     return [{ name: nonEmptyString(o.name, 'saveProfile.name', LIMITS.name), sink: validateSinkShape(o.sink, 'saveProfile.sink') }];
   },
   deleteProfile: (p) => [named(p, 'deleteProfile')],
+  listStorageConnections: (p) => noArgument(p, 'listStorageConnections'),
+  saveStorageConnection: (p) => [storageConnectionInput(p, 'saveStorageConnection')],
+  deleteStorageConnection: (p) => [named(p, 'deleteStorageConnection')],
   chooseTableFolder: (p) => noArgument(p, 'chooseTableFolder'),
   chooseSqliteFile: (p) => noArgument(p, 'chooseSqliteFile'),
 };
