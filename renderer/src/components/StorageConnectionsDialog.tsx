@@ -106,7 +106,7 @@ export function StorageConnectionsDialog({ onClose }: { onClose(): void }) {
   };
 
   const secretState = (connection: StorageConnection) => {
-    if (connection.secretsSet.length > 0) return `${connection.secretsSet.join(', ')} set${connection.secretsNotSaved ? ' (this session only)' : ''}`;
+    if (connection.secretsSet.length > 0) return `${connection.secretsSet.map(label).join(', ')} set${connection.secretsNotSaved ? ' (this session only)' : ''}`;
     return connection.secretsNotSaved ? 'secrets not saved: enter them again' : 'no secrets';
   };
 
@@ -174,23 +174,30 @@ export function StorageConnectionsDialog({ onClose }: { onClose(): void }) {
           }}
         >
           <div className="form-grid three">
-            <label className="field">
-              <span>Connection name</span>
-              <input type="text" value={draft.name} readOnly={draft.existing !== null} onChange={(e) => change({ name: e.target.value })} />
-            </label>
-            <label className="field">
-              <span>Store</span>
-              <select value={draft.kind} onChange={(e) => change({ kind: e.target.value as StoreKind })}>
+            <div className="field">
+              <label htmlFor={`${ids}-name`}>Connection name</label>
+              <input
+                id={`${ids}-name`}
+                type="text"
+                value={draft.name}
+                readOnly={draft.existing !== null}
+                onChange={(e) => change({ name: e.target.value })}
+              />
+            </div>
+            <div className="field">
+              <label htmlFor={`${ids}-kind`}>Store</label>
+              <select id={`${ids}-kind`} value={draft.kind} onChange={(e) => change({ kind: e.target.value as StoreKind })}>
                 {KINDS.map((k) => (
                   <option key={k.kind} value={k.kind}>
                     {k.label}
                   </option>
                 ))}
               </select>
-            </label>
-            <label className="field">
-              <span>Applies to</span>
+            </div>
+            <div className="field">
+              <label htmlFor={`${ids}-prefix`}>Applies to</label>
               <input
+                id={`${ids}-prefix`}
                 type="text"
                 className="mono"
                 spellCheck={false}
@@ -198,7 +205,7 @@ export function StorageConnectionsDialog({ onClose }: { onClose(): void }) {
                 placeholder={KINDS.find((k) => k.kind === draft.kind)?.placeholder}
                 onChange={(e) => change({ prefix: e.target.value })}
               />
-            </label>
+            </div>
           </div>
           <div className="form-grid">
             {data.options
@@ -251,14 +258,14 @@ function OptionField({ option, value, saved, onChange, onForget }: OptionFieldPr
   const id = useId();
   if (SWITCHES.has(option.name)) {
     return (
-      <label className="field" title={option.about}>
-        <span>{label(option.name)}</span>
-        <select value={value} onChange={(e) => onChange(e.target.value)}>
+      <div className="field" title={option.about}>
+        <label htmlFor={id}>{label(option.name)}</label>
+        <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
           <option value="">default</option>
           <option value="true">true</option>
           <option value="false">false</option>
         </select>
-      </label>
+      </div>
     );
   }
   return (
