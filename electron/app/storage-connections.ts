@@ -6,7 +6,7 @@ import type { StorageConnection, StorageConnectionInput } from '../../shared/api
 import { DeltaportError } from '../../shared/errors.js';
 import { shareStoreOptions } from '../jobs/task-worker.js';
 import type { AppState } from '../state/app-state.js';
-import { registerStoreOptions, STORE_OPTIONS, type StoreOptions } from '../storage/store-options.js';
+import { registerStoreOptions, STORE_OPTIONS, storeOptionProblems, type StoreOptions } from '../storage/store-options.js';
 import { connectionPrefix } from './storage-connection-rules.js';
 
 /** Saves a checked connection: secrets left out keep their saved value, secrets given as '' are dropped. */
@@ -43,6 +43,9 @@ export function applyStorageConnections(state: AppState): void {
   const next = new Map<string, StoreOptions>();
   for (const connection of state.listStorageConnections()) {
     const options = { ...connection.options, ...state.storageConnectionSecrets(connection.name) };
+    // One saved by a Deltaport that knew other options is left out, not allowed to stop the start; saving it again
+    // names what is wrong.
+    if (storeOptionProblems(options).length > 0) continue;
     // Azure URLs that name their account have a spelling of their own: a whole-store connection covers both.
     for (const prefix of connection.prefix === 'az://' ? ['az://', 'abfss://'] : [connection.prefix]) next.set(prefix, options);
   }

@@ -121,6 +121,15 @@ describe('storage connections in use', () => {
     });
   });
 
+  it('starts with a saved connection it cannot use left out, and the others registered', () => {
+    const other = AppState.open(path.join(dir, 'other.db'), { encryptor: null });
+    other.saveStorageConnection({ name: 'future', prefix: 's3://future', options: { colour: 'blue' }, secrets: {} });
+    other.saveStorageConnection({ name: 'eu', prefix: 's3://eu', options: { region: 'eu-central-1' }, secrets: {} });
+    createApiService({ state: other, jobs, sampleTable: async () => path.join(dir, 'sample') });
+    expect([storeOptionsFor(bucketOf('future')), storeOptionsFor(bucketOf('eu'))]).toEqual([{}, { region: 'eu-central-1' }]);
+    other.close();
+  });
+
   it('reads a table in S3 on the shared worker and in an export job, with the secret in no message or record', async (ctx: TestContext) => {
     if (!s3) return ctx.skip(`S3 skipped: ${skipReason}`);
     const table = 's3://lake/simple_table';
