@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { useBrowserSession } from '../support/browser-session.js';
 import { screenshot } from '../support/browser.js';
-import { isSkipped, startS3, uploadFolder, type S3Store } from '../support/object-stores.js';
+import type { S3Store } from '../support/object-stores.js';
+import { startS3WithTable } from '../support/s3-table.js';
 import { tablePath } from '../support/tables.js';
 import { duckdbRows } from '../electron/delta/filter-oracle.js';
 import { jsonVersions, readCommit } from '../electron/delta/log-oracle.js';
@@ -18,13 +19,9 @@ let s3: S3Store | null = null;
 let skipReason = '';
 
 beforeAll(async () => {
-  const started = await startS3();
-  if (isSkipped(started)) skipReason = started.skipped;
-  else {
-    s3 = started;
-    await s3.createBucket('lake');
-    await uploadFolder(s3, 'lake', 'simple_table', tablePath('simple_table'));
-  }
+  const started = await startS3WithTable('lake', 'simple_table');
+  if ('skipped' in started) skipReason = started.skipped;
+  else s3 = started.s3;
 }, 120_000);
 
 afterAll(async () => {

@@ -13,7 +13,8 @@ import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
 import type { Encryptor } from '../../../electron/state/secrets.js';
 import { storeOptionsFor } from '../../../electron/storage/store-options.js';
-import { isSkipped, startS3, uploadFolder, type S3Store } from '../../support/object-stores.js';
+import type { S3Store } from '../../support/object-stores.js';
+import { startS3WithTable } from '../../support/s3-table.js';
 import { tablePath } from '../../support/tables.js';
 import { duckdbRows } from '../delta/filter-oracle.js';
 
@@ -50,13 +51,9 @@ beforeAll(async () => {
   state = AppState.open(path.join(dir, 'state.db'), { encryptor: xorEncryptor });
   jobs = new JobRunner({ store: state });
   api = createApiService({ state, jobs, sampleTable: async () => path.join(dir, 'sample') });
-  const started = await startS3();
-  if (isSkipped(started)) skipReason = started.skipped;
-  else {
-    s3 = started;
-    await s3.createBucket('lake');
-    await uploadFolder(s3, 'lake', 'simple_table', tablePath('simple_table'));
-  }
+  const started = await startS3WithTable('lake', 'simple_table');
+  if ('skipped' in started) skipReason = started.skipped;
+  else s3 = started.s3;
 }, 120_000);
 
 afterAll(async () => {
