@@ -62,7 +62,7 @@ describe('storage connections', () => {
     await field('Endpoint').fill(s3.endpoint);
     await field('Region').fill('us-east-1');
     await field('Path style').selectOption('true');
-    await field('Access key id').fill(s3.accessKeyId);
+    await field('Access key ID').fill(s3.accessKeyId);
     await field('Secret access key').fill(s3.secretAccessKey);
     expect(await field('Secret access key').getAttribute('type')).toBe('password');
     // Azure's fields belong to another store.

@@ -31,8 +31,11 @@ function kindOf(prefix: string): StoreKind {
   return prefix.startsWith('s3://') ? 's3' : 'azure';
 }
 
+const SPELLED: Record<string, string> = { id: 'ID', sas: 'SAS', ms: '(ms)' };
+
+/** An option's name as a field label: access_key_id is "Access key ID". */
 function label(option: string): string {
-  const words = option.replace(/_/g, ' ');
+  const words = option.split('_').map((w) => SPELLED[w] ?? w).join(' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

@@ -58,8 +58,14 @@ export function TableBar({ location, onLocationChange, onOpen, onBrowse, onSampl
       <button type="button" className="button ghost" onClick={onSample} disabled={busy}>
         Sample table
       </button>
-      <button type="button" className="button ghost" onClick={onConnections} title="Settings for tables in S3, Azure or GCS">
-        Storage connections
+      <button
+        type="button"
+        className="button ghost"
+        onClick={onConnections}
+        aria-label="Storage connections"
+        title="Storage connections: settings for tables in S3, Azure or GCS"
+      >
+        Connections
       </button>
     </form>
   );
