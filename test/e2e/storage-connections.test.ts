@@ -113,6 +113,11 @@ describe('storage connections', () => {
     expect(bytesUnder(e2e.app.dataDir).includes(s3.secretAccessKey)).toBe(false);
     expect(e2e.app.stderr()).not.toContain(s3.secretAccessKey);
     expect(await page.content()).not.toContain(s3.secretAccessKey);
+
+    await page.getByRole('button', { name: 'Storage connections' }).first().click();
+    await dialog.getByRole('row').filter({ hasText: 'moto' }).getByRole('button', { name: 'Delete moto' }).click();
+    await dialog.getByRole('status').filter({ hasText: 'Deleted “moto”.' }).waitFor();
+    await dialog.getByText('None saved yet.').waitFor();
     expect(e2e.pageErrors).toEqual([]);
   }, 180_000);
 });
