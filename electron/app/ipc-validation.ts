@@ -3,16 +3,8 @@
 // sees it, so nothing reaches the disk or a database unchecked.
 import os from 'node:os';
 import path from 'node:path';
-import type {
-  ApiMethod,
-  ChangeRowsRequest,
-  DeltaportApi,
-  DiffRequest,
-  ExportRequest,
-  PreviewRequest,
-  StorageConnectionInput,
-  TableRef,
-} from '../../shared/api.js';
+import type { ApiMethod, ChangeRowsRequest, DeltaportApi, DiffRequest, ExportRequest, PreviewRequest, TableRef } from '../../shared/api.js';
+import type { StorageConnectionInput } from '../../shared/api.js';
 import { API_METHODS, PREVIEW_MAX_ROWS } from '../../shared/api.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { ExecutionOptions, PostgresConnection, SinkSpec, SqlTargetOptions, WriteMode } from '../../shared/sink-spec.js';
@@ -315,9 +307,10 @@ function named(v: unknown, at: string): { name: string } {
 function storageConnectionInput(v: unknown, at: string): StorageConnectionInput {
   const o = object(v, at, ['name', 'prefix', 'options']);
   const name = nonEmptyString(o.name, `${at}.name`, LIMITS.name);
+  const prefix = nonEmptyString(o.prefix, `${at}.prefix`, LIMITS.path);
   let place;
   try {
-    place = connectionPrefix(nonEmptyString(o.prefix, `${at}.prefix`, LIMITS.path));
+    place = connectionPrefix(prefix);
   } catch (err) {
     invalid(`${at}.prefix`, (err as Error).message);
   }

@@ -74,6 +74,7 @@ describe('storage connection payloads', () => {
       'saveStorageConnection.prefix a storage connection applies to a whole bucket or container: use s3://lake, not s3://lake/tables/people',
     );
     expect(validationMessage({ name: 'x', prefix: '/data/lake', options: {} })).toMatch(/^saveStorageConnection\.prefix '\/data\/lake' is not a cloud URL/);
+    expect(validationMessage({ name: 'x', prefix: ' ', options: {} })).toBe('saveStorageConnection.prefix must not be empty');
     expect(validationMessage({ name: 'x', prefix: 'ftp://lake', options: {} })).toMatch(/^saveStorageConnection\.prefix unknown storage scheme 'ftp:\/\/'/);
   });
 
