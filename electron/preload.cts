@@ -35,6 +35,9 @@ const api = {
   listProfiles: call('listProfiles'),
   saveProfile: call('saveProfile'),
   deleteProfile: call('deleteProfile'),
+  listStorageConnections: call('listStorageConnections'),
+  saveStorageConnection: call('saveStorageConnection'),
+  deleteStorageConnection: call('deleteStorageConnection'),
   chooseTableFolder: call('chooseTableFolder'),
   chooseSqliteFile: call('chooseSqliteFile'),
 } satisfies DeltaportApi;

@@ -20,6 +20,7 @@ const tablePath = location('the table path');
 const table = tableRef(tablePath);
 const sink = sinkSpecSchema('absolute');
 const profileName = nonBlank('the profile name', LIMITS.name);
+const connectionName = nonBlank('the connection name', LIMITS.name);
 const jobId = v.strictObject({ id: nonBlank('the job id', 100) });
 
 const exportRequest = v.strictObject({ source: sourceSpecSchema, sink, profile: v.optional(profileName) });
@@ -70,6 +71,17 @@ export const REQUEST_SCHEMAS = {
   listProfiles: nothing,
   saveProfile: v.strictObject({ name: profileName, sink }),
   deleteProfile: v.strictObject({ name: profileName }),
+  listStorageConnections: nothing,
+  // The options' names and their fit to the prefix's store are the host's to check (storage-connection-rules.ts).
+  saveStorageConnection: v.strictObject({
+    name: connectionName,
+    prefix: nonBlank('the prefix', LIMITS.path),
+    options: v.pipe(
+      v.record(text('an option name', LIMITS.name), text('an option value', LIMITS.sql), 'the options must be an object of text values'),
+      v.check((o) => Object.keys(o).length <= LIMITS.options, `the options must have at most ${LIMITS.options} entries`),
+    ),
+  }),
+  deleteStorageConnection: v.strictObject({ name: connectionName }),
   chooseTableFolder: nothing,
   chooseSqliteFile: nothing,
 } satisfies { [M in ApiMethod]: v.GenericSchema<unknown, Parameters<DeltaportApi[M]>[0]> };

@@ -5,6 +5,7 @@ import type { ErrorValue } from './errors.js';
 import type { ConnectionReport, ExportPlan, SinkSpec } from './sink-spec.js';
 import type { SortKey } from './sort-spec.js';
 import type { DeltaSourceSpec } from './source-spec.js';
+import type { StoreKind } from './store-location.js';
 import type { CommitSummary, FilterSkipping, PartitionSummary, TableInfo, TableProfile, VersionDiff } from './table-info.js';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorValue };
@@ -161,6 +162,43 @@ export interface SinkProfile {
   passwordNotSaved: boolean;
 }
 
+/** Client settings for the tables under a cloud URL prefix, saved in the app (see the CLI's --storage-option). */
+export interface StorageConnection {
+  name: string;
+  /** A bucket or container (s3://bucket, gs://bucket, az://container, abfss://container@account.dfs.core.windows.net)
+   * or a whole store (s3://, gs://, az://). */
+  prefix: string;
+  /** The options that are not secret, by name. */
+  options: Record<string, string>;
+  /** The secret options that are set; their values never leave the host. */
+  secretsSet: string[];
+  /** Secrets were given but not written to disk, as no OS encryption is available (e.g. in `deltaport serve`):
+   * they hold until the host stops. */
+  secretsNotSaved: boolean;
+}
+
+export interface StorageConnectionInput {
+  name: string;
+  prefix: string;
+  /** Option values by name; a secret left out keeps the value saved before, a secret given as '' is forgotten. */
+  options: Record<string, string>;
+}
+
+/** One option a connection may set: which stores it applies to and whether it is secret. */
+export interface StorageOptionInfo {
+  name: string;
+  kinds: StoreKind[];
+  secret: boolean;
+  about: string;
+}
+
+export interface StorageConnections {
+  connections: StorageConnection[];
+  options: StorageOptionInfo[];
+  /** False where secrets cannot be encrypted: they are then kept for this session only. */
+  secretsSaved: boolean;
+}
+
 export interface DeltaportApi {
   openTable(req: TableRef): Promise<Result<TableInfo>>;
   history(req: { path: string; limit?: number }): Promise<Result<CommitSummary[]>>;
@@ -188,6 +226,9 @@ export interface DeltaportApi {
   listProfiles(): Promise<Result<SinkProfile[]>>;
   saveProfile(req: { name: string; sink: SinkSpec }): Promise<Result<SinkProfile>>;
   deleteProfile(req: { name: string }): Promise<Result<null>>;
+  listStorageConnections(): Promise<Result<StorageConnections>>;
+  saveStorageConnection(req: StorageConnectionInput): Promise<Result<StorageConnection>>;
+  deleteStorageConnection(req: { name: string }): Promise<Result<null>>;
   /** Native folder/file pickers; in a browser these answer ok with null (the user types a path instead). */
   chooseTableFolder(): Promise<Result<string | null>>;
   chooseSqliteFile(): Promise<Result<string | null>>;
@@ -217,6 +258,9 @@ export const API_METHODS = [
   'listProfiles',
   'saveProfile',
   'deleteProfile',
+  'listStorageConnections',
+  'saveStorageConnection',
+  'deleteStorageConnection',
   'chooseTableFolder',
   'chooseSqliteFile',
 ] as const satisfies readonly ApiMethod[];

@@ -15,6 +15,8 @@ import { runSharedTask } from '../jobs/task-worker.js';
 import type { AppState } from '../state/app-state.js';
 import { canonicalLocation, isCloudLocation } from '../storage/storage.js';
 import { withPassword } from '../state/secrets.js';
+import { STORAGE_OPTION_INFO } from './storage-connection-rules.js';
+import { applyStorageConnections, deleteStorageConnection, saveStorageConnection } from './storage-connections.js';
 
 export interface NativeDialogs {
   chooseTableFolder(): Promise<string | null>;
@@ -43,6 +45,8 @@ async function attempt<T>(work: () => T | Promise<T>): Promise<Result<T>> {
 }
 
 export function createApiService(deps: ApiServiceDeps): DeltaportApi {
+  applyStorageConnections(deps.state);
+
   /** A password left empty in the form is taken from the saved profile it came from. */
   function withProfilePassword(sink: SinkSpec, profile: string | undefined): SinkSpec {
     return profile ? withPassword(sink, deps.state.profilePassword(profile)) : sink;
@@ -103,6 +107,14 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
     deleteProfile: (req) =>
       attempt(() => {
         if (!deps.state.deleteProfile(req.name)) throw new DeltaportError('NOT_FOUND', `no saved profile named "${req.name}"`);
+        return null;
+      }),
+    listStorageConnections: () =>
+      attempt(() => ({ connections: deps.state.listStorageConnections(), options: STORAGE_OPTION_INFO, secretsSaved: deps.state.savesSecrets })),
+    saveStorageConnection: (req) => attempt(() => saveStorageConnection(deps.state, req)),
+    deleteStorageConnection: (req) =>
+      attempt(() => {
+        deleteStorageConnection(deps.state, req.name);
         return null;
       }),
     chooseTableFolder: () => attempt(() => deps.dialogs?.chooseTableFolder() ?? null),

@@ -8,6 +8,7 @@ import { REQUEST_SCHEMAS } from '../../shared/api-schemas.js';
 import { validationError } from '../../shared/errors.js';
 import { LIMITS, parseWith } from '../../shared/schema.js';
 import { isAppUrl } from './security.js';
+import { connectionOptionProblems, connectionPrefix } from './storage-connection-rules.js';
 import { resolveTableLocation } from './table-location.js';
 
 export interface SenderInfo {
@@ -36,7 +37,23 @@ export function validateCall<M extends ApiMethod>(method: M, payload: unknown): 
   if (!parsed.ok) throw validationError(parsed.problems);
   const value = parsed.value as Checked[M] | undefined;
   if (value === undefined) return [] as unknown as Parameters<DeltaportApi[M]>;
-  return [method === 'openTable' ? typedLocation(value as Checked['openTable']) : value] as Parameters<DeltaportApi[M]>;
+  if (method === 'openTable') return [typedLocation(value as Checked['openTable'])] as Parameters<DeltaportApi[M]>;
+  if (method === 'saveStorageConnection') return [storageConnection(value as Checked['saveStorageConnection'])] as Parameters<DeltaportApi[M]>;
+  return [value] as Parameters<DeltaportApi[M]>;
+}
+
+/** A storage connection to save: its prefix in one spelling, its options known and right for the prefix's store.
+ * Problems name options, never a value of a secret one. */
+function storageConnection(input: Checked['saveStorageConnection']): Checked['saveStorageConnection'] {
+  let place;
+  try {
+    place = connectionPrefix(input.prefix);
+  } catch (err) {
+    throw validationError([`saveStorageConnection.prefix: ${(err as Error).message}`]);
+  }
+  const problems = connectionOptionProblems(place.kind, input.options);
+  if (problems.length > 0) throw validationError(problems.map((p) => `saveStorageConnection.options: ${p}`));
+  return { name: input.name.trim(), prefix: place.prefix, options: input.options };
 }
 
 /** The table a user typed: relative, ~, quoted or file:// locations are resolved here (see table-location.ts). */

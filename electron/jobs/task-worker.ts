@@ -3,9 +3,10 @@
 // always takes effect. Previews and plans share one long-lived thread (unref'd, restarted if it dies).
 import type { Worker } from 'node:worker_threads';
 import { cancelledError, DeltaportError } from '../../shared/errors.js';
+import { exportStoreOptions } from '../storage/store-options.js';
 import { startWorker } from '../threads/start-worker.js';
 import type { RawProgress } from './progress.js';
-import type { FromWorker, ToWorker, WorkerTask } from './worker-protocol.js';
+import type { FromWorker, ToWorker, WorkerStart, WorkerTask } from './worker-protocol.js';
 
 /** Leaves room within the one-second promise for the terminate itself. */
 export const CANCEL_GRACE_MS = 700;
@@ -31,7 +32,7 @@ class TaskWorker {
   private stopped: Promise<void> = Promise.resolve();
 
   constructor() {
-    this.worker = startWorker('jobs/worker');
+    this.worker = startWorker('jobs/worker', { workerData: { storeOptions: exportStoreOptions() } satisfies WorkerStart });
     this.worker.on('message', (message: FromWorker) => {
       const task = this.pending.get(message.id);
       if (!task) return;
@@ -58,6 +59,11 @@ class TaskWorker {
 
   cancel(id: number): void {
     this.worker.postMessage({ type: 'cancel', id } satisfies ToWorker);
+  }
+
+  /** This thread's cloud client settings, for the tasks sent after them (messages arrive in order). */
+  shareStoreOptions(): void {
+    this.worker.postMessage({ type: 'storeOptions', list: exportStoreOptions() } satisfies ToWorker);
   }
 
   /** Ends the thread; once it has ended, whatever it was still doing fails with the given error. */
@@ -103,6 +109,12 @@ export function startTask<T>(
 }
 
 let shared: TaskWorker | null = null;
+
+/** Tells the shared worker of changed cloud client settings; one started later takes them at its start, as an
+ * export's thread does. */
+export function shareStoreOptions(): void {
+  if (shared?.alive) shared.shareStoreOptions();
+}
 
 /** Runs a short task (preview, plan) on the shared worker thread. */
 export function runSharedTask<T>(task: WorkerTask): Promise<T> {

@@ -4,6 +4,7 @@
 // start and module loading each time, and find the tables it has already read.
 import type { ChangeRowsRequest, DiffRequest, ExportRequest, PreviewRequest, ProfileRequest, TableRef } from '../../shared/api.js';
 import type { ErrorValue } from '../../shared/errors.js';
+import type { RegisteredStoreOptions } from '../storage/store-options.js';
 import type { RawProgress } from './progress.js';
 
 export type WorkerTask =
@@ -19,7 +20,16 @@ export type WorkerTask =
   | { kind: 'diff'; request: DiffRequest }
   | { kind: 'changes'; request: ChangeRowsRequest };
 
-export type ToWorker = { type: 'run'; id: number; task: WorkerTask } | { type: 'cancel'; id: number };
+/** What a task worker is started with: the starting thread's cloud client settings (it makes clients of its own). */
+export interface WorkerStart {
+  storeOptions: RegisteredStoreOptions;
+}
+
+/** storeOptions: the settings changed (a storage connection saved or deleted); tasks sent after it use them. */
+export type ToWorker =
+  | { type: 'run'; id: number; task: WorkerTask }
+  | { type: 'cancel'; id: number }
+  | { type: 'storeOptions'; list: RegisteredStoreOptions };
 
 export type FromWorker =
   | { type: 'progress'; id: number; progress: RawProgress }

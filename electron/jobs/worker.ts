@@ -1,11 +1,12 @@
 // Entry of a task worker thread: runs each task it is sent, off the main thread. A 'cancel' aborts that task's
 // signal; the engine stops at its next batch and the sink rolls back. Progress is posted at most every
 // PROGRESS_INTERVAL_MS per task (plus the last), so a fast export does not flood the main thread.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { cancelledError, DeltaportError, toErrorValue } from '../../shared/errors.js';
+import { importStoreOptions } from '../storage/store-options.js';
 import type { RawProgress } from './progress.js';
 import { runTask } from './tasks.js';
-import type { FromWorker, ToWorker, WorkerTask } from './worker-protocol.js';
+import type { FromWorker, ToWorker, WorkerStart, WorkerTask } from './worker-protocol.js';
 
 const PROGRESS_INTERVAL_MS = 100;
 
@@ -13,9 +14,11 @@ const port = parentPort;
 if (!port) throw new Error('worker.ts must run in a worker thread');
 const post = (message: FromWorker) => port.postMessage(message);
 const running = new Map<number, AbortController>();
+importStoreOptions((workerData as WorkerStart).storeOptions);
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'cancel') running.get(message.id)?.abort();
+  else if (message.type === 'storeOptions') importStoreOptions(message.list);
   else void run(message.id, message.task);
 });
 

@@ -1,11 +1,11 @@
-// The app's own memory in one SQLite file: recent tables, saved sink profiles (passwords only ever encrypted) and
-// job history. Its schema moves forward through ordered migrations, so an upgrade keeps everything saved. A file
+// The app's own memory in one SQLite file: recent tables, saved sink profiles (passwords only ever encrypted), saved
+// storage connections (secrets only ever encrypted) and job history. Its schema moves forward through ordered migrations, so an upgrade keeps everything saved. A file
 // that is not a readable state database is set aside under a timestamped name and replaced, so a damaged file never
 // stops the app from starting; a file from a newer Deltaport is refused and left as it is.
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import type { JobInfo, RecentTable, SinkProfile } from '../../shared/api.js';
+import type { JobInfo, RecentTable, SinkProfile, StorageConnection } from '../../shared/api.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { openDatabase as openSqlite, SqliteError } from '../native/sqlite-binding.js';
@@ -35,12 +35,40 @@ const MIGRATIONS: readonly string[] = [
   `ALTER TABLE jobs ADD COLUMN state TEXT NOT NULL DEFAULT 'failed';
    UPDATE jobs SET state = json_extract(info_json, '$.state');
    CREATE INDEX jobs_by_state ON jobs (state);`,
+  // Storage connections: the secret options as one encrypted JSON object; their names in the clear, so the list
+  // can say which are set without decrypting anything.
+  `CREATE TABLE storage_connections (
+     name TEXT PRIMARY KEY,
+     prefix TEXT NOT NULL,
+     options_json TEXT NOT NULL,
+     secret_names_json TEXT NOT NULL DEFAULT '[]',
+     secrets_cipher BLOB,
+     secrets_not_saved INTEGER NOT NULL DEFAULT 0,
+     updated_at INTEGER NOT NULL
+   );`,
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export interface AppStateOptions {
   /** Encrypts saved passwords; null when the platform offers no encryption (passwords are then not saved). */
   encryptor: Encryptor | null;
+}
+
+/** A storage connection as saved: `secrets` is the whole set of its secret options (empty for none). */
+export interface StorageConnectionRecord {
+  name: string;
+  prefix: string;
+  options: Record<string, string>;
+  secrets: Record<string, string>;
+}
+
+interface StorageConnectionRow {
+  name: string;
+  prefix: string;
+  options_json: string;
+  secret_names_json: string;
+  secrets_cipher: Buffer | null;
+  secrets_not_saved: number;
 }
 
 interface ProfileRow {
@@ -51,6 +79,9 @@ interface ProfileRow {
 }
 
 export class AppState {
+  /** Without an encryptor, connection secrets live here for this run only, by connection name. */
+  private readonly sessionSecrets = new Map<string, Record<string, string>>();
+
   private constructor(
     private readonly db: Database.Database,
     private readonly encryptor: Encryptor | null,
@@ -136,6 +167,64 @@ export class AppState {
     return this.db.prepare('DELETE FROM profiles WHERE name = ?').run(name).changes > 0;
   }
 
+  /** Whether secrets (connection secrets, passwords) are kept on disk, encrypted; otherwise not at all. */
+  get savesSecrets(): boolean {
+    return this.encryptor !== null;
+  }
+
+  /**
+   * Saves a storage connection, replacing one of the same name. Its secrets are encrypted when an encryptor exists;
+   * otherwise they are kept in memory for this run only and the connection says secretsNotSaved.
+   */
+  saveStorageConnection(connection: StorageConnectionRecord, now = Date.now()): StorageConnection {
+    const { name, prefix, options, secrets } = connection;
+    const names = Object.keys(secrets).sort();
+    let cipher: Buffer | null = null;
+    let notSaved = false;
+    this.sessionSecrets.delete(name);
+    if (names.length > 0) {
+      if (this.encryptor) cipher = this.encryptor.encrypt(JSON.stringify(secrets));
+      else {
+        notSaved = true;
+        this.sessionSecrets.set(name, { ...secrets });
+      }
+    }
+    this.db
+      .prepare(
+        `INSERT INTO storage_connections (name, prefix, options_json, secret_names_json, secrets_cipher, secrets_not_saved, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET prefix = excluded.prefix, options_json = excluded.options_json,
+           secret_names_json = excluded.secret_names_json, secrets_cipher = excluded.secrets_cipher,
+           secrets_not_saved = excluded.secrets_not_saved, updated_at = excluded.updated_at`,
+      )
+      .run(name, prefix, JSON.stringify(options), JSON.stringify(names), cipher, notSaved ? 1 : 0, now);
+    return this.toStorageConnection(this.storageConnectionRow(name)!);
+  }
+
+  /** Saved connections by name, without any secret value. */
+  listStorageConnections(): StorageConnection[] {
+    const rows = this.db.prepare('SELECT * FROM storage_connections ORDER BY name').all() as StorageConnectionRow[];
+    return rows.map((row) => this.toStorageConnection(row));
+  }
+
+  /** A connection's secret options, decrypted; {} when it has none, or they cannot be decrypted or were not kept. */
+  storageConnectionSecrets(name: string): Record<string, string> {
+    const row = this.storageConnectionRow(name);
+    if (!row) return {};
+    if (!row.secrets_cipher) return { ...(this.sessionSecrets.get(name) ?? {}) };
+    if (!this.encryptor) return {};
+    try {
+      return JSON.parse(this.encryptor.decrypt(row.secrets_cipher)) as Record<string, string>;
+    } catch {
+      return {};
+    }
+  }
+
+  deleteStorageConnection(name: string): boolean {
+    this.sessionSecrets.delete(name);
+    return this.db.prepare('DELETE FROM storage_connections WHERE name = ?').run(name).changes > 0;
+  }
+
   /** Stores (or updates) a job's record; its sink is kept without any password. */
   recordJob(job: JobInfo): void {
     const stored: JobInfo = { ...job, request: { ...job.request, sink: redactSink(job.request.sink) } };
@@ -162,6 +251,22 @@ export class AppState {
       info_json: string;
     }[];
     return rows.map((r) => JSON.parse(r.info_json) as JobInfo);
+  }
+
+  private storageConnectionRow(name: string): StorageConnectionRow | undefined {
+    return this.db.prepare('SELECT * FROM storage_connections WHERE name = ?').get(name) as StorageConnectionRow | undefined;
+  }
+
+  private toStorageConnection(row: StorageConnectionRow): StorageConnection {
+    // Secrets that were not saved are set only while this run still holds them.
+    const held = row.secrets_cipher !== null || this.sessionSecrets.has(row.name);
+    return {
+      name: row.name,
+      prefix: row.prefix,
+      options: JSON.parse(row.options_json) as Record<string, string>,
+      secretsSet: held ? (JSON.parse(row.secret_names_json) as string[]) : [],
+      secretsNotSaved: row.secrets_not_saved === 1,
+    };
   }
 
   private profileRow(name: string): ProfileRow | undefined {

@@ -17,6 +17,7 @@ import { PreviewPanel } from './components/PreviewPanel.js';
 import { ProfilePanel } from './components/ProfilePanel.js';
 import { SinkPanel } from './components/SinkPanel.js';
 import { SnapshotBar } from './components/SnapshotBar.js';
+import { StorageConnectionsDialog } from './components/StorageConnectionsDialog.js';
 import { TableBar } from './components/TableBar.js';
 import { Tabs } from './components/Tabs.js';
 import { Welcome } from './components/Welcome.js';
@@ -46,6 +47,7 @@ export function App() {
   const [tab, setTab] = useState<TabKey>('data');
   const [recent, setRecent] = useState<RecentTable[]>([]);
   const [dragging, setDragging] = useState(false);
+  const [connectionsOpen, setConnectionsOpen] = useState(false);
   const [dockOpen, setDockOpenState] = useState(() => storedValue(DOCK_KEY) === 'open');
   const { jobs, loadError, upsert, clearFinished } = useJobs();
   useEndNotifications(jobs);
@@ -158,6 +160,7 @@ export function App() {
           onOpen={(p) => void openAndRemember(p)}
           onBrowse={nativeDialogs ? () => void browse() : null}
           onSample={() => void openSample()}
+          onConnections={() => setConnectionsOpen(true)}
           recent={recent}
           busy={table.opening}
         />
@@ -261,11 +264,17 @@ export function App() {
         </main>
       ) : (
         <main className="workspace empty">
-          <Welcome recent={recent} onOpen={(p) => void openAndRemember(p)} onSample={() => void openSample()} />
+          <Welcome
+            recent={recent}
+            onOpen={(p) => void openAndRemember(p)}
+            onSample={() => void openSample()}
+            onConnections={() => setConnectionsOpen(true)}
+          />
         </main>
       )}
 
       <JobsDock jobs={jobs} loadError={loadError} open={dockOpen} onOpenChange={setDockOpen} onChanged={upsert} onClearFinished={clearFinished} />
+      {connectionsOpen && <StorageConnectionsDialog onClose={() => setConnectionsOpen(false)} />}
       {dragging && (
         <div className="drop-overlay" aria-hidden="true">
           Drop a Delta table folder to open it

@@ -1,4 +1,5 @@
-// Where a table is chosen: typed or pasted location, native folder picker (Electron only), recent tables, sample.
+// Where a table is chosen: typed or pasted location, native folder picker (Electron only), recent tables, sample;
+// and the storage connections that tables in the cloud are read with.
 import type { FormEvent } from 'react';
 import type { RecentTable } from '../../../shared/api.js';
 
@@ -8,11 +9,12 @@ interface Props {
   onOpen(path: string): void;
   onBrowse: (() => void) | null;
   onSample(): void;
+  onConnections(): void;
   recent: RecentTable[];
   busy: boolean;
 }
 
-export function TableBar({ location, onLocationChange, onOpen, onBrowse, onSample, recent, busy }: Props) {
+export function TableBar({ location, onLocationChange, onOpen, onBrowse, onSample, onConnections, recent, busy }: Props) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (location.trim() !== '') onOpen(location.trim());
@@ -23,7 +25,7 @@ export function TableBar({ location, onLocationChange, onOpen, onBrowse, onSampl
         className="location-input"
         type="text"
         aria-label="Table location"
-        placeholder="Path to a Delta table folder, e.g. /data/events"
+        placeholder="Path or cloud URL of a Delta table, e.g. /data/events or s3://bucket/events"
         spellCheck={false}
         autoComplete="off"
         value={location}
@@ -55,6 +57,15 @@ export function TableBar({ location, onLocationChange, onOpen, onBrowse, onSampl
       </select>
       <button type="button" className="button ghost" onClick={onSample} disabled={busy}>
         Sample table
+      </button>
+      <button
+        type="button"
+        className="button ghost"
+        onClick={onConnections}
+        aria-label="Storage connections"
+        title="Storage connections: settings for tables in S3, Azure or GCS"
+      >
+        Connections
       </button>
     </form>
   );

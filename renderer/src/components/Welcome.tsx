@@ -6,16 +6,23 @@ interface Props {
   recent: RecentTable[];
   onOpen(path: string): void;
   onSample(): void;
+  onConnections(): void;
 }
 
-export function Welcome({ recent, onOpen, onSample }: Props) {
+export function Welcome({ recent, onOpen, onSample, onConnections }: Props) {
   return (
     <section className="welcome" aria-labelledby="welcome-title">
       <div className="welcome-card">
         <h1 id="welcome-title">Open a Delta table</h1>
         <p className="muted">
           Type or paste the path of a table folder (the one holding <code>_delta_log</code>) above, drop the folder
-          onto this window, or start with the built-in sample table.
+          onto this window, or start with the built-in sample table. Tables in S3, Azure or Google Cloud Storage open
+          by URL (<code>s3://bucket/path</code>, <code>gs://</code>, <code>az://</code>, <code>abfss://</code>); give their
+          endpoint or keys under{' '}
+          <button type="button" className="link-button" onClick={onConnections}>
+            Storage connections
+          </button>
+          .
         </p>
         <button type="button" className="button primary" onClick={onSample}>
           Explore the sample table
