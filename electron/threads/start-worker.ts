@@ -6,18 +6,21 @@
 // install a starter for those under SOURCE_WORKER_STARTER (test/support/source-workers.ts), and the app itself never
 // loads a dev tool.
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 export const SOURCE_WORKER_STARTER = Symbol.for('deltaport.startSourceWorker');
 export type SourceWorkerStarter = (entry: URL, options: WorkerOptions) => Worker;
 
-const electronRoot = new URL('../', import.meta.url);
-const extension = path.extname(fileURLToPath(import.meta.url));
+// Paths, not `new URL('../', import.meta.url)`: Vite rewrites that form as an asset URL when it serves a module to a
+// DOM test environment.
+const here = fileURLToPath(import.meta.url);
+const electronRoot = path.dirname(path.dirname(here));
+const extension = path.extname(here);
 
 /** `entry` is the worker module's path under electron/, without extension. */
 export function startWorker(entry: string, options: WorkerOptions = {}): Worker {
-  const url = new URL(`${entry}${extension}`, electronRoot);
+  const url = pathToFileURL(path.join(electronRoot, `${entry}${extension}`));
   if (extension !== '.ts') return new Worker(url, options);
   const startSource = (globalThis as { [SOURCE_WORKER_STARTER]?: SourceWorkerStarter })[SOURCE_WORKER_STARTER];
   if (!startSource) throw new Error(`cannot start ${fileURLToPath(url)} as a worker: import test/support/source-workers.ts first`);

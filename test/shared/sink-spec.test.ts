@@ -47,7 +47,9 @@ describe('validateSinkSpec', () => {
   });
 
   it('takes only full paths where the spec crosses to the host, and no field it does not know', () => {
-    expect(validateSinkSpec({ kind: 'csv', path: 'out.csv' }, 'absolute')).toEqual(['give the full path of the output file, starting with /']);
+    expect(validateSinkSpec({ kind: 'csv', path: 'out.csv' }, 'absolute')).toEqual(['give the full path of the output file, starting with /, or its s3://, gs:// or Azure URL']);
+    expect(validateSinkSpec({ kind: 'csv', path: 's3://bucket/out.csv' }, 'absolute')).toEqual([]);
+    expect(validateSinkSpec({ kind: 'sqlite', path: 's3://bucket/out.db', table: 't', mode: 'append' }, 'absolute')).toEqual(['give the full path of the SQLite file, starting with /']);
     expect(validateSinkSpec({ kind: 'csv', path: '/o.csv', table: 't' })).toEqual(['has an unknown field "table"']);
     expect(validateSinkSpec({ kind: 'xlsx', path: '/o.xlsx' })).toEqual(['the sink kind must be one of sqlite, postgres, parquet, csv, jsonl (got "xlsx")']);
   });

@@ -121,7 +121,7 @@ describe('validateCall', () => {
 
   it('applies the specs\' own rules after the shape, listing every problem', async () => {
     expect(await failure(Promise.resolve().then(() => validateCall('startExport', { source: { tablePath: 'x' }, sink: { ...sqlite, table: '' } })))).toMatchObject({
-      problems: ['startExport.source.tablePath: the table path must be an absolute path (got "x")', 'startExport.sink.table: name the target table'],
+      problems: ['startExport.source.tablePath: the table path must be an absolute path or a cloud URL (got "x")', 'startExport.sink.table: name the target table'],
     });
     rejects('startExport', { source: { ...source, versionAsOf: 1, timestampAsOf: '2022-02-24' }, sink: sqlite }, /startExport.source: versionAsOf and timestampAsOf are mutually exclusive/);
     rejects('startExport', { source, sink: { ...sqlite, mode: 'upsert' } }, /startExport.sink: upsert needs at least one key column/);

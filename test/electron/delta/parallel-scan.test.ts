@@ -9,7 +9,7 @@ import { scan } from '../../../electron/delta/scan.js';
 import type { ScanBatch, ScanOptions } from '../../../electron/delta/scan-types.js';
 import type { Snapshot } from '../../../electron/delta/snapshot.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
-import { DeltaportError } from '../../../shared/errors.js';
+import { cancelledError, DeltaportError } from '../../../shared/errors.js';
 import { tablePath } from '../../support/tables.js';
 import { scratchFolders } from './log-files.js';
 
@@ -91,7 +91,7 @@ describe('parallelScan on real tables', () => {
         if (++batches === 3) controller.abort();
       }
     })();
-    await expect(run).rejects.toEqual(new DeltaportError('CANCELLED', 'the scan was cancelled'));
+    await expect(run).rejects.toEqual(cancelledError('scan'));
     expect(batches).toBe(3);
     await expect.poll(lastThreadRunning).toBe(false);
   });

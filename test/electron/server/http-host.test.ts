@@ -143,7 +143,7 @@ describe('deltaport serve host', () => {
 
     const bad = await call('history', { path: 'relative' });
     expect(bad.status).toBe(200);
-    const problem = 'history.path: the table path must be an absolute path (got "relative")';
+    const problem = 'history.path: the table path must be an absolute path or a cloud URL (got "relative")';
     expect(bad.result).toEqual({ ok: false, error: { code: 'VALIDATION', message: problem, problems: [problem] } });
 
     const notDelta = await call('openTable', { path: dir });
