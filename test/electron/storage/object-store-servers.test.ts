@@ -1,180 +1,209 @@
-// The loopback object-store servers (test/support/object-stores.ts) do what the reader's storage tests rely on, as
-// seen through OpenDAL, the library the storage layer is built on: ordered listing from a start key, ranged reads,
-// stat with size and modification time, multipart writes that stay invisible until closed, and refused credentials.
-// Expected bytes come from the local copy of the table; a server whose program is missing reports itself skipped.
-import { readFileSync } from 'node:fs';
+// The reader's cloud Storage implementations (electron/storage/) against real servers on loopback
+// (test/support/object-stores.ts): listing in key order from a start key, ranged and whole reads, stat, hasFolder, and
+// the failures the reader branches on (refused credentials, a missing bucket, a missing key) as one-line
+// StorageErrors. Expected bytes and sizes come from the local copy of the table, modification times from each server's
+// own API; a server whose program is missing reports itself skipped.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { parseStoreLocation } from '../../../shared/store-location.js';
+import { openStore } from '../../../electron/storage/open-store.js';
+import { isNotFound, StorageError, storageFor, type Storage } from '../../../electron/storage/storage.js';
+import { registerStoreOptions, type StoreOptions } from '../../../electron/storage/store-options.js';
 import { tablePath } from '../../support/tables.js';
 import { isSkipped, startAzurite, startGcs, startS3, uploadFolder, type AzuriteStore, type GcsStore, type S3Store, type Skipped } from '../../support/object-stores.js';
 
-type OpenDal = typeof import('opendal');
-type Operator = InstanceType<OpenDal['Operator']>;
-
-// The binding tries a local file, then the platform package; the last failure is the telling one (a missing GLIBC).
-const opendal: OpenDal | Skipped = await import('opendal').catch((err: unknown) => {
-  const tries: unknown[] = err instanceof Error && Array.isArray(err.cause) ? err.cause : [err];
-  const last = tries.at(-1);
-  return { skipped: `OpenDAL's native binding does not load here: ${(last instanceof Error ? last.message : String(last)).split('\n')[0]}` };
-});
-
 const TABLE = tablePath('simple_table');
+const BUCKET = 'tables';
 const PREFIX = 'tables/simple_table';
-const LOG = `${PREFIX}/_delta_log/`;
-const MIB = 1024 * 1024;
 
 type Store = S3Store | AzuriteStore | GcsStore;
 
 interface Case {
   name: string;
   start(): Promise<Store | Skipped>;
-  /** Whether OpenDAL's service for this store passes a start key to the server (S3's start-after). */
-  listsFromStartKey: boolean;
-  checksCredentials: boolean;
-  /** Why the server cannot take OpenDAL's multipart writes, if it cannot. */
-  noMultipart?: string;
+  /** The URL scheme and authority of a bucket of this store. */
+  root(bucket: string): string;
+  options(store: Store): StoreOptions;
+  /** The same options with a wrong secret, and the identity the refusal must name; null where the server checks none. */
+  wrong(store: Store): { options: StoreOptions; identity: string } | null;
 }
 
 const cases: Case[] = [
-  { name: 'S3 (moto)', start: startS3, listsFromStartKey: true, checksCredentials: true },
-  { name: 'Azure Blob (Azurite)', start: startAzurite, listsFromStartKey: false, checksCredentials: true },
-  // fake-gcs-server takes any request, signed or not.
+  {
+    name: 'S3 (moto)',
+    start: startS3,
+    root: (bucket) => `s3://${bucket}`,
+    options: (store) => s3Options(store as S3Store, (store as S3Store).secretAccessKey),
+    wrong: (store) => ({ options: s3Options(store as S3Store, 'not-the-secret'), identity: `access key ${(store as S3Store).accessKeyId}` }),
+  },
+  {
+    name: 'Azure Blob (Azurite)',
+    start: startAzurite,
+    root: (container) => `az://${container}`,
+    options: (store) => azureOptions(store as AzuriteStore, (store as AzuriteStore).accountKey),
+    wrong: (store) => ({
+      options: azureOptions(store as AzuriteStore, Buffer.from('not-the-account-key').toString('base64')),
+      identity: `storage account ${(store as AzuriteStore).accountName}`,
+    }),
+  },
   {
     name: 'GCS (fake-gcs-server)',
     start: startGcs,
-    listsFromStartKey: true,
-    checksCredentials: false,
-    noMultipart: "OpenDAL's gcs writer uses the XML API's multipart upload (POST ?uploads), which fake-gcs-server does not serve",
+    root: (bucket) => `gs://${bucket}`,
+    options: (store) => ({ endpoint: (store as GcsStore).endpoint, anonymous: 'true' }),
+    // fake-gcs-server takes any request, signed or not.
+    wrong: () => null,
   },
 ];
 
-/** OpenDAL's scheme and options for one bucket of the store, with a wrong secret if asked. */
-function operatorOptions(store: Store, bucket: string, wrongSecret: boolean): [string, Record<string, string>] {
-  switch (store.kind) {
-    case 's3':
-      return ['s3', {
-        bucket,
-        endpoint: store.endpoint,
-        region: store.region,
-        access_key_id: store.accessKeyId,
-        secret_access_key: wrongSecret ? 'not-the-secret' : store.secretAccessKey,
-        disable_config_load: 'true',
-        disable_ec2_metadata: 'true',
-      }];
-    case 'azblob':
-      return ['azblob', {
-        container: bucket,
-        endpoint: store.blobEndpoint,
-        account_name: store.accountName,
-        account_key: wrongSecret ? Buffer.from('not-the-account-key').toString('base64') : store.accountKey,
-      }];
-    case 'gcs':
-      return ['gcs', { bucket, endpoint: store.endpoint, allow_anonymous: 'true', disable_vm_metadata: 'true', disable_config_load: 'true' }];
-  }
+function s3Options(store: S3Store, secret: string): StoreOptions {
+  return { endpoint: store.endpoint, region: store.region, path_style: 'true', access_key_id: store.accessKeyId, secret_access_key: secret };
+}
+
+function azureOptions(store: AzuriteStore, key: string): StoreOptions {
+  return { endpoint: store.blobEndpoint, account_name: store.accountName, account_key: key };
+}
+
+/** Names of the files (not folders) right in a local folder, in key (code-unit) order. */
+function localNames(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Expects `run` to fail with a StorageError of `reason` whose message is one line; returns the message. */
+async function storageFailure(run: () => Promise<unknown>, reason: StorageError['reason']): Promise<string> {
+  const err = await run().then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(StorageError);
+  const failure = err as StorageError;
+  expect(failure.reason).toBe(reason);
+  expect(failure.message).not.toContain('\n');
+  return failure.message;
 }
 
 for (const testCase of cases) {
   describe(testCase.name, () => {
     let skipReason: string | null = null;
     let store: Store | undefined;
-    let op: Operator;
-    const operator = (bucket: string, wrongSecret = false) => new (opendal as OpenDal).Operator(...operatorOptions(store!, bucket, wrongSecret));
-    const skipIfUnavailable = (ctx: TestContext, unsupported?: string) => {
-      if (skipReason ?? unsupported) ctx.skip(`${testCase.name} skipped: ${skipReason ?? unsupported}`);
+    let storage: Storage;
+    const root = testCase.root(BUCKET);
+    const table = `${root}/${PREFIX}`;
+    const log = `${table}/_delta_log`;
+    const skipIfUnavailable = (ctx: TestContext) => {
+      if (skipReason) ctx.skip(`${testCase.name} skipped: ${skipReason}`);
     };
-    /** The files (not folders) right under a prefix, in the order listed. */
-    const files = async (prefix: string, startAfter?: string) =>
-      (await op.list(prefix, startAfter ? { startAfter } : {})).filter((entry) => entry.metadata().isFile());
 
     beforeAll(async () => {
-      if (isSkipped(opendal)) skipReason = opendal.skipped;
-      else {
-        const started = await testCase.start();
-        if (isSkipped(started)) skipReason = started.skipped;
-        else store = started;
+      const started = await testCase.start();
+      if (isSkipped(started)) {
+        skipReason = started.skipped;
+        // The default reporter shows skipped tests only as a count: the reason is also printed, once.
+        return void console.warn(`${testCase.name} skipped: ${skipReason}`);
       }
-      // The default reporter shows skipped tests only as a count: the reason is also printed, once.
-      if (skipReason) return void console.warn(`${testCase.name} skipped: ${skipReason}`);
-      await store!.createBucket('tables');
-      await uploadFolder(store!, 'tables', PREFIX, TABLE);
-      op = operator('tables');
+      store = started;
+      await store.createBucket(BUCKET);
+      await uploadFolder(store, BUCKET, PREFIX, TABLE, { spaced: false });
+      registerStoreOptions(root, testCase.options(store));
+      storage = storageFor(table);
     });
     afterAll(() => store?.stop());
 
-    it('lists keys in lexicographic order, from a start key', async (ctx) => {
+    it('lists a folder in key order, its files only, and from a start key', async (ctx) => {
       skipIfUnavailable(ctx);
-      const commits = (await files(LOG)).map((entry) => entry.path());
-      expect(commits).toEqual([0, 1, 2, 3, 4].map((version) => `${LOG}${String(version).padStart(20, '0')}.json`));
-      const after = (await files(LOG, commits[1])).map((entry) => entry.path());
-      // OpenDAL's azblob passes no start key (Azure's List Blobs has only opaque markers): the reader filters there.
-      expect(after).toEqual(testCase.listsFromStartKey ? commits.slice(2) : commits);
-      expect(op.capability().listWithStartAfter).toBe(testCase.listsFromStartKey);
+      const commits = await storage.list(log);
+      const names = localNames(path.join(TABLE, '_delta_log'));
+      expect(commits.map((entry) => entry.name)).toEqual(names);
+      expect(commits.map((entry) => entry.size)).toEqual(names.map((name) => statSync(path.join(TABLE, '_delta_log', name)).size));
+      expect((await storage.list(log, names[1])).map((entry) => entry.name)).toEqual(names.slice(2));
+      // A start key that is not itself a key: everything after it.
+      expect((await storage.list(log, `${names[2].slice(0, 20)}`)).map((entry) => entry.name)).toEqual(names.slice(2));
+      // The table's root holds the data files and the _delta_log folder, which is no file.
+      expect((await storage.list(table)).map((entry) => entry.name)).toEqual(localNames(TABLE));
+      expect(await storage.list(`${table}/no-such-folder`)).toEqual([]);
     });
 
-    it('reads exactly the requested byte range', async (ctx) => {
+    it('reads exactly the requested byte range, and a whole object', async (ctx) => {
       skipIfUnavailable(ctx);
       const file = firstDataFile();
       const local = readFileSync(path.join(TABLE, file));
-      const footer = await op.read(`${PREFIX}/${file}`, { offset: BigInt(local.length - 8), size: 8n });
-      expect(footer.equals(local.subarray(local.length - 8))).toBe(true);
-      const middle = await op.read(`${PREFIX}/${file}`, { offset: 4n, size: 100n });
-      expect(middle.equals(local.subarray(4, 104))).toBe(true);
+      const location = `${table}/${file}`;
+      expect(Buffer.from(await storage.readRange(location, local.length - 8, 8)).equals(local.subarray(local.length - 8))).toBe(true);
+      expect(Buffer.from(await storage.readRange(location, 4, 100)).equals(local.subarray(4, 104))).toBe(true);
+      expect(await storage.readRange(location, 10, 0)).toHaveLength(0);
+      expect(Buffer.from(await storage.read(location)).equals(local)).toBe(true);
+      // parquet-wasm's view of the object: slices become ranged reads.
+      const blob = await storage.blob(location, local.length);
+      expect(Buffer.from(await blob.slice(-12, -4).arrayBuffer()).equals(local.subarray(local.length - 12, local.length - 4))).toBe(true);
+      // A range past the end is the caller's mistake about the object, not a short answer to pass on.
+      await storageFailure(() => storage.readRange(location, local.length - 4, 8), 'truncated');
     });
 
-    it('stats an object with its size and modification time; commits uploaded in order have increasing times', async (ctx) => {
+    it("stats an object with its size and the server's modification time", async (ctx) => {
       skipIfUnavailable(ctx);
       const file = firstDataFile();
-      const stat = await op.stat(`${PREFIX}/${file}`);
-      expect(stat.contentLength).toBe(BigInt(readFileSync(path.join(TABLE, file)).length));
-      expect(Number.isNaN(Date.parse(stat.lastModified ?? ''))).toBe(false);
-      const commits = await files(LOG);
-      const listed = commits.map((entry) => Date.parse(entry.metadata().lastModified ?? ''));
-      const statted = await Promise.all(commits.map(async (entry) => Date.parse((await op.stat(entry.path())).lastModified ?? '')));
-      for (const times of [listed, statted]) {
-        for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThan(times[i - 1]);
-      }
+      const meta = await storage.stat(`${table}/${file}`);
+      expect(meta.size).toBe(statSync(path.join(TABLE, file)).size);
+      const commit = '_delta_log/00000000000000000002.json';
+      const serverTime = await store!.lastModified(BUCKET, `${PREFIX}/${commit}`);
+      expect((await storage.stat(`${table}/${commit}`)).modifiedMs).toBe(serverTime);
+      const listed = (await storage.list(log)).find((entry) => entry.name === path.basename(commit));
+      expect(listed?.modifiedMs).toBe(serverTime);
     });
 
-    it('keeps a multipart write invisible until it is closed', async (ctx) => {
-      skipIfUnavailable(ctx, testCase.noMultipart);
-      const key = 'exports/multipart.bin';
-      const parts = [Buffer.alloc(6 * MIB, 1), Buffer.alloc(6 * MIB, 2)];
-      const writer = await op.writer(key, { chunk: BigInt(5 * MIB) });
-      for (const part of parts) await writer.write(part);
-      await expect(op.stat(key)).rejects.toThrow(/NotFound/);
-      await writer.close();
-      expect((await op.stat(key)).contentLength).toBe(BigInt(12 * MIB));
-      const across = await op.read(key, { offset: BigInt(6 * MIB - 2), size: 4n });
-      expect([...across]).toEqual([1, 1, 2, 2]);
-      if (store?.kind === 's3') expect(await store.pendingUploads('tables')).toEqual([]);
-    });
-
-    it('leaves nothing visible from a write that is never closed, and S3 aborts its parts', async (ctx) => {
-      skipIfUnavailable(ctx, testCase.noMultipart);
-      const key = 'exports/abandoned.bin';
-      const writer = await op.writer(key, { chunk: BigInt(5 * MIB) });
-      await writer.write(Buffer.alloc(12 * MIB, 3));
-      await expect(op.stat(key)).rejects.toThrow(/NotFound/);
-      expect((await files('exports/')).map((entry) => entry.path())).not.toContain(key);
-      if (store?.kind !== 's3') return;
-      // OpenDAL's Node writer has no abort(): the multipart upload stays on the server until it is aborted.
-      const pending = await store.pendingUploads('tables');
-      expect(pending.map((upload) => upload.key)).toEqual([key]);
-      await store.abortUpload('tables', pending[0]);
-      expect(await store.pendingUploads('tables')).toEqual([]);
-      await expect(op.stat(key)).rejects.toThrow(/NotFound/);
-    });
-
-    it('refuses wrong credentials and names a missing bucket', async (ctx) => {
+    it('knows a folder with something under it from one without', async (ctx) => {
       skipIfUnavailable(ctx);
-      const file = `${PREFIX}/${firstDataFile()}`;
-      if (testCase.checksCredentials) {
-        await expect(operator('tables', true).stat(file)).rejects.toThrow(/PermissionDenied/);
-        await expect(operator('tables', true).list(LOG)).rejects.toThrow(/PermissionDenied/);
+      expect(await storage.hasFolder(table)).toBe(true);
+      expect(await storage.hasFolder(log)).toBe(true);
+      expect(await storage.hasFolder(`${root}/tables/simple`)).toBe(false);
+      expect(await storage.hasFolder(`${root}/no-such-prefix`)).toBe(false);
+    });
+
+    it('reports a missing key as not found', async (ctx) => {
+      skipIfUnavailable(ctx);
+      const missing = `${log}/00000000000000000099.json`;
+      for (const run of [() => storage.stat(missing), () => storage.read(missing), () => storage.readRange(missing, 0, 4)]) {
+        const err = await run().then(() => null, (e: unknown) => e);
+        expect(isNotFound(err)).toBe(true);
+        expect((err as StorageError).code).toBe('MISSING_FILE');
+        expect((err as Error).message).toMatch(new RegExp(`^cannot read ${escape(missing)}: no such object`));
       }
-      await expect(operator('no-such-bucket').list(LOG)).rejects.toThrow(/NoSuchBucket|ContainerNotFound|Not Found|NotFound/);
+    });
+
+    it('reports a missing bucket as such, when listing and when reading', async (ctx) => {
+      skipIfUnavailable(ctx);
+      registerStoreOptions(testCase.root('no-such-bucket'), testCase.options(store!));
+      const elsewhere = storageFor(`${testCase.root('no-such-bucket')}/x`);
+      const folder = `${testCase.root('no-such-bucket')}/${PREFIX}/_delta_log`;
+      expect(await storageFailure(() => elsewhere.list(folder), 'no-bucket')).toBe(`cannot list ${folder}: no such bucket`);
+      expect(await storageFailure(() => elsewhere.hasFolder(folder), 'no-bucket')).toMatch(/: no such bucket$/);
+      expect(await storageFailure(() => elsewhere.stat(`${folder}/00000000000000000000.json`), 'no-bucket')).toMatch(/: no such bucket$/);
+    });
+
+    it('refuses wrong credentials in one line naming whose they were', async (ctx) => {
+      skipIfUnavailable(ctx);
+      const wrong = testCase.wrong(store!);
+      if (!wrong) return ctx.skip(`${testCase.name} checks no credentials`);
+      const refused = openStore(parseStoreLocation(table)!, wrong.options);
+      const file = `${table}/${firstDataFile()}`;
+      expect(await storageFailure(() => refused.stat(file), 'denied')).toBe(`cannot read ${file}: access denied for ${wrong.identity}`);
+      expect(await storageFailure(() => refused.read(file), 'denied')).toBe(`cannot read ${file}: access denied for ${wrong.identity}`);
+      expect(await storageFailure(() => refused.list(log), 'denied')).toBe(`cannot list ${log}: access denied for ${wrong.identity}`);
+      // The secret itself is never part of the message.
+      const message = await storageFailure(() => refused.readRange(file, 0, 4), 'denied');
+      for (const secret of Object.entries(wrong.options).filter(([name]) => /secret|key$/.test(name) && name !== 'access_key_id')) {
+        expect(message).not.toContain(secret[1]);
+      }
     });
   });
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function firstDataFile(): string {
