@@ -242,3 +242,40 @@ function listFiles(dir: string): string[] {
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
     .sort();
 }
+
+/** The URL of one of the server's buckets, as a user types it. */
+export function bucketUrl(store: S3Store | AzuriteStore | GcsStore, bucket: string): string {
+  return `${store.kind === 's3' ? 's3' : store.kind === 'azblob' ? 'az' : 'gs'}://${bucket}`;
+}
+
+/**
+ * The storage options (`--storage-option` names) that reach the server; `wrongSecret` replaces its secret, and
+ * `refused` names whose credentials a server that checks them then refuses (null for fake-gcs-server, which takes
+ * any request).
+ */
+export function serverOptions(store: S3Store | AzuriteStore | GcsStore, wrongSecret = false): { options: Record<string, string>; refused: string | null } {
+  switch (store.kind) {
+    case 's3':
+      return {
+        options: {
+          endpoint: store.endpoint,
+          region: store.region,
+          path_style: 'true',
+          access_key_id: store.accessKeyId,
+          secret_access_key: wrongSecret ? 'not-the-secret' : store.secretAccessKey,
+        },
+        refused: `access key ${store.accessKeyId}`,
+      };
+    case 'azblob':
+      return {
+        options: {
+          endpoint: store.blobEndpoint,
+          account_name: store.accountName,
+          account_key: wrongSecret ? Buffer.from('not-the-account-key').toString('base64') : store.accountKey,
+        },
+        refused: `storage account ${store.accountName}`,
+      };
+    case 'gcs':
+      return { options: { endpoint: store.endpoint, anonymous: 'true' }, refused: null };
+  }
+}

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vit
 import { parseStoreLocation } from '../../../shared/store-location.js';
 import { openStore } from '../../../electron/storage/open-store.js';
 import { isNotFound, StorageError, storageFor, type Storage } from '../../../electron/storage/storage.js';
-import { registerStoreOptions, type StoreOptions } from '../../../electron/storage/store-options.js';
+import { registerStoreOptions } from '../../../electron/storage/store-options.js';
 import { tablePath } from '../../support/tables.js';
-import { isSkipped, startAzurite, startGcs, startS3, uploadFolder, type AzuriteStore, type GcsStore, type S3Store, type Skipped } from '../../support/object-stores.js';
+import { bucketUrl, isSkipped, serverOptions, startAzurite, startGcs, startS3, uploadFolder, type AzuriteStore, type GcsStore, type S3Store, type Skipped } from '../../support/object-stores.js';
 
 const TABLE = tablePath('simple_table');
 const BUCKET = 'tables';
@@ -19,51 +19,11 @@ const PREFIX = 'tables/simple_table';
 
 type Store = S3Store | AzuriteStore | GcsStore;
 
-interface Case {
-  name: string;
-  start(): Promise<Store | Skipped>;
-  /** The URL scheme and authority of a bucket of this store. */
-  root(bucket: string): string;
-  options(store: Store): StoreOptions;
-  /** The same options with a wrong secret, and the identity the refusal must name; null where the server checks none. */
-  wrong(store: Store): { options: StoreOptions; identity: string } | null;
-}
-
-const cases: Case[] = [
-  {
-    name: 'S3 (moto)',
-    start: startS3,
-    root: (bucket) => `s3://${bucket}`,
-    options: (store) => s3Options(store as S3Store, (store as S3Store).secretAccessKey),
-    wrong: (store) => ({ options: s3Options(store as S3Store, 'not-the-secret'), identity: `access key ${(store as S3Store).accessKeyId}` }),
-  },
-  {
-    name: 'Azure Blob (Azurite)',
-    start: startAzurite,
-    root: (container) => `az://${container}`,
-    options: (store) => azureOptions(store as AzuriteStore, (store as AzuriteStore).accountKey),
-    wrong: (store) => ({
-      options: azureOptions(store as AzuriteStore, Buffer.from('not-the-account-key').toString('base64')),
-      identity: `storage account ${(store as AzuriteStore).accountName}`,
-    }),
-  },
-  {
-    name: 'GCS (fake-gcs-server)',
-    start: startGcs,
-    root: (bucket) => `gs://${bucket}`,
-    options: (store) => ({ endpoint: (store as GcsStore).endpoint, anonymous: 'true' }),
-    // fake-gcs-server takes any request, signed or not.
-    wrong: () => null,
-  },
+const cases: { name: string; start(): Promise<Store | Skipped> }[] = [
+  { name: 'S3 (moto)', start: startS3 },
+  { name: 'Azure Blob (Azurite)', start: startAzurite },
+  { name: 'GCS (fake-gcs-server)', start: startGcs },
 ];
-
-function s3Options(store: S3Store, secret: string): StoreOptions {
-  return { endpoint: store.endpoint, region: store.region, path_style: 'true', access_key_id: store.accessKeyId, secret_access_key: secret };
-}
-
-function azureOptions(store: AzuriteStore, key: string): StoreOptions {
-  return { endpoint: store.blobEndpoint, account_name: store.accountName, account_key: key };
-}
 
 /** Names of the files (not folders) right in a local folder, in key (code-unit) order. */
 function localNames(dir: string): string[] {
@@ -91,9 +51,9 @@ for (const testCase of cases) {
     let skipReason: string | null = null;
     let store: Store | undefined;
     let storage: Storage;
-    const root = testCase.root(BUCKET);
-    const table = `${root}/${PREFIX}`;
-    const log = `${table}/_delta_log`;
+    let root: string;
+    let table: string;
+    let log: string;
     const skipIfUnavailable = (ctx: TestContext) => {
       if (skipReason) ctx.skip(`${testCase.name} skipped: ${skipReason}`);
     };
@@ -106,9 +66,12 @@ for (const testCase of cases) {
         return void console.warn(`${testCase.name} skipped: ${skipReason}`);
       }
       store = started;
+      root = bucketUrl(store, BUCKET);
+      table = `${root}/${PREFIX}`;
+      log = `${table}/_delta_log`;
       await store.createBucket(BUCKET);
       await uploadFolder(store, BUCKET, PREFIX, TABLE, { spaced: false });
-      registerStoreOptions(root, testCase.options(store));
+      registerStoreOptions(root, serverOptions(store).options);
       storage = storageFor(table);
     });
     afterAll(() => store?.stop());
@@ -176,9 +139,10 @@ for (const testCase of cases) {
 
     it('reports a missing bucket as such, when listing and when reading', async (ctx) => {
       skipIfUnavailable(ctx);
-      registerStoreOptions(testCase.root('no-such-bucket'), testCase.options(store!));
-      const elsewhere = storageFor(`${testCase.root('no-such-bucket')}/x`);
-      const folder = `${testCase.root('no-such-bucket')}/${PREFIX}/_delta_log`;
+      const missing = bucketUrl(store!, 'no-such-bucket');
+      registerStoreOptions(missing, serverOptions(store!).options);
+      const elsewhere = storageFor(missing);
+      const folder = `${missing}/${PREFIX}/_delta_log`;
       expect(await storageFailure(() => elsewhere.list(folder), 'no-bucket')).toBe(`cannot list ${folder}: no such bucket`);
       expect(await storageFailure(() => elsewhere.hasFolder(folder), 'no-bucket')).toMatch(/: no such bucket$/);
       expect(await storageFailure(() => elsewhere.stat(`${folder}/00000000000000000000.json`), 'no-bucket')).toMatch(/: no such bucket$/);
@@ -186,13 +150,14 @@ for (const testCase of cases) {
 
     it('refuses wrong credentials in one line naming whose they were', async (ctx) => {
       skipIfUnavailable(ctx);
-      const wrong = testCase.wrong(store!);
-      if (!wrong) return ctx.skip(`${testCase.name} checks no credentials`);
+      const wrong = serverOptions(store!, true);
+      if (!wrong.refused) return ctx.skip(`${testCase.name} checks no credentials`);
+      const identity = wrong.refused;
       const refused = openStore(parseStoreLocation(table)!, wrong.options);
       const file = `${table}/${firstDataFile()}`;
-      expect(await storageFailure(() => refused.stat(file), 'denied')).toBe(`cannot read ${file}: access denied for ${wrong.identity}`);
-      expect(await storageFailure(() => refused.read(file), 'denied')).toBe(`cannot read ${file}: access denied for ${wrong.identity}`);
-      expect(await storageFailure(() => refused.list(log), 'denied')).toBe(`cannot list ${log}: access denied for ${wrong.identity}`);
+      expect(await storageFailure(() => refused.stat(file), 'denied')).toBe(`cannot read ${file}: access denied for ${identity}`);
+      expect(await storageFailure(() => refused.read(file), 'denied')).toBe(`cannot read ${file}: access denied for ${identity}`);
+      expect(await storageFailure(() => refused.list(log), 'denied')).toBe(`cannot list ${log}: access denied for ${identity}`);
       // The secret itself is never part of the message.
       const message = await storageFailure(() => refused.readRange(file, 0, 4), 'denied');
       for (const secret of Object.entries(wrong.options).filter(([name]) => /secret|key$/.test(name) && name !== 'access_key_id')) {
