@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DeltaportError } from '../../../shared/errors.js';
 import { previewRows } from '../../../electron/delta/preview-rows.js';
 import { openSource } from '../../../electron/delta/source.js';
@@ -16,25 +16,12 @@ import { StorageError } from '../../../electron/storage/storage.js';
 import { registerStoreOptions } from '../../../electron/storage/store-options.js';
 import { displayTextReader } from '../../../electron/values/text-formats.js';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
-import {
-  bucketUrl,
-  isSkipped,
-  serverOptions,
-  startAzurite,
-  startGcs,
-  startS3,
-  uploadFolder,
-  type AzuriteStore,
-  type GcsStore,
-  type S3Store,
-  type Skipped,
-} from '../../support/object-stores.js';
+import { bucketUrl, serverOptions, uploadFolder, type AzuriteStore, type S3Store } from '../../support/object-stores.js';
+import { SERVERS, serverForSuite, type SuiteServer } from '../../support/object-stores-suite.js';
 import { tablePath } from '../../support/tables.js';
 import { duckCells, duckdbRows, fileSelect } from '../delta/filter-oracle.js';
 import { v } from '../delta/log-files.js';
 import { commitInfo, jsonVersions, oracleRecordCount, oracleSnapshot, type Json } from '../delta/log-oracle.js';
-
-type Store = S3Store | AzuriteStore | GcsStore;
 
 const BUCKET = 'lake';
 /** Tables whose every version's commit time matters: uploaded a second apart per version (uploadFolder). */
@@ -49,12 +36,6 @@ const TABLES = [
 ];
 /** Where a table goes that the fault tests change (a data file deleted on the server). */
 const DOOMED = 'doomed/simple_table';
-
-const cases: { name: string; start(): Promise<Store | Skipped> }[] = [
-  { name: 'S3 (moto)', start: startS3 },
-  { name: 'Azure Blob (Azurite)', start: startAzurite },
-  { name: 'GCS (fake-gcs-server)', start: startGcs },
-];
 
 /** Each row of the read as its columns' display text ('NULL' for null) joined by '|', sorted, as duckCells gives. */
 async function ourRows(tablePath: string, columns: string[], at: { versionAsOf?: number; timestampAsOf?: string } = {}): Promise<string[]> {
@@ -79,30 +60,17 @@ async function failureOf(run: () => Promise<unknown>): Promise<DeltaportError> {
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-for (const testCase of cases) {
-  describe(testCase.name, () => {
-    let skipReason: string | null = null;
-    let store: Store | undefined;
+for (const server of SERVERS) {
+  describe(server.name, () => {
     let lake: string;
     const at = (table: string) => `${lake}/${table}`;
-    const skipIfUnavailable = (ctx: TestContext) => {
-      if (skipReason) ctx.skip(`${testCase.name} skipped: ${skipReason}`);
-    };
     /** Keys uploaded per table, as the server holds them. */
     const uploaded = new Map<string, string[]>();
-
-    beforeAll(async () => {
-      const started = await testCase.start();
-      if (isSkipped(started)) {
-        skipReason = started.skipped;
-        // The default reporter shows skipped tests only as a count: the reason is also printed, once.
-        return void console.warn(`${testCase.name} skipped: ${skipReason}`);
-      }
-      store = started;
+    const suite = serverForSuite(server, async (store) => {
       lake = bucketUrl(store, BUCKET);
       await store.createBucket(BUCKET);
       const put = async (table: string, prefix: string, spaced: boolean) =>
-        uploaded.set(prefix, await uploadFolder(store!, BUCKET, prefix, tablePath(table), { spaced }));
+        uploaded.set(prefix, await uploadFolder(store, BUCKET, prefix, tablePath(table), { spaced }));
       await Promise.all([
         ...SPACED.map((table) => put(table, table, true)),
         ...TABLES.map((table) => put(table, table, false)),
@@ -110,10 +78,9 @@ for (const testCase of cases) {
       ]);
       registerStoreOptions(lake, serverOptions(store).options);
     });
-    afterAll(() => store?.stop());
 
     it('reads every version of simple_table by version, as DuckDB reads the local files', async (ctx) => {
-      skipIfUnavailable(ctx);
+      suite.skipIfUnavailable(ctx);
       const local = tablePath('simple_table');
       for (const version of jsonVersions(local)) {
         expect(await ourRows(at('simple_table'), ['id'], { versionAsOf: version })).toEqual((await duckdbRows(local, version, 'true', ['id'])).rows);
@@ -121,10 +88,10 @@ for (const testCase of cases) {
     });
 
     it("travels by timestamp to the version whose commit object the server last modified at or before it", async (ctx) => {
-      skipIfUnavailable(ctx);
+      suite.skipIfUnavailable(ctx);
       const local = tablePath('simple_table');
       const versions = jsonVersions(local);
-      const times = await Promise.all(versions.map((version) => store!.lastModified(BUCKET, `simple_table/_delta_log/${v(version)}.json`)));
+      const times = await Promise.all(versions.map((version) => suite.store.lastModified(BUCKET, `simple_table/_delta_log/${v(version)}.json`)));
       for (const [i, version] of versions.entries()) {
         const expected = (await duckdbRows(local, version, 'true', ['id'])).rows;
         expect(await ourRows(at('simple_table'), ['id'], { timestampAsOf: new Date(times[i]).toISOString() })).toEqual(expected);
@@ -139,18 +106,18 @@ for (const testCase of cases) {
     });
 
     it("gives simple_table's history as its log has it: every commit, with its operation and server time", async (ctx) => {
-      skipIfUnavailable(ctx);
+      suite.skipIfUnavailable(ctx);
       const local = tablePath('simple_table');
       const history = (await (await DeltaTable.open(at('simple_table'))).history()).sort((a, b) => a.version - b.version);
       const versions = jsonVersions(local);
       expect(history.map((commit) => commit.version)).toEqual(versions);
       expect(history.map((commit) => commit.operation)).toEqual(versions.map((version) => commitInfo(local, version).operation));
-      const times = await Promise.all(versions.map((version) => store!.lastModified(BUCKET, `simple_table/_delta_log/${v(version)}.json`)));
+      const times = await Promise.all(versions.map((version) => suite.store.lastModified(BUCKET, `simple_table/_delta_log/${v(version)}.json`)));
       expect(history.map((commit) => commit.timestamp)).toEqual(times);
     });
 
     it('applies deletion vectors read from the bucket', async (ctx) => {
-      skipIfUnavailable(ctx);
+      suite.skipIfUnavailable(ctx);
       const local = tablePath('table-with-dv-small');
       // Commit 1 deletes by deletion vector what its predicate names; version 0 has no deletion vector, so DuckDB
       // reads it whole and applies the predicate itself.
@@ -166,20 +133,20 @@ for (const testCase of cases) {
     });
 
     it('reads a classic checkpoint from the bucket, with the commits before it gone', async (ctx) => {
-      skipIfUnavailable(ctx);
+      suite.skipIfUnavailable(ctx);
       const name = 'simple_table_with_checkpoint';
       const local = tablePath(name);
       const checkpoint = Number(JSON.parse(readFileSync(path.join(local, '_delta_log/_last_checkpoint'), 'utf8')).version);
       expect(uploaded.get(name)).toContain(`${name}/_delta_log/${v(checkpoint)}.checkpoint.parquet`);
       // Without the earlier commits only the checkpoint can give the file list.
-      for (let version = 0; version < checkpoint; version++) await store!.deleteObject(BUCKET, `${name}/_delta_log/${v(version)}.json`);
+      for (let version = 0; version < checkpoint; version++) await suite.store.deleteObject(BUCKET, `${name}/_delta_log/${v(version)}.json`);
       const latest = Math.max(...jsonVersions(local));
       expect(await (await DeltaTable.open(at(name))).versionRange()).toEqual({ earliest: checkpoint, latest });
       expect(await ourRows(at(name), ['version'])).toEqual((await duckdbRows(local, latest, 'true', ['version'])).rows);
     });
 
     it('reads a V2 checkpoint and its sidecars from the bucket, with the commits before it gone', async (ctx) => {
-      skipIfUnavailable(ctx);
+      suite.skipIfUnavailable(ctx);
       const name = 'checkpoint-v2-table';
       const local = tablePath(name);
       const last = JSON.parse(readFileSync(path.join(local, '_delta_log/_last_checkpoint'), 'utf8')) as Json;
@@ -187,18 +154,18 @@ for (const testCase of cases) {
       const sidecars = (last.v2Checkpoint.sidecarFiles as Json[]).map((sidecar) => `${name}/_delta_log/_sidecars/${sidecar.path}`);
       expect(sidecars.length).toBeGreaterThan(0);
       for (const sidecar of sidecars) expect(uploaded.get(name)).toContain(sidecar);
-      for (let version = 0; version < checkpoint; version++) await store!.deleteObject(BUCKET, `${name}/_delta_log/${v(version)}.json`);
+      for (let version = 0; version < checkpoint; version++) await suite.store.deleteObject(BUCKET, `${name}/_delta_log/${v(version)}.json`);
       const latest = Math.max(...jsonVersions(local));
       expect(await (await DeltaTable.open(at(name))).versionRange()).toEqual({ earliest: checkpoint, latest });
       expect(await ourRows(at(name), ['id', 'name'])).toEqual((await duckdbRows(local, latest, 'true', ['id', 'name'])).rows);
       // The adds are in the sidecar alone: without it the checkpoint version cannot be read.
-      await store!.deleteObject(BUCKET, sidecars[0]);
+      await suite.store.deleteObject(BUCKET, sidecars[0]);
       const gone = await failureOf(() => ourRows(at(name), ['id'], { versionAsOf: checkpoint }));
       expect(gone.message).toContain(path.basename(sidecars[0]));
     });
 
     it('maps physical column names and decodes special characters in partition folders', async (ctx) => {
-      skipIfUnavailable(ctx);
+      suite.skipIfUnavailable(ctx);
       for (const [name, columns] of [
         ['table_with_column_mapping', ['Company Very Short', 'Super Name']],
         ['delta-0.8.0-special-partition', ['x', 'y']],
@@ -212,7 +179,7 @@ for (const testCase of cases) {
     });
 
     it('previews one column of a large file with ranged reads, fetching a small part of it', async (ctx) => {
-      skipIfUnavailable(ctx);
+      suite.skipIfUnavailable(ctx);
       const local = tablePath('COVID-19_NYT');
       const first = [...(await oracleSnapshot(local, 0)).adds.values()][0];
       const fileSize = statSync(path.join(local, decodeURIComponent(first.path as string))).size;
@@ -240,10 +207,10 @@ for (const testCase of cases) {
     });
 
     it('reports an object deleted after the snapshot was opened as a missing file, naming it', async (ctx) => {
-      skipIfUnavailable(ctx);
+      suite.skipIfUnavailable(ctx);
       const source = await openSource({ tablePath: at(DOOMED) });
       const victim = source.snapshot.files[0].add.path;
-      await store!.deleteObject(BUCKET, `${DOOMED}/${decodeURIComponent(victim)}`);
+      await suite.store.deleteObject(BUCKET, `${DOOMED}/${decodeURIComponent(victim)}`);
       const err = await failureOf(async () => {
         for await (const batch of source.batches()) void batch;
       });
@@ -252,14 +219,14 @@ for (const testCase of cases) {
     });
 
     it('refuses wrong credentials in one line naming whose they were', async (ctx) => {
-      skipIfUnavailable(ctx);
-      const wrong = serverOptions(store!, true);
-      if (!wrong.refused) return ctx.skip(`${testCase.name} checks no credentials`);
+      suite.skipIfUnavailable(ctx);
+      const wrong = serverOptions(suite.store, true);
+      if (!wrong.refused) return ctx.skip(`${server.name} checks no credentials`);
       // Options go by bucket: a second bucket with the same table, reached with a wrong secret.
-      await store!.createBucket('locked');
-      await uploadFolder(store!, 'locked', 'simple_table', tablePath('simple_table'), { spaced: false });
-      const locked = `${bucketUrl(store!, 'locked')}/simple_table`;
-      registerStoreOptions(bucketUrl(store!, 'locked'), wrong.options);
+      await suite.store.createBucket('locked');
+      await uploadFolder(suite.store, 'locked', 'simple_table', tablePath('simple_table'), { spaced: false });
+      const locked = `${bucketUrl(suite.store, 'locked')}/simple_table`;
+      registerStoreOptions(bucketUrl(suite.store, 'locked'), wrong.options);
       const err = await failureOf(() => openSource({ tablePath: locked }));
       expect(err).toBeInstanceOf(StorageError);
       expect((err as StorageError).reason).toBe('denied');
@@ -268,19 +235,19 @@ for (const testCase of cases) {
     });
 
     it('names a missing bucket', async (ctx) => {
-      skipIfUnavailable(ctx);
-      const missing = bucketUrl(store!, 'no-such-bucket');
-      registerStoreOptions(missing, serverOptions(store!).options);
+      suite.skipIfUnavailable(ctx);
+      const missing = bucketUrl(suite.store, 'no-such-bucket');
+      registerStoreOptions(missing, serverOptions(suite.store).options);
       const err = await failureOf(() => openSource({ tablePath: `${missing}/simple_table` }));
       expect((err as StorageError).reason).toBe('no-bucket');
       expect(err.message).toBe(`cannot list ${missing}/simple_table: no such bucket`);
     });
 
-    if (testCase.name.startsWith('S3')) s3Only(() => store as S3Store | undefined, () => skipReason);
-    if (testCase.name.startsWith('Azure')) {
+    if (server.name.startsWith('S3')) s3Only(suite);
+    if (server.name.startsWith('Azure')) {
       it('reads the same table through an abfss:// URL, which names the account', async (ctx) => {
-        skipIfUnavailable(ctx);
-        const azurite = store as AzuriteStore;
+        suite.skipIfUnavailable(ctx);
+        const azurite = suite.store as AzuriteStore;
         const account = `abfss://${BUCKET}@${azurite.accountName}.dfs.core.windows.net`;
         // The account comes from the URL; the emulator's endpoint and key from the options.
         registerStoreOptions(account, { endpoint: azurite.blobEndpoint, account_key: azurite.accountKey });
@@ -292,13 +259,13 @@ for (const testCase of cases) {
 }
 
 /** The S3 server's own cases: a stalling server behind a fault proxy, and the built CLI. */
-function s3Only(s3: () => S3Store | undefined, skipped: () => string | null): void {
+function s3Only(suite: SuiteServer): void {
   let proxy: FaultProxy | undefined;
   afterAll(() => proxy?.close());
 
   it('gives up on a server that stalls, in one line, once the timeout has passed on every attempt', async (ctx) => {
-    if (skipped()) return ctx.skip(`S3 skipped: ${skipped()}`);
-    const store = s3()!;
+    suite.skipIfUnavailable(ctx);
+    const store = suite.store as S3Store;
     // Every connection is accepted and then never answered.
     proxy = await startFaultProxy(store.endpoint, () => ({ action: 'stall', atByte: 0 }));
     const stalled = bucketUrl(store, 'stalled');
@@ -318,9 +285,9 @@ function s3Only(s3: () => S3Store | undefined, skipped: () => string | null): vo
     const flags = (options: Record<string, string>) => Object.entries(options).flatMap(([name, value]) => ['--storage-option', `${name}=${value}`]);
 
     it('previews the rows of a table in the bucket, and refuses a wrong key in one line', async (ctx) => {
-      if (skipped()) return ctx.skip(`S3 skipped: ${skipped()}`);
+      suite.skipIfUnavailable(ctx);
       if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm run build first`);
-      const store = s3()!;
+      const store = suite.store as S3Store;
       const table = `${bucketUrl(store, BUCKET)}/simple_table`;
       const run = await deltaport('preview', table, ...flags(serverOptions(store).options), '--format', 'csv');
       expect(run.stderr).toBe('');

@@ -5,25 +5,18 @@
 // own API; a server whose program is missing reports itself skipped.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseStoreLocation } from '../../../shared/store-location.js';
 import { openStore } from '../../../electron/storage/open-store.js';
 import { isNotFound, StorageError, storageFor, type Storage } from '../../../electron/storage/storage.js';
 import { registerStoreOptions } from '../../../electron/storage/store-options.js';
 import { tablePath } from '../../support/tables.js';
-import { bucketUrl, isSkipped, serverOptions, startAzurite, startGcs, startS3, uploadFolder, type AzuriteStore, type GcsStore, type S3Store, type Skipped } from '../../support/object-stores.js';
+import { bucketUrl, serverOptions, uploadFolder } from '../../support/object-stores.js';
+import { SERVERS, serverForSuite } from '../../support/object-stores-suite.js';
 
 const TABLE = tablePath('simple_table');
 const BUCKET = 'tables';
 const PREFIX = 'tables/simple_table';
-
-type Store = S3Store | AzuriteStore | GcsStore;
-
-const cases: { name: string; start(): Promise<Store | Skipped> }[] = [
-  { name: 'S3 (moto)', start: startS3 },
-  { name: 'Azure Blob (Azurite)', start: startAzurite },
-  { name: 'GCS (fake-gcs-server)', start: startGcs },
-];
 
 /** Names of the files (not folders) right in a local folder, in key (code-unit) order. */
 function localNames(dir: string): string[] {
@@ -46,26 +39,13 @@ async function storageFailure(run: () => Promise<unknown>, reason: StorageError[
   return failure.message;
 }
 
-for (const testCase of cases) {
-  describe(testCase.name, () => {
-    let skipReason: string | null = null;
-    let store: Store | undefined;
+for (const server of SERVERS) {
+  describe(server.name, () => {
     let storage: Storage;
     let root: string;
     let table: string;
     let log: string;
-    const skipIfUnavailable = (ctx: TestContext) => {
-      if (skipReason) ctx.skip(`${testCase.name} skipped: ${skipReason}`);
-    };
-
-    beforeAll(async () => {
-      const started = await testCase.start();
-      if (isSkipped(started)) {
-        skipReason = started.skipped;
-        // The default reporter shows skipped tests only as a count: the reason is also printed, once.
-        return void console.warn(`${testCase.name} skipped: ${skipReason}`);
-      }
-      store = started;
+    const suite = serverForSuite(server, async (store) => {
       root = bucketUrl(store, BUCKET);
       table = `${root}/${PREFIX}`;
       log = `${table}/_delta_log`;
@@ -74,10 +54,9 @@ for (const testCase of cases) {
       registerStoreOptions(root, serverOptions(store).options);
       storage = storageFor(table);
     });
-    afterAll(() => store?.stop());
 
     it('lists a folder in key order, its files only, and from a start key', async (ctx) => {
-      skipIfUnavailable(ctx);
+      suite.skipIfUnavailable(ctx);
       const commits = await storage.list(log);
       const names = localNames(path.join(TABLE, '_delta_log'));
       expect(commits.map((entry) => entry.name)).toEqual(names);
@@ -91,7 +70,7 @@ for (const testCase of cases) {
     });
 
     it('reads exactly the requested byte range, and a whole object', async (ctx) => {
-      skipIfUnavailable(ctx);
+      suite.skipIfUnavailable(ctx);
       const file = firstDataFile();
       const local = readFileSync(path.join(TABLE, file));
       const location = `${table}/${file}`;
@@ -107,19 +86,19 @@ for (const testCase of cases) {
     });
 
     it("stats an object with its size and the server's modification time", async (ctx) => {
-      skipIfUnavailable(ctx);
+      suite.skipIfUnavailable(ctx);
       const file = firstDataFile();
       const meta = await storage.stat(`${table}/${file}`);
       expect(meta.size).toBe(statSync(path.join(TABLE, file)).size);
       const commit = '_delta_log/00000000000000000002.json';
-      const serverTime = await store!.lastModified(BUCKET, `${PREFIX}/${commit}`);
+      const serverTime = await suite.store.lastModified(BUCKET, `${PREFIX}/${commit}`);
       expect((await storage.stat(`${table}/${commit}`)).modifiedMs).toBe(serverTime);
       const listed = (await storage.list(log)).find((entry) => entry.name === path.basename(commit));
       expect(listed?.modifiedMs).toBe(serverTime);
     });
 
     it('knows a folder with something under it from one without', async (ctx) => {
-      skipIfUnavailable(ctx);
+      suite.skipIfUnavailable(ctx);
       expect(await storage.hasFolder(table)).toBe(true);
       expect(await storage.hasFolder(log)).toBe(true);
       expect(await storage.hasFolder(`${root}/tables/simple`)).toBe(false);
@@ -127,7 +106,7 @@ for (const testCase of cases) {
     });
 
     it('reports a missing key as not found', async (ctx) => {
-      skipIfUnavailable(ctx);
+      suite.skipIfUnavailable(ctx);
       const missing = `${log}/00000000000000000099.json`;
       for (const run of [() => storage.stat(missing), () => storage.read(missing), () => storage.readRange(missing, 0, 4)]) {
         const err = await run().then(() => null, (e: unknown) => e);
@@ -138,9 +117,9 @@ for (const testCase of cases) {
     });
 
     it('reports a missing bucket as such, when listing and when reading', async (ctx) => {
-      skipIfUnavailable(ctx);
-      const missing = bucketUrl(store!, 'no-such-bucket');
-      registerStoreOptions(missing, serverOptions(store!).options);
+      suite.skipIfUnavailable(ctx);
+      const missing = bucketUrl(suite.store, 'no-such-bucket');
+      registerStoreOptions(missing, serverOptions(suite.store).options);
       const elsewhere = storageFor(missing);
       const folder = `${missing}/${PREFIX}/_delta_log`;
       expect(await storageFailure(() => elsewhere.list(folder), 'no-bucket')).toBe(`cannot list ${folder}: no such bucket`);
@@ -149,9 +128,9 @@ for (const testCase of cases) {
     });
 
     it('refuses wrong credentials in one line naming whose they were', async (ctx) => {
-      skipIfUnavailable(ctx);
-      const wrong = serverOptions(store!, true);
-      if (!wrong.refused) return ctx.skip(`${testCase.name} checks no credentials`);
+      suite.skipIfUnavailable(ctx);
+      const wrong = serverOptions(suite.store, true);
+      if (!wrong.refused) return ctx.skip(`${server.name} checks no credentials`);
       const identity = wrong.refused;
       const refused = openStore(parseStoreLocation(table)!, wrong.options);
       const file = `${table}/${firstDataFile()}`;
