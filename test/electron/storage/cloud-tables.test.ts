@@ -243,7 +243,29 @@ for (const server of SERVERS) {
       expect(err.message).toBe(`cannot list ${missing}/simple_table: no such bucket`);
     });
 
-    if (server.name.startsWith('S3')) s3Only(suite);
+    let proxy: FaultProxy | undefined;
+    afterAll(() => proxy?.close());
+
+    it('gives up on a server that stalls, in one line, after timeout_ms', async (ctx) => {
+      suite.skipIfUnavailable(ctx);
+      const store = suite.store;
+      if (store.kind === 'gcs') {
+        // Known gap: teeny-request (under @google-cloud/storage) fetches with node-fetch 3, which ignores the timeout
+        // option, so timeout_ms does not bound a stalled server; the read waits for ever.
+        return ctx.skip('the GCS client sets no working timeout on its requests (node-fetch 3 ignores it)');
+      }
+      // Every connection is accepted and then never answered.
+      const { options } = serverOptions(store);
+      proxy = await startFaultProxy(options.endpoint, () => ({ action: 'stall', atByte: 0 }));
+      const stalled = bucketUrl(store, 'stalled');
+      registerStoreOptions(stalled, { ...options, endpoint: proxy.url.replace(/\/$/, ''), timeout_ms: '1000' });
+      const err = await failureOf(() => openSource({ tablePath: `${stalled}/simple_table` }));
+      expect((err as StorageError).reason).toBe('unreachable');
+      expect(err.message).toMatch(new RegExp(`^cannot list ${escape(stalled)}/simple_table: the storage service cannot be reached`));
+      expect(proxy.connections).toBeGreaterThan(0);
+    }, 120_000);
+
+    if (server.name.startsWith('S3')) cliAgainstS3(suite);
     if (server.name.startsWith('Azure')) {
       it('reads the same table through an abfss:// URL, which names the account', async (ctx) => {
         suite.skipIfUnavailable(ctx);
@@ -258,24 +280,8 @@ for (const server of SERVERS) {
   });
 }
 
-/** The S3 server's own cases: a stalling server behind a fault proxy, and the built CLI. */
-function s3Only(suite: SuiteServer): void {
-  let proxy: FaultProxy | undefined;
-  afterAll(() => proxy?.close());
-
-  it('gives up on a server that stalls, in one line, once the timeout has passed on every attempt', async (ctx) => {
-    suite.skipIfUnavailable(ctx);
-    const store = suite.store as S3Store;
-    // Every connection is accepted and then never answered.
-    proxy = await startFaultProxy(store.endpoint, () => ({ action: 'stall', atByte: 0 }));
-    const stalled = bucketUrl(store, 'stalled');
-    registerStoreOptions(stalled, { ...serverOptions(store).options, endpoint: proxy.url.replace(/\/$/, ''), timeout_ms: '1000' });
-    const err = await failureOf(() => openSource({ tablePath: `${stalled}/simple_table` }));
-    expect((err as StorageError).reason).toBe('unreachable');
-    expect(err.message).toMatch(new RegExp(`^cannot list ${escape(stalled)}/simple_table: the storage service cannot be reached`));
-    expect(proxy.connections).toBeGreaterThan(0);
-  }, 60_000);
-
+/** The built CLI against the S3 server. */
+function cliAgainstS3(suite: SuiteServer): void {
   describe('deltaport preview s3://...', () => {
     const bin = path.resolve(import.meta.dirname, '../../../dist/electron/cli/bin.js');
     const deltaport = (...args: string[]) =>
