@@ -77,6 +77,14 @@ export class GcsStorage implements Storage {
     });
   }
 
+  private async bucketExists(): Promise<boolean> {
+    try {
+      return (await this.bucket.exists())[0];
+    } catch {
+      return true;
+    }
+  }
+
   private async call<T>(what: string, location: string, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
@@ -84,7 +92,9 @@ export class GcsStorage implements Storage {
       if (err instanceof StorageError) throw err;
       const e = err as { code?: number | string; message?: string };
       let reason: StorageFailure | null = null;
-      if (e.code === 404) reason = /bucket/i.test(e.message ?? '') ? 'no-bucket' : 'not-found';
+      // A listing finds no object to miss, so its 404 is the bucket's; a read's may be either (GCS names the bucket in
+      // its words, emulators do not): the bucket is asked.
+      if (e.code === 404) reason = what === 'list' || /bucket/i.test(e.message ?? '') || !(await this.bucketExists()) ? 'no-bucket' : 'not-found';
       else if (e.code === 401 || e.code === 403) reason = 'denied';
       else if (e.code === 429) reason = 'throttled';
       throw storeFailure(what, location, { reason, err });

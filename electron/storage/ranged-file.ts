@@ -42,7 +42,8 @@ export function rangeBuffer(location: string, size: number): { byteLength: numbe
   };
 }
 
-/** The bytes as an ArrayBuffer of their own (a Buffer from a pool shares a larger one). */
+/** The bytes as an ArrayBuffer of their own (a Buffer from a pool shares a larger one). Copied through Uint8Array's
+ * constructor: Buffer's own slice() copies nothing and would hand back the whole pool. */
 function ownBuffer(bytes: Uint8Array): ArrayBuffer {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (new Uint8Array(bytes).buffer as ArrayBuffer);
 }

@@ -30,6 +30,10 @@ const CODES: Record<string, StorageFailure> = {
   RequestLimitExceeded: 'throttled',
 };
 
+// The SDK's advice to move to a newer Node comes as a many-line warning on stderr, in the middle of the CLI's output;
+// Deltaport supports the Node it runs on (package.json engines).
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 export class S3Storage implements Storage {
   private readonly client: S3Client;
   private readonly bucket: string;
@@ -44,7 +48,9 @@ export class S3Storage implements Storage {
       followRegionRedirects: true,
       forcePathStyle: options.path_style === 'true',
       maxAttempts: ATTEMPTS,
-      requestHandler: new NodeHttpHandler({ connectionTimeout: timeout, requestTimeout: timeout }),
+      // A stall is a socket idle for the timeout (this handler's requestTimeout bounds a whole download instead, and
+      // only warns when it passes).
+      requestHandler: new NodeHttpHandler({ connectionTimeout: timeout, socketTimeout: timeout }),
     };
     if (options.endpoint) config.endpoint = options.endpoint;
     if (options.profile) config.profile = options.profile;

@@ -26,6 +26,8 @@ export interface ObjectStore {
   createBucket(name: string): Promise<void>;
   putObject(bucket: string, key: string, body: Uint8Array): Promise<void>;
   deleteObject(bucket: string, key: string): Promise<void>;
+  /** The object's modification time (epoch ms) as the server itself reports it. */
+  lastModified(bucket: string, key: string): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -71,12 +73,13 @@ export async function startS3(): Promise<S3Store | Skipped> {
   }
   const { endpoint, accessKeyId, secretAccessKey } = started;
   const aws = new AwsClient({ accessKeyId, secretAccessKey, region: S3_REGION, service: 's3', retries: 0 });
-  const call = async (method: string, url: string, body?: Uint8Array): Promise<string> => {
+  const send = async (method: string, url: string, body?: Uint8Array): Promise<{ text: string; headers: Headers }> => {
     const response = await aws.fetch(url, { method, body });
     const text = await response.text();
     if (!response.ok) throw new Error(`S3 ${method} ${url} failed: ${response.status} ${text.match(/<Code>(.*?)<\/Code>/)?.[1] ?? text}`);
-    return text;
+    return { text, headers: response.headers };
   };
+  const call = async (method: string, url: string, body?: Uint8Array): Promise<string> => (await send(method, url, body)).text;
   const objectUrl = (bucket: string, key: string) => `${endpoint}/${bucket}/${encodeKey(key)}`;
   return {
     kind: 's3',
@@ -87,6 +90,7 @@ export async function startS3(): Promise<S3Store | Skipped> {
     createBucket: async (name) => void (await call('PUT', `${endpoint}/${name}`)),
     putObject: async (bucket, key, body) => void (await call('PUT', objectUrl(bucket, key), body)),
     deleteObject: async (bucket, key) => void (await call('DELETE', objectUrl(bucket, key))),
+    lastModified: async (bucket, key) => httpDate((await send('HEAD', objectUrl(bucket, key))).headers),
     async pendingUploads(bucket) {
       const xml = await call('GET', `${endpoint}/${bucket}?uploads`);
       return [...xml.matchAll(/<Upload>[\s\S]*?<\/Upload>/g)].map(([upload]) => ({
@@ -129,6 +133,11 @@ export async function startAzurite(): Promise<AzuriteStore | Skipped> {
     createBucket: async (name) => void (await service.getContainerClient(name).create()),
     putObject: async (container, key, body) => void (await blob(container, key).uploadData(body)),
     deleteObject: async (container, key) => void (await blob(container, key).delete()),
+    async lastModified(container, key) {
+      const modified = (await blob(container, key).getProperties()).lastModified;
+      if (!modified) throw new Error(`Azurite gave no Last-Modified for ${container}/${key}`);
+      return modified.getTime();
+    },
     stop: () => server.stop(),
   };
 }
@@ -144,18 +153,33 @@ export async function startGcs(): Promise<GcsStore | Skipped> {
     ...['-public-host', `127.0.0.1:${port}`, '-external-url', endpoint, '-log-level', 'error'],
   ]);
   await waitUntilServing(server, 'fake-gcs-server', `${endpoint}/storage/v1/b`);
-  const call = async (method: string, url: string, body?: Uint8Array | string): Promise<void> => {
+  const call = async (method: string, url: string, body?: Uint8Array | string): Promise<string> => {
     const response = await fetch(url, { method, body, headers: typeof body === 'string' ? { 'content-type': 'application/json' } : {} });
-    if (!response.ok) throw new Error(`GCS ${method} ${url} failed: ${response.status} ${await response.text()}`);
+    const text = await response.text();
+    if (!response.ok) throw new Error(`GCS ${method} ${url} failed: ${response.status} ${text}`);
+    return text;
   };
+  const objectUrl = (bucket: string, key: string) => `${endpoint}/storage/v1/b/${bucket}/o/${encodeURIComponent(key)}`;
   return {
     kind: 'gcs',
     endpoint,
-    createBucket: (name) => call('POST', `${endpoint}/storage/v1/b?project=deltaport-test`, JSON.stringify({ name })),
-    putObject: (bucket, key, body) => call('POST', `${endpoint}/upload/storage/v1/b/${bucket}/o?uploadType=media&name=${encodeURIComponent(key)}`, body),
-    deleteObject: (bucket, key) => call('DELETE', `${endpoint}/storage/v1/b/${bucket}/o/${encodeURIComponent(key)}`),
+    createBucket: async (name) => void (await call('POST', `${endpoint}/storage/v1/b?project=deltaport-test`, JSON.stringify({ name }))),
+    putObject: async (bucket, key, body) => void (await call('POST', `${endpoint}/upload/storage/v1/b/${bucket}/o?uploadType=media&name=${encodeURIComponent(key)}`, body)),
+    deleteObject: async (bucket, key) => void (await call('DELETE', objectUrl(bucket, key))),
+    async lastModified(bucket, key) {
+      const { updated } = JSON.parse(await call('GET', objectUrl(bucket, key))) as { updated?: string };
+      const ms = Date.parse(updated ?? '');
+      if (Number.isNaN(ms)) throw new Error(`fake-gcs-server gave no updated time for ${bucket}/${key}`);
+      return ms;
+    },
     stop: () => server.stop(),
   };
+}
+
+function httpDate(headers: Headers): number {
+  const ms = Date.parse(headers.get('last-modified') ?? '');
+  if (Number.isNaN(ms)) throw new Error(`no Last-Modified header: ${headers.get('last-modified')}`);
+  return ms;
 }
 
 function fakeGcsServerBinary(): string | null {
@@ -181,9 +205,10 @@ function encodeKey(key: string): string {
  * Uploads a local folder (a Delta table) under prefix: data files first, then the log, one version at a time in
  * version order. Time travel by timestamp on a store reads object modification times, which the servers keep to the
  * second, so each version waits until the clock has passed into a new second: versions get strictly increasing times.
+ * A test that does not travel by timestamp passes `spaced: false` and spares the waits.
  * Returns the keys uploaded, in upload order.
  */
-export async function uploadFolder(store: ObjectStore, bucket: string, prefix: string, localDir: string): Promise<string[]> {
+export async function uploadFolder(store: ObjectStore, bucket: string, prefix: string, localDir: string, { spaced = true } = {}): Promise<string[]> {
   const files = listFiles(localDir);
   const isLog = (file: string) => file.startsWith('_delta_log/') && !file.startsWith('_delta_log/_sidecars/');
   const versionOf = (file: string) => /^_delta_log\/(\d{20})\./.exec(file)?.[1];
@@ -199,7 +224,7 @@ export async function uploadFolder(store: ObjectStore, bucket: string, prefix: s
   for (const file of data) await put(file);
   const versions = [...new Set(versioned.map(versionOf))].sort();
   for (const [index, version] of versions.entries()) {
-    if (index > 0) await untilNextSecond();
+    if (index > 0 && spaced) await untilNextSecond();
     for (const file of versioned.filter((candidate) => versionOf(candidate) === version)) await put(file);
   }
   for (const file of rest) await put(file);
@@ -216,4 +241,41 @@ function listFiles(dir: string): string[] {
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
     .sort();
+}
+
+/** The URL of one of the server's buckets, as a user types it. */
+export function bucketUrl(store: S3Store | AzuriteStore | GcsStore, bucket: string): string {
+  return `${store.kind === 's3' ? 's3' : store.kind === 'azblob' ? 'az' : 'gs'}://${bucket}`;
+}
+
+/**
+ * The storage options (`--storage-option` names) that reach the server; `wrongSecret` replaces its secret, and
+ * `refused` names whose credentials a server that checks them then refuses (null for fake-gcs-server, which takes
+ * any request).
+ */
+export function serverOptions(store: S3Store | AzuriteStore | GcsStore, wrongSecret = false): { options: Record<string, string>; refused: string | null } {
+  switch (store.kind) {
+    case 's3':
+      return {
+        options: {
+          endpoint: store.endpoint,
+          region: store.region,
+          path_style: 'true',
+          access_key_id: store.accessKeyId,
+          secret_access_key: wrongSecret ? 'not-the-secret' : store.secretAccessKey,
+        },
+        refused: `access key ${store.accessKeyId}`,
+      };
+    case 'azblob':
+      return {
+        options: {
+          endpoint: store.blobEndpoint,
+          account_name: store.accountName,
+          account_key: wrongSecret ? Buffer.from('not-the-account-key').toString('base64') : store.accountKey,
+        },
+        refused: `storage account ${store.accountName}`,
+      };
+    case 'gcs':
+      return { options: { endpoint: store.endpoint, anonymous: 'true' }, refused: null };
+  }
 }
