@@ -14,11 +14,14 @@ export class GcsStorage implements Storage {
   private readonly bucket;
   private readonly keys: BucketKeys;
 
+  private readonly timeoutMs: number;
+
   constructor(store: StoreLocation, options: StoreOptions) {
+    this.timeoutMs = Number(options.timeout_ms ?? DEFAULT_TIMEOUT_MS);
     this.keys = new BucketKeys(storeUrl({ ...store, key: '' }));
     const config: StorageOptions = {
       retryOptions: { autoRetry: true, maxRetries: ATTEMPTS - 1 },
-      timeout: Number(options.timeout_ms ?? DEFAULT_TIMEOUT_MS),
+      timeout: this.timeoutMs,
     };
     const endpoint = options.endpoint ?? process.env.STORAGE_EMULATOR_HOST;
     if (endpoint) config.apiEndpoint = endpoint;
@@ -86,8 +89,14 @@ export class GcsStorage implements Storage {
   }
 
   private async call<T>(what: string, location: string, run: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    // Google's client passes its timeout to a fetch that ignores it: a stalled server would be waited for for ever.
+    // The call as a whole gets the time its attempts could take.
+    const stalled = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${this.timeoutMs * ATTEMPTS} ms`), { name: 'TimeoutError' })), this.timeoutMs * ATTEMPTS);
+    });
     try {
-      return await run();
+      return await Promise.race([run(), stalled]);
     } catch (err) {
       if (err instanceof StorageError) throw err;
       const e = err as { code?: number | string; message?: string };
@@ -98,6 +107,8 @@ export class GcsStorage implements Storage {
       else if (e.code === 401 || e.code === 403) reason = 'denied';
       else if (e.code === 429) reason = 'throttled';
       throw storeFailure(what, location, { reason, err });
+    } finally {
+      clearTimeout(timer);
     }
   }
 }
