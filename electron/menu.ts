@@ -38,7 +38,7 @@ export function setAppMenu(recent: RecentTable[], actions: MenuActions, opts: { 
         { role: 'zoomOut' },
         { type: 'separator' },
         { role: 'togglefullscreen' },
-        ...(opts.devTools ? [{ type: 'separator' }, { role: 'toggleDevTools' }] satisfies MenuItemConstructorOptions[] : []),
+        ...(opts.devTools ? ([{ type: 'separator' }, { role: 'toggleDevTools' }] satisfies MenuItemConstructorOptions[]) : []),
       ],
     },
     { role: 'help', submenu: [{ role: 'about', label: 'About Deltaport' }] },

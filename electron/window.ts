@@ -8,9 +8,7 @@ import { allowNavigation, allowPermission, APP_SCHEME, secureWebPreferences, win
 
 /** Must run before the app is ready: app:// behaves like https (standard, secure origin, fetch allowed). */
 export function registerAppScheme(): void {
-  protocol.registerSchemesAsPrivileged([
-    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-  ]);
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 }
 
 export function serveRenderer(rendererRoot: string): void {

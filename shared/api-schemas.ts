@@ -50,7 +50,10 @@ export const REQUEST_SCHEMAS = {
     limit: wholeNumber('limit', 1, PREVIEW_MAX_ROWS),
     orderBy: v.optional(
       v.pipe(
-        v.array(v.strictObject({ column: text('the sort column', LIMITS.name), descending: flag('descending') }), 'the order must be a list'),
+        v.array(
+          v.strictObject({ column: text('the sort column', LIMITS.name), descending: flag('descending') }),
+          'the order must be a list',
+        ),
         v.maxLength(LIMITS.columns, `the order must have at most ${LIMITS.columns} entries`),
       ),
     ),

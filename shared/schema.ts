@@ -18,7 +18,10 @@ export const LIMITS = {
 
 /** A whole number from min to max; `what` names it in the one message every way of getting it wrong shares. */
 export function wholeNumber(what: string, min: number, max: number = Number.MAX_SAFE_INTEGER) {
-  const message = max === Number.MAX_SAFE_INTEGER ? `${what} must be a whole number, ${min} or more` : `${what} must be a whole number from ${min} to ${max.toLocaleString('en-US')}`;
+  const message =
+    max === Number.MAX_SAFE_INTEGER
+      ? `${what} must be a whole number, ${min} or more`
+      : `${what} must be a whole number from ${min} to ${max.toLocaleString('en-US')}`;
   return v.pipe(v.number(message), v.integer(message), v.minValue(min, message), v.maxValue(max, message));
 }
 
@@ -29,7 +32,10 @@ export function text(what: string, max: number = LIMITS.text) {
 
 /** Text that is not blank. */
 export function nonBlank(what: string, max: number = LIMITS.text, blank = `${what} must not be empty`) {
-  return v.pipe(text(what, max), v.check((s) => s.trim() !== '', blank));
+  return v.pipe(
+    text(what, max),
+    v.check((s) => s.trim() !== '', blank),
+  );
 }
 
 export function flag(what: string) {
@@ -58,7 +64,10 @@ export function absolutePath(what: string, words?: { blank: string; relative: st
     nonBlank(what, LIMITS.path, words?.blank),
     v.check((s) => !s.includes('\0'), `${what} must not contain NUL`),
     // A blank path has its own message.
-    v.check((s) => s.trim() === '' || isAbsolutePath(s), (issue) => words?.relative ?? `${what} must be an absolute path (got "${String(issue.input).slice(0, 200)}")`),
+    v.check(
+      (s) => s.trim() === '' || isAbsolutePath(s),
+      (issue) => words?.relative ?? `${what} must be an absolute path (got "${String(issue.input).slice(0, 200)}")`,
+    ),
   );
 }
 
@@ -72,7 +81,8 @@ export function location(what: string, words?: { blank: string; relative: string
       if (!dataset.typed || dataset.value.trim() === '') return;
       const s = dataset.value;
       if (!isStoreUrl(s)) {
-        if (!isAbsolutePath(s)) addIssue({ message: words?.relative ?? `${what} must be an absolute path or a cloud URL (got "${s.slice(0, 200)}")` });
+        if (!isAbsolutePath(s))
+          addIssue({ message: words?.relative ?? `${what} must be an absolute path or a cloud URL (got "${s.slice(0, 200)}")` });
         return;
       }
       try {
@@ -116,7 +126,11 @@ function describe(issue: v.BaseIssue<unknown>, keys: string[], unknownField: boo
 }
 
 /** The value the schema describes, or the problems that keep it from being one. */
-export function parseWith<S extends v.GenericSchema>(schema: S, value: unknown, at?: string): { ok: true; value: v.InferOutput<S> } | { ok: false; problems: string[] } {
+export function parseWith<S extends v.GenericSchema>(
+  schema: S,
+  value: unknown,
+  at?: string,
+): { ok: true; value: v.InferOutput<S> } | { ok: false; problems: string[] } {
   const result = v.safeParse(schema, value);
   return result.success ? { ok: true, value: result.output } : { ok: false, problems: problemsOf(result.issues, at) };
 }

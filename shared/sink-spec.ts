@@ -29,10 +29,15 @@ const executionSchema = v.strictObject({
 const connectionSchema = withRules(
   v.strictObject({
     /** postgres://user:password@host:port/db?sslmode=... ; when given, the fields below override its parts. */
-    url: v.optional(v.pipe(text('the connection URL', LIMITS.path), v.rawCheck(({ dataset, addIssue }) => {
-      const problem = dataset.typed ? urlProblem(dataset.value) : null;
-      if (problem) addIssue({ message: problem });
-    }))),
+    url: v.optional(
+      v.pipe(
+        text('the connection URL', LIMITS.path),
+        v.rawCheck(({ dataset, addIssue }) => {
+          const problem = dataset.typed ? urlProblem(dataset.value) : null;
+          if (problem) addIssue({ message: problem });
+        }),
+      ),
+    ),
     host: v.optional(text('the host', 255)),
     port: v.optional(wholeNumber('port', 1, 65_535)),
     database: v.optional(text('the database name', LIMITS.name)),
@@ -54,7 +59,10 @@ function tableName(kind: 'sqlite' | 'postgres') {
       text('the target table name', LIMITS.name),
       v.check((t) => !isBlank(t), 'name the target table'),
       v.check((t) => !t.includes('\0'), 'the target table name contains a NUL character'),
-      v.check((t) => kind !== 'postgres' || utf8Length(t) <= PG_MAX_IDENTIFIER_BYTES, `the target table name is longer than PostgreSQL's ${PG_MAX_IDENTIFIER_BYTES} bytes`),
+      v.check(
+        (t) => kind !== 'postgres' || utf8Length(t) <= PG_MAX_IDENTIFIER_BYTES,
+        `the target table name is longer than PostgreSQL's ${PG_MAX_IDENTIFIER_BYTES} bytes`,
+      ),
     ),
     '',
   );
@@ -64,7 +72,10 @@ function tableName(kind: 'sqlite' | 'postgres') {
 function sqlTargetEntries(kind: 'sqlite' | 'postgres') {
   return {
     table: tableName(kind),
-    mode: v.optional(v.picklist(WRITE_MODES, (issue) => `unknown mode ${JSON.stringify(issue.input)} (use ${WRITE_MODES.join(', ')})`), 'append'),
+    mode: v.optional(
+      v.picklist(WRITE_MODES, (issue) => `unknown mode ${JSON.stringify(issue.input)} (use ${WRITE_MODES.join(', ')})`),
+      'append',
+    ),
     /** Key columns for upsert. */
     keyColumns: v.optional(nameList('the key columns')),
     /** The user's own DML with :column parameters, for mode 'sql'. */
@@ -95,7 +106,10 @@ export type PathRule = 'any' | 'absolute';
 
 /** `cloud`: the file may also be in a bucket (an export file; a SQLite database is always local). */
 function filePath(paths: PathRule, blank: string, what: string, cloud = false) {
-  const words = { blank, relative: `give the full path of the ${what}, starting with /${cloud ? ', or its s3://, gs:// or Azure URL' : ''}` };
+  const words = {
+    blank,
+    relative: `give the full path of the ${what}, starting with /${cloud ? ', or its s3://, gs:// or Azure URL' : ''}`,
+  };
   if (paths !== 'absolute') return nonBlank(`the ${what} path`, LIMITS.path, blank);
   return cloud ? location(`the ${what} path`, words) : absolutePath(`the ${what} path`, words);
 }
@@ -114,10 +128,17 @@ export function sinkSpecSchema(paths: PathRule) {
     'kind',
     [
       withRules(
-        v.strictObject({ kind: v.literal('sqlite'), path: filePath(paths, 'choose the SQLite file to write into', 'SQLite file'), ...sqlTargetEntries('sqlite') }),
+        v.strictObject({
+          kind: v.literal('sqlite'),
+          path: filePath(paths, 'choose the SQLite file to write into', 'SQLite file'),
+          ...sqlTargetEntries('sqlite'),
+        }),
         targetRules,
       ),
-      withRules(v.strictObject({ kind: v.literal('postgres'), connection: connectionSchema, ...sqlTargetEntries('postgres') }), targetRules),
+      withRules(
+        v.strictObject({ kind: v.literal('postgres'), connection: connectionSchema, ...sqlTargetEntries('postgres') }),
+        targetRules,
+      ),
       fileSink('parquet'),
       fileSink('csv'),
       fileSink('jsonl'),
@@ -135,7 +156,6 @@ export type FileSinkSpec = Extract<SinkSpec, { kind: 'parquet' | 'csv' | 'jsonl'
 export type SqlTargetOptions = Omit<Extract<SinkSpec, { kind: 'sqlite' }>, 'kind' | 'path'>;
 
 export type SinkKind = SinkSpec['kind'];
-
 
 /** What a dry run reports before anything is written. */
 export interface ExportPlan {
@@ -180,7 +200,8 @@ export function sinkColumnProblems(spec: SqlSinkSpec, columns: readonly string[]
   const problems: string[] = [];
   if (spec.kind === 'postgres') {
     for (const column of columns) {
-      if (utf8Length(column) > PG_MAX_IDENTIFIER_BYTES) problems.push(`column name "${column}" is longer than PostgreSQL's ${PG_MAX_IDENTIFIER_BYTES} bytes`);
+      if (utf8Length(column) > PG_MAX_IDENTIFIER_BYTES)
+        problems.push(`column name "${column}" is longer than PostgreSQL's ${PG_MAX_IDENTIFIER_BYTES} bytes`);
     }
   }
   if (spec.mode === 'upsert') {
@@ -198,7 +219,8 @@ export function sinkColumnProblems(spec: SqlSinkSpec, columns: readonly string[]
 
 function urlProblem(text: string): string | null {
   const url = parseUrl(text);
-  if (!url || !/^postgres(ql)?:$/.test(url.protocol)) return 'the connection URL must look like postgres://user:password@host:port/database';
+  if (!url || !/^postgres(ql)?:$/.test(url.protocol))
+    return 'the connection URL must look like postgres://user:password@host:port/database';
   const sslmode = url.searchParams.get('sslmode');
   return sslmode !== null && !SSL_MODES.includes(sslmode) ? `unknown sslmode "${sslmode}" (use ${SSL_MODES.join(', ')})` : null;
 }

@@ -1,9 +1,7 @@
 // The short form of a sink target, as typed on the command line: sqlite:PATH, parquet:PATH, csv:PATH, jsonl:PATH
 // or a postgres:// (postgresql://) URL.
 
-export type SinkTarget =
-  | { kind: 'sqlite' | 'parquet' | 'csv' | 'jsonl'; path: string }
-  | { kind: 'postgres'; url: string };
+export type SinkTarget = { kind: 'sqlite' | 'parquet' | 'csv' | 'jsonl'; path: string } | { kind: 'postgres'; url: string };
 
 const FILE_KINDS = ['sqlite', 'parquet', 'csv', 'jsonl'] as const;
 

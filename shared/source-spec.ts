@@ -61,8 +61,7 @@ const CONTINUOUS_ONLY_OPTIONS = new Set([
 ]);
 
 export const TIMESTAMP_FORMS =
-  '2022-02-24, 2022-02-24 04:55:00, 2022-02-24 04:55:00.001, 2022-02-24T04:55:00, 2022-02-24T04:55:00.001, ' +
-  '2022-02-24T04:55:00.001Z';
+  '2022-02-24, 2022-02-24 04:55:00, 2022-02-24 04:55:00.001, 2022-02-24T04:55:00, 2022-02-24T04:55:00.001, ' + '2022-02-24T04:55:00.001Z';
 
 /** A spec with its settings checked and put in their final form. */
 export interface ResolvedSourceSpec {
@@ -161,12 +160,7 @@ function checkColumns(spec: DeltaSourceSpec, problems: string[]): string[] | und
 }
 
 // A setting given both as a field and as an option counts once; two different values are an error.
-function pickSetting(
-  field: unknown,
-  option: OptionValue | undefined,
-  name: string,
-  problems: string[],
-): unknown {
+function pickSetting(field: unknown, option: OptionValue | undefined, name: string, problems: string[]): unknown {
   if (field !== undefined && option !== undefined && String(field) !== String(option)) {
     problems.push(`${name} is set twice with different values (${show(field)} and ${show(option)})`);
   }

@@ -36,7 +36,8 @@ export function parseStoreLocation(text: string): StoreLocation | null {
   if (!parts || parts[1].toLowerCase() === 'file') return null;
   const scheme = parts[1].toLowerCase();
   const kind = KINDS[scheme];
-  if (!kind) throw new Error(`unknown storage scheme '${scheme}://' (Deltaport reads s3://, s3a://, gs://, az://, abfss:// and local paths)`);
+  if (!kind)
+    throw new Error(`unknown storage scheme '${scheme}://' (Deltaport reads s3://, s3a://, gs://, az://, abfss:// and local paths)`);
   let bucket = parts[2];
   let account: string | null = null;
   if (kind === 'azure') {

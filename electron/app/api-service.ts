@@ -110,7 +110,11 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
         return null;
       }),
     listStorageConnections: () =>
-      attempt(() => ({ connections: deps.state.listStorageConnections(), options: STORAGE_OPTION_INFO, secretsSaved: deps.state.savesSecrets })),
+      attempt(() => ({
+        connections: deps.state.listStorageConnections(),
+        options: STORAGE_OPTION_INFO,
+        secretsSaved: deps.state.savesSecrets,
+      })),
     saveStorageConnection: (req) => attempt(() => saveStorageConnection(deps.state, req)),
     deleteStorageConnection: (req) =>
       attempt(() => {

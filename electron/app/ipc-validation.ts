@@ -38,7 +38,8 @@ export function validateCall<M extends ApiMethod>(method: M, payload: unknown): 
   const value = parsed.value as Checked[M] | undefined;
   if (value === undefined) return [] as unknown as Parameters<DeltaportApi[M]>;
   if (method === 'openTable') return [typedLocation(value as Checked['openTable'])] as Parameters<DeltaportApi[M]>;
-  if (method === 'saveStorageConnection') return [storageConnection(value as Checked['saveStorageConnection'])] as Parameters<DeltaportApi[M]>;
+  if (method === 'saveStorageConnection')
+    return [storageConnection(value as Checked['saveStorageConnection'])] as Parameters<DeltaportApi[M]>;
   return [value] as Parameters<DeltaportApi[M]>;
 }
 

@@ -32,10 +32,15 @@ export function connectionPrefix(text: string): { prefix: string; kind: StoreKin
   } catch (err) {
     throw new DeltaportError('VALIDATION', (err as Error).message);
   }
-  if (!location) throw new DeltaportError('VALIDATION', `'${trimmed}' is not a cloud URL (s3://bucket, gs://bucket, az://container, or s3:// for every bucket)`);
+  if (!location)
+    throw new DeltaportError(
+      'VALIDATION',
+      `'${trimmed}' is not a cloud URL (s3://bucket, gs://bucket, az://container, or s3:// for every bucket)`,
+    );
   const bucket = storeUrl({ ...location, key: '' });
   // Client settings are per bucket: a folder inside one would look narrower than it is.
-  if (location.key !== '') throw new DeltaportError('VALIDATION', `a storage connection applies to a whole bucket or container: use ${bucket}, not ${trimmed}`);
+  if (location.key !== '')
+    throw new DeltaportError('VALIDATION', `a storage connection applies to a whole bucket or container: use ${bucket}, not ${trimmed}`);
   return { prefix: bucket, kind: location.kind };
 }
 
@@ -45,8 +50,8 @@ export function connectionOptionProblems(kind: StoreKind, options: StoreOptions)
   const problems = storeOptionProblems(given);
   for (const name of Object.keys(given)) {
     const option = STORE_OPTIONS[name];
-    if (option && !option.kinds.includes(kind)) problems.push(`storage option ${name} does not apply to ${kind} (it is for ${option.kinds.join(', ')})`);
+    if (option && !option.kinds.includes(kind))
+      problems.push(`storage option ${name} does not apply to ${kind} (it is for ${option.kinds.join(', ')})`);
   }
   return problems;
 }
-

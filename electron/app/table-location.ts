@@ -33,7 +33,10 @@ export function resolveTableLocation(text: string, base: LocationBase): string {
       throw new DeltaportError('VALIDATION', `${(err as Error).message}.`);
     }
   } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(location)) {
-    throw new DeltaportError('VALIDATION', `Deltaport opens tables in local folders and in S3, Azure and Google Cloud Storage; "${location.slice(0, 200)}" is none of these.`);
+    throw new DeltaportError(
+      'VALIDATION',
+      `Deltaport opens tables in local folders and in S3, Azure and Google Cloud Storage; "${location.slice(0, 200)}" is none of these.`,
+    );
   } else if (location === '~' || location.startsWith('~/') || location.startsWith(`~${path.sep}`)) {
     location = path.join(base.home, location.slice(1));
   }

@@ -19,7 +19,9 @@ export interface ParsedArgs {
 }
 
 export function parseArgs(argv: string[], flags: Record<string, FlagKind>, command: string): ParsedArgs {
-  const options = Object.fromEntries(Object.entries(flags).map(([name, kind]) => [name, { type: kind === 'switch' ? 'boolean' : 'string' } as const]));
+  const options = Object.fromEntries(
+    Object.entries(flags).map(([name, kind]) => [name, { type: kind === 'switch' ? 'boolean' : 'string' } as const]),
+  );
   // Not strict: node's own errors are multi-part sentences; each problem is worded here, as one line.
   const { tokens } = parseNodeArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
   const parsed: ParsedArgs = { positionals: [], values: new Map(), switches: new Set(), lists: new Map() };

@@ -14,13 +14,22 @@ export async function changesCommand(argv: string[], io: CliIo): Promise<number>
   const { tablePath, table, from, to, format, limit } = await versionRangeFlags(args);
   const feed = await changeFeed(table, from, to);
   if (args.values.has('sink')) {
-    await exportRows(changeExportInput(feed.fields, feed.schema, feed.snapshot, () => feed.rows(io.signal)), tablePath, args, io);
+    await exportRows(
+      changeExportInput(feed.fields, feed.schema, feed.snapshot, () => feed.rows(io.signal)),
+      tablePath,
+      args,
+      io,
+    );
     return 0;
   }
   const columns = feed.schema.fields.map((f) => f.name);
   const { written, more } = await writeRows(feed.rows(io.signal), feed.schema, columns, format, limit, io);
   if (format === 'table') {
-    io.stdout.write(more ? `(${written} changes of versions ${from}..${to} shown; more exist, see --limit)\n` : `(${written} changes of versions ${from}..${to})\n`);
+    io.stdout.write(
+      more
+        ? `(${written} changes of versions ${from}..${to} shown; more exist, see --limit)\n`
+        : `(${written} changes of versions ${from}..${to})\n`,
+    );
   }
   return 0;
 }

@@ -11,7 +11,11 @@ import type { CliIo } from './io.js';
 import { STORAGE_FLAGS } from './source-flags.js';
 
 export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, { from: 'value', to: 'value', limit: 'value', format: 'value', 'pair-by': 'value', ...SINK_FLAGS, ...STORAGE_FLAGS }, 'diff');
+  const args = parseArgs(
+    argv,
+    { from: 'value', to: 'value', limit: 'value', format: 'value', 'pair-by': 'value', ...SINK_FLAGS, ...STORAGE_FLAGS },
+    'diff',
+  );
   const { tablePath, table, from, to, format, limit } = await versionRangeFlags(args);
   const diff = await diffSnapshots(table, from, to);
   const pairBy = listFlag(args, 'pair-by');

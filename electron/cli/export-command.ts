@@ -26,7 +26,16 @@ export const SINK_FLAGS = {
   'statement-timeout-ms': 'value',
 } as const;
 
-const FLAGS = { ...TIME_TRAVEL_FLAGS, ...STORAGE_FLAGS, ...FILTER_FLAGS, columns: 'value', option: 'list', ...SINK_FLAGS, emit: 'value', out: 'value' } as const;
+const FLAGS = {
+  ...TIME_TRAVEL_FLAGS,
+  ...STORAGE_FLAGS,
+  ...FILTER_FLAGS,
+  columns: 'value',
+  option: 'list',
+  ...SINK_FLAGS,
+  emit: 'value',
+  out: 'value',
+} as const;
 
 const SQL_ONLY = ['target', 'key', 'sql', 'batch-size', 'batch-interval-ms', 'max-retries', 'exactly-once'];
 const PROGRESS_EVERY_MS = 200;
@@ -41,7 +50,8 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   if (emit !== undefined) return emitJob(emit, source, sink, args.values.get('out'), io);
   if (args.values.has('out')) throw new UsageError('--out applies only with --emit spark');
   const result = await withProgress(io, (signal, onProgress) => runExport({ source, sink, signal, onProgress }));
-  const resumed = result.resumedAfterRows !== undefined ? `; resumed after row ${result.resumedAfterRows}, which an earlier run had committed` : '';
+  const resumed =
+    result.resumedAfterRows !== undefined ? `; resumed after row ${result.resumedAfterRows}, which an earlier run had committed` : '';
   io.stdout.write(`exported ${result.rows} rows in ${result.seconds.toFixed(1)} s (${Math.round(result.rowsPerSec)} rows/s)${resumed}\n`);
   if (result.skipping) io.stdout.write(`${skippingLine(result.skipping)}\n`);
   return 0;
@@ -105,7 +115,8 @@ function sinkSpecOf(tablePath: string, args: ParsedArgs): SinkSpec {
   const target = parseSinkTarget(text);
   if (!target) throw new UsageError(`--sink must be one of ${SINK_TARGET_FORMS}, got '${text}'`);
   const statementTimeoutMs = numberFlag(args, 'statement-timeout-ms');
-  if (statementTimeoutMs !== undefined && target.kind !== 'postgres') throw new UsageError('--statement-timeout-ms applies only to postgres sinks');
+  if (statementTimeoutMs !== undefined && target.kind !== 'postgres')
+    throw new UsageError('--statement-timeout-ms applies only to postgres sinks');
   if (target.kind !== 'sqlite' && target.kind !== 'postgres') {
     const sqlFlag = SQL_ONLY.find((f) => args.values.has(f) || args.switches.has(f));
     if (sqlFlag) throw new UsageError(`--${sqlFlag} applies only to sqlite and postgres sinks`);
@@ -131,7 +142,12 @@ function sinkSpecOf(tablePath: string, args: ParsedArgs): SinkSpec {
     },
     exactlyOnce: args.switches.has('exactly-once'),
   };
-  if (target.kind === 'postgres') return { kind: 'postgres', connection: { url: target.url, ...(statementTimeoutMs !== undefined ? { statementTimeoutMs } : {}) }, ...options };
+  if (target.kind === 'postgres')
+    return {
+      kind: 'postgres',
+      connection: { url: target.url, ...(statementTimeoutMs !== undefined ? { statementTimeoutMs } : {}) },
+      ...options,
+    };
   return { kind: 'sqlite', path: target.path, ...options };
 }
 

@@ -11,7 +11,15 @@ import { FILTER_FLAGS, skippingLine, sourceSpec, STORAGE_FLAGS, tableArgument, T
 const DEFAULT_LIMIT = 20;
 
 export async function previewCommand(argv: string[], io: CliIo): Promise<number> {
-  const flags = { ...TIME_TRAVEL_FLAGS, ...STORAGE_FLAGS, ...FILTER_FLAGS, columns: 'value', limit: 'value', format: 'value', 'order-by': 'value' } as const;
+  const flags = {
+    ...TIME_TRAVEL_FLAGS,
+    ...STORAGE_FLAGS,
+    ...FILTER_FLAGS,
+    columns: 'value',
+    limit: 'value',
+    format: 'value',
+    'order-by': 'value',
+  } as const;
   const args = parseArgs(argv, flags, 'preview');
   const tablePath = tableArgument(args);
   const limit = intFlag(args, 'limit', 1, 'a positive whole number') ?? DEFAULT_LIMIT;

@@ -21,7 +21,10 @@ export async function profileCommand(argv: string[], io: CliIo): Promise<number>
     return 0;
   }
   const exact = args.switches.has('exact');
-  const heads = ['column', 'type', 'nulls', 'min', 'max', ...(exact ? ['distinct'] : [])].map((title) => ({ title, alignRight: title === 'nulls' || title === 'distinct' }));
+  const heads = ['column', 'type', 'nulls', 'min', 'max', ...(exact ? ['distinct'] : [])].map((title) => ({
+    title,
+    alignRight: title === 'nulls' || title === 'distinct',
+  }));
   const rows = profile.columns.map((c) => [
     c.name,
     c.type,
@@ -32,7 +35,9 @@ export async function profileCommand(argv: string[], io: CliIo): Promise<number>
   ]);
   io.stdout.write(renderTable(heads, rows, io.color ?? false));
   const count = profile.rowCount === null ? 'rows unknown (files without statistics)' : `${profile.rowCount} rows`;
-  io.stdout.write(`(${count} in version ${profile.version}; ${exact ? 'counted over every row' : "from the log's statistics, nothing decoded: min and max are bounds"})\n`);
+  io.stdout.write(
+    `(${count} in version ${profile.version}; ${exact ? 'counted over every row' : "from the log's statistics, nothing decoded: min and max are bounds"})\n`,
+  );
   return 0;
 }
 
@@ -49,8 +54,18 @@ export async function partitionsCommand(argv: string[], io: CliIo): Promise<numb
     io.stdout.write(`(version ${source.snapshot.version} is not partitioned)\n`);
     return 0;
   }
-  const heads = [...names.map((title) => ({ title })), { title: 'files', alignRight: true }, { title: 'rows', alignRight: true }, { title: 'bytes', alignRight: true }];
-  const rows = partitions.map((p) => [...names.map((n) => p.values[n]), String(p.files), p.rows === null ? '?' : String(p.rows), formatBytes(p.bytes)]);
+  const heads = [
+    ...names.map((title) => ({ title })),
+    { title: 'files', alignRight: true },
+    { title: 'rows', alignRight: true },
+    { title: 'bytes', alignRight: true },
+  ];
+  const rows = partitions.map((p) => [
+    ...names.map((n) => p.values[n]),
+    String(p.files),
+    p.rows === null ? '?' : String(p.rows),
+    formatBytes(p.bytes),
+  ]);
   io.stdout.write(renderTable(heads, rows, io.color ?? false));
   io.stdout.write(`(${partitions.length} partitions in version ${source.snapshot.version})\n`);
   return 0;

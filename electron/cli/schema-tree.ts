@@ -11,15 +11,7 @@ export function schemaTree(fields: StructField[], partitionColumns: string[]): s
   return lines;
 }
 
-function addField(
-  lines: string[],
-  indent: string,
-  last: boolean,
-  name: string,
-  type: DeltaType,
-  nullable: boolean,
-  extra = '',
-): void {
+function addField(lines: string[], indent: string, last: boolean, name: string, type: DeltaType, nullable: boolean, extra = ''): void {
   lines.push(`${indent}${last ? '└─' : '├─'} ${name}: ${shortType(type)}${nullable ? '' : ' not null'}${extra}`);
   const inner = indent + (last ? '   ' : '│  ');
   const children = childrenOf(type);

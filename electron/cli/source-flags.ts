@@ -18,7 +18,8 @@ export function tableArgument(args: ParsedArgs): string {
   const table = onePositional(args, 'the table folder or URL');
   const options = keyValues(args.lists.get('storage-option') ?? [], '--storage-option');
   if (Object.keys(options).length === 0) return table;
-  if (!isStoreUrl(table)) throw new UsageError(`--storage-option applies to tables in the cloud (s3://, gs://, az://, abfss://), not to ${table}`);
+  if (!isStoreUrl(table))
+    throw new UsageError(`--storage-option applies to tables in the cloud (s3://, gs://, az://, abfss://), not to ${table}`);
   const problems = storeOptionProblems(options as StoreOptions);
   if (problems.length > 0) throw new UsageError(problems.join('\n'));
   let store;

@@ -22,7 +22,12 @@ export function renderTable(columns: TextColumn[], rows: (string | null)[][], co
       })
       .join('  ')
       .trimEnd();
-  const out = [line(columns.map((c) => c.title), columns.map((c) => c.title))];
+  const out = [
+    line(
+      columns.map((c) => c.title),
+      columns.map((c) => c.title),
+    ),
+  ];
   out.push(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of cells) {
     const texts = row.map((cell) => cell ?? NULL_TEXT);

@@ -34,7 +34,13 @@ export function nullData<T extends arrow.DataType>(type: T, length: number): arr
   const validity = new Uint8Array(Math.ceil(length / 8));
   if (arrow.DataType.isNull(type)) return new arrow.Data(type, 0, length, length);
   if (arrow.DataType.isStruct(type)) {
-    return buildData(type, length, length, { validity }, type.children.map((c) => nullData(c.type, length)));
+    return buildData(
+      type,
+      length,
+      length,
+      { validity },
+      type.children.map((c) => nullData(c.type, length)),
+    );
   }
   if (arrow.DataType.isList(type) || arrow.DataType.isMap(type)) {
     const child = (type.children as arrow.Field[])[0];
@@ -92,7 +98,6 @@ export function decimalWords(value: bigint): Uint32Array {
 /** The 128-bit two's complement integer at row i of a Decimal128 buffer. */
 export function decimalAt(words: Uint32Array, i: number): bigint {
   const at = 4 * i;
-  const u =
-    BigInt(words[at]) | (BigInt(words[at + 1]) << 32n) | (BigInt(words[at + 2]) << 64n) | (BigInt(words[at + 3]) << 96n);
+  const u = BigInt(words[at]) | (BigInt(words[at + 1]) << 32n) | (BigInt(words[at + 2]) << 64n) | (BigInt(words[at + 3]) << 96n);
   return BigInt.asIntN(128, u);
 }

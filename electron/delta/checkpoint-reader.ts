@@ -180,11 +180,7 @@ function deletionVectorReader(data: Data | null): ColumnReader<DeletionVectorDes
 }
 
 // protocol, metaData and sidecar rows are few: the generic (slow) conversion is fine once the row is found.
-function takeNonFileActions(
-  table: Table,
-  take: (action: Action) => void,
-  names: readonly string[] = NON_FILE_ACTIONS,
-): void {
+function takeNonFileActions(table: Table, take: (action: Action) => void, names: readonly string[] = NON_FILE_ACTIONS): void {
   for (const batch of table.batches) {
     for (const name of names) {
       const data = topLevel(batch, name);

@@ -48,9 +48,7 @@ export class CommitClock {
     const info = await this.sources.commitInfo(version);
     const ict = info?.inCommitTimestamp;
     if (typeof ict !== 'number') {
-      throw corruptLog(
-        `commit ${version} has no inCommitTimestamp, though in-commit timestamps are enabled from version ${this.ictFrom}`,
-      );
+      throw corruptLog(`commit ${version} has no inCommitTimestamp, though in-commit timestamps are enabled from version ${this.ictFrom}`);
     }
     return ict;
   }
@@ -63,15 +61,11 @@ export class CommitClock {
     const { earliest, latest } = this.listing;
     const first = await this.timeOf(earliest);
     if (timestampMs < first) {
-      throw timestampOutOfRange(
-        `timestamp ${iso(timestampMs)} is before the earliest commit (version ${earliest} at ${iso(first)})`,
-      );
+      throw timestampOutOfRange(`timestamp ${iso(timestampMs)} is before the earliest commit (version ${earliest} at ${iso(first)})`);
     }
     const last = await this.timeOf(latest);
     if (timestampMs > last) {
-      throw timestampOutOfRange(
-        `timestamp ${iso(timestampMs)} is after the latest commit (version ${latest} at ${iso(last)})`,
-      );
+      throw timestampOutOfRange(`timestamp ${iso(timestampMs)} is after the latest commit (version ${latest} at ${iso(last)})`);
     }
     // Invariant: timeOf(lo) <= timestampMs. Commit times rise with the version, so binary search applies; with
     // in-commit timestamps it reads only the commitInfo of the versions it probes.

@@ -5,19 +5,35 @@ import { makeData, RecordBatch, Struct, Type, type Data, type DataType, type Sch
 import { booleanReader, int32Offsets, validity, valueBytes } from '../arrow/buffers.js';
 
 const FIXED_WIDTH = new Set<Type>([
-  Type.Int, Type.Float, Type.Date, Type.Timestamp, Type.Time, Type.Decimal, Type.Duration, Type.Interval, Type.FixedSizeBinary,
+  Type.Int,
+  Type.Float,
+  Type.Date,
+  Type.Timestamp,
+  Type.Time,
+  Type.Decimal,
+  Type.Duration,
+  Type.Interval,
+  Type.FixedSizeBinary,
 ]);
 
 /** Whether batches of this schema can be joined (flat columns only). */
 export function canConcat(schema: Schema): boolean {
-  return schema.fields.every((f) => FIXED_WIDTH.has(f.typeId) || f.typeId === Type.Bool || f.typeId === Type.Utf8 || f.typeId === Type.Binary);
+  return schema.fields.every(
+    (f) => FIXED_WIDTH.has(f.typeId) || f.typeId === Type.Bool || f.typeId === Type.Utf8 || f.typeId === Type.Binary,
+  );
 }
 
 export function concatBatches(batches: RecordBatch[]): RecordBatch | null {
   const schema = batches[0].schema;
   if (!canConcat(schema)) return null;
   const length = batches.reduce((n, b) => n + b.numRows, 0);
-  const children = schema.fields.map((f, c) => concatColumn(f.type, batches.map((b) => b.data.children[c]), length));
+  const children = schema.fields.map((f, c) =>
+    concatColumn(
+      f.type,
+      batches.map((b) => b.data.children[c]),
+      length,
+    ),
+  );
   return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length, nullCount: 0, children }));
 }
 
@@ -91,5 +107,7 @@ export function joinBatches(batches: RecordBatch[], maxRows: number): RecordBatc
 function sameSchema(a: Schema, b: Schema): boolean {
   if (a === b) return true;
   if (a.fields.length !== b.fields.length) return false;
-  return a.fields.every((f, k) => f.name === b.fields[k].name && f.nullable === b.fields[k].nullable && String(f.type) === String(b.fields[k].type));
+  return a.fields.every(
+    (f, k) => f.name === b.fields[k].name && f.nullable === b.fields[k].nullable && String(f.type) === String(b.fields[k].type),
+  );
 }

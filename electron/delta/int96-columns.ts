@@ -78,7 +78,13 @@ function int96Paths(root: SchemaTree): string[][] {
   return paths;
 }
 
-async function readColumns(file: AsyncBuffer, metadata: FileMetaData, paths: string[][], columns: string[], ranges: [number, number][]): Promise<DecodedInt96> {
+async function readColumns(
+  file: AsyncBuffer,
+  metadata: FileMetaData,
+  paths: string[][],
+  columns: string[],
+  ranges: [number, number][],
+): Promise<DecodedInt96> {
   const [{ parquetRead }, { compressors }] = await Promise.all([import('hyparquet'), import('hyparquet-compressors')]);
   const values = new Map(columns.map((name) => [name, [] as unknown[]]));
   for (const [rowStart, rowEnd] of ranges) {
@@ -108,7 +114,12 @@ export function withExactInt96(batch: arrow.RecordBatch, decoded: DecodedInt96, 
     return replace(field, batch.data.children[i], values.slice(at, at + batch.numRows), under);
   });
   const fields = replaced.map(([f]) => f);
-  const data = arrow.makeData({ type: new arrow.Struct(fields), length: batch.numRows, nullCount: 0, children: replaced.map(([, d]) => d) });
+  const data = arrow.makeData({
+    type: new arrow.Struct(fields),
+    length: batch.numRows,
+    nullCount: 0,
+    children: replaced.map(([, d]) => d),
+  });
   return new arrow.RecordBatch(new arrow.Schema(fields, batch.schema.metadata), data);
 }
 
@@ -122,15 +133,29 @@ function below(paths: string[][], step: string): string[][] {
 function replace(field: arrow.Field, data: arrow.Data, values: unknown[], paths: string[][]): readonly [arrow.Field, arrow.Data] {
   const { type } = field;
   const as = (d: arrow.Data) => [new arrow.Field(field.name, d.type, field.nullable, field.metadata), d] as const;
-  if (paths.some((p) => p.length === 0)) return arrow.DataType.isTimestamp(type) ? as(microsData(values, type.timezone ?? null)) : [field, data];
+  if (paths.some((p) => p.length === 0))
+    return arrow.DataType.isTimestamp(type) ? as(microsData(values, type.timezone ?? null)) : [field, data];
   if (arrow.DataType.isStruct(type)) {
     const parts = type.children.map((child, k) => {
       const under = below(paths, child.name);
       if (under.length === 0) return [child, data.children[k]] as const;
-      return replace(child, data.children[k], values.map((v) => (v === null || v === undefined ? undefined : (v as Record<string, unknown>)[child.name])), under);
+      return replace(
+        child,
+        data.children[k],
+        values.map((v) => (v === null || v === undefined ? undefined : (v as Record<string, unknown>)[child.name])),
+        under,
+      );
     });
     const struct = new arrow.Struct(parts.map(([f]) => f));
-    return as(buildData(struct, data.length, data.nullCount, { validity: data.nullBitmap }, parts.map(([, d]) => d)));
+    return as(
+      buildData(
+        struct,
+        data.length,
+        data.nullCount,
+        { validity: data.nullBitmap },
+        parts.map(([, d]) => d),
+      ),
+    );
   }
   const list = arrow.DataType.isList(type);
   if (!list && !arrow.DataType.isMap(type)) return [field, data];

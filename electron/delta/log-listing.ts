@@ -39,7 +39,8 @@ export interface LogSegment {
 const COMMIT = /^(\d{20})\.json$/;
 const CLASSIC_CHECKPOINT = /^(\d{20})\.checkpoint\.parquet$/;
 const MULTI_PART_CHECKPOINT = /^(\d{20})\.checkpoint\.(\d{10})\.(\d{10})\.parquet$/;
-const V2_CHECKPOINT = /^(\d{20})\.checkpoint\.([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.(json|parquet)$/;
+const V2_CHECKPOINT =
+  /^(\d{20})\.checkpoint\.([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.(json|parquet)$/;
 
 // When several complete checkpoints exist for one version, the one that is cheapest to read wins.
 const KIND_PREFERENCE: CheckpointKind[] = ['classic', 'v2', 'multi-part'];
@@ -213,10 +214,7 @@ function isComplete(total: number, byPart: Map<number, string>): boolean {
  * The latest version, and the earliest version from which every later version can be rebuilt: the oldest starting
  * point (a checkpoint, or the table's creation when 0.json exists) followed by an unbroken run of commits to the end.
  */
-function readableRange(
-  commits: Map<number, string>,
-  checkpoints: CheckpointRef[],
-): { earliest: number; latest: number } {
+function readableRange(commits: Map<number, string>, checkpoints: CheckpointRef[]): { earliest: number; latest: number } {
   let latest = checkpoints.length ? checkpoints[checkpoints.length - 1].version : -1;
   for (const v of commits.keys()) if (v > latest) latest = v;
   // runStart: first version of the unbroken run of commit files that ends at `latest`.
@@ -225,9 +223,7 @@ function readableRange(
   if (runStart === 0) return { earliest: 0, latest };
   const start = checkpoints.find((c) => c.version >= runStart - 1);
   if (!start) {
-    throw corruptLog(
-      `cannot rebuild version ${latest}: commit ${runStart - 1} is missing from _delta_log and no checkpoint follows it`,
-    );
+    throw corruptLog(`cannot rebuild version ${latest}: commit ${runStart - 1} is missing from _delta_log and no checkpoint follows it`);
   }
   return { earliest: start.version, latest };
 }

@@ -14,7 +14,16 @@ export async function missingDataError(table: DeltaTable, version: number, err: 
   const present = new Map<string, Promise<boolean>>();
   const exists = (file: string): Promise<boolean> => {
     let known = present.get(file);
-    if (!known) present.set(file, (known = storageFor(file).stat(file).then(() => true, () => false)));
+    if (!known)
+      present.set(
+        file,
+        (known = storageFor(file)
+          .stat(file)
+          .then(
+            () => true,
+            () => false,
+          )),
+      );
     return known;
   };
   const readable: number[] = [];
@@ -27,16 +36,17 @@ export async function missingDataError(table: DeltaTable, version: number, err: 
       // A version that cannot be replayed cannot be read either.
     }
   }
-  const which = readable.length === 0
-    ? `no version${oldest > earliest ? ` from ${oldest} on` : ''} has all its data files`
-    : `${readable.length === 1 ? 'version' : 'versions'} ${versionRanges(readable)} can be read`;
+  const which =
+    readable.length === 0
+      ? `no version${oldest > earliest ? ` from ${oldest} on` : ''} has all its data files`
+      : `${readable.length === 1 ? 'version' : 'versions'} ${versionRanges(readable)} can be read`;
   return missingFile(`version ${version}'s data files were removed, probably by VACUUM (${err.message}); ${which}`);
 }
 
 /** Ascending versions as ranges: [1, 3, 4, 5] -> "1, 3-5". */
 export function versionRanges(versions: number[]): string {
   const parts: string[] = [];
-  for (let i = 0; i < versions.length; ) {
+  for (let i = 0; i < versions.length;) {
     let j = i;
     while (j + 1 < versions.length && versions[j + 1] === versions[j] + 1) j++;
     parts.push(i === j ? String(versions[i]) : `${versions[i]}-${versions[j]}`);

@@ -40,7 +40,9 @@ export function normalizeColumn(source: arrow.Data | undefined, type: DeltaType,
     const value = normalizeColumn(entries.children[1], type.valueType, n, { ...ctx, column: `${ctx.column}.value` });
     const entriesType = (target as arrow.Map_).children[0].type;
     const entriesData = buildData(entriesType, n, 0, {}, [key, value]);
-    return buildData(target, data.length, data.nullCount, { validity: data.nullBitmap, offsets: data.valueOffsets as Int32Array }, [entriesData]);
+    return buildData(target, data.length, data.nullCount, { validity: data.nullBitmap, offsets: data.valueOffsets as Int32Array }, [
+      entriesData,
+    ]);
   }
   return normalizePrimitive(data, type, target, ctx);
 }

@@ -108,7 +108,11 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
       let delivered = 0;
       for (let attempt = 0; ; attempt++) {
         // After a trap, the read goes on from the rows already delivered, on a fresh instance.
-        const rest = { ...request, offset: (request.offset ?? 0) + delivered, limit: request.limit === undefined ? undefined : request.limit - delivered };
+        const rest = {
+          ...request,
+          offset: (request.offset ?? 0) + delivered,
+          limit: request.limit === undefined ? undefined : request.limit - delivered,
+        };
         let instance: WasmInstance;
         let reader: ReadableStreamDefaultReader<ParquetWasm.RecordBatch>;
         try {
@@ -153,7 +157,9 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
 /** For a read that includes INT96 columns: a function that gives each decoded table of the read, in order, those
  * columns' exact microseconds in place of parquet-wasm's wrapped nanoseconds (int96-columns.ts). */
 function exactInt96(int96: Int96Columns | null, rowGroupRows: number[], request: ReadRequest): ((table: Table) => Promise<Table>) | null {
-  const columns = int96 ? [...new Set(int96.paths.map((p) => p[0]))].filter((name) => !request.columns || request.columns.includes(name)) : [];
+  const columns = int96
+    ? [...new Set(int96.paths.map((p) => p[0]))].filter((name) => !request.columns || request.columns.includes(name))
+    : [];
   if (!int96 || columns.length === 0) return null;
   const ranges = selectedRows(rowGroupRows, request);
   let decoded: Promise<DecodedInt96> | null = null;

@@ -14,12 +14,7 @@ export interface ReplayResult {
 }
 
 /** Replays a checkpoint's state and then the commits after it, oldest first, actions in file order. */
-export function replay(
-  tableRoot: string,
-  version: number,
-  checkpoint: CheckpointState | null,
-  commits: Action[][],
-): ReplayResult {
+export function replay(tableRoot: string, version: number, checkpoint: CheckpointState | null, commits: Action[][]): ReplayResult {
   let protocol = checkpoint?.protocol ?? null;
   let metadata = checkpoint?.metadata ?? null;
   const live = new Map<string, LiveFile>();

@@ -145,7 +145,7 @@ export function serializeRoaringBitmapArray(rows: ArrayLike<number>): Uint8Array
   const header = new DataView(new ArrayBuffer(12));
   header.setUint32(0, ROARING_ARRAY_MAGIC, true);
   let buckets = 0;
-  for (let i = 0; i < rows.length; ) {
+  for (let i = 0; i < rows.length;) {
     const key = Math.floor(rows[i] / TWO_POW_32);
     let j = i;
     while (j < rows.length && Math.floor(rows[j] / TWO_POW_32) === key) j++;
@@ -166,11 +166,16 @@ type Container = { key: number; card: number; kind: 'array' | 'bitmap' | 'run'; 
 
 function serializeBitmap32(values: number[]): Uint8Array {
   const containers: Container[] = [];
-  for (let i = 0; i < values.length; ) {
+  for (let i = 0; i < values.length;) {
     const key = values[i] >>> 16;
     let j = i;
     while (j < values.length && values[j] >>> 16 === key) j++;
-    containers.push(container(key, values.slice(i, j).map((v) => v & 0xffff)));
+    containers.push(
+      container(
+        key,
+        values.slice(i, j).map((v) => v & 0xffff),
+      ),
+    );
     i = j;
   }
   const size = containers.length;

@@ -24,6 +24,4 @@ export interface BatchPart {
 
 export type ScanToConsumer =
   /** An Arrow IPC stream whose record batches hold the parts' rows in order, never splitting a part. */
-  | { type: 'batches'; ipc: Uint8Array; parts: BatchPart[] }
-  | { type: 'done' }
-  | { type: 'failed'; error: ErrorValue };
+  { type: 'batches'; ipc: Uint8Array; parts: BatchPart[] } | { type: 'done' } | { type: 'failed'; error: ErrorValue };

@@ -54,8 +54,13 @@ export async function* scan(snapshot: Snapshot, options: ScanOptions = {}): Asyn
   const limit = options.limit ?? Infinity;
   if (limit !== Infinity && (!Number.isInteger(limit) || limit < 0)) throw invalid(`limit must be a non-negative integer, got ${limit}`);
   const start: ScanPosition = options.resumeFrom ?? { fileIndex: 0, rowsInFile: 0 };
-  if (!Number.isInteger(start.fileIndex) || start.fileIndex < 0 || start.fileIndex > snapshot.files.length ||
-      !Number.isInteger(start.rowsInFile) || start.rowsInFile < 0) {
+  if (
+    !Number.isInteger(start.fileIndex) ||
+    start.fileIndex < 0 ||
+    start.fileIndex > snapshot.files.length ||
+    !Number.isInteger(start.rowsInFile) ||
+    start.rowsInFile < 0
+  ) {
     throw invalid(`cannot resume at file ${start.fileIndex}, row ${start.rowsInFile}: the snapshot has ${snapshot.files.length} files`);
   }
   const fields = selectFields(snapshot, options.columns);
@@ -83,14 +88,24 @@ export async function* scan(snapshot: Snapshot, options: ScanOptions = {}): Asyn
   }
 }
 
-async function* scanFile(snapshot: Snapshot, plan: Plan, progress: Progress, fileIndex: number, skipRows: number): AsyncGenerator<ScanBatch> {
+async function* scanFile(
+  snapshot: Snapshot,
+  plan: Plan,
+  progress: Progress,
+  fileIndex: number,
+  skipRows: number,
+): AsyncGenerator<ScanBatch> {
   const file = snapshot.files[fileIndex];
   const deleted = file.add.deletionVector ? await loadDeletionVector(snapshot.tableRoot, file.add.deletionVector) : NO_DELETIONS;
   const constants = partitionConstants(plan, file);
   const handle = await openParquet(file.absolutePath);
   try {
     const skippedGroups = plan.rowGroupFilter
-      ? await skippedRowGroups(file, plan.rowGroupFilter, { fields: snapshot.schema.fields, partitionColumns: plan.partitions, mode: plan.mode })
+      ? await skippedRowGroups(file, plan.rowGroupFilter, {
+          fields: snapshot.schema.fields,
+          partitionColumns: plan.partitions,
+          mode: plan.mode,
+        })
       : null;
     const sources = plan.fields.map((f) => (plan.partitions.has(f.name) ? undefined : findFileField(handle.schema.fields, f, plan.mode)));
     const columns = [...new Set(sources.filter((s) => s !== undefined).map((s) => s.name))];
@@ -113,9 +128,10 @@ async function* scanFile(snapshot: Snapshot, plan: Plan, progress: Progress, fil
       const offset = next - groupStart;
       // Reading stops early for previews: the rows still wanted plus at most every deleted row.
       const limit = progress.remaining === Infinity ? undefined : Math.min(groupRows - offset, progress.remaining + deleted.length);
-      const decoded = columns.length === 0
-        ? [{ length: limit ?? groupRows - offset, data: undefined }]
-        : decodedPieces(handle, { columns, rowGroups: [group], offset, limit }, plan.batchSize);
+      const decoded =
+        columns.length === 0
+          ? [{ length: limit ?? groupRows - offset, data: undefined }]
+          : decodedPieces(handle, { columns, rowGroups: [group], offset, limit }, plan.batchSize);
       for await (const piece of decoded) {
         const normalized = plan.fields.map((f, k) => {
           const constant = constants[k];
@@ -127,7 +143,7 @@ async function* scanFile(snapshot: Snapshot, plan: Plan, progress: Progress, fil
         let pending: ScanBatch[] = [];
         let pendingRows = 0;
         for (const [from, to] of keptRuns(deleted, next, next + piece.length)) {
-          for (let at = from; at < to && progress.remaining > 0; ) {
+          for (let at = from; at < to && progress.remaining > 0;) {
             checkAborted(plan.signal);
             const length = Math.min(plan.batchSize - pendingRows, to - at, progress.remaining);
             const children = normalized.map((d, k) => (constants[k] ? d.slice(0, length) : d.slice(at - next, length)));
@@ -170,9 +186,10 @@ async function* scanFile(snapshot: Snapshot, plan: Plan, progress: Progress, fil
  * that size, which glibc's malloc then serves from a heap it cannot give back. A limited read (a preview) is one
  * piece. */
 async function* decodedPieces(handle: ParquetHandle, request: ReadRequest, batchSize: number): AsyncGenerator<Piece> {
-  const tables = request.limit === undefined
-    ? handle.stream({ ...request, batchSize: Math.ceil(DECODE_ROWS / batchSize) * batchSize })
-    : [await handle.read(request)];
+  const tables =
+    request.limit === undefined
+      ? handle.stream({ ...request, batchSize: Math.ceil(DECODE_ROWS / batchSize) * batchSize })
+      : [await handle.read(request)];
   for await (const table of tables) {
     for (const data of table.batches) yield { length: data.numRows, data };
   }

@@ -155,9 +155,7 @@ class OpenedSource implements DeltaSource {
     this.schema = outputSchema(snapshot, columns);
   }
 
-  async *batches(
-    opts: { signal?: AbortSignal; limit?: number; resumeFrom?: ScanPosition } = {},
-  ): AsyncGenerator<ScanBatch> {
+  async *batches(opts: { signal?: AbortSignal; limit?: number; resumeFrom?: ScanPosition } = {}): AsyncGenerator<ScanBatch> {
     try {
       yield* this.scanBatches(opts);
     } catch (err) {
@@ -176,7 +174,11 @@ class OpenedSource implements DeltaSource {
     }
     // The limit counts kept rows, so the scan below reads until enough have passed the filter.
     const { expr, snapshot } = this.filter;
-    const scanned = read(snapshot, { ...options, columns: scanColumns(this.columns, expr), limit: undefined, rowGroupFilter: expr }, opts.limit !== undefined);
+    const scanned = read(
+      snapshot,
+      { ...options, columns: scanColumns(this.columns, expr), limit: undefined, rowGroupFilter: expr },
+      opts.limit !== undefined,
+    );
     yield* filterBatches(scanned, expr, this.columns, this.batchSize, opts.limit);
   }
 }

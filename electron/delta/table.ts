@@ -75,8 +75,7 @@ export class DeltaTable {
     const fresh = latestOnly && opened && Date.now() - opened.at < FRESH_LISTING_MS ? opened.listing : null;
     const listing = fresh ?? (await (latestOnly ? this.lister.listFromLastCheckpoint() : this.lister.list()));
     const version =
-      at.version ??
-      (at.timestampMs !== undefined ? await (await this.clockFor(listing)).resolve(at.timestampMs) : listing.latest);
+      at.version ?? (at.timestampMs !== undefined ? await (await this.clockFor(listing)).resolve(at.timestampMs) : listing.latest);
     const state = await this.stateAt(listing, version);
     assertReadable(state.protocol);
     return {
@@ -153,7 +152,12 @@ export class DeltaTable {
   async fileStats(snapshot: Snapshot): Promise<(FileStats | null)[]> {
     const checkpoint = this.statsCheckpoint(snapshot, await this.listingCovering(snapshot.version));
     const fromCheckpoint = checkpoint
-      ? await memoized(this.checkpointFileStats, checkpoint.files[0], async () => checkpointStats(await this.checkpointState(checkpoint)), KEPT_CHECKPOINTS)
+      ? await memoized(
+          this.checkpointFileStats,
+          checkpoint.files[0],
+          async () => checkpointStats(await this.checkpointState(checkpoint)),
+          KEPT_CHECKPOINTS,
+        )
       : null;
     return snapshot.files.map(({ add }) => ('stats' in add ? parseStats(add.stats) : (fromCheckpoint?.get(add.path) ?? null)));
   }
@@ -247,9 +251,7 @@ export class DeltaTable {
     if (newest) return newest;
     const checkpoint = segment.checkpoint;
     const metadata = checkpoint
-      ? await memoized(this.checkpointMetadata, checkpoint.files[0], () => readCheckpointMetadata(checkpoint)).catch(
-          () => null,
-        )
+      ? await memoized(this.checkpointMetadata, checkpoint.files[0], () => readCheckpointMetadata(checkpoint)).catch(() => null)
       : null;
     // Otherwise the full replay finds it (past an unreadable checkpoint) or reports why it cannot.
     return metadata ?? (await this.stateAt(listing, listing.latest)).metadata;
@@ -280,12 +282,7 @@ export class DeltaTable {
   }
 
   private checkpointRecordCounts(ref: CheckpointRef): Promise<Map<string, number | null>> {
-    return memoized(
-      this.checkpointCounts,
-      ref.files[0],
-      async () => recordCounts(await this.checkpointState(ref)),
-      KEPT_CHECKPOINTS,
-    );
+    return memoized(this.checkpointCounts, ref.files[0], async () => recordCounts(await this.checkpointState(ref)), KEPT_CHECKPOINTS);
   }
 }
 
@@ -301,7 +298,10 @@ async function checkTableRoot(root: string): Promise<void> {
     found = false;
   }
   if (found) return;
-  const isFile = await storage.stat(root).then(() => true, () => false);
+  const isFile = await storage.stat(root).then(
+    () => true,
+    () => false,
+  );
   throw tableNotFound(isFile ? `not a folder: ${root}` : `no such folder: ${root}`);
 }
 

@@ -30,11 +30,18 @@ export function columnsForOrder(columns: string[], keys: SortKey[]): string[] {
   return [...new Set([...columns, ...keys.map((k) => k.column)])];
 }
 
-export async function topRows(source: DeltaSource, keys: SortKey[], limit: number, columns: string[], signal?: AbortSignal): Promise<TopRows> {
+export async function topRows(
+  source: DeltaSource,
+  keys: SortKey[],
+  limit: number,
+  columns: string[],
+  signal?: AbortSignal,
+): Promise<TopRows> {
   const fields = keys.map((key) => {
     const field = source.fields.find((f) => f.name === key.column);
     if (!field) throw new DeltaportError('VALIDATION', `order-by: no column '${key.column}' in version ${source.snapshot.version}`);
-    if (familyOf(field.type) === null) throw new DeltaportError('VALIDATION', `order-by: column '${key.column}' of type ${JSON.stringify(field.type)} cannot be sorted`);
+    if (familyOf(field.type) === null)
+      throw new DeltaportError('VALIDATION', `order-by: column '${key.column}' of type ${JSON.stringify(field.type)} cannot be sorted`);
     return field;
   });
   const orders = fields.map((f) => comparator(f.type, f.type));

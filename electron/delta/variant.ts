@@ -62,7 +62,12 @@ function binaryAt(data: arrow.Data, i: number): Uint8Array {
 }
 
 /** JSON of one (possibly shredded) row; undefined when neither value nor typed_value is present (a missing field). */
-function shreddedToJson(dict: VariantMetadata, value: arrow.Data | undefined, typed: arrow.Data | undefined, i: number): string | undefined {
+function shreddedToJson(
+  dict: VariantMetadata,
+  value: arrow.Data | undefined,
+  typed: arrow.Data | undefined,
+  i: number,
+): string | undefined {
   const residual = value && value.getValid(i) ? binaryAt(value, i) : undefined;
   if (!typed || !typed.getValid(i)) return residual ? new VariantValue(dict, residual).toJson() : undefined;
   if (typed.typeId === arrow.Type.Struct) {
@@ -169,7 +174,10 @@ export class VariantValue {
     const basic = header & 0x03;
     const info = header >> 2;
     if (basic === 1) return JSON.stringify(decoder.decode(this.bytes.subarray(1, 1 + info)));
-    if (basic === 2) return `{${this.objectEntries().map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+    if (basic === 2)
+      return `{${this.objectEntries()
+        .map(([k, v]) => `${JSON.stringify(k)}:${v}`)
+        .join(',')}}`;
     if (basic === 3) {
       const { count, offsetSize, offsetsAt, valuesAt } = this.layout(info & 0x03, 0, (info >> 2) & 1);
       const items: string[] = [];

@@ -84,7 +84,10 @@ export async function writeToSink(
   req: Omit<ExportRequest, 'source'> & { signal: AbortSignal },
 ): Promise<Pick<ExportResult, 'rows' | 'resumedAfterRows'>> {
   const { signal } = req;
-  await checkSink(req.sink, input.fields.map((f) => f.name));
+  await checkSink(
+    req.sink,
+    input.fields.map((f) => f.name),
+  );
   throwIfCancelled(signal);
 
   const progress: ExportProgress = { rows: 0, files: 0, filesTotal: input.filesTotal, bytes: 0, bytesTotal: input.bytesTotal };
@@ -129,7 +132,8 @@ export async function writeToSink(
  * may not be replaced (the UI asks the user, the CLI wants --force). */
 async function checkSink(spec: SinkSpec, columns: string[]): Promise<void> {
   const problems = exportSinkProblems(spec, columns);
-  if (spec.kind === 'sqlite' && isCloudLocation(spec.path)) problems.push(`a SQLite database is a local file, not ${spec.path}: export to a local path`);
+  if (spec.kind === 'sqlite' && isCloudLocation(spec.path))
+    problems.push(`a SQLite database is a local file, not ${spec.path}: export to a local path`);
   if (problems.length > 0) throw validationError(problems);
   if (isSqlSink(spec) || spec.overwrite) return;
   const target = canonicalLocation(spec.path);

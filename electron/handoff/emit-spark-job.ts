@@ -42,7 +42,12 @@ async function pgServer(connection: PostgresConnection): Promise<PgServer> {
     host: config.host ?? 'localhost',
     port: config.port ?? 5432,
     database: config.database,
-    sslmode: ssl === false || ssl === undefined ? 'disable' : typeof ssl === 'object' && ssl.rejectUnauthorized === false ? 'require' : 'verify-full',
+    sslmode:
+      ssl === false || ssl === undefined
+        ? 'disable'
+        : typeof ssl === 'object' && ssl.rejectUnauthorized === false
+          ? 'require'
+          : 'verify-full',
     connectTimeoutMs: config.connectionTimeoutMillis ?? 10_000,
   };
 }

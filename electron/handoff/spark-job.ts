@@ -130,7 +130,14 @@ function sqlConstants(job: SparkJob, sink: SqlSinkSpec, plans: ColumnPlan[]): Re
 
 /** The one statement that moves the staged rows into the target. An upsert in PostgreSQL may not touch a row twice
  * in one statement, so rows sharing a key collapse first. */
-function insertFromStaging(dialect: Dialect, table: string, staging: string, fields: StructField[], plans: ColumnPlan[], keys: string[]): string {
+function insertFromStaging(
+  dialect: Dialect,
+  table: string,
+  staging: string,
+  fields: StructField[],
+  plans: ColumnPlan[],
+  keys: string[],
+): string {
   const selects = plans.map((p) => p.select).join(', ');
   const into = `INSERT INTO ${quoteIdent(table)} (${columnList(fields)}) `;
   if (keys.length === 0) return `${into}SELECT ${selects} FROM ${staging}`;
@@ -163,7 +170,12 @@ function pgJdbcUrl(server: PgServer): string {
 }
 
 function fileConstants(job: SparkJob, sink: FileSinkSpec): Record<string, PyValue> {
-  const common = { TARGET: sink.path, OUTPUT_PATH: sink.path, STAGING_PATH: `${sink.path}.spark-staging`, REPLACE: sink.overwrite === true };
+  const common = {
+    TARGET: sink.path,
+    OUTPUT_PATH: sink.path,
+    STAGING_PATH: `${sink.path}.spark-staging`,
+    REPLACE: sink.overwrite === true,
+  };
   // Parquet is Spark's own folder of part files; a text file is built as lines (spark-text-columns.ts) and
   // assembled into one file.
   if (sink.kind === 'parquet') return { SINK: 'folder', ...common };
@@ -219,7 +231,7 @@ function header(job: SparkJob): string[] {
   if (sink.kind === 'postgres') {
     lines.push('', `Credentials come from the environment, never from this file: ${PG_CREDENTIALS.user} and ${PG_CREDENTIALS.password}.`);
   }
-  lines.push('', 'What differs from Deltaport\'s own export:');
+  lines.push('', "What differs from Deltaport's own export:");
   if (isSqlSink(sink)) {
     lines.push(
       "- Spark's JDBC writer has no exactly-once: each partition commits on its own and a retried task writes its",
@@ -228,14 +240,15 @@ function header(job: SparkJob): string[] {
       '  afresh, so it never duplicates rows.',
       sink.exactlyOnce
         ? `- Exactly-once: the final transaction also records the job in ${PROGRESS_TABLE}, as Deltaport does; a rerun of a finished job writes nothing.`
-        : '- Without exactly-once, a rerun of a finished append appends the rows again (as Deltaport\'s own append does).',
+        : "- Without exactly-once, a rerun of a finished append appends the rows again (as Deltaport's own append does).",
       '- The target table is created with the DDL Deltaport would run (below, in FINISH); an existing target is',
       '  not checked against it first, so an incompatible one fails in the final transaction.',
     );
     if (sink.mode === 'upsert') {
-      lines.push("- Upsert: when rows share a key, Spark does not define which one wins (Deltaport keeps the last in scan order).");
+      lines.push('- Upsert: when rows share a key, Spark does not define which one wins (Deltaport keeps the last in scan order).');
     }
-    if (sink.kind === 'sqlite') lines.push('- SQLite: one writer; the file must be reachable from the driver and the executors (local mode).');
+    if (sink.kind === 'sqlite')
+      lines.push('- SQLite: one writer; the file must be reachable from the driver and the executors (local mode).');
   } else if (sink.kind === 'parquet') {
     lines.push(
       `- Spark writes a folder of part files at ${sink.path}, not one file; it is built beside it and renamed into`,
@@ -247,12 +260,14 @@ function header(job: SparkJob): string[] {
       "  JavaScript's number text, ISO-8601 times, exact decimals, base64 binary, nested values as Deltaport's JSON,",
       '  floating-point and nested values by Python functions), written as one part file beside PATH, then copied',
       `  after the header into ${sink.path}.spark-partial and renamed into place: nothing is at PATH until it is complete.`,
-      '  Rows are in the order Spark reads them, which may differ from the order of Deltaport\'s own export.',
+      "  Rows are in the order Spark reads them, which may differ from the order of Deltaport's own export.",
       '- One file means one task writes every line at the end (coalesce(1)); reading and filtering stay parallel.',
     );
   }
   if (isSqlSink(sink) && job.fields.some((f) => typeof f.type !== 'string')) {
-    lines.push("- Nested values are written by Spark's JSON writer: decimals and longs inside them become JSON numbers (Deltaport writes them as text).");
+    lines.push(
+      "- Nested values are written by Spark's JSON writer: decimals and longs inside them become JSON numbers (Deltaport writes them as text).",
+    );
   }
   lines.push('- On a cluster, point TABLE_PATH and the target at storage every executor reaches (s3a://, abfss://, hdfs://).');
   return lines;

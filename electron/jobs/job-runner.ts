@@ -175,7 +175,11 @@ export class JobRunner {
     const { sink } = job.request;
     if (sink.kind === 'postgres') return;
     const sameTarget = [...this.jobs.values()].some(
-      (other) => other !== job && other.info.state === 'running' && 'path' in other.request.sink && canonicalLocation(other.request.sink.path) === canonicalLocation(sink.path),
+      (other) =>
+        other !== job &&
+        other.info.state === 'running' &&
+        'path' in other.request.sink &&
+        canonicalLocation(other.request.sink.path) === canonicalLocation(sink.path),
     );
     if (sameTarget) return;
     if (sink.kind === 'sqlite') await (await import('../sinks/sqlite-sink.js')).releaseLeftLeases(sink.path);
@@ -197,7 +201,12 @@ export class JobRunner {
 
 function jobTitle(request: ExportRequest): string {
   const table = locationName(request.source.tablePath);
-  const version = request.source.versionAsOf !== undefined ? ` v${request.source.versionAsOf}` : request.source.timestampAsOf ? ` @ ${request.source.timestampAsOf}` : '';
+  const version =
+    request.source.versionAsOf !== undefined
+      ? ` v${request.source.versionAsOf}`
+      : request.source.timestampAsOf
+        ? ` @ ${request.source.timestampAsOf}`
+        : '';
   return `${table}${version} -> ${sinkTarget(request.sink)}`;
 }
 

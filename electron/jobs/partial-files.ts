@@ -12,9 +12,7 @@ export async function removePartialFiles(target: string): Promise<string[]> {
   const folder = path.dirname(absolute);
   const base = path.basename(absolute);
   const names = await readdir(folder).catch(() => [] as string[]);
-  const partials = names
-    .filter((name) => isPartialOf(name, base))
-    .map((name) => path.join(folder, name));
+  const partials = names.filter((name) => isPartialOf(name, base)).map((name) => path.join(folder, name));
   await Promise.all(partials.map((file) => rm(file, { force: true })));
   return partials;
 }

@@ -78,10 +78,20 @@ export async function exportTask(
 
 /** Reads one row more than asked, only to tell whether the snapshot has more. */
 export async function previewTask(request: PreviewRequest, signal: AbortSignal): Promise<PreviewResult> {
-  const { source, columns, batches, order } = await previewRows(request.source, { limit: request.limit, orderBy: request.orderBy, signal, openTable });
+  const { source, columns, batches, order } = await previewRows(request.source, {
+    limit: request.limit,
+    orderBy: request.orderBy,
+    signal,
+    openTable,
+  });
   const rows: JsonValue[][] = [];
   for await (const batch of batches) {
-    const readers = columns.map((name) => jsonReader(batch.getChild(name)!, batch.schema.fields.find((f) => f.name === name)));
+    const readers = columns.map((name) =>
+      jsonReader(
+        batch.getChild(name)!,
+        batch.schema.fields.find((f) => f.name === name),
+      ),
+    );
     for (let i = 0; i < batch.numRows; i++) rows.push(readers.map((read) => read(i)));
   }
   const fields = columns.map((name) => source.fields.find((f) => f.name === name)!);
@@ -190,12 +200,21 @@ export async function changesTask(request: ChangeRowsRequest, signal: AbortSigna
 }
 
 /** The first `limit` rows as JSON-safe values, and whether there were more. */
-async function jsonRows(fields: StructField[], schema: Schema, batches: AsyncIterable<RecordBatch>, limit: number): Promise<Pick<ChangeRows, 'columns' | 'rows' | 'truncated'>> {
+async function jsonRows(
+  fields: StructField[],
+  schema: Schema,
+  batches: AsyncIterable<RecordBatch>,
+  limit: number,
+): Promise<Pick<ChangeRows, 'columns' | 'rows' | 'truncated'>> {
   const rows: JsonValue[][] = [];
   for await (const batch of batches) {
     const readers = schema.fields.map((f) => jsonReader(batch.getChild(f.name)!, f));
     for (let i = 0; i < batch.numRows && rows.length <= limit; i++) rows.push(readers.map((read) => read(i)));
     if (rows.length > limit) break;
   }
-  return { columns: fields.map((f) => ({ name: f.name, type: f.type, nullable: f.nullable })), rows: rows.slice(0, limit), truncated: rows.length > limit };
+  return {
+    columns: fields.map((f) => ({ name: f.name, type: f.type, nullable: f.nullable })),
+    rows: rows.slice(0, limit),
+    truncated: rows.length > limit,
+  };
 }

@@ -27,9 +27,7 @@ export interface WorkerStart {
 
 /** storeOptions: the settings changed (a storage connection saved or deleted); tasks sent after it use them. */
 export type ToWorker =
-  | { type: 'run'; id: number; task: WorkerTask }
-  | { type: 'cancel'; id: number }
-  | { type: 'storeOptions'; list: RegisteredStoreOptions };
+  { type: 'run'; id: number; task: WorkerTask } | { type: 'cancel'; id: number } | { type: 'storeOptions'; list: RegisteredStoreOptions };
 
 export type FromWorker =
   | { type: 'progress'; id: number; progress: RawProgress }

@@ -29,7 +29,10 @@ function runNode(script: string, args: string[], options: { cwd?: string; env: N
 
 /** The first line of a failed step's output that says something, without the tool's log prefix. */
 export function causeLine(stderr: string, prefix?: RegExp): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('at '));
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('at '));
   const line = (prefix ? lines.find((l) => prefix.test(l))?.replace(prefix, '') : undefined) ?? lines[0];
   return line?.trim() || 'no message';
 }
@@ -59,7 +62,18 @@ export async function ensureElectronSqlite(root: string, env: NodeJS.ProcessEnv 
   const dir = electronBindingDir(root, runtime, version);
   mkdirSync(dir, { recursive: true });
   copyFileSync(path.join(sqliteDir, 'package.json'), path.join(dir, 'package.json'));
-  const args = ['--runtime', 'electron', '--target', electron.version, '--platform', runtime.platform, '--arch', runtime.arch, '--path', dir];
+  const args = [
+    '--runtime',
+    'electron',
+    '--target',
+    electron.version,
+    '--platform',
+    runtime.platform,
+    '--arch',
+    runtime.arch,
+    '--path',
+    dir,
+  ];
   const result = await runNode(prebuildBin, args, { cwd: sqliteDir, env });
   if (result.code !== 0 || !existsSync(file)) {
     rmSync(dir, { recursive: true, force: true });

@@ -126,7 +126,9 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       'Cache-Control': pathname.startsWith('/assets/') ? 'private, max-age=31536000, immutable' : 'no-store',
     });
     if (req.method === 'HEAD') return void res.end();
-    createReadStream(file).on('error', () => res.destroy()).pipe(res);
+    createReadStream(file)
+      .on('error', () => res.destroy())
+      .pipe(res);
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -29,11 +29,7 @@ export function cookieValue(header: string | undefined, name: string): string | 
 }
 
 /** Where the request's token came from, if it carries the right one. */
-export function presentedToken(
-  url: URL,
-  headers: IncomingHttpHeaders,
-  token: string,
-): 'query' | 'cookie' | 'header' | null {
+export function presentedToken(url: URL, headers: IncomingHttpHeaders, token: string): 'query' | 'cookie' | 'header' | null {
   const header = headers[TOKEN_HEADER];
   const candidates: ['query' | 'cookie' | 'header', string | undefined][] = [
     ['query', url.searchParams.get('token') ?? undefined],

@@ -14,7 +14,9 @@ import { requireOutputFolder } from './output-folder.js';
 /** The local path whose partial files hold a target's rows while they are written: the target itself, or for a
  * target in a bucket a file of that name in the temporary folder. */
 export function localTargetFor(target: string): string {
-  return isCloudLocation(target) ? path.join(tmpdir(), `deltaport-upload-${locationName(canonicalLocation(target))}`) : path.resolve(target);
+  return isCloudLocation(target)
+    ? path.join(tmpdir(), `deltaport-upload-${locationName(canonicalLocation(target))}`)
+    : path.resolve(target);
 }
 
 /** PATH.partial-<pid>-<12 hex digits>: the name a partial file of this process takes beside its target. */
@@ -139,7 +141,6 @@ export class AtomicFile {
 
 function writeError(file: string, err: unknown): DeltaportError {
   const { code, message } = err as NodeJS.ErrnoException;
-  const reason =
-    code === 'ENOSPC' ? 'the disk is full' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : message;
+  const reason = code === 'ENOSPC' ? 'the disk is full' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : message;
   return new DeltaportError('SINK_WRITE', `cannot write ${file}: ${String(reason).split('\n')[0]}`);
 }

@@ -87,7 +87,9 @@ export class TransactionBatcher {
       this.pending.shift();
       if (chunk.batch.numRows > 0) chunks.push(chunk.batch);
       taken += chunk.batch.numRows;
-      progress = chunk.end ? { position: chunk.end, rowsAfter: 0 } : { position: progress.position, rowsAfter: progress.rowsAfter + chunk.batch.numRows };
+      progress = chunk.end
+        ? { position: chunk.end, rowsAfter: 0 }
+        : { position: progress.position, rowsAfter: progress.rowsAfter + chunk.batch.numRows };
     }
     this.pendingRows -= taken;
     this.progress = progress;

@@ -5,7 +5,19 @@
 //
 // Layout: the 19-byte header; per row an int16 column count, then per column an int32 byte length (-1 for NULL)
 // and the value; an int16 -1 at the end. All integers are big-endian; Arrow buffers are little-endian.
-import { DateUnit, Precision, TimeUnit, Type, type Data, type DateDay, type Decimal, type Float, type Int, type RecordBatch, type Timestamp } from 'apache-arrow';
+import {
+  DateUnit,
+  Precision,
+  TimeUnit,
+  Type,
+  type Data,
+  type DateDay,
+  type Decimal,
+  type Float,
+  type Int,
+  type RecordBatch,
+  type Timestamp,
+} from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { unscaled } from '../values/decimal-text.js';
 import { jsonReader } from '../values/json-value.js';

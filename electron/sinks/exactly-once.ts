@@ -79,15 +79,10 @@ export async function readProgress(query: Query, dialect: Dialect, key: string):
 
 export async function saveProgress(query: Query, dialect: Dialect, key: string, target: string, p: StoredProgress): Promise<void> {
   const done = dialect === 'postgres' ? p.done : p.done ? 1 : 0;
-  await query(saveProgressSql(dialect, (n) => placeholder(dialect, n)), [
-    key,
-    target,
-    p.position?.fileIndex ?? null,
-    p.position?.rowsInFile ?? null,
-    p.rowsAfter,
-    p.rowsWritten,
-    done,
-  ]);
+  await query(
+    saveProgressSql(dialect, (n) => placeholder(dialect, n)),
+    [key, target, p.position?.fileIndex ?? null, p.position?.rowsInFile ?? null, p.rowsAfter, p.rowsWritten, done],
+  );
 }
 
 /** The progress row's upsert; its 7 parameters are key, target, file index, rows in file, rows after, rows written

@@ -26,7 +26,11 @@ export function ownerLabel(owner: RunOwner): string {
 
 export function alreadyRunning(holder: { pid: number; since: string } | string | null): DeltaportError {
   const who =
-    typeof holder === 'string' ? (/^deltaport: (process \d+ since \S+)$/.exec(holder)?.[1] ?? `another session (${holder || 'unnamed'})`) : holder ? `process ${holder.pid} since ${holder.since}` : 'another session';
+    typeof holder === 'string'
+      ? (/^deltaport: (process \d+ since \S+)$/.exec(holder)?.[1] ?? `another session (${holder || 'unnamed'})`)
+      : holder
+        ? `process ${holder.pid} since ${holder.since}`
+        : 'another session';
   return new DeltaportError('SINK_BUSY', `this export is already running in ${who}`);
 }
 
@@ -50,9 +54,12 @@ export const RENEW_LEASE_SQL = `UPDATE ${RUNS} SET renewed_at = ? WHERE job_key 
 export async function claimSqliteLease(query: Query, job: string, owner: RunOwner): Promise<void> {
   await query('BEGIN IMMEDIATE');
   try {
-    await query(`CREATE TABLE IF NOT EXISTS ${RUNS} (job_key TEXT PRIMARY KEY, run_id TEXT NOT NULL, pid INTEGER NOT NULL, since TEXT NOT NULL, renewed_at INTEGER NOT NULL)`);
+    await query(
+      `CREATE TABLE IF NOT EXISTS ${RUNS} (job_key TEXT PRIMARY KEY, run_id TEXT NOT NULL, pid INTEGER NOT NULL, since TEXT NOT NULL, renewed_at INTEGER NOT NULL)`,
+    );
     const [held] = await query(`SELECT run_id, pid, since, renewed_at FROM ${RUNS} WHERE job_key = ?`, [job]);
-    if (held && held.run_id !== owner.id && stillHeld(Number(held.pid), Number(held.renewed_at))) throw alreadyRunning({ pid: Number(held.pid), since: String(held.since) });
+    if (held && held.run_id !== owner.id && stillHeld(Number(held.pid), Number(held.renewed_at)))
+      throw alreadyRunning({ pid: Number(held.pid), since: String(held.since) });
     await query(
       `INSERT INTO ${RUNS} (job_key, run_id, pid, since, renewed_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (job_key) DO UPDATE SET run_id = excluded.run_id, pid = excluded.pid, since = excluded.since, renewed_at = excluded.renewed_at`,
       [job, owner.id, owner.pid, owner.since, Date.now()],

@@ -7,6 +7,7 @@ import { DeltaportError } from '../../shared/errors.js';
 /** The folder of `target` (absolute); throws when it is not an existing folder. */
 export function requireOutputFolder(target: string): string {
   const folder = path.dirname(path.resolve(target));
-  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new DeltaportError('SINK_WRITE', `the output folder does not exist: ${folder}`);
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+    throw new DeltaportError('SINK_WRITE', `the output folder does not exist: ${folder}`);
   return folder;
 }

@@ -2,15 +2,7 @@
 // is fed to transformParquetStream, which emits the file row group by row group; only the open row group is held
 // in memory. Arrow types pass through unchanged, so decimals, UTC vs local timestamps and nested types keep their
 // exact Parquet logical types.
-import {
-  makeData,
-  RecordBatch,
-  Struct,
-  Table,
-  tableToIPC,
-  vectorFromArray,
-  type Schema,
-} from 'apache-arrow';
+import { makeData, RecordBatch, Struct, Table, tableToIPC, vectorFromArray, type Schema } from 'apache-arrow';
 import * as wasm from 'parquet-wasm/node';
 import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import { joinBatches } from '../delta/concat-batches.js';

@@ -13,7 +13,15 @@ import { binaryCopyFits, binaryCopyReads, copyBinaryChunks } from './copy-binary
 import { CommittedCopy, CopyIn } from './copy-in.js';
 import { copyTextChunks } from './copy-text.js';
 import { advisoryKeys, alreadyRunning, ownerLabel } from './job-claim.js';
-import { clientConfig, connectPg, DEFAULT_STATEMENT_TIMEOUT_MS, describePgTable, dropLink, pgMessage, type PgLink } from './pg-connection.js';
+import {
+  clientConfig,
+  connectPg,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  describePgTable,
+  dropLink,
+  pgMessage,
+  type PgLink,
+} from './pg-connection.js';
 import type { BatchSink } from './sink.js';
 import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js';
 import { copySql, UPSERT_TEMP, upsertMergeSql, upsertTempSql } from './sql-statements.js';
@@ -93,7 +101,8 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
     inDoubt = () => null;
   };
   // Mode 'sql' times each of its statements (statementWriter); a COPY is one exchange, timed whole.
-  const writeRows = (rows: PgRows, firstRow: number) => ('batches' in rows ? prepared().write(rows, firstRow) : answered(prepared().write(rows, firstRow)));
+  const writeRows = (rows: PgRows, firstRow: number) =>
+    'batches' in rows ? prepared().write(rows, firstRow) : answered(prepared().write(rows, firstRow));
   return {
     query,
     describe: (table) => answered(describePgTable(client, table)),
@@ -127,10 +136,10 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
     backend: (client as unknown as { processID?: number }).processID ?? null,
     async endBackend(pid) {
       // Only that backend, and only while it still carries this run's name (a pid can be reused).
-      await query(`SELECT pg_terminate_backend(pid, $2) FROM pg_stat_activity WHERE pid = $1 AND application_name = current_setting('application_name')`, [
-        pid,
-        Math.floor(timeoutMs / 2),
-      ]);
+      await query(
+        `SELECT pg_terminate_backend(pid, $2) FROM pg_stat_activity WHERE pid = $1 AND application_name = current_setting('application_name')`,
+        [pid, Math.floor(timeoutMs / 2)],
+      );
     },
     async claim(job) {
       const [k1, k2] = advisoryKeys(job);
@@ -193,7 +202,10 @@ async function rowWriters(
   if (spec.mode === 'upsert') await client.query(upsertTempSql(fields));
   const described = await describePgTable(client, copyTable);
   format.binary = described !== null && binaryCopyFits(fields, described.columns);
-  const copy = { sql: (binary: boolean) => copySql(copyTable, fields, binary), after: spec.mode === 'upsert' ? [upsertMergeSql(table, fields, spec.keyColumns!)] : [] };
+  const copy = {
+    sql: (binary: boolean) => copySql(copyTable, fields, binary),
+    after: spec.mode === 'upsert' ? [upsertMergeSql(table, fields, spec.keyColumns!)] : [],
+  };
   return {
     write: (rows, firstRow) => {
       if (!('copyData' in rows)) throw new Error('COPY needs the rows as COPY data');
@@ -228,7 +240,10 @@ function statementWriter(client: pg.Client, { fields, spec }: WriteTarget, timed
     if (!('batches' in rows)) throw new Error('mode sql needs the rows as batches');
     let row = firstRow;
     for (const batch of rows.batches) {
-      const columns = sources.map((c) => ({ isNull: isNullAt(batch.data.children[c]), read: pgTextReader(batch.data.children[c], fields[c]) }));
+      const columns = sources.map((c) => ({
+        isNull: isNullAt(batch.data.children[c]),
+        read: pgTextReader(batch.data.children[c], fields[c]),
+      }));
       for (let r = 0; r < batch.numRows; r++, row++) {
         const values = columns.map(({ isNull, read }) => (isNull(r) ? null : read(r)));
         try {

@@ -26,14 +26,30 @@ export async function planSqlExport(fields: StructField[], spec: SqlSinkSpec): P
 
 /** Throws VALIDATION with every problem of the spec against the exported columns. */
 export function checkSpec(spec: SqlSinkSpec, fields: StructField[]): void {
-  const problems = exportSinkProblems(spec, fields.map((f) => f.name));
+  const problems = exportSinkProblems(
+    spec,
+    fields.map((f) => f.name),
+  );
   if (problems.length > 0) throw validationError(problems);
 }
 
-export function buildPlan(spec: SqlSinkSpec, fields: StructField[], existing: TableDescription | null, dialect: Dialect, staging?: string): ExportPlan {
+export function buildPlan(
+  spec: SqlSinkSpec,
+  fields: StructField[],
+  existing: TableDescription | null,
+  dialect: Dialect,
+  staging?: string,
+): ExportPlan {
   const table = spec.table;
   const keys = spec.mode === 'upsert' ? spec.keyColumns! : null;
-  const plan: ExportPlan = { sink: spec.kind, target: table, ddl: [], statement: '', targetExists: existing !== null, incompatibility: null };
+  const plan: ExportPlan = {
+    sink: spec.kind,
+    target: table,
+    ddl: [],
+    statement: '',
+    targetExists: existing !== null,
+    incompatibility: null,
+  };
   // Only an append into an existing table COPYs into columns the export did not create with the mapped types.
   const binary = spec.mode !== 'append' || existing === null || binaryCopyFits(fields, existing.columns);
   switch (spec.mode) {
@@ -42,7 +58,11 @@ export function buildPlan(spec: SqlSinkSpec, fields: StructField[], existing: Ta
       return plan;
     case 'overwrite': {
       const stage = staging ?? '<staging table>';
-      plan.ddl = [createTableSql(dialect, stage, fields), `DROP TABLE IF EXISTS ${quoteIdent(table)}`, `ALTER TABLE ${quoteIdent(stage)} RENAME TO ${quoteIdent(table)}`];
+      plan.ddl = [
+        createTableSql(dialect, stage, fields),
+        `DROP TABLE IF EXISTS ${quoteIdent(table)}`,
+        `ALTER TABLE ${quoteIdent(stage)} RENAME TO ${quoteIdent(table)}`,
+      ];
       plan.statement = dialect === 'postgres' ? copySql(stage, fields, binary) : insertValuesSql(stage, fields, 1, null);
       return plan;
     }

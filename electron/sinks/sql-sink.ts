@@ -12,7 +12,16 @@ import { DeltaportError } from '../../shared/errors.js';
 import type { SqlSinkSpec } from '../../shared/sink-spec.js';
 import type { ScanBatch, ScanPosition } from '../delta/scan-types.js';
 import { TransactionBatcher, type StreamProgress, type Transaction } from './batching.js';
-import { forgetProgress, jobKey, progressTableSql, readProgress, saveProgress, stagingPrefix, stagingTable, stagingTablesSql } from './exactly-once.js';
+import {
+  forgetProgress,
+  jobKey,
+  progressTableSql,
+  readProgress,
+  saveProgress,
+  stagingPrefix,
+  stagingTable,
+  stagingTablesSql,
+} from './exactly-once.js';
 import { newRun, type RunOwner } from './job-claim.js';
 import { backoffMs, cancelled, isTransient, sleep } from './retry.js';
 import type { BatchSink, SinkOpenContext } from './sink.js';
@@ -83,7 +92,10 @@ export interface SqlSinkOptions<Rows> {
 
 export function createSqlSink(spec: SqlSinkSpec, options: Omit<SqlSinkOptions<RecordBatch[]>, 'encode'>): BatchSink;
 export function createSqlSink<Rows>(spec: SqlSinkSpec, options: SqlSinkOptions<Rows>): BatchSink;
-export function createSqlSink<Rows>(spec: SqlSinkSpec, options: SqlSinkOptions<Rows> | Omit<SqlSinkOptions<RecordBatch[]>, 'encode'>): BatchSink {
+export function createSqlSink<Rows>(
+  spec: SqlSinkSpec,
+  options: SqlSinkOptions<Rows> | Omit<SqlSinkOptions<RecordBatch[]>, 'encode'>,
+): BatchSink {
   if ('encode' in options) return new SqlSink(spec, options);
   return new SqlSink<RecordBatch[]>(spec, { ...options, encode: async (chunks) => chunks });
 }
@@ -213,7 +225,11 @@ class SqlSink<Rows> implements BatchSink {
       const rest = this.batcher.takeRest();
       if (rest) this.enqueue(rest);
       await this.chain;
-      if (this.spec.mode === 'overwrite') await this.finish([`DROP TABLE IF EXISTS ${quoteIdent(this.spec.table)}`, `ALTER TABLE ${quoteIdent(this.target!.table)} RENAME TO ${quoteIdent(this.spec.table)}`]);
+      if (this.spec.mode === 'overwrite')
+        await this.finish([
+          `DROP TABLE IF EXISTS ${quoteIdent(this.spec.table)}`,
+          `ALTER TABLE ${quoteIdent(this.target!.table)} RENAME TO ${quoteIdent(this.spec.table)}`,
+        ]);
       else if (this.spec.exactlyOnce) await this.finish([]);
     }
     await this.releaseClaim();
@@ -295,7 +311,9 @@ class SqlSink<Rows> implements BatchSink {
   private async commit(txn: Transaction, rows: Rows, firstRow: number): Promise<void> {
     const stored = { ...txn.progress, rowsWritten: firstRow + txn.rows, done: false };
     await this.transaction(`rows ${firstRow + 1}-${firstRow + txn.rows}`, stored, (session) =>
-      session.writeCommitted && !this.spec.exactlyOnce ? session.writeCommitted(rows, firstRow) : this.committing(session, stored, (s) => s.writeRows(rows, firstRow)),
+      session.writeCommitted && !this.spec.exactlyOnce
+        ? session.writeCommitted(rows, firstRow)
+        : this.committing(session, stored, (s) => s.writeRows(rows, firstRow)),
     );
     this.rowsWritten = firstRow + txn.rows;
     this.queuedRows -= txn.rows;

@@ -118,7 +118,9 @@ export function incompatibility(dialect: Dialect, table: string, fields: StructF
     }
     matched.add(column);
     if (!accepts(dialect, field, column.type)) {
-      problems.push(`column "${column.name}" is ${column.type || 'untyped'}, which cannot hold ${typeLabelOf(field)} (needs ${sqlType(field, dialect)})`);
+      problems.push(
+        `column "${column.name}" is ${column.type || 'untyped'}, which cannot hold ${typeLabelOf(field)} (needs ${sqlType(field, dialect)})`,
+      );
     }
   }
   for (const column of existing) {
@@ -131,7 +133,10 @@ export function incompatibility(dialect: Dialect, table: string, fields: StructF
 
 function findColumn(dialect: Dialect, existing: ExistingColumn[], name: string): ExistingColumn | undefined {
   // SQLite compares column names without regard to ASCII case; PostgreSQL's quoted names are exact.
-  return existing.find((c) => c.name === name) ?? (dialect === 'sqlite' ? existing.find((c) => c.name.toLowerCase() === name.toLowerCase()) : undefined);
+  return (
+    existing.find((c) => c.name === name) ??
+    (dialect === 'sqlite' ? existing.find((c) => c.name.toLowerCase() === name.toLowerCase()) : undefined)
+  );
 }
 
 function typeLabelOf(field: StructField): string {

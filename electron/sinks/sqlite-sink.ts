@@ -58,7 +58,16 @@ async function removeUnlessRows(path: string): Promise<void> {
     try {
       // The leases are not rows of an export (a lease this run could not release is left to the next run).
       const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name <> ?").pluck().all(RUNS_TABLE) as string[];
-      if (tables.some((t) => db.prepare(`SELECT EXISTS (SELECT 1 FROM ${quoteIdent(t)})`).pluck().get() === 1)) return;
+      if (
+        tables.some(
+          (t) =>
+            db
+              .prepare(`SELECT EXISTS (SELECT 1 FROM ${quoteIdent(t)})`)
+              .pluck()
+              .get() === 1,
+        )
+      )
+        return;
     } finally {
       db.close();
     }
@@ -163,7 +172,7 @@ function insertWriter(db: Database.Database, target: WriteTarget): RowWriter {
     let filled = 0;
     for (const batch of chunks) {
       const fillers = target.fields.map((field, c) => sqliteFiller(batch.data.children[c], field));
-      for (let row = 0; row < batch.numRows; ) {
+      for (let row = 0; row < batch.numRows;) {
         const rows = Math.min(perStatement - filled, batch.numRows - row);
         for (let c = 0; c < width; c++) fillers[c](params, row, rows, filled * width + c, width);
         filled += rows;

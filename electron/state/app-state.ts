@@ -106,7 +106,11 @@ export class AppState {
 
   addRecentTable(tablePath: string, openedAt = Date.now()): void {
     this.db.transaction(() => {
-      this.db.prepare('INSERT INTO recent_tables (path, opened_at) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET opened_at = excluded.opened_at').run(tablePath, openedAt);
+      this.db
+        .prepare(
+          'INSERT INTO recent_tables (path, opened_at) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET opened_at = excluded.opened_at',
+        )
+        .run(tablePath, openedAt);
       this.db
         .prepare('DELETE FROM recent_tables WHERE path NOT IN (SELECT path FROM recent_tables ORDER BY opened_at DESC, rowid DESC LIMIT ?)')
         .run(MAX_RECENT);

@@ -60,13 +60,19 @@ export class AzureStorage implements Storage {
       service = BlobServiceClient.fromConnectionString(connectionString, pipeline);
     } else {
       if (!account) {
-        throw new StorageError('denied', `cannot open ${this.keys.root}: no storage account is named (use abfss://container@account.dfs.core.windows.net/..., the storage option account_name, or AZURE_STORAGE_ACCOUNT)`);
+        throw new StorageError(
+          'denied',
+          `cannot open ${this.keys.root}: no storage account is named (use abfss://container@account.dfs.core.windows.net/..., the storage option account_name, or AZURE_STORAGE_ACCOUNT)`,
+        );
       }
       const endpoint = (options.endpoint ?? `https://${account}.blob.core.windows.net`).replace(/\/+$/, '');
       const key = options.account_key ?? env.AZURE_STORAGE_KEY;
       const sas = (options.sas_token ?? env.AZURE_STORAGE_SAS_TOKEN)?.replace(/^\?/, '');
       if (options.anonymous !== 'true' && !key && !sas) {
-        throw new StorageError('denied', `cannot open ${this.keys.root}: no credentials for storage account ${account} (give the storage option account_key or sas_token, or set AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN or AZURE_STORAGE_CONNECTION_STRING)`);
+        throw new StorageError(
+          'denied',
+          `cannot open ${this.keys.root}: no credentials for storage account ${account} (give the storage option account_key or sas_token, or set AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN or AZURE_STORAGE_CONNECTION_STRING)`,
+        );
       }
       const credential = key && options.anonymous !== 'true' ? new StorageSharedKeyCredential(account, key) : new AnonymousCredential();
       const stages = newPipeline(credential, pipeline);
@@ -120,7 +126,10 @@ export class AzureStorage implements Storage {
 
   async hasFolder(folder: string): Promise<boolean> {
     return this.call('list', folder, async () => {
-      const page = await this.container.listBlobsFlat({ prefix: this.keys.folderKey(folder) }).byPage({ maxPageSize: 1 }).next();
+      const page = await this.container
+        .listBlobsFlat({ prefix: this.keys.folderKey(folder) })
+        .byPage({ maxPageSize: 1 })
+        .next();
       return !page.done && page.value.segment.blobItems.length > 0;
     });
   }

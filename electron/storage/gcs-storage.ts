@@ -34,13 +34,22 @@ export class GcsStorage implements Storage {
     countList();
     const [files] = await this.call('list', folder, () =>
       // startOffset is inclusive: the name itself is dropped below.
-      this.bucket.getFiles({ prefix, delimiter: '/', autoPaginate: true, startOffset: startAfter === undefined ? undefined : prefix + startAfter }),
+      this.bucket.getFiles({
+        prefix,
+        delimiter: '/',
+        autoPaginate: true,
+        startOffset: startAfter === undefined ? undefined : prefix + startAfter,
+      }),
     );
     const out: ListedObject[] = [];
     for (const file of files) {
       const name = file.name.slice(prefix.length);
       if (name === '' || (startAfter !== undefined && name <= startAfter)) continue;
-      out.push({ name, size: Number(file.metadata.size ?? 0), modifiedMs: file.metadata.updated ? Date.parse(file.metadata.updated) : null });
+      out.push({
+        name,
+        size: Number(file.metadata.size ?? 0),
+        modifiedMs: file.metadata.updated ? Date.parse(file.metadata.updated) : null,
+      });
     }
     return out;
   }
@@ -69,13 +78,17 @@ export class GcsStorage implements Storage {
   }
 
   async hasFolder(folder: string): Promise<boolean> {
-    const [files] = await this.call('list', folder, () => this.bucket.getFiles({ prefix: this.keys.folderKey(folder), maxResults: 1, autoPaginate: false }));
+    const [files] = await this.call('list', folder, () =>
+      this.bucket.getFiles({ prefix: this.keys.folderKey(folder), maxResults: 1, autoPaginate: false }),
+    );
     return files.length > 0;
   }
 
   private async download(location: string, start?: number, end?: number): Promise<Uint8Array> {
     return this.call('read', location, async () => {
-      const [bytes] = await this.bucket.file(this.keys.key(location)).download(start === undefined ? {} : { start, end, validation: false });
+      const [bytes] = await this.bucket
+        .file(this.keys.key(location))
+        .download(start === undefined ? {} : { start, end, validation: false });
       return received(location, bytes, end === undefined || start === undefined ? undefined : end - start + 1);
     });
   }
@@ -93,7 +106,10 @@ export class GcsStorage implements Storage {
     // Google's client passes its timeout to a fetch that ignores it: a stalled server would be waited for for ever.
     // The call as a whole gets the time its attempts could take.
     const stalled = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${this.timeoutMs * ATTEMPTS} ms`), { name: 'TimeoutError' })), this.timeoutMs * ATTEMPTS);
+      timer = setTimeout(
+        () => reject(Object.assign(new Error(`no answer within ${this.timeoutMs * ATTEMPTS} ms`), { name: 'TimeoutError' })),
+        this.timeoutMs * ATTEMPTS,
+      );
     });
     try {
       return await Promise.race([run(), stalled]);
@@ -103,7 +119,8 @@ export class GcsStorage implements Storage {
       let reason: StorageFailure | null = null;
       // A listing finds no object to miss, so its 404 is the bucket's; a read's may be either (GCS names the bucket in
       // its words, emulators do not): the bucket is asked.
-      if (e.code === 404) reason = what === 'list' || /bucket/i.test(e.message ?? '') || !(await this.bucketExists()) ? 'no-bucket' : 'not-found';
+      if (e.code === 404)
+        reason = what === 'list' || /bucket/i.test(e.message ?? '') || !(await this.bucketExists()) ? 'no-bucket' : 'not-found';
       else if (e.code === 401 || e.code === 403) reason = 'denied';
       else if (e.code === 429) reason = 'throttled';
       throw storeFailure(what, location, { reason, err });

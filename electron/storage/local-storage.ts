@@ -46,7 +46,8 @@ export class LocalStorage implements Storage {
       const bytes = new Uint8Array(length);
       const { bytesRead } = await handle.read(bytes, 0, length, offset);
       countFetch(bytesRead);
-      if (bytesRead < length) throw new StorageError('truncated', `${location} ends at ${offset + bytesRead}, before byte ${offset + length}`);
+      if (bytesRead < length)
+        throw new StorageError('truncated', `${location} ends at ${offset + bytesRead}, before byte ${offset + length}`);
       return bytes;
     } catch (err) {
       throw failure(err, location);

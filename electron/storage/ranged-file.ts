@@ -32,7 +32,10 @@ export function rangeBlob(storage: Storage, location: string, size: number): Blo
 }
 
 /** hyparquet's AsyncBuffer over a stored file of `size` bytes. */
-export function rangeBuffer(location: string, size: number): { byteLength: number; slice(start: number, end?: number): Promise<ArrayBuffer> } {
+export function rangeBuffer(
+  location: string,
+  size: number,
+): { byteLength: number; slice(start: number, end?: number): Promise<ArrayBuffer> } {
   const storage = storageFor(location);
   return {
     byteLength: size,
@@ -45,5 +48,7 @@ export function rangeBuffer(location: string, size: number): { byteLength: numbe
 /** The bytes as an ArrayBuffer of their own (a Buffer from a pool shares a larger one). Copied through Uint8Array's
  * constructor: Buffer's own slice() copies nothing and would hand back the whole pool. */
 function ownBuffer(bytes: Uint8Array): ArrayBuffer {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (new Uint8Array(bytes).buffer as ArrayBuffer);
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? (bytes.buffer as ArrayBuffer)
+    : (new Uint8Array(bytes).buffer as ArrayBuffer);
 }

@@ -39,7 +39,10 @@ export class S3Storage implements Storage {
   private readonly bucket: string;
   private readonly keys: BucketKeys;
 
-  constructor(store: StoreLocation, private readonly options: StoreOptions) {
+  constructor(
+    store: StoreLocation,
+    private readonly options: StoreOptions,
+  ) {
     this.bucket = store.bucket;
     this.keys = new BucketKeys(storeUrl({ ...store, key: '' }));
     const timeout = Number(options.timeout_ms ?? DEFAULT_TIMEOUT_MS);
@@ -55,7 +58,11 @@ export class S3Storage implements Storage {
     if (options.endpoint) config.endpoint = options.endpoint;
     if (options.profile) config.profile = options.profile;
     if (options.access_key_id && options.secret_access_key) {
-      config.credentials = { accessKeyId: options.access_key_id, secretAccessKey: options.secret_access_key, sessionToken: options.session_token };
+      config.credentials = {
+        accessKeyId: options.access_key_id,
+        secretAccessKey: options.secret_access_key,
+        sessionToken: options.session_token,
+      };
     }
     // Public buckets: requests go unsigned.
     if (options.anonymous === 'true') config.signer = { sign: async (request) => request };
@@ -98,7 +105,9 @@ export class S3Storage implements Storage {
   }
 
   async stat(location: string): Promise<ObjectMeta> {
-    const head = await this.call('read', location, () => this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.keys.key(location) })));
+    const head = await this.call('read', location, () =>
+      this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.keys.key(location) })),
+    );
     return { size: head.ContentLength ?? 0, modifiedMs: head.LastModified?.getTime() ?? 0 };
   }
 
@@ -109,7 +118,11 @@ export class S3Storage implements Storage {
   /** A multipart upload: S3 shows the object only when the upload completes; on a failure the SDK aborts it. */
   async upload(localFile: string, location: string): Promise<void> {
     await this.call('write', location, () =>
-      new Upload({ client: this.client, params: { Bucket: this.bucket, Key: this.keys.key(location), Body: createReadStream(localFile) }, leavePartsOnError: false }).done(),
+      new Upload({
+        client: this.client,
+        params: { Bucket: this.bucket, Key: this.keys.key(location), Body: createReadStream(localFile) },
+        leavePartsOnError: false,
+      }).done(),
     );
   }
 

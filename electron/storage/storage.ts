@@ -44,7 +44,8 @@ export interface Storage {
 }
 
 /** Why a storage call failed, for callers that branch (a missing commit, a missing bucket) and for the message. */
-export type StorageFailure = 'not-found' | 'truncated' | 'no-bucket' | 'denied' | 'expired' | 'unreachable' | 'throttled' | 'is-folder' | 'failed';
+export type StorageFailure =
+  'not-found' | 'truncated' | 'no-bucket' | 'denied' | 'expired' | 'unreachable' | 'throttled' | 'is-folder' | 'failed';
 
 export class StorageError extends DeltaportError {
   constructor(

@@ -7,7 +7,17 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Attempts per call, the first included: throttling and dropped connections are retried with backoff. */
 export const ATTEMPTS = 4;
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'UND_ERR_SOCKET']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+]);
 const NETWORK_NAMES = new Set(['TimeoutError', 'RequestTimeout', 'AbortError']);
 
 const SAY: Record<StorageFailure, string> = {
@@ -34,7 +44,11 @@ export interface FailureFacts {
 /** A network-level failure (refused, reset, timed out, unresolvable), in any client. */
 export function isNetworkFailure(err: unknown): boolean {
   const e = err as { code?: string; name?: string; cause?: unknown };
-  return NETWORK_CODES.has(e?.code ?? '') || NETWORK_NAMES.has(e?.name ?? '') || (e?.cause !== undefined && e.cause !== err && isNetworkFailure(e.cause));
+  return (
+    NETWORK_CODES.has(e?.code ?? '') ||
+    NETWORK_NAMES.has(e?.name ?? '') ||
+    (e?.cause !== undefined && e.cause !== err && isNetworkFailure(e.cause))
+  );
 }
 
 export function storeFailure(what: string, location: string, facts: FailureFacts): StorageError {

@@ -38,7 +38,8 @@ export function storeOptionProblems(options: StoreOptions): string[] {
       problems.push(`storage option ${name} must be true or false, not '${value}'`);
     } else if (name === 'timeout_ms' && !/^[1-9][0-9]{0,6}$/.test(value)) {
       problems.push(`storage option timeout_ms must be a whole number of milliseconds, not '${value}'`);
-    } else if (name === 'endpoint' && !/^https?:\/\/[^/]+/.test(value)) problems.push(`storage option endpoint must be an http(s):// URL, not '${value}'`);
+    } else if (name === 'endpoint' && !/^https?:\/\/[^/]+/.test(value))
+      problems.push(`storage option endpoint must be an http(s):// URL, not '${value}'`);
   }
   return problems;
 }
@@ -48,7 +49,9 @@ export function registerStoreOptions(prefix: string, options: StoreOptions): voi
   const problems = storeOptionProblems(options);
   if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('\n'));
   const folder = prefix.endsWith('/') ? prefix : `${prefix}/`;
-  registered = [...registered.filter((r) => r.prefix !== folder), { prefix: folder, options }].sort((a, b) => a.prefix.length - b.prefix.length);
+  registered = [...registered.filter((r) => r.prefix !== folder), { prefix: folder, options }].sort(
+    (a, b) => a.prefix.length - b.prefix.length,
+  );
 }
 
 export function storeOptionsFor(store: StoreLocation): StoreOptions {

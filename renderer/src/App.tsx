@@ -196,7 +196,12 @@ export function App() {
           <SnapshotBar info={info} travel={travel} commits={table.history} />
           <div className="workspace-body">
             <aside className="sidebar">
-              <ColumnsPanel fields={info.schema.fields} partitionColumns={info.partitionColumns} chosen={table.chosen} onChange={table.setChosen} />
+              <ColumnsPanel
+                fields={info.schema.fields}
+                partitionColumns={info.partitionColumns}
+                chosen={table.chosen}
+                onChange={table.setChosen}
+              />
             </aside>
             <Tabs<TabKey>
               label="Table panels"
@@ -224,7 +229,12 @@ export function App() {
                   key: 'partitions',
                   label: 'Partitions',
                   content: (
-                    <PartitionsPanel path={path} version={info.version} partitionColumns={info.partitionColumns} visible={tab === 'partitions'} />
+                    <PartitionsPanel
+                      path={path}
+                      version={info.version}
+                      partitionColumns={info.partitionColumns}
+                      visible={tab === 'partitions'}
+                    />
                   ),
                 },
                 {
@@ -273,7 +283,14 @@ export function App() {
         </main>
       )}
 
-      <JobsDock jobs={jobs} loadError={loadError} open={dockOpen} onOpenChange={setDockOpen} onChanged={upsert} onClearFinished={clearFinished} />
+      <JobsDock
+        jobs={jobs}
+        loadError={loadError}
+        open={dockOpen}
+        onOpenChange={setDockOpen}
+        onChanged={upsert}
+        onClearFinished={clearFinished}
+      />
       {connectionsOpen && <StorageConnectionsDialog onClose={() => setConnectionsOpen(false)} />}
       {dragging && (
         <div className="drop-overlay" aria-hidden="true">

@@ -39,7 +39,11 @@ const UPDATED = ['numUpdatedRows', 'numTargetRowsUpdated'];
 export function commitSummaryText(commit: CommitSummary): string {
   const m = commit.operationMetrics;
   const signed = (sign: string, n: number | null) => (n ? `${sign}${formatCount(n)}` : '');
-  const rows = [signed('+', firstMetric(m, INSERTED)), signed('~', firstMetric(m, UPDATED)), signed('−', firstMetric(m, REMOVED.rows))].filter(Boolean);
+  const rows = [
+    signed('+', firstMetric(m, INSERTED)),
+    signed('~', firstMetric(m, UPDATED)),
+    signed('−', firstMetric(m, REMOVED.rows)),
+  ].filter(Boolean);
   const files = [signed('+', firstMetric(m, FILES_ADDED)), signed('−', firstMetric(m, FILES_REMOVED))].filter(Boolean);
   return [rows.length ? `${rows.join(' ')} rows` : '', files.length ? `${files.join(' ')} files` : ''].filter(Boolean).join(' · ');
 }

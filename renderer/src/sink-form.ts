@@ -102,10 +102,16 @@ function draftOf(form: SinkForm): SinkSpec {
     mode: form.mode,
     ...(form.mode === 'upsert' ? { keyColumns: keyColumnList(form.keyColumns) } : {}),
     ...(form.mode === 'sql' ? { sql: form.sql } : {}),
-    execution: { batchSize: numberOf(form.batchSize), batchIntervalMs: numberOf(form.batchIntervalMs), maxRetries: numberOf(form.maxRetries) },
+    execution: {
+      batchSize: numberOf(form.batchSize),
+      batchIntervalMs: numberOf(form.batchIntervalMs),
+      maxRetries: numberOf(form.maxRetries),
+    },
     exactlyOnce: form.exactlyOnce,
   };
-  return form.kind === 'sqlite' ? { kind: 'sqlite', path: form.sqlitePath.trim(), ...target } : { kind: 'postgres', connection: connectionOf(form), ...target };
+  return form.kind === 'sqlite'
+    ? { kind: 'sqlite', path: form.sqlitePath.trim(), ...target }
+    : { kind: 'postgres', connection: connectionOf(form), ...target };
 }
 
 /** The spec, checked by the same schema as the host checks it with, as the user types; one sentence per problem. */

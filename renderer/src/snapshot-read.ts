@@ -29,7 +29,11 @@ export function useSnapshotRead<T>(key: string, visible: boolean, read: () => Pr
       setState((s) => ({ key, value: s.key === key ? s.value : null, error: null, busy: true }));
       void request().then((result) => {
         if (latest.current !== id) return;
-        setState(result.ok ? { key, value: result.value, error: null, busy: false } : { key, value: null, error: result.error.message, busy: false });
+        setState(
+          result.ok
+            ? { key, value: result.value, error: null, busy: false }
+            : { key, value: null, error: result.error.message, busy: false },
+        );
       });
     },
     [key],

@@ -41,7 +41,9 @@ function wantedOf(versionText: string, timestampText: string): Wanted {
   }
   if (timestampText.trim() === '') return null;
   const exact = normalizeTimestampInput(timestampText);
-  return exact === null ? { problem: 'Not a date and time; type UTC like 2022-02-24 04:55 or pick one.' } : { asOf: { timestampAsOf: exact } };
+  return exact === null
+    ? { problem: 'Not a date and time; type UTC like 2022-02-24 04:55 or pick one.' }
+    : { asOf: { timestampAsOf: exact } };
 }
 
 export function useTimeTravel(path: string | null): TimeTravel {
@@ -60,7 +62,11 @@ export function useTimeTravel(path: string | null): TimeTravel {
     let stale = false;
     const timer = setTimeout(() => {
       void api.resolveVersion({ path: tablePath, ...asOf }).then((result) => {
-        if (!stale) setAnswer({ key, status: result.ok ? { state: 'resolved', ...result.value } : { state: 'invalid', message: result.error.message } });
+        if (!stale)
+          setAnswer({
+            key,
+            status: result.ok ? { state: 'resolved', ...result.value } : { state: 'invalid', message: result.error.message },
+          });
       });
     }, RESOLVE_DELAY_MS);
     return () => {

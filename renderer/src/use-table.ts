@@ -142,7 +142,8 @@ export function useTable(): OpenTable {
         : travel.asOf === null
           ? 'Fix the Version or Timestamp field first.'
           : null;
-  const source: DeltaSourceSpec | null = blocked === null && path !== null ? { tablePath: path, columnNames: chosen, ...travel.asOf } : null;
+  const source: DeltaSourceSpec | null =
+    blocked === null && path !== null ? { tablePath: path, columnNames: chosen, ...travel.asOf } : null;
   const known = info?.versionRange.latest ?? null;
 
   return {

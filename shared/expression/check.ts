@@ -83,7 +83,10 @@ class Checker {
     const right = this.check(rightNode, typeOf(left));
     if (isStringLiteral(leftNode) && typeOf(right) !== 'string') left = this.check(leftNode, typeOf(right));
     const [lf, rf] = [familyOf(typeOf(left)), familyOf(typeOf(right))];
-    for (const [expr, family, node] of [[left, lf, leftNode], [right, rf, rightNode]] as const) {
+    for (const [expr, family, node] of [
+      [left, lf, leftNode],
+      [right, rf, rightNode],
+    ] as const) {
       if (family === null) throw new FilterError(`${operator} cannot compare ${describeType(expr)}`, node.pos);
     }
     if (lf !== rf && lf !== 'void' && rf !== 'void') {
@@ -114,7 +117,10 @@ function uniqueCaseInsensitive(fields: StructField[], name: string): StructField
 
 function unknownColumn(parent: string[], name: string, fields: StructField[]): string {
   const where = parent.length === 0 ? 'no column' : `'${parent.join('.')}' has no field`;
-  const shown = fields.slice(0, 8).map((f) => `'${f.name}'`).join(', ');
+  const shown = fields
+    .slice(0, 8)
+    .map((f) => `'${f.name}'`)
+    .join(', ');
   const more = fields.length > 8 ? ` and ${fields.length - 8} more` : '';
   return `${where} '${name}' (${parent.length === 0 ? 'columns' : 'fields'}: ${shown}${more})`;
 }
@@ -163,7 +169,8 @@ function literal(node: Extract<Syntax, { kind: 'literal' }>, context: DeltaType 
 function typedLiteral(text: string, type: string, pos: number): Expr {
   let value: DeltaValue | undefined = parseDeltaText(text, type);
   // A timestamp may be given as a date: midnight UTC.
-  if (value === undefined && (type === 'timestamp' || type === 'timestamp_ntz')) value = parseTimestampMicros(`${text} 00:00:00`) ?? undefined;
+  if (value === undefined && (type === 'timestamp' || type === 'timestamp_ntz'))
+    value = parseTimestampMicros(`${text} 00:00:00`) ?? undefined;
   if (value === undefined || value === null) throw new FilterError(`'${text}' is not a valid ${type}`, pos);
   return { op: 'literal', type, value };
 }

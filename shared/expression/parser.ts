@@ -162,7 +162,8 @@ class Parser {
     while (this.peek().type === 'op' && this.peek().text === '.') {
       this.at++;
       const part = this.next();
-      if (part.type !== 'ident' && part.type !== 'quoted') throw new FilterError(`expected a field name after '.', found ${describe(part)}`, part.pos);
+      if (part.type !== 'ident' && part.type !== 'quoted')
+        throw new FilterError(`expected a field name after '.', found ${describe(part)}`, part.pos);
       path.push(part.text);
     }
     return { kind: 'column', path, pos: first.pos };

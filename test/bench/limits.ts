@@ -132,7 +132,8 @@ export async function psqlCopyLimits(dir: string, databaseUrl: string, source: R
   await writeCsv(csv, source);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const psql = (command: string) => execFileAsync('psql', [databaseUrl, '-v', 'ON_ERROR_STOP=1', '-q', '-c', command], { maxBuffer: 1 << 20 });
+  const psql = (command: string) =>
+    execFileAsync('psql', [databaseUrl, '-v', 'ON_ERROR_STOP=1', '-q', '-c', command], { maxBuffer: 1 << 20 });
   /** Seconds to load the file into a fresh table, whose rows are counted and which is then dropped. */
   const load = async (file: string, format: string, keep = false): Promise<number> => {
     await client.query('DROP TABLE IF EXISTS bench_limit');

@@ -46,7 +46,13 @@ export async function objectStoreCase(wideRoot: string, longLogRoot: string, com
   await s3.createBucket(BUCKET);
   await putFolder(s3, 'wide', wideRoot);
   await putFolder(s3, 'long', longLogRoot);
-  const options = { endpoint: s3.endpoint, region: s3.region, path_style: 'true', access_key_id: s3.accessKeyId, secret_access_key: s3.secretAccessKey };
+  const options = {
+    endpoint: s3.endpoint,
+    region: s3.region,
+    path_style: 'true',
+    access_key_id: s3.accessKeyId,
+    secret_access_key: s3.secretAccessKey,
+  };
   registerStoreOptions(`s3://${BUCKET}`, options);
 
   const before = fetchCounts();
@@ -81,14 +87,21 @@ async function putFolder(store: S3Store, prefix: string, root: string): Promise<
     .filter((e) => e.isFile())
     .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
   for (let i = 0; i < files.length; i += UPLOAD_CONCURRENCY) {
-    await Promise.all(files.slice(i, i + UPLOAD_CONCURRENCY).map((file) => store.putObject(BUCKET, `${prefix}/${file}`, readFileSync(path.join(root, file)))));
+    await Promise.all(
+      files
+        .slice(i, i + UPLOAD_CONCURRENCY)
+        .map((file) => store.putObject(BUCKET, `${prefix}/${file}`, readFileSync(path.join(root, file)))),
+    );
   }
 }
 
 /** The data file a preview of the latest version shows first: the first add of the newest commit that has one. */
 function firstDataFile(root: string): string {
   const log = path.join(root, '_delta_log');
-  for (const name of readdirSync(log).filter((n) => /^\d{20}\.json$/.test(n)).sort().reverse()) {
+  for (const name of readdirSync(log)
+    .filter((n) => /^\d{20}\.json$/.test(n))
+    .sort()
+    .reverse()) {
     for (const line of readFileSync(path.join(log, name), 'utf8').split('\n')) {
       if (!line.trim()) continue;
       const action = JSON.parse(line) as { add?: { path: string } };

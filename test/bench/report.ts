@@ -50,7 +50,9 @@ export interface Figures {
 const valueOf = (f: Figure): number | null => ('value' in f ? f.value : null);
 
 export function peakRss(figures: Figures): Figure {
-  const values = Object.values(figures.rssMb).map(valueOf).filter((v): v is number => v !== null);
+  const values = Object.values(figures.rssMb)
+    .map(valueOf)
+    .filter((v): v is number => v !== null);
   return values.length > 0 ? { value: Math.max(...values) } : { error: 'no export process reported its RSS' };
 }
 
@@ -94,7 +96,14 @@ export function markdownTable(figures: Figures): string {
   const atMost = (max: number) => (v: number) => v <= max;
   const below = (max: number) => (v: number) => v < max;
   const lines: Line[] = [
-    { measure: 'export to SQLite', figure: figures.export.sqlite, unit: 'rows/s', limit: figures.export.sqliteLimit, target: '>= 0.8x limit', meets: atLeast08 },
+    {
+      measure: 'export to SQLite',
+      figure: figures.export.sqlite,
+      unit: 'rows/s',
+      limit: figures.export.sqliteLimit,
+      target: '>= 0.8x limit',
+      meets: atLeast08,
+    },
     {
       measure: '  the same, per CPU-second of the process (fairer on a busy machine)',
       figure: perCpuSecond(figures.rows, figures.cpuSeconds.sqlite),
@@ -110,7 +119,13 @@ export function markdownTable(figures: Figures): string {
       target: '>= 0.8x limit',
       meets: atLeast08,
     },
-    { measure: '  the same against `psql \\copy` CSV', figure: figures.export.postgres, unit: 'rows/s', limit: figures.export.postgresLimit, target: '' },
+    {
+      measure: '  the same against `psql \\copy` CSV',
+      figure: figures.export.postgres,
+      unit: 'rows/s',
+      limit: figures.export.postgresLimit,
+      target: '',
+    },
     {
       measure: 'export to PostgreSQL `--exactly-once` (limit: the export without it)',
       figure: figures.export.postgresExactlyOnce,
@@ -121,9 +136,23 @@ export function markdownTable(figures: Figures): string {
     },
     { measure: 'export to Parquet', figure: figures.export.parquet, unit: 'rows/s', target: '' },
     { measure: 'preview 100 rows, warm', figure: figures.previewWarmMs, unit: 'ms', digits: 1, target: '<= 150 ms', meets: atMost(150) },
-    { measure: 'preview 100 rows, cold (new process)', figure: figures.previewColdMs, unit: 'ms', digits: 1, target: '<= 400 ms', meets: atMost(400) },
+    {
+      measure: 'preview 100 rows, cold (new process)',
+      figure: figures.previewColdMs,
+      unit: 'ms',
+      digits: 1,
+      target: '<= 400 ms',
+      meets: atMost(400),
+    },
     { measure: 'preview 100 rows, app path (worker per call)', figure: figures.previewAppMs, unit: 'ms', digits: 1, target: '' },
-    { measure: `open latest snapshot (${fmt(figures.commits)} commits)`, figure: figures.openMs, unit: 'ms', digits: 1, target: '<= 300 ms', meets: atMost(300) },
+    {
+      measure: `open latest snapshot (${fmt(figures.commits)} commits)`,
+      figure: figures.openMs,
+      unit: 'ms',
+      digits: 1,
+      target: '<= 300 ms',
+      meets: atMost(300),
+    },
     { measure: 'time travel by timestamp', figure: figures.timeTravelMs, unit: 'ms', digits: 1, target: '<= 300 ms', meets: atMost(300) },
     { measure: 'peak RSS of an export (max of the four)', figure: peakRss(figures), unit: 'MB', target: '<= 400 MB', meets: atMost(400) },
     { measure: '  peak RSS, SQLite export', figure: figures.rssMb.sqlite, unit: 'MB', target: '' },
@@ -132,9 +161,22 @@ export function markdownTable(figures: Figures): string {
     { measure: '  peak RSS, Parquet export', figure: figures.rssMb.parquet, unit: 'MB', target: '' },
     { measure: 'CPU time, SQLite export process', figure: figures.cpuSeconds.sqlite, unit: 's', digits: 1, target: '' },
     { measure: 'CPU time, PostgreSQL export process', figure: figures.cpuSeconds.postgres, unit: 's', digits: 1, target: '' },
-    { measure: 'CPU time, PostgreSQL `--exactly-once` export process', figure: figures.cpuSeconds.postgresExactlyOnce, unit: 's', digits: 1, target: '' },
+    {
+      measure: 'CPU time, PostgreSQL `--exactly-once` export process',
+      figure: figures.cpuSeconds.postgresExactlyOnce,
+      unit: 's',
+      digits: 1,
+      target: '',
+    },
     { measure: 'CPU time, Parquet export process', figure: figures.cpuSeconds.parquet, unit: 's', digits: 1, target: '' },
-    { measure: 'event-loop lag p99 during an export job', figure: figures.lagP99Ms, unit: 'ms', digits: 1, target: '< 50 ms', meets: below(50) },
+    {
+      measure: 'event-loop lag p99 during an export job',
+      figure: figures.lagP99Ms,
+      unit: 'ms',
+      digits: 1,
+      target: '< 50 ms',
+      meets: below(50),
+    },
     {
       measure: `event-loop lag p99 while the app opens the ${fmt(figures.commits)}-commit log`,
       figure: figures.openLagP99Ms,
@@ -153,7 +195,13 @@ export function markdownTable(figures: Figures): string {
       target: '< 2x',
       meets: (v, l) => l !== null && v < 2 * l,
     },
-    { measure: `S3: listing calls to open the ${fmt(figures.commits)}-commit log`, figure: figures.objectStore.openLists, unit: 'calls', target: '1', meets: atMost(1) },
+    {
+      measure: `S3: listing calls to open the ${fmt(figures.commits)}-commit log`,
+      figure: figures.objectStore.openLists,
+      unit: 'calls',
+      target: '1',
+      meets: atMost(1),
+    },
     {
       measure: '  reads of that open (limit: files from the last checkpoint on)',
       figure: figures.objectStore.openReads,
@@ -203,7 +251,10 @@ export function jsonReport(figures: Figures): unknown {
     rows: figures.rows,
     columns: figures.columns,
     export: {
-      sqlite: { rowsPerSec: pick('export.sqlite', figures.export.sqlite), limitRowsPerSec: pick('export.sqliteLimit', figures.export.sqliteLimit) },
+      sqlite: {
+        rowsPerSec: pick('export.sqlite', figures.export.sqlite),
+        limitRowsPerSec: pick('export.sqliteLimit', figures.export.sqliteLimit),
+      },
       postgres: {
         rowsPerSec: pick('export.postgres', figures.export.postgres),
         limitRowsPerSec: pick('export.postgresLimit', figures.export.postgresLimit),

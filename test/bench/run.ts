@@ -152,7 +152,9 @@ async function main(): Promise<void> {
       : { error: pgProblem };
     const postgresExactlyOnce = databaseUrl
       ? await measure('export to PostgreSQL --exactly-once, rows/s', () =>
-          cliExport('postgresExactlyOnce', ['--sink', databaseUrl, '--target', 'wide_once', '--exactly-once'], () => postgresRowsDropped(databaseUrl, 'wide_once')),
+          cliExport('postgresExactlyOnce', ['--sink', databaseUrl, '--target', 'wide_once', '--exactly-once'], () =>
+            postgresRowsDropped(databaseUrl, 'wide_once'),
+          ),
         )
       : { error: pgProblem };
     const parquetFile = path.join(dir, 'export.parquet');

@@ -225,7 +225,9 @@ describe('Deltaport in a browser', () => {
     expect(await e2e.page.getByRole('alert').count()).toBe(0);
     const status = e2e.page.locator('.travel-status.resolved');
     expect(await status.textContent()).toContain('2021-03-01 12:00:00.000 UTC');
-    const local = new Date(Date.UTC(2021, 2, 1, 12)).toLocaleString('en-US', { timeZone: await e2e.page.evaluate('Intl.DateTimeFormat().resolvedOptions().timeZone') });
+    const local = new Date(Date.UTC(2021, 2, 1, 12)).toLocaleString('en-US', {
+      timeZone: await e2e.page.evaluate('Intl.DateTimeFormat().resolvedOptions().timeZone'),
+    });
     expect(local).not.toBe('');
     expect(await status.textContent()).toMatch(/\(.+\)/);
     // One fraction digit and a Z.
@@ -308,7 +310,9 @@ describe('Deltaport in a browser', () => {
     // The table is wider than the window: only the columns in view (and a margin) are in the page.
     expect(await grid().getByRole('columnheader').count()).toBeLessThan(fieldCount + 1);
 
-    const structHeader = grid().getByRole('columnheader').filter({ has: e2e.page.locator('.header-name', { hasText: /^struct$/ }) });
+    const structHeader = grid()
+      .getByRole('columnheader')
+      .filter({ has: e2e.page.locator('.header-name', { hasText: /^struct$/ }) });
     const column = Number(await structHeader.getAttribute('aria-colindex'));
     const cell = grid().locator(`[role=row][aria-rowindex="2"] [role=gridcell][aria-colindex="${column}"]`);
     await cell.click();
@@ -334,7 +338,9 @@ describe('Deltaport in a browser', () => {
     // Ctrl+End scrolls to the last column: it is rendered, the first one no longer is.
     await grid().focus();
     await e2e.page.keyboard.press('Control+End');
-    await grid().locator(`[role=columnheader][aria-colindex="${fieldCount + 1}"]`).waitFor();
+    await grid()
+      .locator(`[role=columnheader][aria-colindex="${fieldCount + 1}"]`)
+      .waitFor();
     await grid().locator('[role=columnheader][aria-colindex="2"]').waitFor({ state: 'detached' });
   });
 
@@ -349,7 +355,10 @@ describe('Deltaport in a browser', () => {
     expect(await e2e.page.getByText(/preview\.limit/).count()).toBe(0);
     await limit.fill('20000');
     await e2e.page.getByRole('button', { name: 'Preview', exact: true }).click();
-    await e2e.page.getByText(/20,000 rows/).first().waitFor({ timeout: 60_000 });
+    await e2e.page
+      .getByText(/20,000 rows/)
+      .first()
+      .waitFor({ timeout: 60_000 });
     // The log's stats say the table holds far more than 20,000 rows, so the preview is exactly the limit.
     expect(await grid().getAttribute('aria-rowcount')).toBe('20001');
     expect(await grid().locator('.grid-body [role=row]').count()).toBeLessThan(100);
@@ -388,7 +397,9 @@ describe('Deltaport in a browser', () => {
     await job.getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
     expect(await e2e.page.getByRole('button', { name: 'Jobs' }).getAttribute('aria-expanded')).toBe('true');
     expect(await job.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
-    await exportBar().getByText(/^Done: 7 rows exported/).waitFor();
+    await exportBar()
+      .getByText(/^Done: 7 rows exported/)
+      .waitFor();
     await screenshot(e2e.page, '11-export-done');
 
     const db = new Database(file, { readonly: true });
@@ -448,8 +459,15 @@ describe('Deltaport in a browser', () => {
     await e2e.page.getByLabel('SQLite file', { exact: true }).fill(path.join(e2e.scratch, 'no-such-folder', 'x.sqlite'));
     await e2e.page.getByLabel('Write mode', { exact: true }).selectOption('overwrite');
     await e2e.page.getByRole('button', { name: 'Export', exact: true }).click();
-    await exportBar().getByRole('alert').filter({ hasText: /^!?Export failed: / }).waitFor({ timeout: 30_000 });
-    expect(await exportBar().getByText(/Started|Running|Queued/).count()).toBe(0);
+    await exportBar()
+      .getByRole('alert')
+      .filter({ hasText: /^!?Export failed: / })
+      .waitFor({ timeout: 30_000 });
+    expect(
+      await exportBar()
+        .getByText(/Started|Running|Queued/)
+        .count(),
+    ).toBe(0);
     await jobNamed('x.sqlite').getByText('Failed', { exact: true }).waitFor();
   });
 
@@ -484,7 +502,10 @@ describe('Deltaport in a browser', () => {
     expect(committed).toBe(written);
 
     await job.getByRole('button', { name: 'Show target' }).click();
-    await job.getByRole('status').filter({ hasText: `Target copied: ${file}` }).waitFor();
+    await job
+      .getByRole('status')
+      .filter({ hasText: `Target copied: ${file}` })
+      .waitFor();
     expect(await e2e.page.evaluate('navigator.clipboard.readText()')).toBe(file);
 
     const covidJobs = () => e2e.page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: 'covid.sqlite' });
@@ -503,7 +524,10 @@ describe('Deltaport in a browser', () => {
     // Cleared stays cleared after a reload.
     await e2e.page.reload();
     await e2e.page.getByRole('button', { name: 'Jobs' }).waitFor();
-    await e2e.page.getByRole('region', { name: 'Jobs' }).getByText(/^No exports yet\. Configure a sink/).waitFor();
+    await e2e.page
+      .getByRole('region', { name: 'Jobs' })
+      .getByText(/^No exports yet\. Configure a sink/)
+      .waitFor();
     expect(await e2e.page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').count()).toBe(0);
   });
 
@@ -529,7 +553,10 @@ describe('Deltaport in a browser', () => {
     await e2e.page.getByText(`Latest snapshot · v${next}`).waitFor();
     await news.waitFor({ state: 'detached' });
     await showTab('History');
-    await e2e.page.getByRole('table', { name: 'Commits' }).getByRole('button', { name: `v${next}`, exact: true }).waitFor();
+    await e2e.page
+      .getByRole('table', { name: 'Commits' })
+      .getByRole('button', { name: `v${next}`, exact: true })
+      .waitFor();
   });
 
   it('shows a Databricks log one line per commit, details on demand, a page at a time', async () => {
@@ -583,7 +610,9 @@ describe('Deltaport in a browser', () => {
     expect(topLevel).toEqual(fields.map((f) => f.name));
     const required = fields.filter((f) => !f.nullable).map((f) => f.name);
     for (const name of required) {
-      await expect.poll(() => tree.locator(':scope > li', { hasText: name }).first().locator('.schema-null').textContent()).toBe('not null');
+      await expect
+        .poll(() => tree.locator(':scope > li', { hasText: name }).first().locator('.schema-null').textContent())
+        .toBe('not null');
     }
 
     const outer = tree.getByRole('button', { name: /^nested_struct struct/ });
@@ -640,7 +669,9 @@ describe('Deltaport in a browser', () => {
       await e2e.page.getByRole('button', { name: 'Save profile' }).click();
       // The browser host has no OS keychain, so it keeps the settings without the password, and says so.
       await e2e.page.getByRole('status').filter({ hasText: 'Saved “staging”' }).waitFor();
-      await expect.poll(() => e2e.page.getByLabel('Saved profiles', { exact: true }).locator('option', { hasText: 'staging (postgres)' }).count()).toBe(1);
+      await expect
+        .poll(() => e2e.page.getByLabel('Saved profiles', { exact: true }).locator('option', { hasText: 'staging (postgres)' }).count())
+        .toBe(1);
     } finally {
       await dropDatabase(dbUrl);
     }

@@ -33,7 +33,10 @@ async function openTable(page: Page, root = TABLE): Promise<void> {
 }
 
 async function statValue(page: Page, label: string): Promise<string> {
-  return page.locator('.diff-stats .stat', { has: page.locator('.stat-label', { hasText: new RegExp(`^${label}$`) }) }).locator('.stat-value').innerText();
+  return page
+    .locator('.diff-stats .stat', { has: page.locator('.stat-label', { hasText: new RegExp(`^${label}$`) }) })
+    .locator('.stat-value')
+    .innerText();
 }
 
 async function gridRows(page: Page, label: string): Promise<string[][]> {
@@ -76,7 +79,11 @@ describe('diff view', () => {
     const headers = await e2e.page.getByRole('grid', { name: label }).locator('[role=columnheader] .header-name').allTextContents();
     expect(headers).toEqual([...COLUMNS, '_change']);
     const shown = await gridRows(e2e.page, label);
-    const of = (change: string) => shown.filter((r) => r[3] === change).map((r) => r.slice(0, 3).join('|')).sort();
+    const of = (change: string) =>
+      shown
+        .filter((r) => r[3] === change)
+        .map((r) => r.slice(0, 3).join('|'))
+        .sort();
     expect(of('removed')).toEqual(removed);
     expect(of('added')).toEqual(added);
 
@@ -95,7 +102,12 @@ describe('diff view', () => {
     expect(await statValue(e2e.page, 'Rows updated')).toBe(count(updated.length));
     expect(await statValue(e2e.page, 'Rows removed')).toBe(count(removed.filter((row) => !pairedIds.has(id(row))).length));
     const paired = await gridRows(e2e.page, label);
-    expect(paired.filter((r) => r[3] === 'updated_to').map((r) => r.slice(0, 3).join('|')).sort()).toEqual(updated);
+    expect(
+      paired
+        .filter((r) => r[3] === 'updated_to')
+        .map((r) => r.slice(0, 3).join('|'))
+        .sort(),
+    ).toEqual(updated);
     await screenshot(e2e.page, 'diff-view');
     expect(e2e.pageErrors).toEqual([]);
   }, 120_000);
@@ -107,7 +119,9 @@ describe('diff view', () => {
     // matched among the rows live before it (the file had no deletion vector at v4).
     const byPath = (snapshot: OracleSnapshot) => new Map([...snapshot.adds.values()].map((add) => [add.path as string, add]));
     const old = byPath(before);
-    const redeleted = [...byPath(after).values()].filter((add) => old.has(add.path) && !old.get(add.path)?.deletionVector && add.deletionVector);
+    const redeleted = [...byPath(after).values()].filter(
+      (add) => old.has(add.path) && !old.get(add.path)?.deletionVector && add.deletionVector,
+    );
     expect(redeleted.length).toBe(1);
     const commit = commitInfo(root, 5);
     expect(commit.operationParameters.predicate).toBe('["(id#1936 > 3)"]');
@@ -172,14 +186,21 @@ describe('diff view', () => {
     for (const add of snapshot.adds.values()) {
       const value = add.partitionValues.birthday as string;
       const part = expected.get(value) ?? { files: 0, rows: 0, bytes: 0 };
-      expected.set(value, { files: part.files + 1, rows: part.rows + (stats(add).numRecords as number), bytes: part.bytes + (add.size as number) });
+      expected.set(value, {
+        files: part.files + 1,
+        rows: part.rows + (stats(add).numRecords as number),
+        bytes: part.bytes + (add.size as number),
+      });
     }
 
     await openTable(e2e.page);
     await e2e.page.getByRole('tab', { name: /^Partitions/ }).click();
     await e2e.page.getByRole('table', { name: 'Partitions' }).waitFor();
     const shown = await tableRows(e2e.page, 'Partitions');
-    const titles = await e2e.page.getByRole('table', { name: 'Partitions' }).locator('tbody td:last-child').evaluateAll((els) => els.map((c) => c.getAttribute('title')));
+    const titles = await e2e.page
+      .getByRole('table', { name: 'Partitions' })
+      .locator('tbody td:last-child')
+      .evaluateAll((els) => els.map((c) => c.getAttribute('title')));
     const lines = shown.map((r, i) => `${r[0]} ${r[1]} ${r[2]} ${titles[i]}`).sort();
     const want = [...expected].map(([value, p]) => `${value} ${count(p.files)} ${count(p.rows)} ${count(p.bytes)} bytes`).sort();
     expect(lines).toEqual(want);

@@ -26,7 +26,8 @@ function electronBinary(): { path: string } | { reason: string } {
 async function unavailable(): Promise<string | null> {
   const binary = electronBinary();
   if ('reason' in binary) return binary.reason;
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return 'no display to open a window on (run under xvfb-run)';
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+    return 'no display to open a window on (run under xvfb-run)';
   try {
     await ensureElectronSqlite(root);
   } catch (err) {
@@ -43,9 +44,16 @@ function liveRowsFromLog(table: string): number {
   const live = new Map<string, number>();
   for (const name of names.filter((n) => /^\d{20}\.json$/.test(n)).sort()) {
     for (const line of fs.readFileSync(path.join(log, name), 'utf8').split('\n').filter(Boolean)) {
-      const action = JSON.parse(line) as { add?: { path: string; stats: string; deletionVector?: { cardinality: number } }; remove?: { path: string } };
+      const action = JSON.parse(line) as {
+        add?: { path: string; stats: string; deletionVector?: { cardinality: number } };
+        remove?: { path: string };
+      };
       if (action.remove) live.delete(action.remove.path);
-      if (action.add) live.set(action.add.path, (JSON.parse(action.add.stats) as { numRecords: number }).numRecords - (action.add.deletionVector?.cardinality ?? 0));
+      if (action.add)
+        live.set(
+          action.add.path,
+          (JSON.parse(action.add.stats) as { numRecords: number }).numRecords - (action.add.deletionVector?.cardinality ?? 0),
+        );
     }
   }
   return [...live.values()].reduce((a, b) => a + b, 0);

@@ -72,7 +72,12 @@ describe('storage connections', () => {
 
     await dialog.getByRole('status').filter({ hasText: 'Saved “moto”; its secrets are kept until this host stops, not on disk' }).waitFor();
     const row = dialog.getByRole('row').filter({ hasText: 'moto' });
-    expect(await row.locator('td').allTextContents()).toEqual(['moto', 's3://lake', 'Secret access key set (this session only)', 'EditDelete']);
+    expect(await row.locator('td').allTextContents()).toEqual([
+      'moto',
+      's3://lake',
+      'Secret access key set (this session only)',
+      'EditDelete',
+    ]);
     await screenshot(page, 'storage-connections');
 
     // Edited again, the secret's field is empty and says it is saved; the page never held the value again.

@@ -15,7 +15,14 @@ test('a vitest run with a failing test exits non-zero and says so', () => {
   try {
     const run = spawnSync(
       process.execPath,
-      [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'test/vitest.config.ts', '--reporter=default', path.relative(ROOT, planted)],
+      [
+        path.join(ROOT, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        '--config',
+        'test/vitest.config.ts',
+        '--reporter=default',
+        path.relative(ROOT, planted),
+      ],
       { cwd: ROOT, encoding: 'utf8', timeout: 150_000, env: { ...process.env, CI: 'true' } },
     );
     expect(run.error).toBeUndefined();

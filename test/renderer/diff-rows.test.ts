@@ -11,7 +11,13 @@ const columns: PreviewColumn[] = [
 
 describe('changeCounts', () => {
   it('counts added and removed rows, and an update once for its pair', () => {
-    const rows = [[1, 'removed'], [2, 'added'], [3, 'updated_from'], [3, 'updated_to'], [4, 'added']];
+    const rows = [
+      [1, 'removed'],
+      [2, 'added'],
+      [3, 'updated_from'],
+      [3, 'updated_to'],
+      [4, 'added'],
+    ];
     expect(changeCounts({ columns, rows })).toEqual({ added: 2, removed: 1, updated: 1 });
   });
 

@@ -55,15 +55,33 @@ describe('normalizeTimestampInput', () => {
 });
 
 function commit(operation: string, operationMetrics: Record<string, unknown>): CommitSummary {
-  return { version: 1, timestamp: 0, commitInfoTimestamp: null, operation, operationParameters: {}, operationMetrics, engineInfo: null, userName: null, isBlindAppend: null };
+  return {
+    version: 1,
+    timestamp: 0,
+    commitInfoTimestamp: null,
+    operation,
+    operationParameters: {},
+    operationMetrics,
+    engineInfo: null,
+    userName: null,
+    isBlindAppend: null,
+  };
 }
 
 describe('commitSummaryText', () => {
   it('reads inserted, updated and removed rows and files from the metrics each operation records', () => {
-    expect(commitSummaryText(commit('WRITE', { numFiles: '2', numOutputRows: '1000', numOutputBytes: '9' }))).toBe('+1,000 rows · +2 files');
-    expect(commitSummaryText(commit('DELETE', { numDeletedRows: '20', numRemovedFiles: '1', numAddedFiles: '1' }))).toBe('−20 rows · +1 −1 files');
-    expect(commitSummaryText(commit('MERGE', { numTargetRowsInserted: '5', numTargetRowsDeleted: '2', numTargetFilesAdded: '3' }))).toBe('+5 −2 rows · +3 files');
-    expect(commitSummaryText(commit('UPDATE', { numUpdatedRows: '4', numAddedFiles: '1', numRemovedFiles: '0' }))).toBe('~4 rows · +1 files');
+    expect(commitSummaryText(commit('WRITE', { numFiles: '2', numOutputRows: '1000', numOutputBytes: '9' }))).toBe(
+      '+1,000 rows · +2 files',
+    );
+    expect(commitSummaryText(commit('DELETE', { numDeletedRows: '20', numRemovedFiles: '1', numAddedFiles: '1' }))).toBe(
+      '−20 rows · +1 −1 files',
+    );
+    expect(commitSummaryText(commit('MERGE', { numTargetRowsInserted: '5', numTargetRowsDeleted: '2', numTargetFilesAdded: '3' }))).toBe(
+      '+5 −2 rows · +3 files',
+    );
+    expect(commitSummaryText(commit('UPDATE', { numUpdatedRows: '4', numAddedFiles: '1', numRemovedFiles: '0' }))).toBe(
+      '~4 rows · +1 files',
+    );
     expect(commitSummaryText(commit('UPDATE', { numUpdatedRows: '0', numOutputRows: '0' }))).toBe('');
     expect(commitSummaryText(commit('SET TBLPROPERTIES', {}))).toBe('');
   });
@@ -84,9 +102,13 @@ describe('staleness', async () => {
     expect(staleness(result, { tablePath: '/t', columnNames: ['a', 'b'] }, 4)).toBeNull();
   });
   it('names what moved: the snapshot, the columns, or a choice not readable yet', () => {
-    expect(staleness(result, { tablePath: '/t', columnNames: ['a', 'b'], versionAsOf: 1 }, 1)).toBe('These rows are of v4, 2 columns; the snapshot is now v1.');
+    expect(staleness(result, { tablePath: '/t', columnNames: ['a', 'b'], versionAsOf: 1 }, 1)).toBe(
+      'These rows are of v4, 2 columns; the snapshot is now v1.',
+    );
     expect(staleness(result, { tablePath: '/t', columnNames: ['a'] }, 4)).toBe('These rows are of v4, 2 columns; 1 column is now chosen.');
-    expect(staleness(result, { tablePath: '/t', columnNames: ['b', 'a'] }, 4)).toBe('These rows are of v4, 2 columns; 2 columns are now chosen.');
+    expect(staleness(result, { tablePath: '/t', columnNames: ['b', 'a'] }, 4)).toBe(
+      'These rows are of v4, 2 columns; 2 columns are now chosen.',
+    );
     expect(staleness(result, null, null)).toBe('These rows are of v4, 2 columns; the choice above has changed.');
   });
 });

@@ -31,9 +31,7 @@ describe('toSinkSpec', () => {
   });
 
   it('names every problem and sends nothing while there is one', () => {
-    const { spec, problems } = toSinkSpec(
-      form({ batchSize: '0', batchIntervalMs: '-1', maxRetries: '2.5', table: ' ', mode: 'upsert' }),
-    );
+    const { spec, problems } = toSinkSpec(form({ batchSize: '0', batchIntervalMs: '-1', maxRetries: '2.5', table: ' ', mode: 'upsert' }));
     expect(spec).toBeNull();
     expect(problems).toEqual([
       'Choose the SQLite file to write into.',
@@ -45,11 +43,16 @@ describe('toSinkSpec', () => {
     ]);
   });
 
-  it('refuses values past what the host takes, in the field\'s own words', () => {
+  it("refuses values past what the host takes, in the field's own words", () => {
     const { spec, problems } = toSinkSpec(form({ sqlitePath: '/tmp/out.db', batchSize: '20000000', maxRetries: '101' }));
     expect(spec).toBeNull();
-    expect(problems).toEqual(['Batch size must be a whole number from 1 to 10,000,000.', 'Max retries must be a whole number from 0 to 100.']);
-    expect(toSinkSpec(form({ kind: 'postgres', host: 'h', port: '70000' })).problems).toEqual(['Port must be a whole number from 1 to 65,535.']);
+    expect(problems).toEqual([
+      'Batch size must be a whole number from 1 to 10,000,000.',
+      'Max retries must be a whole number from 0 to 100.',
+    ]);
+    expect(toSinkSpec(form({ kind: 'postgres', host: 'h', port: '70000' })).problems).toEqual([
+      'Port must be a whole number from 1 to 65,535.',
+    ]);
   });
 
   it('gives PostgreSQL the URL and only the parts that were filled in', () => {

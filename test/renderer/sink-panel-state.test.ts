@@ -33,9 +33,16 @@ describe('sinkPanelReducer', () => {
   });
 
   it('records a started job and forgets the choice that led to it', () => {
-    const state = run({ type: 'busy', busy: 'export' }, { type: 'targetExists', target: 't', canAppend: false }, { type: 'started', jobId: 'j1' });
+    const state = run(
+      { type: 'busy', busy: 'export' },
+      { type: 'targetExists', target: 't', canAppend: false },
+      { type: 'started', jobId: 'j1' },
+    );
     expect(state).toMatchObject({ busy: null, existingTarget: null, startedJobId: 'j1', exportError: null });
-    expect(run({ type: 'exportFailed', error: { code: 'SINK_WRITE', message: 'no' } })).toMatchObject({ exportError: { message: 'no' }, busy: null });
+    expect(run({ type: 'exportFailed', error: { code: 'SINK_WRITE', message: 'no' } })).toMatchObject({
+      exportError: { message: 'no' },
+      busy: null,
+    });
     expect(run({ type: 'targetExists', target: 't', canAppend: true }, { type: 'stopped' }).existingTarget).toBeNull();
   });
 
@@ -43,7 +50,19 @@ describe('sinkPanelReducer', () => {
     const state = run({
       type: 'loadProfile',
       table: 'people',
-      profile: { name: 'pg', hasPassword: true, passwordNotSaved: false, sink: { kind: 'postgres', connection: { host: 'db' }, table: '', mode: 'append', execution: { batchSize: 5, batchIntervalMs: 0, maxRetries: 1 }, exactlyOnce: true } },
+      profile: {
+        name: 'pg',
+        hasPassword: true,
+        passwordNotSaved: false,
+        sink: {
+          kind: 'postgres',
+          connection: { host: 'db' },
+          table: '',
+          mode: 'append',
+          execution: { batchSize: 5, batchIntervalMs: 0, maxRetries: 1 },
+          exactlyOnce: true,
+        },
+      },
     });
     expect(state.profileWithPassword).toBe('pg');
     expect(formFor(state, 'people')).toMatchObject({ kind: 'postgres', host: 'db', table: 'people', batchSize: '5', exactlyOnce: true });

@@ -41,7 +41,7 @@ function renderPanel(jobs: JobInfo[] = [], started: JobInfo[] = []) {
 const exportBar = () => document.querySelector<HTMLElement>('.export-bar')!;
 
 describe('SinkPanel', () => {
-  it('shows the form\'s problems only while they hold', () => {
+  it("shows the form's problems only while they hold", () => {
     renderPanel();
     fireEvent.click(screen.getByRole('button', { name: 'Export' }));
     within(exportBar()).getByRole('alert');
@@ -56,14 +56,16 @@ describe('SinkPanel', () => {
     renderPanel();
     fireEvent.click(screen.getByRole('button', { name: 'Export' }));
     fireEvent.change(screen.getByLabelText('Batch size'), { target: { value: '0' } });
-    const items = within(within(exportBar()).getByRole('alert')).getAllByRole('listitem').map((li) => li.textContent);
+    const items = within(within(exportBar()).getByRole('alert'))
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(items).toEqual(['Choose the SQLite file to write into.', 'Batch size must be a whole number from 1 to 10,000,000.']);
   });
 
   it('asks before appending to an existing table: Stop writes nothing, Replace overwrites it', async () => {
     const file = path.join(host.dataDir, 'existing.db');
     const db = new Database(file);
-    db.exec('CREATE TABLE partitioned (value TEXT, month INTEGER); INSERT INTO partitioned VALUES (\'kept\', 1)');
+    db.exec("CREATE TABLE partitioned (value TEXT, month INTEGER); INSERT INTO partitioned VALUES ('kept', 1)");
     db.close();
     const started: JobInfo[] = [];
     const view = renderPanel([], started);
@@ -77,7 +79,9 @@ describe('SinkPanel', () => {
     expect(started).toEqual([]);
 
     fireEvent.click(screen.getByRole('button', { name: 'Export' }));
-    fireEvent.click(within(await screen.findByRole('alertdialog', undefined, { timeout: 20_000 })).getByRole('button', { name: 'Replace' }));
+    fireEvent.click(
+      within(await screen.findByRole('alertdialog', undefined, { timeout: 20_000 })).getByRole('button', { name: 'Replace' }),
+    );
     await waitFor(() => expect(started).toHaveLength(1), { timeout: 20_000 });
     expect(started[0].request.sink).toMatchObject({ kind: 'sqlite', mode: 'overwrite' });
     const done = await host.jobs.wait(started[0].id);

@@ -19,7 +19,10 @@ const schema: StructType = {
     { name: 'tags', type: { type: 'array', elementType: 'string', containsNull: true }, nullable: true },
     {
       name: 'a',
-      type: { type: 'struct', fields: [{ name: 'b', type: { type: 'struct', fields: [{ name: 'c', type: 'long', nullable: true }] }, nullable: true }] },
+      type: {
+        type: 'struct',
+        fields: [{ name: 'b', type: { type: 'struct', fields: [{ name: 'c', type: 'long', nullable: true }] }, nullable: true }],
+      },
       nullable: true,
     },
   ],
@@ -107,7 +110,7 @@ describe('filter expressions', () => {
   });
 
   it('resolves nested fields, quoted names and case-insensitive names', () => {
-    const e = expr('a.b.c > 1 AND `Company Very Short` = \'x\' AND "STATE" = \'y\'');
+    const e = expr("a.b.c > 1 AND `Company Very Short` = 'x' AND \"STATE\" = 'y'");
     expect(filterColumns(e)).toEqual(['a', 'Company Very Short', 'state']);
     expect(evaluate('a.b.c = 2', { 'a.b.c': 2n })).toBe(true);
     expect(evaluate('a.b IS NULL', {})).toBe(true);
@@ -124,7 +127,9 @@ describe('filter expressions', () => {
     expect(problem('state = 1')).toBe("filter: = cannot compare string column 'state' with a long value at position 9");
     expect(problem("day = '2023-02-29'")).toBe("filter: '2023-02-29' is not a valid date at position 7");
     expect(problem('tags = 1')).toMatch(/^filter: = cannot compare array<string> column 'tags' at position 1$/);
-    expect(problem('cases')).toBe("filter: the filter must be a condition (such as a comparison), not integer column 'cases' at position 1");
+    expect(problem('cases')).toBe(
+      "filter: the filter must be a condition (such as a comparison), not integer column 'cases' at position 1",
+    );
     expect(problem('cases LIKE 1')).toBe("filter: LIKE needs a string, not integer column 'cases' at position 1");
     expect(problem('cases > 1 AND 2')).toBe('filter: AND needs a condition, not a long value at position 15');
     expect(problem('cases IN (1, 2')).toBe("filter: expected ')' to close the IN list, found the end of the filter at position 15");

@@ -1,10 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EXECUTION, scrubUrl, sinkColumnProblems, validateSinkSpec, type SinkSpec, type SqlSinkSpec } from '../../shared/sink-spec.js';
+import {
+  DEFAULT_EXECUTION,
+  scrubUrl,
+  sinkColumnProblems,
+  validateSinkSpec,
+  type SinkSpec,
+  type SqlSinkSpec,
+} from '../../shared/sink-spec.js';
 
 const sqlite = (over: Partial<SqlSinkSpec> = {}): SinkSpec =>
-  ({ kind: 'sqlite', path: '/tmp/x.sqlite', table: 't', mode: 'append', execution: { ...DEFAULT_EXECUTION }, exactlyOnce: false, ...over }) as SinkSpec;
+  ({
+    kind: 'sqlite',
+    path: '/tmp/x.sqlite',
+    table: 't',
+    mode: 'append',
+    execution: { ...DEFAULT_EXECUTION },
+    exactlyOnce: false,
+    ...over,
+  }) as SinkSpec;
 const postgres = (connection: object, over: Partial<SqlSinkSpec> = {}): SinkSpec =>
-  ({ kind: 'postgres', connection, table: 't', mode: 'append', execution: { ...DEFAULT_EXECUTION }, exactlyOnce: false, ...over }) as SinkSpec;
+  ({
+    kind: 'postgres',
+    connection,
+    table: 't',
+    mode: 'append',
+    execution: { ...DEFAULT_EXECUTION },
+    exactlyOnce: false,
+    ...over,
+  }) as SinkSpec;
 
 describe('validateSinkSpec', () => {
   it('accepts complete specs', () => {
@@ -16,7 +39,15 @@ describe('validateSinkSpec', () => {
 
   it('lists every problem at once', () => {
     expect(
-      validateSinkSpec(sqlite({ path: ' ', table: '', mode: 'upsert', keyColumns: ['a', 'a', ''], execution: { batchSize: 0, batchIntervalMs: -1, maxRetries: 1.5 } })),
+      validateSinkSpec(
+        sqlite({
+          path: ' ',
+          table: '',
+          mode: 'upsert',
+          keyColumns: ['a', 'a', ''],
+          execution: { batchSize: 0, batchIntervalMs: -1, maxRetries: 1.5 },
+        }),
+      ),
     ).toEqual([
       'choose the SQLite file to write into',
       'name the target table',
@@ -28,13 +59,17 @@ describe('validateSinkSpec', () => {
     ]);
     expect(validateSinkSpec(sqlite({ mode: 'upsert' }))).toEqual(['upsert needs at least one key column']);
     expect(validateSinkSpec(sqlite({ mode: 'sql' }))).toEqual(['mode sql needs a statement']);
-    expect(validateSinkSpec(sqlite({ mode: 'sql', sql: "UPDATE t SET a = 'x WHERE id = :id" }))).toEqual(['the statement has an unterminated string']);
+    expect(validateSinkSpec(sqlite({ mode: 'sql', sql: "UPDATE t SET a = 'x WHERE id = :id" }))).toEqual([
+      'the statement has an unterminated string',
+    ]);
     expect(validateSinkSpec(sqlite({ mode: 'merge' as never }))).toEqual(['unknown mode "merge" (use append, overwrite, upsert, sql)']);
   });
 
   it('checks PostgreSQL connections and identifier length', () => {
     expect(validateSinkSpec(postgres({}))).toEqual(['give a connection URL or a host for PostgreSQL']);
-    expect(validateSinkSpec(postgres({ url: 'mysql://h/db' }))).toEqual(['the connection URL must look like postgres://user:password@host:port/database']);
+    expect(validateSinkSpec(postgres({ url: 'mysql://h/db' }))).toEqual([
+      'the connection URL must look like postgres://user:password@host:port/database',
+    ]);
     expect(validateSinkSpec(postgres({ url: 'postgres://h/db?sslmode=maybe' }))).toEqual([
       'unknown sslmode "maybe" (use disable, allow, prefer, require, verify-ca, verify-full)',
     ]);
@@ -42,16 +77,24 @@ describe('validateSinkSpec', () => {
       'port must be a whole number from 1 to 65,535',
       'the connect timeout (ms) must be a whole number from 0 to 600,000',
     ]);
-    expect(validateSinkSpec(postgres({ host: 'h' }, { table: 'é'.repeat(32) }))).toEqual(["the target table name is longer than PostgreSQL's 63 bytes"]);
+    expect(validateSinkSpec(postgres({ host: 'h' }, { table: 'é'.repeat(32) }))).toEqual([
+      "the target table name is longer than PostgreSQL's 63 bytes",
+    ]);
     expect(validateSinkSpec(sqlite({ table: 'é'.repeat(32) }))).toEqual([]);
   });
 
   it('takes only full paths where the spec crosses to the host, and no field it does not know', () => {
-    expect(validateSinkSpec({ kind: 'csv', path: 'out.csv' }, 'absolute')).toEqual(['give the full path of the output file, starting with /, or its s3://, gs:// or Azure URL']);
+    expect(validateSinkSpec({ kind: 'csv', path: 'out.csv' }, 'absolute')).toEqual([
+      'give the full path of the output file, starting with /, or its s3://, gs:// or Azure URL',
+    ]);
     expect(validateSinkSpec({ kind: 'csv', path: 's3://bucket/out.csv' }, 'absolute')).toEqual([]);
-    expect(validateSinkSpec({ kind: 'sqlite', path: 's3://bucket/out.db', table: 't', mode: 'append' }, 'absolute')).toEqual(['give the full path of the SQLite file, starting with /']);
+    expect(validateSinkSpec({ kind: 'sqlite', path: 's3://bucket/out.db', table: 't', mode: 'append' }, 'absolute')).toEqual([
+      'give the full path of the SQLite file, starting with /',
+    ]);
     expect(validateSinkSpec({ kind: 'csv', path: '/o.csv', table: 't' })).toEqual(['has an unknown field "table"']);
-    expect(validateSinkSpec({ kind: 'xlsx', path: '/o.xlsx' })).toEqual(['the sink kind must be one of sqlite, postgres, parquet, csv, jsonl (got "xlsx")']);
+    expect(validateSinkSpec({ kind: 'xlsx', path: '/o.xlsx' })).toEqual([
+      'the sink kind must be one of sqlite, postgres, parquet, csv, jsonl (got "xlsx")',
+    ]);
   });
 });
 
@@ -61,13 +104,17 @@ describe('sinkColumnProblems', () => {
       'key column "ID" is not among the exported columns',
     ]);
     const sql = 'UPDATE t SET name = :name, x = :"odd name" WHERE id = :id';
-    expect(sinkColumnProblems(sqlite({ mode: 'sql', sql }) as SqlSinkSpec, ['id', 'name'])).toEqual(['parameter :odd name is not an exported column']);
+    expect(sinkColumnProblems(sqlite({ mode: 'sql', sql }) as SqlSinkSpec, ['id', 'name'])).toEqual([
+      'parameter :odd name is not an exported column',
+    ]);
   });
 });
 
 describe('scrubUrl', () => {
   it('hides the password of any connection URL in a text', () => {
-    expect(scrubUrl('failed: postgres://alice:s3cr%40t@db:5432/x and postgresql://bob:pw@h/y')).toBe('failed: postgres://alice:***@db:5432/x and postgresql://bob:***@h/y');
+    expect(scrubUrl('failed: postgres://alice:s3cr%40t@db:5432/x and postgresql://bob:pw@h/y')).toBe(
+      'failed: postgres://alice:***@db:5432/x and postgresql://bob:***@h/y',
+    );
     expect(scrubUrl('postgres://alice@db/x')).toBe('postgres://alice@db/x');
   });
 });

@@ -14,10 +14,7 @@ describe('parseSinkTarget', () => {
     expect(parseSinkTarget(text)).toEqual(expected);
   });
 
-  it.each(['', 'out.db', 'sqlite:', 'csv:  ', 'mysql://x/y', 'postgres://', 'xlsx:/tmp/a', 'SQLITE:/tmp/a'])(
-    'rejects %j',
-    (text) => {
-      expect(parseSinkTarget(text)).toBeNull();
-    },
-  );
+  it.each(['', 'out.db', 'sqlite:', 'csv:  ', 'mysql://x/y', 'postgres://', 'xlsx:/tmp/a', 'SQLITE:/tmp/a'])('rejects %j', (text) => {
+    expect(parseSinkTarget(text)).toBeNull();
+  });
 });

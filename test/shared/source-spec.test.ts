@@ -81,9 +81,7 @@ describe('validateSourceSpec, one rule at a time', () => {
   });
 
   it('rejects a setting given twice with different values, accepts the same value twice', () => {
-    expect(problems({ versionAsOf: 1, options: { versionAsOf: 2 } })).toEqual([
-      'versionAsOf is set twice with different values (1 and 2)',
-    ]);
+    expect(problems({ versionAsOf: 1, options: { versionAsOf: 2 } })).toEqual(['versionAsOf is set twice with different values (1 and 2)']);
     expect(problems({ versionAsOf: 1, options: { versionAsOf: '1' } })).toEqual([]);
   });
 

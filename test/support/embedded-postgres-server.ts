@@ -26,7 +26,18 @@ async function main(): Promise<void> {
     createPostgresUser: userInfo().uid === 0,
     initdbFlags: ['--no-sync', '--encoding=UTF8'],
     // Throwaway data: durability settings off, loopback TCP only, no socket file in a shared folder.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'fsync=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=200',
+    ],
     onLog: (line) => process.stderr.write(`${String(line).trimEnd()}\n`),
     onError: (err) => process.stderr.write(`${String(err)}\n`),
   });

@@ -1,7 +1,16 @@
 // One object-store server per describe block: started before its tests (servers are slow to start), stopped after,
 // and reported as skipped, with the reason, when its program is not installed.
 import { afterAll, beforeAll, type TestContext } from 'vitest';
-import { isSkipped, startAzurite, startGcs, startS3, type AzuriteStore, type GcsStore, type S3Store, type Skipped } from './object-stores.js';
+import {
+  isSkipped,
+  startAzurite,
+  startGcs,
+  startS3,
+  type AzuriteStore,
+  type GcsStore,
+  type S3Store,
+  type Skipped,
+} from './object-stores.js';
 
 export type Store = S3Store | AzuriteStore | GcsStore;
 

@@ -59,7 +59,10 @@ export interface GcsStore extends ObjectStore {
 
 export const isSkipped = (server: object): server is Skipped => 'skipped' in server;
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), path.extname(fileURLToPath(import.meta.url)) === '.ts' ? '../..' : '../../..');
+const REPO_ROOT = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  path.extname(fileURLToPath(import.meta.url)) === '.ts' ? '../..' : '../../..',
+);
 const S3_REGION = 'us-east-1';
 
 export async function startS3(): Promise<S3Store | Skipped> {
@@ -98,7 +101,8 @@ export async function startS3(): Promise<S3Store | Skipped> {
         uploadId: upload.match(/<UploadId>(.*?)<\/UploadId>/)?.[1] ?? '',
       }));
     },
-    abortUpload: async (bucket, upload) => void (await call('DELETE', `${objectUrl(bucket, upload.key)}?uploadId=${encodeURIComponent(upload.uploadId)}`)),
+    abortUpload: async (bucket, upload) =>
+      void (await call('DELETE', `${objectUrl(bucket, upload.key)}?uploadId=${encodeURIComponent(upload.uploadId)}`)),
     stop: () => server.stop(),
   };
 }
@@ -164,7 +168,8 @@ export async function startGcs(): Promise<GcsStore | Skipped> {
     kind: 'gcs',
     endpoint,
     createBucket: async (name) => void (await call('POST', `${endpoint}/storage/v1/b?project=deltaport-test`, JSON.stringify({ name }))),
-    putObject: async (bucket, key, body) => void (await call('POST', `${endpoint}/upload/storage/v1/b/${bucket}/o?uploadType=media&name=${encodeURIComponent(key)}`, body)),
+    putObject: async (bucket, key, body) =>
+      void (await call('POST', `${endpoint}/upload/storage/v1/b/${bucket}/o?uploadType=media&name=${encodeURIComponent(key)}`, body)),
     deleteObject: async (bucket, key) => void (await call('DELETE', objectUrl(bucket, key))),
     async lastModified(bucket, key) {
       const { updated } = JSON.parse(await call('GET', objectUrl(bucket, key))) as { updated?: string };
@@ -208,7 +213,13 @@ function encodeKey(key: string): string {
  * A test that does not travel by timestamp passes `spaced: false` and spares the waits.
  * Returns the keys uploaded, in upload order.
  */
-export async function uploadFolder(store: ObjectStore, bucket: string, prefix: string, localDir: string, { spaced = true } = {}): Promise<string[]> {
+export async function uploadFolder(
+  store: ObjectStore,
+  bucket: string,
+  prefix: string,
+  localDir: string,
+  { spaced = true } = {},
+): Promise<string[]> {
   const files = listFiles(localDir);
   const isLog = (file: string) => file.startsWith('_delta_log/') && !file.startsWith('_delta_log/_sidecars/');
   const versionOf = (file: string) => /^_delta_log\/(\d{20})\./.exec(file)?.[1];
@@ -253,7 +264,10 @@ export function bucketUrl(store: S3Store | AzuriteStore | GcsStore, bucket: stri
  * `refused` names whose credentials a server that checks them then refuses (null for fake-gcs-server, which takes
  * any request).
  */
-export function serverOptions(store: S3Store | AzuriteStore | GcsStore, wrongSecret = false): { options: Record<string, string>; refused: string | null } {
+export function serverOptions(
+  store: S3Store | AzuriteStore | GcsStore,
+  wrongSecret = false,
+): { options: Record<string, string>; refused: string | null } {
   switch (store.kind) {
     case 's3':
       return {

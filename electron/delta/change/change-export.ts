@@ -19,7 +19,8 @@ export function changeExportInput(
     filesTotal: 0,
     bytesTotal: 0,
     async *batches(resumeFrom) {
-      if (resumeFrom) throw new DeltaportError('VALIDATION', 'changes cannot be exported exactly once: they have no position to resume from');
+      if (resumeFrom)
+        throw new DeltaportError('VALIDATION', 'changes cannot be exported exactly once: they have no position to resume from');
       let written = 0;
       for await (const batch of rows()) {
         written += batch.numRows;

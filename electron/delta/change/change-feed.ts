@@ -40,7 +40,8 @@ export async function changeFeed(table: DeltaTable, from: number, to: number): P
   if (from > to) throw new DeltaportError('VALIDATION', `--from ${from} is after --to ${to}`);
   const snapshot = await table.snapshot({ version: to });
   const earliest = (await table.versionRange()).earliest;
-  if (from < earliest) throw new DeltaportError('VERSION_NOT_FOUND', `version ${from} is no longer in the log; the earliest readable is ${earliest}`);
+  if (from < earliest)
+    throw new DeltaportError('VERSION_NOT_FOUND', `version ${from} is no longer in the log; the earliest readable is ${earliest}`);
   if (snapshot.metadata.configuration?.['delta.enableChangeDataFeed'] !== 'true') {
     throw new DeltaportError('VALIDATION', 'the table does not record a change data feed (delta.enableChangeDataFeed is not true)');
   }
@@ -100,7 +101,13 @@ async function* commitWithoutCdc(
 }
 
 function addOf(action: { path: string; partitionValues?: Record<string, string | null> | null; size?: number | null }): AddFile {
-  return { path: action.path, partitionValues: action.partitionValues ?? {}, size: action.size ?? 0, modificationTime: 0, dataChange: true };
+  return {
+    path: action.path,
+    partitionValues: action.partitionValues ?? {},
+    size: action.size ?? 0,
+    modificationTime: 0,
+    dataChange: true,
+  };
 }
 
 function liveFile(snapshot: Snapshot, add: AddFile): LiveFile {

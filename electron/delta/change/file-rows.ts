@@ -38,7 +38,10 @@ export async function* fileRows(
     for (const [from, to] of wanted ? runsOf(wanted, first, batch.numRows) : [[0, batch.numRows]]) {
       const part = from === 0 && to === batch.numRows ? batch : batch.slice(from, to);
       const children = [...part.data.children, ...constants.map((c) => constantData(c.field.type, c.value, part.numRows))];
-      yield new arrow.RecordBatch(schema, arrow.makeData({ type: new arrow.Struct(schema.fields), length: part.numRows, nullCount: 0, children }));
+      yield new arrow.RecordBatch(
+        schema,
+        arrow.makeData({ type: new arrow.Struct(schema.fields), length: part.numRows, nullCount: 0, children }),
+      );
     }
   }
 }

@@ -67,8 +67,13 @@ export async function* pairedRows(diff: SnapshotDiff, keys: string[], signal?: A
 }
 
 function relabel(row: arrow.RecordBatch, change: string): arrow.RecordBatch {
-  const children = row.data.children.map((child, k) => (row.schema.fields[k].name === CHANGE.name ? constantData(child.type, change, row.numRows) : child));
-  return new arrow.RecordBatch(row.schema, arrow.makeData({ type: new arrow.Struct(row.schema.fields), length: row.numRows, nullCount: 0, children }));
+  const children = row.data.children.map((child, k) =>
+    row.schema.fields[k].name === CHANGE.name ? constantData(child.type, change, row.numRows) : child,
+  );
+  return new arrow.RecordBatch(
+    row.schema,
+    arrow.makeData({ type: new arrow.Struct(row.schema.fields), length: row.numRows, nullCount: 0, children }),
+  );
 }
 
 const CHANGE: StructField = { name: '_change', type: 'string', nullable: false };

@@ -13,7 +13,10 @@ const MICROS_PER_TICK = [1_000_000n, 1000n, 1n];
 
 export function valueReader(data: Data): ValueReader {
   const valid = validity(data);
-  const withNulls = (read: (at: number) => DeltaValue): ValueReader => (row) => (valid(row) ? read(row) : null);
+  const withNulls =
+    (read: (at: number) => DeltaValue): ValueReader =>
+    (row) =>
+      valid(row) ? read(row) : null;
   switch (data.type.typeId) {
     case Type.Null:
       return () => null;

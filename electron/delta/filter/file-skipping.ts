@@ -60,8 +60,7 @@ export function fileRanges(file: LiveFile, stats: FileStats | null, table: Table
     if (!stats) return null;
     const physical = fields.map((f) => physicalName(f, table.mode));
     const nullCount = lookup(stats.nullCount, physical);
-    const nulls =
-      typeof nullCount !== 'number' ? 'unknown' : nullCount === 0 ? 'none' : nullCount === stats.numRecords ? 'all' : 'some';
+    const nulls = typeof nullCount !== 'number' ? 'unknown' : nullCount === 0 ? 'none' : nullCount === stats.numRecords ? 'all' : 'some';
     return {
       min: bound(lookup(stats.minValues, physical), leaf.type, 'min'),
       max: bound(lookup(stats.maxValues, physical), leaf.type, 'max'),

@@ -80,7 +80,9 @@ function jsonFormReader(data: Data): Reader {
       return (row) => {
         const v = read(row) as number | bigint | null;
         // Date64 counts milliseconds.
-        return v === null ? null : formatDays((data.type as DateType).unit === DateUnit.DAY ? Number(v) : Math.floor(Number(v) / 86_400_000));
+        return v === null
+          ? null
+          : formatDays((data.type as DateType).unit === DateUnit.DAY ? Number(v) : Math.floor(Number(v) / 86_400_000));
       };
     case Type.Timestamp:
       return (row) => {

@@ -22,7 +22,11 @@ export interface FilterPlan {
 
 /** `stats` holds each file's statistics in snapshot.files order. */
 export function planFilter(snapshot: Snapshot, expr: Expr, stats: (FileStats | null)[]): FilterPlan {
-  const table = { fields: snapshot.schema.fields, partitionColumns: new Set(snapshot.partitionColumns), mode: columnMappingMode(snapshot.metadata) };
+  const table = {
+    fields: snapshot.schema.fields,
+    partitionColumns: new Set(snapshot.partitionColumns),
+    mode: columnMappingMode(snapshot.metadata),
+  };
   const files = snapshot.files.filter((file, i) => fileMayMatch(expr, file, stats[i], table));
   const bytes = (list: typeof files) => list.reduce((n, f) => n + f.add.size, 0);
   const bytesTotal = bytes(snapshot.files);
@@ -69,7 +73,7 @@ export async function* filterBatches(
     // Scan batches never straddle files: the batch's first row is this many rows into its file.
     const first = scanned.end.rowsInFile - scanned.batch.numRows;
     for (const [from, to] of keptRows(expr, scanned.batch)) {
-      for (let at = from; at < to && remaining > 0; ) {
+      for (let at = from; at < to && remaining > 0;) {
         const length = Math.min(to - at, batchSize - pendingRows, remaining);
         pending.push(projected.slice(at, at + length));
         pendingRows += length;

@@ -56,7 +56,14 @@ export function statisticsProfile(snapshot: Snapshot, stats: (FileStats | null)[
     });
     // A deletion vector may have removed nulls the file's count includes: then the count is an upper bound only.
     if (snapshot.files.some((f) => f.add.deletionVector) && !partitions.has(field.name)) nullCount = null;
-    return { name: field.name, type: String(field.type), source: 'statistics', nullCount, min: text(min, field.type), max: text(max, field.type) };
+    return {
+      name: field.name,
+      type: String(field.type),
+      source: 'statistics',
+      nullCount,
+      min: text(min, field.type),
+      max: text(max, field.type),
+    };
   });
   return { version: snapshot.version, rowCount: rowCount(snapshot, stats), columns };
 }
@@ -65,8 +72,19 @@ export async function scanProfile(tablePath: string, version: number, signal?: A
   const all = await openSource({ tablePath, versionAsOf: version });
   const fields = profiled(all.snapshot.schema.fields);
   // Every row is counted even when no column can be profiled: then the first column is read for its row count.
-  const source = await openSource({ tablePath, versionAsOf: version, columnNames: fields.length > 0 ? fields.map((f) => f.name) : all.columns.slice(0, 1) });
-  const state = fields.map((f) => ({ order: comparator(f.type, f.type), nulls: 0, min: null as DeltaValue, max: null as DeltaValue, seen: new Set<unknown>(), full: false }));
+  const source = await openSource({
+    tablePath,
+    versionAsOf: version,
+    columnNames: fields.length > 0 ? fields.map((f) => f.name) : all.columns.slice(0, 1),
+  });
+  const state = fields.map((f) => ({
+    order: comparator(f.type, f.type),
+    nulls: 0,
+    min: null as DeltaValue,
+    max: null as DeltaValue,
+    seen: new Set<unknown>(),
+    full: false,
+  }));
   let rows = 0;
   for await (const { batch } of source.batches({ signal })) {
     rows += batch.numRows;

@@ -23,7 +23,8 @@ export function partitionSummaries(snapshot: Snapshot, stats: (FileStats | null)
     const records = stats[i]?.numRecords;
     group.files++;
     group.bytes += file.add.size;
-    group.rows = group.rows === null || typeof records !== 'number' ? null : group.rows + records - (file.add.deletionVector?.cardinality ?? 0);
+    group.rows =
+      group.rows === null || typeof records !== 'number' ? null : group.rows + records - (file.add.deletionVector?.cardinality ?? 0);
   });
   return [...groups.values()].sort((a, b) => (JSON.stringify(a.values) < JSON.stringify(b.values) ? -1 : 1));
 }

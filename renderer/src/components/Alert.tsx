@@ -8,7 +8,9 @@ export function Alert({ message, lead = '' }: { message: string | ErrorValue | n
   const problems = 'problems' in error ? error.problems : undefined;
   return (
     <div role="alert" className="alert">
-      <span className="alert-icon" aria-hidden="true">!</span>
+      <span className="alert-icon" aria-hidden="true">
+        !
+      </span>
       {problems && problems.length > 1 ? (
         <div>
           {lead}

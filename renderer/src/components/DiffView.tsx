@@ -65,7 +65,19 @@ function FileList({ title, files }: { title: string; files: string[] }) {
   );
 }
 
-function DiffBody({ result, pairBy, from, to, gridKey }: { result: DiffResult; pairBy: string[]; from: number; to: number; gridKey: number }) {
+function DiffBody({
+  result,
+  pairBy,
+  from,
+  to,
+  gridKey,
+}: {
+  result: DiffResult;
+  pairBy: string[];
+  from: number;
+  to: number;
+  gridKey: number;
+}) {
   const counts = changeCounts(result);
   const more = result.truncated ? 'in the rows shown; there are more' : undefined;
   return (
@@ -75,7 +87,11 @@ function DiffBody({ result, pairBy, from, to, gridKey }: { result: DiffResult; p
         <Stat label="Rows removed" value={formatCount(counts.removed)} note={more} />
         {pairBy.length > 0 && <Stat label="Rows updated" value={formatCount(counts.updated)} note={`paired by ${pairBy.join(', ')}`} />}
         <Stat label="Files added" value={formatCount(result.filesAdded.length)} />
-        <Stat label="Files removed" value={formatCount(result.filesRemoved.length)} note={`${formatCount(result.filesWithNewDeletions.length)} more with rows newly deleted`} />
+        <Stat
+          label="Files removed"
+          value={formatCount(result.filesRemoved.length)}
+          note={`${formatCount(result.filesWithNewDeletions.length)} more with rows newly deleted`}
+        />
       </div>
       <div className="diff-changes">
         <ChangeTable title="Schema" changes={result.schema} />
@@ -86,15 +102,20 @@ function DiffBody({ result, pairBy, from, to, gridKey }: { result: DiffResult; p
       <FileList title="Files removed" files={result.filesRemoved} />
       <FileList title="Files with rows newly deleted" files={result.filesWithNewDeletions} />
       {result.rows.length === 0 ? (
-        <p className="muted diff-none">No rows changed between v{from} and v{to}.</p>
+        <p className="muted diff-none">
+          No rows changed between v{from} and v{to}.
+        </p>
       ) : (
         <div className="grid-frame diff-grid">
           <DataGrid key={gridKey} label={`Changed rows from v${from} to v${to}`} columns={result.columns} rows={result.rows} />
         </div>
       )}
       <p className="muted small">
-        To export these rows, run <code className="mono">deltaport diff {'<table>'} --from {from} --to {to} --sink …</code>; the app exports
-        snapshots only.
+        To export these rows, run{' '}
+        <code className="mono">
+          deltaport diff {'<table>'} --from {from} --to {to} --sink …
+        </code>
+        ; the app exports snapshots only.
       </p>
     </>
   );

@@ -37,7 +37,9 @@ export function FilterBar({ text, schema, onChange }: Props) {
           {problem}
         </span>
       ) : (
-        <span className="muted small">{text.trim() === '' ? 'Every row; the filter applies to the preview and the export.' : 'Applies to the preview and the export.'}</span>
+        <span className="muted small">
+          {text.trim() === '' ? 'Every row; the filter applies to the preview and the export.' : 'Applies to the preview and the export.'}
+        </span>
       )}
     </div>
   );

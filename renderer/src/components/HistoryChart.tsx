@@ -52,9 +52,7 @@ export function HistoryChart({ commits, metric, currentVersion, onPick }: Props)
         const current = commit.version === currentVersion;
         return (
           <g key={commit.version} className={current ? 'chart-bar current' : 'chart-bar'} onClick={() => onPick(commit.version)}>
-            <title>
-              {`v${commit.version} ${commit.operation ?? ''}: +${show(added ?? 0)}` + (removed ? ` −${show(removed)}` : '')}
-            </title>
+            <title>{`v${commit.version} ${commit.operation ?? ''}: +${show(added ?? 0)}` + (removed ? ` −${show(removed)}` : '')}</title>
             <rect x={x - GAP / 2} y={0} width={BAR + GAP} height={HEIGHT} className="chart-hit" />
             <rect x={x} y={baseline - Math.max(up, added ? 1 : 0)} width={BAR} height={Math.max(up, added ? 1 : 0)} className="chart-up" />
             {down > 0 && <rect x={x} y={baseline} width={BAR} height={down} className="chart-down" />}

@@ -194,11 +194,7 @@ export function HistoryPanel({ path, columns, commits, error, currentVersion, on
                         <KeyValues title="Metrics" entries={c.operationMetrics} />
                       </div>
                       {readable.has(c.version - 1) && (
-                        <button
-                          type="button"
-                          className="button small"
-                          onClick={() => setCompared({ from: c.version - 1, to: c.version })}
-                        >
+                        <button type="button" className="button small" onClick={() => setCompared({ from: c.version - 1, to: c.version })}>
                           Show what v{c.version} changed
                         </button>
                       )}

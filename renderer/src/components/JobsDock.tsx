@@ -60,7 +60,10 @@ function Figures({ job }: { job: JobInfo }) {
       </span>
     );
   }
-  const parts = [isSql(job) ? `${formatCount(committed(job))} rows committed` : `${formatCount(p.rows)} rows read`, `${p.files}/${p.filesTotal} files`];
+  const parts = [
+    isSql(job) ? `${formatCount(committed(job))} rows committed` : `${formatCount(p.rows)} rows read`,
+    `${p.files}/${p.filesTotal} files`,
+  ];
   if (p.bytesTotal > 0) parts.push(`${humanBytes(p.bytes)} of ${humanBytes(p.bytesTotal)}`);
   if (job.state === 'running') {
     parts.push(`${formatCount(Math.round(p.rowsPerSec))} rows/s`);

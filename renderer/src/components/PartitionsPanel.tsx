@@ -42,8 +42,8 @@ export function PartitionsPanel({ path, version, partitionColumns, visible }: Pr
       ) : (
         <>
           <p className="muted small">
-            {formatCount(list.length)} partition{list.length === 1 ? '' : 's'} at v{version}, by {partitionColumns.join(', ')}; rows
-            less those deleted by deletion vectors.
+            {formatCount(list.length)} partition{list.length === 1 ? '' : 's'} at v{version}, by {partitionColumns.join(', ')}; rows less
+            those deleted by deletion vectors.
           </p>
           <table className="history-table partitions-table" aria-label="Partitions">
             <thead>

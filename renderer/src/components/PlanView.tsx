@@ -11,7 +11,10 @@ interface Props {
 function existingTargetNote(plan: ExportPlan, asks: boolean): string {
   const file = plan.sink === 'parquet' || plan.sink === 'csv' || plan.sink === 'jsonl';
   if (!plan.targetExists) return 'will be created.';
-  if (asks) return file ? 'exists: Export will ask whether to replace it or stop.' : 'exists: Export will ask whether to append to it, replace it or stop.';
+  if (asks)
+    return file
+      ? 'exists: Export will ask whether to replace it or stop.'
+      : 'exists: Export will ask whether to append to it, replace it or stop.';
   return file ? 'exists and will be replaced.' : 'exists; the write mode decides what happens to its rows.';
 }
 

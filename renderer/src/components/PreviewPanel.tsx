@@ -92,8 +92,7 @@ export function PreviewPanel({ source, blocked, wantedVersion, preview }: Props)
         {result && (
           <span className="preview-status" aria-live="polite">
             <span className="pill">snapshot v{result.version}</span> {formatCount(result.rows.length)} rows
-            {result.truncated ? ` (first ${formatCount(result.rows.length)}; the table has more)` : ''} ·{' '}
-            {result.columns.length} columns
+            {result.truncated ? ` (first ${formatCount(result.rows.length)}; the table has more)` : ''} · {result.columns.length} columns
             {result.skipping && (
               <span className="skip-note">
                 {' '}

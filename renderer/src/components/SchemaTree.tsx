@@ -43,9 +43,7 @@ function SchemaNode({ node, partition }: { node: Child; partition: boolean }) {
     <>
       <span className="schema-name">{node.name}</span>
       <span className="schema-type">{shortType(node.type)}</span>
-      <span className={node.nullable ? 'schema-null' : 'schema-null required'}>
-        {node.nullable ? 'nullable' : 'not null'}
-      </span>
+      <span className={node.nullable ? 'schema-null' : 'schema-null required'}>{node.nullable ? 'nullable' : 'not null'}</span>
       {partition && <span className="pill">partition</span>}
       {node.physicalName && <span className="schema-physical">physical: {node.physicalName}</span>}
     </>

@@ -142,11 +142,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
             <h3 id="destination-title">Destination</h3>
             <div className="field">
               <label htmlFor={`${ids}-sink`}>Sink</label>
-              <select
-                id={`${ids}-sink`}
-                value={form.kind}
-                onChange={(e) => set('kind', e.target.value as SinkKind)}
-              >
+              <select id={`${ids}-sink`} value={form.kind} onChange={(e) => set('kind', e.target.value as SinkKind)}>
                 {SINK_KINDS.map((k) => (
                   <option key={k.kind} value={k.kind}>
                     {k.label}
@@ -182,8 +178,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                   </button>
                   {connection && (
                     <span className="ok-text" role="status">
-                      Connected: {connection.serverVersion}; table “{form.table}”{' '}
-                      {connection.targetExists ? 'exists' : 'will be created'}.
+                      Connected: {connection.serverVersion}; table “{form.table}” {connection.targetExists ? 'exists' : 'will be created'}.
                     </span>
                   )}
                 </div>
@@ -270,12 +265,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                 </label>
                 <label className="field">
                   <span>Batch interval (ms)</span>
-                  <input
-                    type="number"
-                    min={0}
-                    value={form.batchIntervalMs}
-                    onChange={(e) => set('batchIntervalMs', e.target.value)}
-                  />
+                  <input type="number" min={0} value={form.batchIntervalMs} onChange={(e) => set('batchIntervalMs', e.target.value)} />
                 </label>
                 <label className="field">
                   <span>Max retries</span>

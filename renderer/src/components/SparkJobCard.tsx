@@ -48,7 +48,13 @@ export function SparkJobCard({ source, blocked, sink }: Props) {
           <div className="inline-fields">
             <label className="field grow">
               <span>Save as</span>
-              <input type="text" spellCheck={false} placeholder="/path/to/job.py" value={savePath} onChange={(e) => setSavePath(e.target.value)} />
+              <input
+                type="text"
+                spellCheck={false}
+                placeholder="/path/to/job.py"
+                value={savePath}
+                onChange={(e) => setSavePath(e.target.value)}
+              />
             </label>
             <button type="button" className="button" onClick={() => void request(true)} disabled={busy || savePath.trim() === ''}>
               Save

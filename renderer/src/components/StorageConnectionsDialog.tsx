@@ -35,7 +35,10 @@ const SPELLED: Record<string, string> = { id: 'ID', sas: 'SAS', ms: '(ms)' };
 
 /** An option's name as a field label: access_key_id is "Access key ID". */
 function label(option: string): string {
-  const words = option.split('_').map((w) => SPELLED[w] ?? w).join(' ');
+  const words = option
+    .split('_')
+    .map((w) => SPELLED[w] ?? w)
+    .join(' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -73,7 +76,14 @@ export function StorageConnectionsDialog({ onClose }: { onClose(): void }) {
     setNote(null);
     setDraft(
       existing
-        ? { existing, name: existing.name, kind: kindOf(existing.prefix), prefix: existing.prefix, values: { ...existing.options }, forget: [] }
+        ? {
+            existing,
+            name: existing.name,
+            kind: kindOf(existing.prefix),
+            prefix: existing.prefix,
+            values: { ...existing.options },
+            forget: [],
+          }
         : { existing: null, name: '', kind: 's3', prefix: '', values: {}, forget: [] },
     );
   };
@@ -86,7 +96,11 @@ export function StorageConnectionsDialog({ onClose }: { onClose(): void }) {
     setNote(null);
     if (!draft.name.trim()) return setError('Give the connection a name.');
     if (!draft.prefix.trim()) return setError('Say which bucket or container it is for.');
-    const result = await api.saveStorageConnection({ name: draft.name.trim(), prefix: draft.prefix.trim(), options: optionsOf(draft, data.options) });
+    const result = await api.saveStorageConnection({
+      name: draft.name.trim(),
+      prefix: draft.prefix.trim(),
+      options: optionsOf(draft, data.options),
+    });
     if (!result.ok) return setError(result.error.message);
     show(await api.listStorageConnections());
     setDraft(null);
@@ -109,7 +123,8 @@ export function StorageConnectionsDialog({ onClose }: { onClose(): void }) {
   };
 
   const secretState = (connection: StorageConnection) => {
-    if (connection.secretsSet.length > 0) return `${connection.secretsSet.map(label).join(', ')} set${connection.secretsNotSaved ? ' (this session only)' : ''}`;
+    if (connection.secretsSet.length > 0)
+      return `${connection.secretsSet.map(label).join(', ')} set${connection.secretsNotSaved ? ' (this session only)' : ''}`;
     return connection.secretsNotSaved ? 'secrets not saved: enter them again' : 'no secrets';
   };
 
@@ -122,8 +137,8 @@ export function StorageConnectionsDialog({ onClose }: { onClose(): void }) {
         </button>
       </div>
       <p className="muted small">
-        Settings for reading tables in S3, Azure or Google Cloud Storage, beyond what the cloud's own environment variables and
-        config files give. Each applies to the tables under its bucket (or every bucket of a store).
+        Settings for reading tables in S3, Azure or Google Cloud Storage, beyond what the cloud's own environment variables and config files
+        give. Each applies to the tables under its bucket (or every bucket of a store).
       </p>
       {data && !data.secretsSaved && (
         <p className="hint connections-hint" role="note">
@@ -157,7 +172,12 @@ export function StorageConnectionsDialog({ onClose }: { onClose(): void }) {
                     <button type="button" className="button small" onClick={() => edit(c)} aria-label={`Edit ${c.name}`}>
                       Edit
                     </button>
-                    <button type="button" className="button small danger" onClick={() => void remove(c.name)} aria-label={`Delete ${c.name}`}>
+                    <button
+                      type="button"
+                      className="button small danger"
+                      onClick={() => void remove(c.name)}
+                      aria-label={`Delete ${c.name}`}
+                    >
                       Delete
                     </button>
                   </td>

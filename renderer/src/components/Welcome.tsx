@@ -15,10 +15,9 @@ export function Welcome({ recent, onOpen, onSample, onConnections }: Props) {
       <div className="welcome-card">
         <h1 id="welcome-title">Open a Delta table</h1>
         <p className="muted">
-          Type or paste the path of a table folder (the one holding <code>_delta_log</code>) above, drop the folder
-          onto this window, or start with the built-in sample table. Tables in S3, Azure or Google Cloud Storage open
-          by URL (<code>s3://bucket/path</code>, <code>gs://</code>, <code>az://</code>, <code>abfss://</code>); give their
-          endpoint or keys under{' '}
+          Type or paste the path of a table folder (the one holding <code>_delta_log</code>) above, drop the folder onto this window, or
+          start with the built-in sample table. Tables in S3, Azure or Google Cloud Storage open by URL (<code>s3://bucket/path</code>,{' '}
+          <code>gs://</code>, <code>az://</code>, <code>abfss://</code>); give their endpoint or keys under{' '}
           <button type="button" className="link-button" onClick={onConnections}>
             Storage connections
           </button>

@@ -150,7 +150,11 @@ export function DataGrid({ label, columns, rows }: Props) {
     const size = `${formatCount(picked.length)} × ${headers.length}`;
     try {
       await copyText(text);
-      setStatus(picked.length === 1 && headers.length === 1 ? `Cell copied as ${format.toUpperCase()}` : `Copied ${size} cells as ${format.toUpperCase()}`);
+      setStatus(
+        picked.length === 1 && headers.length === 1
+          ? `Cell copied as ${format.toUpperCase()}`
+          : `Copied ${size} cells as ${format.toUpperCase()}`,
+      );
     } catch {
       setStatus('The clipboard refused the copy; select the text and copy it by hand.');
     }
@@ -248,13 +252,32 @@ export function DataGrid({ label, columns, rows }: Props) {
             </option>
           ))}
         </select>
-        <button type="button" className="button small" disabled={!activeRow} onClick={() => void copy()} title="Copy the selection (Ctrl+C)">
+        <button
+          type="button"
+          className="button small"
+          disabled={!activeRow}
+          onClick={() => void copy()}
+          title="Copy the selection (Ctrl+C)"
+        >
           Copy
         </button>
-        <button type="button" className="button small" disabled={!activeRow} aria-pressed={inspecting} onClick={() => setInspecting(!inspecting)} title="Show the whole value (Enter)">
+        <button
+          type="button"
+          className="button small"
+          disabled={!activeRow}
+          aria-pressed={inspecting}
+          onClick={() => setInspecting(!inspecting)}
+          title="Show the whole value (Enter)"
+        >
           Inspect
         </button>
-        <button type="button" className="button small" disabled={!resized} onClick={() => reset()} title="Back to the widths the grid chose">
+        <button
+          type="button"
+          className="button small"
+          disabled={!resized}
+          onClick={() => reset()}
+          title="Back to the widths the grid chose"
+        >
           Reset widths
         </button>
       </div>
@@ -397,7 +420,9 @@ export function DataGrid({ label, columns, rows }: Props) {
               </button>
             </header>
             <p className="muted small">Row {formatCount(active.row + 1)}</p>
-            <pre className={`code inspector-value${activeRow[active.column] === null ? ' null' : ''}`}>{inspected(activeRow[active.column])}</pre>
+            <pre className={`code inspector-value${activeRow[active.column] === null ? ' null' : ''}`}>
+              {inspected(activeRow[active.column])}
+            </pre>
           </aside>
         )}
       </div>

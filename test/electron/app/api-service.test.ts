@@ -53,7 +53,14 @@ afterAll(async () => {
 });
 
 function pgSink(url: string): SinkSpec {
-  return { kind: 'postgres', connection: { url }, table: 'people', mode: 'append', execution: { batchSize: 3, batchIntervalMs: 0, maxRetries: 1 }, exactlyOnce: false };
+  return {
+    kind: 'postgres',
+    connection: { url },
+    table: 'people',
+    mode: 'append',
+    execution: { batchSize: 3, batchIntervalMs: 0, maxRetries: 1 },
+    exactlyOnce: false,
+  };
 }
 
 describe('API service', () => {
@@ -65,12 +72,15 @@ describe('API service', () => {
     expect(latest.version).toBe(latest.versionRange.latest);
     expect(value(await api.recentTables()).map((r) => r.path)).toEqual([table]);
     const bad = await api.resolveVersion({ path: table, timestampAsOf: 'last tuesday' });
-    expect(!bad.ok && bad.error).toEqual({ code: 'VALIDATION', message: expect.stringMatching(/"last tuesday" is not a timestamp; use one of: 2022-02-24, /) });
+    expect(!bad.ok && bad.error).toEqual({
+      code: 'VALIDATION',
+      message: expect.stringMatching(/"last tuesday" is not a timestamp; use one of: 2022-02-24, /),
+    });
     const notDelta = await api.openTable({ path: dir });
     expect(!notDelta.ok && notDelta.error.code).toMatch(/NOT_A_DELTA_TABLE|TABLE_NOT_FOUND/);
   });
 
-  it('uses a saved profile\'s password for testConnection and exports, without ever storing it in clear', async () => {
+  it("uses a saved profile's password for testConnection and exports, without ever storing it in clear", async () => {
     const saved = value(await api.saveProfile({ name: 'local pg', sink: pgSink(dbUrl) }));
     expect(saved.hasPassword).toBe(true);
 
@@ -79,7 +89,13 @@ describe('API service', () => {
     const report = value(await api.testConnection({ sink: pgSink(urlWithoutPassword), profile: 'local pg' }));
     expect(report.serverVersion).toMatch(/PostgreSQL \d+/);
 
-    const job = value(await api.startExport({ source: { tablePath: tablePath('delta-0.8.0-partitioned') }, sink: pgSink(urlWithoutPassword), profile: 'local pg' }));
+    const job = value(
+      await api.startExport({
+        source: { tablePath: tablePath('delta-0.8.0-partitioned') },
+        sink: pgSink(urlWithoutPassword),
+        profile: 'local pg',
+      }),
+    );
     expect(JSON.stringify(job)).not.toContain(password);
     const done = await jobs.wait(job.id);
     expect(done.error).toBeNull();
@@ -121,7 +137,7 @@ describe('API service', () => {
     expect(value(await api.latestVersion({ path: copy })).latest).toBe(before + 1);
   });
 
-  it('says where a job\'s target is, never with a password', async () => {
+  it("says where a job's target is, never with a password", async () => {
     const target = path.join(dir, 'reveal.csv');
     const job = value(await api.startExport({ source: { tablePath: tablePath('simple_table') }, sink: { kind: 'csv', path: target } }));
     await jobs.wait(job.id);
@@ -148,12 +164,30 @@ describe('API service', () => {
 
   it('plans an export in a worker: SQL DDL for SQLite, the file for file sinks', async () => {
     const source = { tablePath: tablePath('delta-0.8.0-partitioned') };
-    const sqlitePlan = value(await api.planExport({ source, sink: { kind: 'sqlite', path: path.join(dir, 'plan.db'), table: 'p', mode: 'append', execution: { batchSize: 10, batchIntervalMs: 0, maxRetries: 0 }, exactlyOnce: false } }));
+    const sqlitePlan = value(
+      await api.planExport({
+        source,
+        sink: {
+          kind: 'sqlite',
+          path: path.join(dir, 'plan.db'),
+          table: 'p',
+          mode: 'append',
+          execution: { batchSize: 10, batchIntervalMs: 0, maxRetries: 0 },
+          exactlyOnce: false,
+        },
+      }),
+    );
     expect(sqlitePlan.sink).toBe('sqlite');
     expect(sqlitePlan.ddl.join('\n')).toMatch(/CREATE TABLE/i);
     expect(sqlitePlan.targetExists).toBe(false);
     const filePlan = value(await api.planExport({ source, sink: { kind: 'parquet', path: path.join(dir, 'out.parquet') } }));
-    expect(filePlan).toMatchObject({ sink: 'parquet', target: path.join(dir, 'out.parquet'), ddl: [], targetExists: false, incompatibility: null });
+    expect(filePlan).toMatchObject({
+      sink: 'parquet',
+      target: path.join(dir, 'out.parquet'),
+      ddl: [],
+      targetExists: false,
+      incompatibility: null,
+    });
   });
 
   it('reads tables in the worker and keeps their parsed log there: after an open, nothing reads the log again', async () => {
@@ -179,9 +213,9 @@ describe('API service', () => {
     const fromIntact = value(await service.preview({ source: { tablePath: tablePath('simple_table') }, limit: 100 }));
     expect(preview.version).toBe(info.version);
     expect(preview.rows).toEqual(fromIntact.rows);
-    expect(value(await service.planExport({ source: { tablePath: copy }, sink: { kind: 'csv', path: path.join(dir, 'c.csv') } })).target).toBe(
-      path.join(dir, 'c.csv'),
-    );
+    expect(
+      value(await service.planExport({ source: { tablePath: copy }, sink: { kind: 'csv', path: path.join(dir, 'c.csv') } })).target,
+    ).toBe(path.join(dir, 'c.csv'));
     const history = value(await service.history({ path: copy }));
     expect(history.map((c) => c.version)).toEqual([...Array(info.version + 1).keys()].reverse());
     const first = history.at(-1)!;

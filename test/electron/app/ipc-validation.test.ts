@@ -47,14 +47,23 @@ describe('validateCall', () => {
   it('passes good payloads through, filling sink defaults', () => {
     expect(validateCall('openTable', { path: '/data/people', versionAsOf: 2 })).toEqual([{ path: '/data/people', versionAsOf: 2 }]);
     expect(validateCall('history', { path: '/data/people', limit: 10 })).toEqual([{ path: '/data/people', limit: 10 }]);
-    expect(validateCall('preview', { source: { ...source, columnNames: ['a', 'b'], options: { parquetBatchSize: 10 } }, limit: 100 })).toEqual([
-      { source: { ...source, columnNames: ['a', 'b'], options: { parquetBatchSize: 10 } }, limit: 100 },
-    ]);
+    expect(
+      validateCall('preview', { source: { ...source, columnNames: ['a', 'b'], options: { parquetBatchSize: 10 } }, limit: 100 }),
+    ).toEqual([{ source: { ...source, columnNames: ['a', 'b'], options: { parquetBatchSize: 10 } }, limit: 100 }]);
     const [req] = validateCall('startExport', { source, sink: sqlite });
     expect(req.sink).toEqual({ ...sqlite, execution: { batchSize: 5000, batchIntervalMs: 0, maxRetries: 3 }, exactlyOnce: false });
-    expect(validateCall('planExport', { source, sink: { kind: 'csv', path: '/out/x.csv' } })).toEqual([{ source, sink: { kind: 'csv', path: '/out/x.csv' } }]);
-    expect(validateCall('testConnection', { sink: { kind: 'postgres', connection: { url: 'postgres://u@h/db', port: 5432 }, table: 't' }, profile: 'p' })[0].profile).toBe('p');
-    expect(validateCall('startExport', { source, sink: { ...sqlite, mode: 'upsert', keyColumns: ['id'] } })[0].sink).toMatchObject({ keyColumns: ['id'] });
+    expect(validateCall('planExport', { source, sink: { kind: 'csv', path: '/out/x.csv' } })).toEqual([
+      { source, sink: { kind: 'csv', path: '/out/x.csv' } },
+    ]);
+    expect(
+      validateCall('testConnection', {
+        sink: { kind: 'postgres', connection: { url: 'postgres://u@h/db', port: 5432 }, table: 't' },
+        profile: 'p',
+      })[0].profile,
+    ).toBe('p');
+    expect(validateCall('startExport', { source, sink: { ...sqlite, mode: 'upsert', keyColumns: ['id'] } })[0].sink).toMatchObject({
+      keyColumns: ['id'],
+    });
     expect(validateCall('cancelJob', { id: 'job-1' })).toEqual([{ id: 'job-1' }]);
     expect(validateCall('saveProfile', { name: 'local', sink: sqlite })[0].name).toBe('local');
     expect(validateCall('deleteProfile', { name: 'local' })).toEqual([{ name: 'local' }]);
@@ -90,7 +99,11 @@ describe('validateCall', () => {
     rejects('preview', { source: { ...source, columnNames: 'a,b' }, limit: 5 }, /columnNames: the column list must be a list of names/);
     rejects('preview', { source: { ...source, columnNames: ['a', 3] }, limit: 5 }, /columnNames.1: each of the column list must be text/);
     rejects('preview', { source: { ...source, columnNames: Array(10_001).fill('a') }, limit: 5 }, /at most 10000 entries/);
-    rejects('preview', { source: { ...source, options: { x: { nested: 1 } } }, limit: 5 }, /options.x: an option value must be a string, a boolean or a finite number/);
+    rejects(
+      'preview',
+      { source: { ...source, options: { x: { nested: 1 } } }, limit: 5 },
+      /options.x: an option value must be a string, a boolean or a finite number/,
+    );
     rejects('preview', { source: { ...source, options: { x: Infinity } }, limit: 5 }, /options.x/);
     rejects('preview', { source: { ...source, options: [] }, limit: 5 }, /options: the options must be an object/);
   });
@@ -109,7 +122,10 @@ describe('validateCall', () => {
     bad({ ...sqlite, execution: { batchIntervalMs: 'soon' } }, /execution.batchIntervalMs: batch interval must be a whole number/);
     bad({ ...sqlite, exactlyOnce: 'yes' }, /exactlyOnce: exactlyOnce must be true or false/);
     bad({ kind: 'postgres', connection: 'postgres://x', table: 't' }, /sink.connection: must be an object/);
-    bad({ kind: 'postgres', connection: { url: 'mysql://x' }, table: 't' }, /connection.url: the connection URL must look like postgres:\/\//);
+    bad(
+      { kind: 'postgres', connection: { url: 'mysql://x' }, table: 't' },
+      /connection.url: the connection URL must look like postgres:\/\//,
+    );
     bad({ kind: 'postgres', connection: { port: 70000 }, table: 't' }, /connection.port: port must be a whole number from 1 to 65,535/);
     bad({ kind: 'postgres', connection: { ssl: 'true' }, table: 't' }, /connection.ssl: ssl must be true or false/);
     bad({ kind: 'postgres', connection: { evil: 1 }, table: 't' }, /unknown field "evil"/);
@@ -119,14 +135,33 @@ describe('validateCall', () => {
     rejects('saveProfile', { name: 'x'.repeat(201), sink: sqlite }, /at most 200/);
   });
 
-  it('applies the specs\' own rules after the shape, listing every problem', async () => {
-    expect(await failure(Promise.resolve().then(() => validateCall('startExport', { source: { tablePath: 'x' }, sink: { ...sqlite, table: '' } })))).toMatchObject({
-      problems: ['startExport.source.tablePath: the table path must be an absolute path or a cloud URL (got "x")', 'startExport.sink.table: name the target table'],
+  it("applies the specs' own rules after the shape, listing every problem", async () => {
+    expect(
+      await failure(
+        Promise.resolve().then(() => validateCall('startExport', { source: { tablePath: 'x' }, sink: { ...sqlite, table: '' } })),
+      ),
+    ).toMatchObject({
+      problems: [
+        'startExport.source.tablePath: the table path must be an absolute path or a cloud URL (got "x")',
+        'startExport.sink.table: name the target table',
+      ],
     });
-    rejects('startExport', { source: { ...source, versionAsOf: 1, timestampAsOf: '2022-02-24' }, sink: sqlite }, /startExport.source: versionAsOf and timestampAsOf are mutually exclusive/);
+    rejects(
+      'startExport',
+      { source: { ...source, versionAsOf: 1, timestampAsOf: '2022-02-24' }, sink: sqlite },
+      /startExport.source: versionAsOf and timestampAsOf are mutually exclusive/,
+    );
     rejects('startExport', { source, sink: { ...sqlite, mode: 'upsert' } }, /startExport.sink: upsert needs at least one key column/);
-    rejects('planExport', { source, sink: { ...sqlite, table: '', mode: 'sql' } }, /planExport.sink.table: name the target table; planExport.sink: mode sql needs a statement/);
-    rejects('preview', { source: { ...source, timestampAsOf: 'yesterday' }, limit: 5 }, /preview.source: timestampAsOf 'yesterday' is not a valid UTC timestamp/);
+    rejects(
+      'planExport',
+      { source, sink: { ...sqlite, table: '', mode: 'sql' } },
+      /planExport.sink.table: name the target table; planExport.sink: mode sql needs a statement/,
+    );
+    rejects(
+      'preview',
+      { source: { ...source, timestampAsOf: 'yesterday' }, limit: 5 },
+      /preview.source: timestampAsOf 'yesterday' is not a valid UTC timestamp/,
+    );
     rejects('testConnection', { sink: { kind: 'postgres', connection: {}, table: 't' } }, /give a connection URL or a host/);
   });
 

@@ -101,13 +101,7 @@ describe('the built-in sample', () => {
 
   it('stores the region in folders and not in the data files, and the update in a rewritten file', async () => {
     const adds = [...(await liveAdds(root)).values()];
-    expect(adds.map((a) => a.path.split('/')[0]).sort()).toEqual([
-      'region=APAC',
-      'region=EU',
-      'region=EU',
-      'region=NA',
-      'region=NA',
-    ]);
+    expect(adds.map((a) => a.path.split('/')[0]).sort()).toEqual(['region=APAC', 'region=EU', 'region=EU', 'region=NA', 'region=NA']);
     const naFiles = adds.filter((a) => a.partitionValues.region === 'NA').map((a) => path.join(root, a.path));
     const rows = await duck(
       `SELECT order_id, unit_price FROM read_parquet([${naFiles.map(sqlString).join(',')}]) WHERE order_id <= 16 ORDER BY order_id`,

@@ -14,7 +14,12 @@ import {
 import { contentTypeFor, resolveStaticFile } from '../../../electron/app/static-files.js';
 
 function directives(csp: string): Map<string, string[]> {
-  return new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+  return new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values]),
+  );
 }
 
 describe('content security policy', () => {
@@ -66,11 +71,19 @@ describe('window options', () => {
     expect(allowPermission('notifications', 'https://elsewhere.example')).toBe(false);
   });
 
-  it('allows clipboard-sanitized-write to the app\'s own origin only', () => {
+  it("allows clipboard-sanitized-write to the app's own origin only", () => {
     // A request handler is given the frame's URL, a check handler its origin.
     expect(allowPermission('clipboard-sanitized-write', APP_ENTRY_URL)).toBe(true);
     expect(allowPermission('clipboard-sanitized-write', 'app://deltaport')).toBe(true);
-    for (const other of ['app://evil', 'app://deltaport.evil.com', 'https://deltaport', 'http://127.0.0.1:5173', 'file:///index.html', '', 'null']) {
+    for (const other of [
+      'app://evil',
+      'app://deltaport.evil.com',
+      'https://deltaport',
+      'http://127.0.0.1:5173',
+      'file:///index.html',
+      '',
+      'null',
+    ]) {
       expect(allowPermission('clipboard-sanitized-write', other)).toBe(false);
     }
     expect(allowPermission('clipboard-write', APP_ENTRY_URL)).toBe(false);

@@ -17,7 +17,9 @@ describe('start-up errors', () => {
     const failure = recordStartupError(err, dir, new Date('2026-01-02T03:04:05Z'));
     expect(failure).toEqual({ line: 'cannot open state.db: disk I/O error', logFile: path.join(dir, STARTUP_LOG_NAME) });
     const log = fs.readFileSync(failure.logFile!, 'utf8');
-    expect(log).toMatch(/^2026-01-02T03:04:05\.000Z Deltaport could not start \(Node [\d.]+, \w+-\w+\): cannot open state\.db: disk I\/O error\n/);
+    expect(log).toMatch(
+      /^2026-01-02T03:04:05\.000Z Deltaport could not start \(Node [\d.]+, \w+-\w+\): cannot open state\.db: disk I\/O error\n/,
+    );
     expect(log).toContain('second line of detail');
     expect(log).toContain(err.stack!.split('\n')[2]!);
     expect(startupDialogText(failure)).toBe(`cannot open state.db: disk I/O error\n\nDetails were written to ${failure.logFile}`);

@@ -73,9 +73,13 @@ describe('storage connection payloads', () => {
     expect(validationMessage({ name: 'x', prefix: 's3://lake/tables/people', options: {} })).toBe(
       'saveStorageConnection.prefix a storage connection applies to a whole bucket or container: use s3://lake, not s3://lake/tables/people',
     );
-    expect(validationMessage({ name: 'x', prefix: '/data/lake', options: {} })).toMatch(/^saveStorageConnection\.prefix '\/data\/lake' is not a cloud URL/);
+    expect(validationMessage({ name: 'x', prefix: '/data/lake', options: {} })).toMatch(
+      /^saveStorageConnection\.prefix '\/data\/lake' is not a cloud URL/,
+    );
     expect(validationMessage({ name: 'x', prefix: ' ', options: {} })).toBe('saveStorageConnection.prefix must not be empty');
-    expect(validationMessage({ name: 'x', prefix: 'ftp://lake', options: {} })).toMatch(/^saveStorageConnection\.prefix unknown storage scheme 'ftp:\/\/'/);
+    expect(validationMessage({ name: 'x', prefix: 'ftp://lake', options: {} })).toMatch(
+      /^saveStorageConnection\.prefix unknown storage scheme 'ftp:\/\/'/,
+    );
   });
 
   it('names every bad option at once, and never a secret value', () => {
@@ -91,14 +95,20 @@ describe('storage connection payloads', () => {
     expect(message).toContain('storage option secret_access_key does not apply to gcs (it is for s3)');
     expect(message).not.toContain(secret);
     expect(message.split('\n')).toHaveLength(1);
-    expect(validationMessage({ name: 'x', prefix: 's3://lake', options: { region: 1 } })).toBe('saveStorageConnection.options.region must be a string');
-    expect(validationMessage({ name: 'x', prefix: 's3://lake', options: {}, extra: true })).toBe('saveStorageConnection has an unknown field "extra"');
+    expect(validationMessage({ name: 'x', prefix: 's3://lake', options: { region: 1 } })).toBe(
+      'saveStorageConnection.options.region must be a string',
+    );
+    expect(validationMessage({ name: 'x', prefix: 's3://lake', options: {}, extra: true })).toBe(
+      'saveStorageConnection has an unknown field "extra"',
+    );
   });
 });
 
 describe('storage connections in use', () => {
   it('registers the options for the prefix, keeps a secret left out, forgets one given empty, and withdraws on delete', async () => {
-    value(await api.saveStorageConnection({ name: 'other', prefix: 's3://other', options: { region: 'eu-west-1', secret_access_key: 's1' } }));
+    value(
+      await api.saveStorageConnection({ name: 'other', prefix: 's3://other', options: { region: 'eu-west-1', secret_access_key: 's1' } }),
+    );
     expect(storeOptionsFor(bucketOf('other'))).toEqual({ region: 'eu-west-1', secret_access_key: 's1' });
     const kept = value(await api.saveStorageConnection({ name: 'other', prefix: 's3://other', options: { region: 'eu-west-2' } }));
     expect(kept.secretsSet).toEqual(['secret_access_key']);
@@ -107,10 +117,15 @@ describe('storage connections in use', () => {
     expect(JSON.stringify(listed)).not.toContain('s1"');
     expect(listed.secretsSaved).toBe(true);
     expect(listed.options.find((o) => o.name === 'secret_access_key')).toMatchObject({ secret: true, kinds: ['s3'] });
-    value(await api.saveStorageConnection({ name: 'other', prefix: 's3://other', options: { region: 'eu-west-2', secret_access_key: '' } }));
+    value(
+      await api.saveStorageConnection({ name: 'other', prefix: 's3://other', options: { region: 'eu-west-2', secret_access_key: '' } }),
+    );
     expect(storeOptionsFor(bucketOf('other'))).toEqual({ region: 'eu-west-2' });
     const taken = await api.saveStorageConnection({ name: 'twin', prefix: 's3://other', options: {} });
-    expect(taken).toEqual({ ok: false, error: { code: 'VALIDATION', message: 'the storage connection "other" already applies to s3://other' } });
+    expect(taken).toEqual({
+      ok: false,
+      error: { code: 'VALIDATION', message: 'the storage connection "other" already applies to s3://other' },
+    });
     value(await api.deleteStorageConnection({ name: 'other' }));
     expect(storeOptionsFor(bucketOf('other'))).toEqual({});
     expect(await api.deleteStorageConnection({ name: 'other' })).toEqual({
@@ -131,7 +146,11 @@ describe('storage connections in use', () => {
   it('reads a table in S3 on the shared worker and in an export job, with the secret in no message or record', async (ctx: TestContext) => {
     if (!s3) return ctx.skip(`S3 skipped: ${skipReason}`);
     const table = 's3://lake/simple_table';
-    const connection = { name: 'moto', prefix: 's3://lake', options: { endpoint: s3.endpoint, region: 'us-east-1', path_style: 'true', access_key_id: s3.accessKeyId } };
+    const connection = {
+      name: 'moto',
+      prefix: 's3://lake',
+      options: { endpoint: s3.endpoint, region: 'us-east-1', path_style: 'true', access_key_id: s3.accessKeyId },
+    };
     const wrong = 'wrong-secret-9f8e7d';
     value(await api.saveStorageConnection({ ...connection, options: { ...connection.options, secret_access_key: wrong } }));
     const refused = await api.openTable({ path: table });

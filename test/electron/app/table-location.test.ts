@@ -44,7 +44,9 @@ describe('resolveTableLocation', () => {
 
   it('refuses what is not a local folder, in words a user can act on', () => {
     expect(() => resolveTableLocation(' "" ', base)).toThrow('Type or paste the path of a Delta table folder.');
-    expect(() => resolveTableLocation('ftp://host/events', base)).toThrow(/opens tables in local folders and in S3, Azure and Google Cloud Storage/);
+    expect(() => resolveTableLocation('ftp://host/events', base)).toThrow(
+      /opens tables in local folders and in S3, Azure and Google Cloud Storage/,
+    );
     expect(() => resolveTableLocation('abfss://events', base)).toThrow(/needs container@account.dfs.core.windows.net/);
     expect(() => resolveTableLocation('file://server/share/x', base)).toThrow(/not the file:\/\/ address of a folder/);
   });

@@ -43,17 +43,36 @@ function deltaport(...args: string[]): Promise<Run> {
 function expectWinnerAndRefusals(runs: Run[]): void {
   for (const run of runs) {
     if (run.code === 0) expect(run.stdout).toMatch(/^exported \d+ rows/);
-    else expect(run).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^deltaport: this export is already running in process \d+ since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$/) });
+    else
+      expect(run).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: expect.stringMatching(/^deltaport: this export is already running in process \d+ since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$/),
+      });
   }
   expect(runs.filter((r) => r.code === 0).length).toBeGreaterThanOrEqual(1);
 }
 
 describe('export runs at the same time', () => {
   it('4 runs of one --exactly-once export into PostgreSQL land exactly one copy', { timeout: 180_000 }, async () => {
-    const args = ['export', COVID, '--columns', 'date,fips,cases', '--sink', db.url, '--target', 'eo_four', '--exactly-once', '--batch-size', '20000'];
+    const args = [
+      'export',
+      COVID,
+      '--columns',
+      'date,fips,cases',
+      '--sink',
+      db.url,
+      '--target',
+      'eo_four',
+      '--exactly-once',
+      '--batch-size',
+      '20000',
+    ];
     const runs = await Promise.all([1, 2, 3, 4].map(() => deltaport(...args)));
     const [{ n }] = (await db.client.query('SELECT count(*)::int AS n FROM eo_four')).rows;
-    console.log(`postgres: ${n} rows landed of ${covidRows}; runs: ${runs.map((r) => `${r.code} ${(r.stdout + r.stderr).trim()}`).join(' | ')}`);
+    console.log(
+      `postgres: ${n} rows landed of ${covidRows}; runs: ${runs.map((r) => `${r.code} ${(r.stdout + r.stderr).trim()}`).join(' | ')}`,
+    );
     expectWinnerAndRefusals(runs);
     expect(n).toBe(covidRows);
   });
@@ -61,7 +80,22 @@ describe('export runs at the same time', () => {
   it('two overwrites of one PostgreSQL table at once leave exactly one complete snapshot', { timeout: 180_000 }, async () => {
     // Different columns: two different jobs, which may run together; each builds its own staging table.
     const runs = await Promise.all(
-      ['date,county,cases', 'date,state,cases'].map((columns) => deltaport('export', COVID, '--columns', columns, '--sink', db.url, '--target', 'over_two', '--mode', 'overwrite', '--batch-size', '20000')),
+      ['date,county,cases', 'date,state,cases'].map((columns) =>
+        deltaport(
+          'export',
+          COVID,
+          '--columns',
+          columns,
+          '--sink',
+          db.url,
+          '--target',
+          'over_two',
+          '--mode',
+          'overwrite',
+          '--batch-size',
+          '20000',
+        ),
+      ),
     );
     expect(runs.map((r) => [r.code, r.stderr])).toEqual([
       [0, ''],
@@ -76,11 +110,25 @@ describe('export runs at the same time', () => {
 
   it('4 runs of one --exactly-once export into a SQLite file land exactly one copy', { timeout: 180_000 }, async () => {
     const file = path.join(scratch, 'four.db');
-    const args = ['export', COVID, '--columns', 'date,fips,cases', '--sink', `sqlite:${file}`, '--target', 'eo_four', '--exactly-once', '--batch-size', '20000'];
+    const args = [
+      'export',
+      COVID,
+      '--columns',
+      'date,fips,cases',
+      '--sink',
+      `sqlite:${file}`,
+      '--target',
+      'eo_four',
+      '--exactly-once',
+      '--batch-size',
+      '20000',
+    ];
     const runs = await Promise.all([1, 2, 3, 4].map(() => deltaport(...args)));
     const sqlite = new Database(file, { readonly: true });
     try {
-      console.log(`sqlite: ${JSON.stringify(sqlite.prepare('SELECT count(*) AS n FROM eo_four').get())} of ${covidRows}; runs: ${runs.map((r) => `${r.code} ${(r.stdout + r.stderr).trim()}`).join(' | ')}`);
+      console.log(
+        `sqlite: ${JSON.stringify(sqlite.prepare('SELECT count(*) AS n FROM eo_four').get())} of ${covidRows}; runs: ${runs.map((r) => `${r.code} ${(r.stdout + r.stderr).trim()}`).join(' | ')}`,
+      );
       expectWinnerAndRefusals(runs);
       expect(sqlite.prepare('SELECT count(*) AS n FROM eo_four').get()).toEqual({ n: covidRows });
       // The lease rows are gone with their runs.

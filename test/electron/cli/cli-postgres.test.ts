@@ -11,7 +11,19 @@ const db = useTestDatabase('cli_export');
 
 describe('deltaport export --sink postgres://', () => {
   it('writes the chosen columns into the named target, exactly once across reruns', async () => {
-    const args = ['export', table, '--columns', 'value,year', '--sink', db.url, '--target', 'Sales 2021', '--exactly-once', '--batch-size', '2'];
+    const args = [
+      'export',
+      table,
+      '--columns',
+      'value,year',
+      '--sink',
+      db.url,
+      '--target',
+      'Sales 2021',
+      '--exactly-once',
+      '--batch-size',
+      '2',
+    ];
     const first = await cli(...args);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
@@ -26,21 +38,46 @@ describe('deltaport export --sink postgres://', () => {
   });
 
   it('upserts on --key', async () => {
-    const args = ['export', table, '--columns', 'value,month', '--sink', db.url, '--target', 'by_value', '--mode', 'upsert', '--key', 'value'];
+    const args = [
+      'export',
+      table,
+      '--columns',
+      'value,month',
+      '--sink',
+      db.url,
+      '--target',
+      'by_value',
+      '--mode',
+      'upsert',
+      '--key',
+      'value',
+    ];
     expect((await cli(...args)).code).toBe(0);
     expect((await cli(...args)).code).toBe(0);
-    const [{ n, distinct }] = (await db.client.query('SELECT count(*)::int AS n, count(DISTINCT value)::int AS distinct FROM by_value')).rows;
+    const [{ n, distinct }] = (await db.client.query('SELECT count(*)::int AS n, count(DISTINCT value)::int AS distinct FROM by_value'))
+      .rows;
     expect(n).toBe(distinct);
-    const [source] = await duck(
-      `SELECT count(DISTINCT value)::INTEGER AS n FROM read_parquet(${sqlText(`${table}/**/*.parquet`)})`,
-    );
+    const [source] = await duck(`SELECT count(DISTINCT value)::INTEGER AS n FROM read_parquet(${sqlText(`${table}/**/*.parquet`)})`);
     expect(n).toBe(source.n);
   });
 
   it('refuses upsert keys holding NULL before anything is written', { timeout: 60_000 }, async () => {
-    const refused = await cli('export', tablePath('COVID-19_NYT'), '--sink', db.url, '--target', 'covid', '--mode', 'upsert', '--key', 'date,fips');
+    const refused = await cli(
+      'export',
+      tablePath('COVID-19_NYT'),
+      '--sink',
+      db.url,
+      '--target',
+      'covid',
+      '--mode',
+      'upsert',
+      '--key',
+      'date,fips',
+    );
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^deltaport: upsert keys must not be NULL: "fips" is NULL in \d+ rows; choose key columns without NULLs\n$/);
+    expect(refused.stderr).toMatch(
+      /^deltaport: upsert keys must not be NULL: "fips" is NULL in \d+ rows; choose key columns without NULLs\n$/,
+    );
     expect((await db.client.query(`SELECT to_regclass('covid') IS NULL AS gone`)).rows).toEqual([{ gone: true }]);
   });
 
@@ -48,7 +85,18 @@ describe('deltaport export --sink postgres://', () => {
     // The first connection goes silent just after its start-up (about 460 bytes from the server).
     const proxy = await startFaultProxy(db.url, (n) => (n === 0 ? { action: 'stall', atByte: 700 } : null));
     try {
-      const run = await cli('export', table, '--columns', 'value', '--sink', proxy.url, '--target', 'silent', '--statement-timeout-ms', '3000');
+      const run = await cli(
+        'export',
+        table,
+        '--columns',
+        'value',
+        '--sink',
+        proxy.url,
+        '--target',
+        'silent',
+        '--statement-timeout-ms',
+        '3000',
+      );
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       expect(proxy.faults).toBe(1);
@@ -57,6 +105,8 @@ describe('deltaport export --sink postgres://', () => {
     }
     const [source] = await duck(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlText(`${table}/**/*.parquet`)})`);
     expect((await db.client.query('SELECT count(*)::int AS n FROM silent')).rows).toEqual([{ n: source.n }]);
-    expect((await cli('export', table, '--sink', 'sqlite:/tmp/x.db', '--statement-timeout-ms', '10')).stderr).toMatch(/^deltaport: --statement-timeout-ms applies only to postgres sinks\n/);
+    expect((await cli('export', table, '--sink', 'sqlite:/tmp/x.db', '--statement-timeout-ms', '10')).stderr).toMatch(
+      /^deltaport: --statement-timeout-ms applies only to postgres sinks\n/,
+    );
   });
 });

@@ -19,10 +19,17 @@ describe('--where', () => {
     expect(run.stderr).toBe('');
     const lines = run.stdout.trim().split('\n');
     expect(lines[0]).toBe('value,year,month,day');
-    expect(lines.slice(1).map((l) => l.replaceAll(',', '|')).sort()).toEqual(expected.rows);
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.replaceAll(',', '|'))
+        .sort(),
+    ).toEqual(expected.rows);
     const files = expected.files.filter((a) => a.partitionValues.year !== '2021').length;
     const table2 = await cli('preview', table, '--where', where);
-    expect(table2.stdout).toMatch(new RegExp(`\\(filter skipped ${files} of ${expected.files.length} files \\(.* of .*\\) by partition values and statistics\\)\\n$`));
+    expect(table2.stdout).toMatch(
+      new RegExp(`\\(filter skipped ${files} of ${expected.files.length} files \\(.* of .*\\) by partition values and statistics\\)\\n$`),
+    );
   });
 
   it('exports only matching rows', async () => {
@@ -34,7 +41,12 @@ describe('--where', () => {
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(new RegExp(`^exported ${expected.rows.length} rows in .*\\nfilter skipped 0 of 8 files`));
     const lines = readFileSync(out, 'utf8').trim().split('\n');
-    expect(lines.slice(1).map((l) => l.replaceAll(',', '|')).sort()).toEqual(expected.rows);
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.replaceAll(',', '|'))
+        .sort(),
+    ).toEqual(expected.rows);
   }, 60_000);
 
   it('a bad filter is one line on stderr and writes nothing', async () => {

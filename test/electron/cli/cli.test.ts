@@ -33,7 +33,7 @@ beforeAll(() => {
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('help', () => {
-  it('prints the overview and each command\'s help', async () => {
+  it("prints the overview and each command's help", async () => {
     const overview = await cli('--help');
     expect(overview.code).toBe(0);
     expect(overview.stdout).toContain('usage: deltaport <command> [options]');
@@ -115,7 +115,7 @@ describe('schema', () => {
 });
 
 describe('history', () => {
-  it('--json lists every commit newest first, with the log\'s operations', async () => {
+  it("--json lists every commit newest first, with the log's operations", async () => {
     const run = await cli('history', simple, '--json');
     const list = JSON.parse(run.stdout) as CommitSummary[];
     const infos = commits(simple).map((c) => c.find((a) => a.commitInfo)!.commitInfo as { operation: string; timestamp: number });
@@ -146,7 +146,9 @@ describe('history', () => {
 describe('preview', () => {
   // The values of v in each of the table's two files, read by DuckDB; k comes from partitionValues in the log.
   async function nullPartitionRows(): Promise<{ k: string | null; v: bigint }[]> {
-    const adds = commits(nullPartition)[0].filter((a) => a.add).map((a) => a.add as { path: string; partitionValues: { k: string | null } });
+    const adds = commits(nullPartition)[0]
+      .filter((a) => a.add)
+      .map((a) => a.add as { path: string; partitionValues: { k: string | null } });
     const rows: { k: string | null; v: bigint }[] = [];
     for (const add of adds) {
       const file = path.join(nullPartition, decodeURIComponent(add.path));
@@ -163,7 +165,12 @@ describe('preview', () => {
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0].split(/\s+/)).toEqual(['k', 'v']);
     const expected = (await nullPartitionRows()).map((r) => [r.k ?? 'NULL', String(r.v)]);
-    expect(lines.slice(2, -1).map((l) => l.trim().split(/\s+/)).sort()).toEqual(expected.sort());
+    expect(
+      lines
+        .slice(2, -1)
+        .map((l) => l.trim().split(/\s+/))
+        .sort(),
+    ).toEqual(expected.sort());
     expect(lines.at(-1)).toBe('(2 rows of version 0)');
   });
 
@@ -288,10 +295,11 @@ describe('export', () => {
     const dir = mkdtempSync(path.join(out, 'bad-'));
     expect(await cli('export', simple)).toMatchObject({
       code: 2,
-      stderr:
-        'deltaport: --sink is required (sqlite:PATH, postgres://user:password@host:port/db, parquet:PATH, csv:PATH, jsonl:PATH)\n',
+      stderr: 'deltaport: --sink is required (sqlite:PATH, postgres://user:password@host:port/db, parquet:PATH, csv:PATH, jsonl:PATH)\n',
     });
-    expect((await cli('export', simple, '--sink', 'xlsx:a.xlsx')).stderr).toMatch(/^deltaport: --sink must be one of .*, got 'xlsx:a.xlsx'\n$/);
+    expect((await cli('export', simple, '--sink', 'xlsx:a.xlsx')).stderr).toMatch(
+      /^deltaport: --sink must be one of .*, got 'xlsx:a.xlsx'\n$/,
+    );
     expect(await cli('export', simple, '--sink', `csv:${dir}/a.csv`, '--mode', 'upsert')).toMatchObject({
       code: 2,
       stderr: "deltaport: --mode for a csv file can only be overwrite, got 'upsert'\n",

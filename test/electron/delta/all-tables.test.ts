@@ -16,7 +16,11 @@ import { TABLES_ROOT, tablePath } from '../../support/tables.js';
 
 /** The shared corpus, then tables written by delta-rs (test/fixtures/delta-rs, made by its make-tables.py). */
 const DELTA_RS_ROOT = path.resolve(import.meta.dirname, '../../fixtures/delta-rs');
-const folders = (root: string): string[] => readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const folders = (root: string): string[] =>
+  readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
 const TABLES: [string, string][] = [
   ...folders(TABLES_ROOT).map((name): [string, string] => [name, tablePath(name)]),
   ...folders(DELTA_RS_ROOT).map((name): [string, string] => [`delta-rs/${name}`, path.join(DELTA_RS_ROOT, name)]),
@@ -27,7 +31,8 @@ async function liveAdds(root: string): Promise<Json[]> {
   const versions = await commitVersions(root);
   const logDir = path.join(root, '_delta_log');
   const live = new Map<string, Json>();
-  const key = (a: Json): string => `${decodeURIComponent(a.path)}|${a.deletionVector ? JSON.stringify([a.deletionVector.storageType, a.deletionVector.pathOrInlineDv, a.deletionVector.offset]) : ''}`;
+  const key = (a: Json): string =>
+    `${decodeURIComponent(a.path)}|${a.deletionVector ? JSON.stringify([a.deletionVector.storageType, a.deletionVector.pathOrInlineDv, a.deletionVector.offset]) : ''}`;
   let from = 0;
   if (versions[0] !== 0) {
     const names = readdirSync(logDir);
@@ -56,7 +61,9 @@ async function expectedRows(root: string, adds: Json[]): Promise<number> {
     const stats = add.stats ? (JSON.parse(add.stats as string) as Json) : null;
     if (typeof stats?.numRecords === 'number') rows += stats.numRecords;
     else {
-      const [r] = await duck(`select count(*)::integer as n from read_parquet(${sqlString(path.join(root, decodeURIComponent(add.path)))})`);
+      const [r] = await duck(
+        `select count(*)::integer as n from read_parquet(${sqlString(path.join(root, decodeURIComponent(add.path)))})`,
+      );
       rows += r.n as number;
     }
     rows -= add.deletionVector?.cardinality ?? 0;
@@ -84,19 +91,34 @@ function comparable(f: StructField): { sql: string; ours: (v: unknown) => unknow
     if (['byte', 'short', 'integer', 'long'].includes(t)) return { sql: `${c}::varchar`, ours: (v) => (v === null ? null : String(v)) };
     if (t === 'float' || t === 'double') return { sql: `${c}::double`, ours: (v) => v };
     if (t === 'boolean' || t === 'string') return { sql: c, ours: (v) => v };
-    if (t === 'binary') return { sql: `hex(${c})`, ours: (v) => (v === null ? null : Buffer.from(v as Uint8Array).toString('hex').toUpperCase()) };
-    if (t === 'date') return { sql: `(${c} - DATE '1970-01-01')::varchar`, ours: (v) => (v === null ? null : String((v as number) / 86400000)) };
+    if (t === 'binary')
+      return {
+        sql: `hex(${c})`,
+        ours: (v) =>
+          v === null
+            ? null
+            : Buffer.from(v as Uint8Array)
+                .toString('hex')
+                .toUpperCase(),
+      };
+    if (t === 'date')
+      return { sql: `(${c} - DATE '1970-01-01')::varchar`, ours: (v) => (v === null ? null : String((v as number) / 86400000)) };
     if (t === 'timestamp' || t === 'timestamp_ntz') {
       return { sql: `epoch_us(${c})::varchar`, ours: (v) => (v === null ? null : String(Math.round((v as number) * 1000))) };
     }
     const d = decimalParts(t);
-    if (d) return { sql: `${c}::varchar`, ours: (v) => (v === null ? null : decimalText(BigInt(arrow.util.bigNumToBigInt(v as never)), d.scale)) };
+    if (d)
+      return {
+        sql: `${c}::varchar`,
+        ours: (v) => (v === null ? null : decimalText(BigInt(arrow.util.bigNumToBigInt(v as never)), d.scale)),
+      };
     return null;
   }
   if (plainLeaves(t)) {
     return {
       sql: `to_json(${c})::varchar`,
-      ours: (v) => (v === null ? null : JSON.stringify(JSON.parse(JSON.stringify(v, (_, x: unknown) => (typeof x === 'bigint' ? Number(x) : x))))),
+      ours: (v) =>
+        v === null ? null : JSON.stringify(JSON.parse(JSON.stringify(v, (_, x: unknown) => (typeof x === 'bigint' ? Number(x) : x)))),
     };
   }
   return null;
@@ -137,7 +159,10 @@ describe('every table of the corpus', () => {
       const missing = adds.find((a) => !existsSync(path.join(root, decodeURIComponent(a.path))));
       if (missing) {
         // The corpus keeps only the log of some tables: a clear one-line error naming the file.
-        await expect(collect(snapshot)).rejects.toMatchObject({ code: 'MISSING_FILE', message: expect.stringMatching(/^data file is missing: \/\S+$/) });
+        await expect(collect(snapshot)).rejects.toMatchObject({
+          code: 'MISSING_FILE',
+          message: expect.stringMatching(/^data file is missing: \/\S+$/),
+        });
         return;
       }
       expect(snapshot.files).toHaveLength(adds.length);
@@ -249,7 +274,10 @@ describe('specific tables', () => {
   });
 
   it('delta-1.2.1-only-struct-stats: nested struct, map, array and struct-of-array-of-map values', async () => {
-    const [row] = await rows('delta-1.2.1-only-struct-stats', { columns: ['struct', 'map', 'array', 'nested_struct', 'struct_of_array_of_map'], limit: 1 });
+    const [row] = await rows('delta-1.2.1-only-struct-stats', {
+      columns: ['struct', 'map', 'array', 'nested_struct', 'struct_of_array_of_map'],
+      limit: 1,
+    });
     expect(JSON.parse(JSON.stringify(row))).toEqual({
       struct: { struct_element: 'struct_value' },
       map: { map_key: 'map_value' },

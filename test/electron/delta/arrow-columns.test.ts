@@ -44,7 +44,15 @@ describe('column readers', () => {
         false,
       ),
     );
-    const values = [new Map([['date', '2020-01-01'], ['k', null]]), null, new Map(), new Map([['é', 'ü']])];
+    const values = [
+      new Map([
+        ['date', '2020-01-01'],
+        ['k', null],
+      ]),
+      null,
+      new Map(),
+      new Map([['é', 'ü']]),
+    ];
     const data = vectorFromArray(values, type).data[0];
     expect(read(stringMapReader(data), 4)).toEqual([{ date: '2020-01-01', k: null }, null, {}, { é: 'ü' }]);
   });

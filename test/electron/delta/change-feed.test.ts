@@ -44,10 +44,14 @@ async function expected(table: string, from: number, to: number, dataColumns: st
     const info = actions.find((a) => a.commitInfo)!.commitInfo as Json;
     const columns = [...dataColumns, '_change_type'];
     const add = (select: string, type?: string, where?: string) =>
-      duckCells(`SELECT *, ${type ? `'${type}' AS _change_type, ` : ''}${version} AS _commit_version FROM (${select})`, [...columns, '_commit_version'], where);
+      duckCells(
+        `SELECT *, ${type ? `'${type}' AS _change_type, ` : ''}${version} AS _commit_version FROM (${select})`,
+        [...columns, '_commit_version'],
+        where,
+      );
     const cdc = actions.filter((a) => a.cdc).map((a) => a.cdc);
     if (cdc.length > 0) {
-      for (const c of cdc) rows.push(...(await add(await fileSelect(root, metaData, c, ["_change_type"]))));
+      for (const c of cdc) rows.push(...(await add(await fileSelect(root, metaData, c, ['_change_type']))));
     } else {
       const adds = actions.filter((a) => a.add?.dataChange).map((a) => a.add);
       const removes = actions.filter((a) => a.remove?.dataChange).map((a) => a.remove);
@@ -64,7 +68,8 @@ async function expected(table: string, from: number, to: number, dataColumns: st
           rows.push(...deleted);
         }
       }
-      for (const a of adds) if (!removes.some((r) => r.path === a.path)) rows.push(...(await add(await fileSelect(root, metaData, a), 'insert')));
+      for (const a of adds)
+        if (!removes.some((r) => r.path === a.path)) rows.push(...(await add(await fileSelect(root, metaData, a), 'insert')));
       if (deletedByDv > 0) expect(deletedByDv).toBe(Number(info.operationMetrics.numDeletedRows));
     }
   }

@@ -1,20 +1,7 @@
 // Writes checkpoint Parquet files for the reader's tests from plain action objects: one row per action, one nullable
 // struct column per action kind, as Spark and delta-rs lay them out.
 import { writeFileSync } from 'node:fs';
-import {
-  Bool,
-  Field,
-  Int32,
-  Int64,
-  List,
-  Map_,
-  Struct,
-  Table,
-  Utf8,
-  tableToIPC,
-  vectorFromArray,
-  type DataType,
-} from 'apache-arrow';
+import { Bool, Field, Int32, Int64, List, Map_, Struct, Table, Utf8, tableToIPC, vectorFromArray, type DataType } from 'apache-arrow';
 import * as wasm from 'parquet-wasm/node';
 import type { Json } from './log-oracle.js';
 
@@ -76,7 +63,13 @@ function toArrowRow(type: DataType, value: unknown): unknown {
 export function writeCheckpointParquet(file: string, actions: Json[]): void {
   const kinds = Object.keys(COLUMNS).filter((kind) => actions.some((a) => a[kind]));
   const columns = Object.fromEntries(
-    kinds.map((kind) => [kind, vectorFromArray(actions.map((a) => toArrowRow(COLUMNS[kind], a[kind])), COLUMNS[kind])]),
+    kinds.map((kind) => [
+      kind,
+      vectorFromArray(
+        actions.map((a) => toArrowRow(COLUMNS[kind], a[kind])),
+        COLUMNS[kind],
+      ),
+    ]),
   );
   const table = new Table(columns);
   writeFileSync(file, wasm.writeParquet(wasm.Table.fromIPCStream(tableToIPC(table, 'stream'))));

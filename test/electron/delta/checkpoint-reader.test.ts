@@ -180,7 +180,13 @@ describe('checkpoint layouts', () => {
 
   it('keys files by path and deletion vector: a new vector replaces the old one', async () => {
     const { root, log } = tableWithCommits();
-    const dv1 = { storageType: 'i', pathOrInlineDv: 'wi5b=000010000siXQKl0rr91000f55c8Xg0@@D72lkbi5=-{L', offset: null, sizeInBytes: 40, cardinality: 1 };
+    const dv1 = {
+      storageType: 'i',
+      pathOrInlineDv: 'wi5b=000010000siXQKl0rr91000f55c8Xg0@@D72lkbi5=-{L',
+      offset: null,
+      sizeInBytes: 40,
+      cardinality: 1,
+    };
     const dv2 = { storageType: 'u', pathOrInlineDv: 'ab^-aqEH.-t@S}K{vb[*k^', offset: 4, sizeInBytes: 40, cardinality: 2 };
     writeCheckpointParquet(path.join(log, `${v(2)}.checkpoint.parquet`), [
       { protocol },

@@ -37,9 +37,7 @@ describe('commit times from file modification times', () => {
 
   it('makes equal or decreasing times monotonic, one ms after the previous commit', async () => {
     const table = await DeltaTable.open(simpleTableWithTimes());
-    expect((await table.history()).map((c) => [c.version, c.timestamp])).toEqual(
-      commitTimes.map((t, version) => [version, t]).reverse(),
-    );
+    expect((await table.history()).map((c) => [c.version, c.timestamp])).toEqual(commitTimes.map((t, version) => [version, t]).reverse());
     for (const [version, t] of commitTimes.entries()) expect(await table.commitTime(version)).toBe(t);
     await expect(table.commitTime(5)).rejects.toMatchObject({ code: 'VERSION_NOT_FOUND' });
   });
@@ -138,7 +136,11 @@ describe('commit times from in-commit timestamps', () => {
     const ict2 = BASE + 120_000;
     const ict3 = BASE + 180_000;
     const commits: Json[][] = [
-      [{ commitInfo: { timestamp: BASE, operation: 'CREATE TABLE' } }, { protocol: { minReaderVersion: 1, minWriterVersion: 7 } }, metaData({})],
+      [
+        { commitInfo: { timestamp: BASE, operation: 'CREATE TABLE' } },
+        { protocol: { minReaderVersion: 1, minWriterVersion: 7 } },
+        metaData({}),
+      ],
       [{ commitInfo: { timestamp: BASE + 60_000, operation: 'WRITE' } }],
       [
         { commitInfo: { timestamp: ict2, inCommitTimestamp: ict2, operation: 'SET TBLPROPERTIES' } },

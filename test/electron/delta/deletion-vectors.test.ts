@@ -26,16 +26,18 @@ const SMALL_DV: DeletionVectorDescriptor = {
 describe('deletion vectors', () => {
   it('loads the stored deletion vector of table-with-dv-small', async () => {
     const root = tablePath('table-with-dv-small');
-    expect(deletionVectorPath(root, SMALL_DV)).toBe(
-      path.join(root, 'deletion_vector_61d16c75-6994-46b7-a15b-8b538852e50e.bin'),
-    );
+    expect(deletionVectorPath(root, SMALL_DV)).toBe(path.join(root, 'deletion_vector_61d16c75-6994-46b7-a15b-8b538852e50e.bin'));
     expect(Array.from(await loadDeletionVector(root, SMALL_DV))).toEqual([0, 9]);
   });
 
   it('reads the second entry of a shared file (cdf-table-with-cdc-and-dvs, offset 43)', async () => {
     const root = tablePath('cdf-table-with-cdc-and-dvs');
     const dv: DeletionVectorDescriptor = {
-      storageType: 'u', pathOrInlineDv: 'F0u+Uo^@EuVa@tFk))2D', offset: 43, sizeInBytes: 34, cardinality: 1,
+      storageType: 'u',
+      pathOrInlineDv: 'F0u+Uo^@EuVa@tFk))2D',
+      offset: 43,
+      sizeInBytes: 34,
+      cardinality: 1,
     };
     expect(await loadDeletionVector(root, dv)).toHaveLength(1);
   });
@@ -55,7 +57,10 @@ describe('deletion vectors', () => {
   it('writes files and descriptors that read back: u with a prefix, p as a file URI, i inline', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'dv-'));
     const uuid = '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
-    const sets = [[1, 2, 3], [0, 100000, 2 ** 35]];
+    const sets = [
+      [1, 2, 3],
+      [0, 100000, 2 ** 35],
+    ];
     const { bytes, entries } = deletionVectorFile(sets);
     mkdirSync(path.join(root, 'ab'));
     writeFileSync(path.join(root, 'ab', deletionVectorFileName(uuid)), bytes);

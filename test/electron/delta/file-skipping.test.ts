@@ -24,7 +24,12 @@ function may(filter: string, stats: FileStats | null, partitionValues: Record<st
   return fileMayMatch(compiled.expr, file, stats, table);
 }
 
-const stats = (minValues: Record<string, unknown>, maxValues: Record<string, unknown>, nullCount: Record<string, unknown> = {}, numRecords = 10): FileStats => ({
+const stats = (
+  minValues: Record<string, unknown>,
+  maxValues: Record<string, unknown>,
+  nullCount: Record<string, unknown> = {},
+  numRecords = 10,
+): FileStats => ({
   numRecords,
   minValues,
   maxValues,
@@ -80,7 +85,7 @@ describe('file skipping', () => {
     expect(may('p NOT IN (2, NULL)', null)).toBe(false);
     expect(may('p IS NULL', null, { p: null })).toBe(true);
     expect(may('p = 1 OR p > 0', null, { p: null })).toBe(false);
-    expect(may('NOT (p = 1 AND s = \'x\')', null)).toBe(true);
+    expect(may("NOT (p = 1 AND s = 'x')", null)).toBe(true);
   });
 
   it('keeps a file it knows nothing about', () => {

@@ -17,8 +17,17 @@ async function duck(): Promise<DuckDBConnection> {
 }
 
 const DUCK_TYPES: Record<string, string> = {
-  string: 'VARCHAR', integer: 'INTEGER', long: 'BIGINT', short: 'SMALLINT', byte: 'TINYINT', boolean: 'BOOLEAN',
-  double: 'DOUBLE', float: 'FLOAT', date: 'DATE', timestamp: 'TIMESTAMPTZ', timestamp_ntz: 'TIMESTAMP',
+  string: 'VARCHAR',
+  integer: 'INTEGER',
+  long: 'BIGINT',
+  short: 'SMALLINT',
+  byte: 'TINYINT',
+  boolean: 'BOOLEAN',
+  double: 'DOUBLE',
+  float: 'FLOAT',
+  date: 'DATE',
+  timestamp: 'TIMESTAMPTZ',
+  timestamp_ntz: 'TIMESTAMP',
 };
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -33,7 +42,11 @@ export async function fileSelect(root: string, metaData: Json, action: Json, ext
   const partitions = new Set(metaData.partitionColumns as string[]);
   const file = path.join(root, decodeURIComponent(action.path as string));
   const c = await duck();
-  const present = new Set(((await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${text(file)})`)).getRowObjectsJS() as Json[]).map((r) => r.column_name as string));
+  const present = new Set(
+    ((await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${text(file)})`)).getRowObjectsJS() as Json[]).map(
+      (r) => r.column_name as string,
+    ),
+  );
   const select = fields.map((f) => {
     const physical = mapped ? (f.metadata['delta.columnMapping.physicalName'] as string) : (f.name as string);
     if (partitions.has(f.name as string)) {
@@ -49,12 +62,18 @@ export async function fileSelect(root: string, metaData: Json, action: Json, ext
 /** Rows of a query as `columns` cast to VARCHAR ('NULL' for null) joined by '|'. */
 export async function duckCells(from: string, columns: string[], where = 'true'): Promise<string[]> {
   const cells = columns.map((name) => `coalesce(CAST(${quote(name)} AS VARCHAR), 'NULL')`).join(` || '|' || `);
-  const rows = ((await (await duck()).runAndReadAll(`SELECT ${cells} AS row FROM (${from}) WHERE ${where}`)).getRowObjectsJS() as Json[]);
+  const rows = (await (await duck()).runAndReadAll(`SELECT ${cells} AS row FROM (${from}) WHERE ${where}`)).getRowObjectsJS() as Json[];
   return rows.map((r) => r.row as string);
 }
 
 /** Each kept row as its `columns` cast to VARCHAR ('NULL' for null) joined by '|', sorted; also the files listed. */
-export async function duckdbRows(root: string, version: number, where: string, columns: string[], fromCheckpoint?: number): Promise<{ rows: string[]; files: Json[] }> {
+export async function duckdbRows(
+  root: string,
+  version: number,
+  where: string,
+  columns: string[],
+  fromCheckpoint?: number,
+): Promise<{ rows: string[]; files: Json[] }> {
   const snapshot = await oracleSnapshot(root, version, fromCheckpoint);
   const files = [...snapshot.adds.values()];
   const parts = await Promise.all(files.map((add) => fileSelect(root, snapshot.metaData, add)));

@@ -25,7 +25,8 @@ async function ourRows(table: string, filter: string, columns: string[], opts: {
 
 async function rowCount(table: string, version: number, column: string): Promise<number> {
   let n = 0;
-  for await (const { batch } of (await openSource({ tablePath: table, versionAsOf: version, columnNames: [column] })).batches()) n += batch.numRows;
+  for await (const { batch } of (await openSource({ tablePath: table, versionAsOf: version, columnNames: [column] })).batches())
+    n += batch.numRows;
   return n;
 }
 
@@ -42,26 +43,74 @@ interface Case {
 
 const CASES: Case[] = [
   { table: 'COVID-19_NYT', filter: "state = 'Ohio' AND cases > 10000", columns: ['date', 'county', 'state', 'cases', 'deaths'] },
-  { table: 'COVID-19_NYT', filter: "(county LIKE 'San%' OR county LIKE '_ew %') AND deaths BETWEEN 100 AND 110", columns: ['date', 'county', 'deaths'] },
-  { table: 'COVID-19_NYT', filter: "fips IS NULL AND date >= '2021-03-01' AND state NOT IN ('New York', 'Guam')", columns: ['date', 'county', 'state'] },
-  { table: 'COVID-19_NYT', filter: "NOT (cases > 5 OR deaths IS NOT NULL) OR date = '2020-01-21'", columns: ['date', 'county', 'cases', 'deaths'] },
+  {
+    table: 'COVID-19_NYT',
+    filter: "(county LIKE 'San%' OR county LIKE '_ew %') AND deaths BETWEEN 100 AND 110",
+    columns: ['date', 'county', 'deaths'],
+  },
+  {
+    table: 'COVID-19_NYT',
+    filter: "fips IS NULL AND date >= '2021-03-01' AND state NOT IN ('New York', 'Guam')",
+    columns: ['date', 'county', 'state'],
+  },
+  {
+    table: 'COVID-19_NYT',
+    filter: "NOT (cases > 5 OR deaths IS NOT NULL) OR date = '2020-01-21'",
+    columns: ['date', 'county', 'cases', 'deaths'],
+  },
   { table: 'COVID-19_NYT', filter: "date < '2020-03-15'", columns: ['date', 'county', 'state', 'cases'], minSkipped: 1 },
-  { table: 'delta-0.8.0-partitioned', filter: "year = '2021' AND month <> '12'", columns: ['value', 'year', 'month', 'day'], minSkipped: 1 },
+  {
+    table: 'delta-0.8.0-partitioned',
+    filter: "year = '2021' AND month <> '12'",
+    columns: ['value', 'year', 'month', 'day'],
+    minSkipped: 1,
+  },
   { table: 'delta-0.8.0-partitioned', filter: "day IN ('4', '20') OR value LIKE '%5'", columns: ['value', 'year', 'month', 'day'] },
-  { table: 'delta-0.8.0-partitioned', filter: "day IN ('4', '20') AND value LIKE '%5'", columns: ['value', 'year', 'month', 'day'], minSkipped: 1 },
+  {
+    table: 'delta-0.8.0-partitioned',
+    filter: "day IN ('4', '20') AND value LIKE '%5'",
+    columns: ['value', 'year', 'month', 'day'],
+    minSkipped: 1,
+  },
   { table: 'delta-2.2.0-partitioned-types', filter: 'c1 >= 5 AND c2 IS NOT NULL', columns: ['c1', 'c2', 'c3'], minSkipped: 1 },
-  { table: 'partition-type-primitives', filter: "year = '2023' AND category <> 'A' OR id = 3", columns: ['id', 'value', 'year', 'is_active', 'event_date', 'category'], minSkipped: 1 },
-  { table: 'table_with_column_mapping', filter: `"Company Very Short" = 'BMS' OR "Super Name" LIKE 'A%'`, columns: ['Company Very Short', 'Super Name'], minSkipped: 0 },
-  { table: 'table_with_column_mapping', filter: `"Company Very Short" = 'BME'`, columns: ['Company Very Short', 'Super Name'], minSkipped: 1 },
+  {
+    table: 'partition-type-primitives',
+    filter: "year = '2023' AND category <> 'A' OR id = 3",
+    columns: ['id', 'value', 'year', 'is_active', 'event_date', 'category'],
+    minSkipped: 1,
+  },
+  {
+    table: 'table_with_column_mapping',
+    filter: `"Company Very Short" = 'BMS' OR "Super Name" LIKE 'A%'`,
+    columns: ['Company Very Short', 'Super Name'],
+    minSkipped: 0,
+  },
+  {
+    table: 'table_with_column_mapping',
+    filter: `"Company Very Short" = 'BME'`,
+    columns: ['Company Very Short', 'Super Name'],
+    minSkipped: 1,
+  },
   // One row per file, statistics only in the checkpoint's stats_parsed (version 10) and the JSON commits after it.
-  { table: 'delta-1.2.1-only-struct-stats', filter: 'integer > 7 AND "date" IS NOT NULL', columns: ['integer', 'string', 'date'], minSkipped: 7 },
   {
     table: 'delta-1.2.1-only-struct-stats',
-    filter: "string = 'string' AND (integer BETWEEN 3 AND 5 OR struct.struct_element = 'x' OR nested_struct.struct_element.nested_struct_element LIKE 'nes%' AND integer < 2)",
+    filter: 'integer > 7 AND "date" IS NOT NULL',
+    columns: ['integer', 'string', 'date'],
+    minSkipped: 7,
+  },
+  {
+    table: 'delta-1.2.1-only-struct-stats',
+    filter:
+      "string = 'string' AND (integer BETWEEN 3 AND 5 OR struct.struct_element = 'x' OR nested_struct.struct_element.nested_struct_element LIKE 'nes%' AND integer < 2)",
     columns: ['integer', 'string'],
     minSkipped: 7,
   },
-  { table: 'delta-1.2.1-only-struct-stats', filter: "timestamp >= TIMESTAMP '2022-10-24 22:59:40' AND decimal < -5.5", columns: ['integer', 'decimal'], minSkipped: 7 },
+  {
+    table: 'delta-1.2.1-only-struct-stats',
+    filter: "timestamp >= TIMESTAMP '2022-10-24 22:59:40' AND decimal < -5.5",
+    columns: ['integer', 'decimal'],
+    minSkipped: 7,
+  },
   { table: 'delta-1.2.1-only-struct-stats', filter: 'integer = 2', columns: ['integer', 'string'], version: 3, minSkipped: 2 },
 ];
 
@@ -83,7 +132,6 @@ describe('filtered reads agree with DuckDB over the same files', () => {
       expect(ours.skipping.bytesSkipped).toBeLessThanOrEqual(ours.skipping.bytesTotal);
     }, 60_000);
   }
-
 });
 
 describe('skipping', () => {

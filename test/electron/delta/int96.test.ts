@@ -25,7 +25,10 @@ const field = (name: string, type: unknown) => ({ name, type, nullable: true, me
 const TOP_LEVEL = [field('id', 'integer'), field('ts', 'timestamp')];
 const IN_STRUCTS = [
   field('id', 'integer'),
-  field('s', { type: 'struct', fields: [field('n', 'integer'), field('inner', { type: 'struct', fields: [field('ts', 'timestamp')] }), field('ts', 'timestamp')] }),
+  field('s', {
+    type: 'struct',
+    fields: [field('n', 'integer'), field('inner', { type: 'struct', fields: [field('ts', 'timestamp')] }), field('ts', 'timestamp')],
+  }),
 ];
 const TS = 'timestamp';
 const list = (elementType: unknown) => ({ type: 'array', elementType, containsNull: true });
@@ -43,8 +46,10 @@ function asText(data: arrow.Data, i: number): unknown {
   if (!data.getValid(i)) return null;
   const { type } = data;
   if (type.typeId === arrow.Type.Timestamp) return String((data.values as BigInt64Array)[i]);
-  if (type.typeId === arrow.Type.Utf8) return new TextDecoder().decode(data.values.subarray(data.valueOffsets[i], data.valueOffsets[i + 1]));
-  if (type.typeId === arrow.Type.Struct) return Object.fromEntries((type as arrow.Struct).children.map((f, k) => [f.name, asText(data.children[k], i)]));
+  if (type.typeId === arrow.Type.Utf8)
+    return new TextDecoder().decode(data.values.subarray(data.valueOffsets[i], data.valueOffsets[i + 1]));
+  if (type.typeId === arrow.Type.Struct)
+    return Object.fromEntries((type as arrow.Struct).children.map((f, k) => [f.name, asText(data.children[k], i)]));
   const out: unknown[] = [];
   for (let j = data.valueOffsets[i]; j < data.valueOffsets[i + 1]; j++) {
     const entry = data.children[0];
@@ -61,7 +66,16 @@ function tableOf(file: string, fields: unknown[] = TOP_LEVEL): string {
   const schema = { type: 'struct', fields };
   const actions = [
     { protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
-    { metaData: { id: 'int96', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [], configuration: {}, createdTime: 1 } },
+    {
+      metaData: {
+        id: 'int96',
+        format: { provider: 'parquet', options: {} },
+        schemaString: JSON.stringify(schema),
+        partitionColumns: [],
+        configuration: {},
+        createdTime: 1,
+      },
+    },
     { add: { path: file, partitionValues: {}, size: statSync(path.join(root, file)).size, modificationTime: 1, dataChange: true } },
   ];
   writeFileSync(path.join(root, '_delta_log', '00000000000000000000.json'), actions.map((a) => JSON.stringify(a)).join('\n') + '\n');
@@ -95,7 +109,13 @@ describe('INT96 timestamps', () => {
   it('reads the rows a limit, a resumed scan and row groups select', async () => {
     const root = tableOf('int96-groups-zstd.parquet');
     const want = expected['int96-groups-zstd.parquet'].map((v, i): [number, string | null] => [i, v]);
-    for (const [from, limit] of [[0, 5], [3, 6], [6, 2], [9, 100], [26, 1]]) {
+    for (const [from, limit] of [
+      [0, 5],
+      [3, 6],
+      [6, 2],
+      [9, 100],
+      [26, 1],
+    ]) {
       const rows = await read(root, { resumeFrom: { fileIndex: 0, rowsInFile: from }, limit, batchSize: 2 });
       expect(rows, `rows ${from}.. limit ${limit}`).toEqual(want.slice(from, from + limit));
     }
@@ -111,19 +131,25 @@ describe('INT96 timestamps', () => {
       const [, inner, ts] = struct.children;
       const micros = (data: arrow.Data, i: number, ...parents: arrow.Data[]): string | null =>
         [...parents, data].every((d) => d.getValid(i)) ? String((data.values as BigInt64Array)[i]) : null;
-      for (let i = 0; i < batch.numRows; i++) rows.push({ ts: micros(ts, i, struct), 'inner.ts': micros(inner.children[0], i, struct, inner) });
+      for (let i = 0; i < batch.numRows; i++)
+        rows.push({ ts: micros(ts, i, struct), 'inner.ts': micros(inner.children[0], i, struct, inner) });
     }
     expect(rows).toEqual(expected['int96-struct.parquet']);
   });
 
   it('inside lists and maps, at any depth (lists of structs of lists, maps of lists), whatever rows a read selects', async () => {
     const snapshot = await (await DeltaTable.open(tableOf('int96-nested.parquet', IN_LISTS_AND_MAPS))).snapshot();
-    for (const [from, limit] of [[0, 100], [3, 9], [12, 5]]) {
+    for (const [from, limit] of [
+      [0, 100],
+      [3, 9],
+      [12, 5],
+    ]) {
       const rows: Nested[] = [];
       for await (const { batch } of scan(snapshot, { resumeFrom: { fileIndex: 0, rowsInFile: from }, limit, batchSize: 5 })) {
         const columns = (['l', 'm', 'ls', 'ml'] as const).map((name) => [name, batch.getChild(name)!.data] as const);
         for (const [, data] of columns) expect(data).toHaveLength(1);
-        for (let i = 0; i < batch.numRows; i++) rows.push(Object.fromEntries(columns.map(([name, [data]]) => [name, asText(data, i)])) as Nested);
+        for (let i = 0; i < batch.numRows; i++)
+          rows.push(Object.fromEntries(columns.map(([name, [data]]) => [name, asText(data, i)])) as Nested);
       }
       expect(rows, `rows ${from}.. limit ${limit}`).toEqual(nestedExpected.slice(from, from + limit));
     }
@@ -132,9 +158,18 @@ describe('INT96 timestamps', () => {
   it('shows years 1000 and 9999 in the preview and the grid', async () => {
     const root = tableOf('int96-snappy.parquet');
     const run = await cli('preview', root, '--format', 'jsonl');
-    const ts = run.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { ts: string | null }).ts);
-    expect(ts.slice(0, 4)).toEqual(['1000-01-01T00:00:00.000000Z', '1500-06-15T12:30:45.123456Z', '9999-12-31T23:59:59.999999Z', '1800-01-01T07:52:58.000000Z']);
+    const ts = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { ts: string | null }).ts);
+    expect(ts.slice(0, 4)).toEqual([
+      '1000-01-01T00:00:00.000000Z',
+      '1500-06-15T12:30:45.123456Z',
+      '9999-12-31T23:59:59.999999Z',
+      '1800-01-01T07:52:58.000000Z',
+    ]);
     const snapshot = await (await DeltaTable.open(root)).snapshot();
-    for await (const { batch } of scan(snapshot, { limit: 1 })) expect(jsonReader(batch.getChild('ts')!)(0)).toBe('1000-01-01T00:00:00.000000Z');
+    for await (const { batch } of scan(snapshot, { limit: 1 }))
+      expect(jsonReader(batch.getChild('ts')!)(0)).toBe('1000-01-01T00:00:00.000000Z');
   });
 });

@@ -17,8 +17,7 @@ function logWith(names: string[]): string {
   return root;
 }
 
-const commits = (from: number, to: number): string[] =>
-  Array.from({ length: to - from + 1 }, (_, i) => `${v(from + i)}.json`);
+const commits = (from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, i) => `${v(from + i)}.json`);
 
 describe('listLog', () => {
   it('keeps commits and checkpoints, ignores crc, compacted, _last_checkpoint and unknown files', async () => {

@@ -37,17 +37,23 @@ let connection: Promise<DuckDBConnection> | null = null;
 async function checkpointActions(root: string, version: number): Promise<Json[]> {
   connection ??= DuckDBInstance.create().then((db) => db.connect());
   const file = path.join(root, '_delta_log', `${v(version)}.checkpoint.parquet`).replaceAll("'", "''");
-  const reader = await (await connection).runAndReadAll(
-    `SELECT to_json(add) AS add, to_json(protocol) AS protocol, to_json(metaData) AS metaData FROM read_parquet('${file}')`,
-  );
+  const reader = await (
+    await connection
+  ).runAndReadAll(`SELECT to_json(add) AS add, to_json(protocol) AS protocol, to_json(metaData) AS metaData FROM read_parquet('${file}')`);
   return (reader.getRowObjectsJS() as Record<string, string | null>[]).map((row) =>
-    Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null).map(([k, v]) => [k, JSON.parse(v as string)])),
+    Object.fromEntries(
+      Object.entries(row)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, JSON.parse(v as string)]),
+    ),
   );
 }
 
 function key(action: Json): string {
   const dv = action.deletionVector as Json | null | undefined;
-  return dv ? `${decodeURIComponent(action.path)}|${dv.storageType}${dv.pathOrInlineDv}@${dv.offset ?? ''}` : decodeURIComponent(action.path);
+  return dv
+    ? `${decodeURIComponent(action.path)}|${dv.storageType}${dv.pathOrInlineDv}@${dv.offset ?? ''}`
+    : decodeURIComponent(action.path);
 }
 
 /** The table at `version`: from commit 0 when `fromCheckpoint` is absent, else from that classic checkpoint. */

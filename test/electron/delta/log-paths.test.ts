@@ -13,9 +13,7 @@ describe('resolveDataPath', () => {
   it('percent-decodes relative paths', () => {
     expect(resolveDataPath(root, 'x=B%2520B/part.parquet')).toBe('/data/tables/sales/x=B%20B/part.parquet');
     expect(resolveDataPath(root, 'x=A%20A/part.parquet')).toBe('/data/tables/sales/x=A A/part.parquet');
-    expect(resolveDataPath(root, 'ts=2021-01-01%2000%3A00%3A00/p.parquet')).toBe(
-      '/data/tables/sales/ts=2021-01-01 00:00:00/p.parquet',
-    );
+    expect(resolveDataPath(root, 'ts=2021-01-01%2000%3A00%3A00/p.parquet')).toBe('/data/tables/sales/ts=2021-01-01 00:00:00/p.parquet');
     expect(resolveDataPath(root, 'caf%C3%A9/p.parquet')).toBe('/data/tables/sales/café/p.parquet');
   });
 
@@ -47,7 +45,9 @@ describe('resolveDataPath', () => {
   it('reads cloud URLs in the log, decoded, in their canonical spelling', () => {
     expect(resolveDataPath(root, 's3a://bucket/t/x=A%20A/p.parquet')).toBe('s3://bucket/t/x=A A/p.parquet');
     expect(resolveDataPath(root, 'gs://bucket/t/p.parquet')).toBe('gs://bucket/t/p.parquet');
-    expect(resolveDataPath(root, 'abfss://cont@acct.dfs.core.windows.net/t/p.parquet')).toBe('abfss://cont@acct.dfs.core.windows.net/t/p.parquet');
+    expect(resolveDataPath(root, 'abfss://cont@acct.dfs.core.windows.net/t/p.parquet')).toBe(
+      'abfss://cont@acct.dfs.core.windows.net/t/p.parquet',
+    );
   });
 
   it('joins relative paths to a table in a bucket, decoded and normalized', () => {

@@ -8,7 +8,8 @@ const ctx = { mode: 'none' as const, column: 'c' };
 function run(source: arrow.Vector | undefined, type: DeltaType, length = source?.length ?? 0): arrow.Vector {
   return arrow.makeVector(normalizeColumn(source?.data[0], type, length, ctx));
 }
-const plain = (v: arrow.Vector): unknown[] => JSON.parse(JSON.stringify([...v], (_, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x))) as unknown[];
+const plain = (v: arrow.Vector): unknown[] =>
+  JSON.parse(JSON.stringify([...v], (_, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x))) as unknown[];
 
 describe('normalizeColumn', () => {
   it('widens integers and floats (type widening)', () => {
@@ -40,11 +41,20 @@ describe('normalizeColumn', () => {
     const binary = arrow.vectorFromArray([Uint8Array.of(104, 105)], new arrow.Binary());
     expect([...run(binary, 'string')]).toEqual(['hi']);
     const fixed = arrow.vectorFromArray([Uint8Array.of(1, 2), Uint8Array.of(3, 4)], new arrow.FixedSizeBinary(2));
-    expect([...run(fixed, 'binary')].map((b) => Array.from(b as Uint8Array))).toEqual([[1, 2], [3, 4]]);
+    expect([...run(fixed, 'binary')].map((b) => Array.from(b as Uint8Array))).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
   });
 
   it('rescales decimals and widens integers and dates', () => {
-    const dec = arrow.makeVector(arrow.makeData({ type: new arrow.Decimal(2, 5, 128), length: 2, data: Uint32Array.of(12345, 0, 0, 0, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff) }));
+    const dec = arrow.makeVector(
+      arrow.makeData({
+        type: new arrow.Decimal(2, 5, 128),
+        length: 2,
+        data: Uint32Array.of(12345, 0, 0, 0, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff),
+      }),
+    );
     const out = run(dec, 'decimal(10,4)');
     expect(String(out.type)).toBe('Decimal[10e+4]');
     expect([...out].map((v) => BigInt(arrow.util.bigNumToBigInt(v as never)))).toEqual([1234500n, -100n]);
@@ -69,8 +79,16 @@ describe('normalizeColumn', () => {
     expect(plain(out)).toEqual([['1n', '2n'], null, []]);
     const structType = new arrow.Struct([new arrow.Field('x', new arrow.Int16(), true), new arrow.Field('gone', new arrow.Utf8(), true)]);
     const struct = arrow.vectorFromArray([{ x: 1, gone: 'q' }, null], structType);
-    const deltaStruct = { type: 'struct' as const, fields: [{ name: 'x', type: 'long', nullable: true }, { name: 'newer', type: 'string', nullable: true }] };
+    const deltaStruct = {
+      type: 'struct' as const,
+      fields: [
+        { name: 'x', type: 'long', nullable: true },
+        { name: 'newer', type: 'string', nullable: true },
+      ],
+    };
     expect(plain(run(struct, deltaStruct))).toEqual([{ x: '1n', newer: null }, null]);
-    expect(() => run(arrow.vectorFromArray(['a'], new arrow.Utf8()), 'integer')).toThrow("column 'c' holds Utf8 in a data file, which cannot be read as integer");
+    expect(() => run(arrow.vectorFromArray(['a'], new arrow.Utf8()), 'integer')).toThrow(
+      "column 'c' holds Utf8 in a data file, which cannot be read as integer",
+    );
   });
 });

@@ -39,7 +39,13 @@ function rowsOf(batch: RecordBatch): string {
 async function observe(batches: AsyncGenerator<ScanBatch>) {
   const seen = [];
   for await (const { batch, end, bytesDone, filesDone } of batches) {
-    seen.push({ types: batch.schema.fields.map((f) => `${f.name}: ${f.type} ${f.nullable}`), rows: rowsOf(batch), end, bytesDone, filesDone });
+    seen.push({
+      types: batch.schema.fields.map((f) => `${f.name}: ${f.type} ${f.nullable}`),
+      rows: rowsOf(batch),
+      end,
+      bytesDone,
+      filesDone,
+    });
   }
   return seen;
 }
@@ -52,7 +58,14 @@ const scratch = scratchFolders('parallel-scan');
 afterAll(() => scratch.removeAll());
 
 describe('parallelScan on real tables', () => {
-  const tables = ['COVID-19_NYT', 'table-with-dv-small', 'delta-0.8.0-partitioned', 'table_with_column_mapping', 'delta-2.2.0-partitioned-types', 'table_with_edge_timestamps'];
+  const tables = [
+    'COVID-19_NYT',
+    'table-with-dv-small',
+    'delta-0.8.0-partitioned',
+    'table_with_column_mapping',
+    'delta-2.2.0-partitioned-types',
+    'table_with_edge_timestamps',
+  ];
   for (const name of tables) {
     it(`yields what the in-thread scan yields: ${name}`, async () => {
       const snapshot = await snapshotOf(tablePath(name));
@@ -82,7 +95,7 @@ describe('parallelScan on real tables', () => {
     expect(limited.parallel.map((b) => b.end.rowsInFile)).toEqual([1000, 2000, 2500]);
   });
 
-  it('stops at a cancel with the scan\'s own error and ends its thread', async () => {
+  it("stops at a cancel with the scan's own error and ends its thread", async () => {
     const snapshot = await snapshotOf(tablePath('COVID-19_NYT'));
     const controller = new AbortController();
     let batches = 0;

@@ -86,7 +86,11 @@ describe('partition values', () => {
     check('long', '5', [5n, 5n, 5n]);
     check('boolean', 'true', [true, true, true]);
     check('boolean', 'false', [false, false, false]);
-    check('binary', 'ab', [[97, 98], [97, 98], [97, 98]]);
+    check('binary', 'ab', [
+      [97, 98],
+      [97, 98],
+      [97, 98],
+    ]);
     check('date', '1970-01-02', [86400000, 86400000, 86400000]);
     check('double', 'NaN', [NaN, NaN, NaN]);
     check('timestamp', '1970-01-01 00:00:01', [1000, 1000, 1000]);

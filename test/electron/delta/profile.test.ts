@@ -31,7 +31,13 @@ describe('column profile', () => {
       const s = stats.columns.find((c) => c.name === column)!;
       const e = exact.columns.find((c) => c.name === column)!;
       expect([s.source, s.nullCount, s.min, s.max]).toEqual(['statistics', Number(nulls), min, max]);
-      expect([e.source, e.nullCount, e.min, e.max, e.distinct]).toEqual(['scan', Number(nulls), min, max, { count: Number(distinct), atLeast: false }]);
+      expect([e.source, e.nullCount, e.min, e.max, e.distinct]).toEqual([
+        'scan',
+        Number(nulls),
+        min,
+        max,
+        { count: Number(distinct), atLeast: false },
+      ]);
     }
   }, 120_000);
 

@@ -33,9 +33,9 @@ describe('assertReadable', () => {
   });
 
   it('names every unknown feature, writer features do not matter', () => {
-    expect(() =>
-      assertReadable({ minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['a', 'b'], writerFeatures: ['zzz'] }),
-    ).toThrow(/^unsupported reader features 'a', 'b' \(table requires them;/);
+    expect(() => assertReadable({ minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['a', 'b'], writerFeatures: ['zzz'] })).toThrow(
+      /^unsupported reader features 'a', 'b' \(table requires them;/,
+    );
     expect(() =>
       assertReadable({ minReaderVersion: 3, minWriterVersion: 7, readerFeatures: [], writerFeatures: ['unknownWriter'] }),
     ).not.toThrow();

@@ -36,7 +36,10 @@ beforeAll(async () => {
   const ids = Array.from({ length: ROWS }, (_, i) => BigInt(i));
   const data = new arrow.Table({
     id: arrow.vectorFromArray(ids, new arrow.Int64()),
-    name: arrow.vectorFromArray(ids.map((i) => (i % 7n === 0n ? null : `n${String(i).padStart(4, '0')}`)), new arrow.Utf8()),
+    name: arrow.vectorFromArray(
+      ids.map((i) => (i % 7n === 0n ? null : `n${String(i).padStart(4, '0')}`)),
+      new arrow.Utf8(),
+    ),
   });
   await writer.append([{ data }]);
   const source = await openSource({ tablePath: root });
@@ -68,7 +71,12 @@ async function expected(where: string): Promise<number[]> {
 }
 
 describe('row-group skipping', () => {
-  const filters = ['id >= 250 AND id < 300', "id BETWEEN 140 AND 160 OR id > 950 OR name = 'n0420'", "name LIKE 'n05%' AND id <> 500", 'name IS NULL AND id > 900'];
+  const filters = [
+    'id >= 250 AND id < 300',
+    "id BETWEEN 140 AND 160 OR id > 950 OR name = 'n0420'",
+    "name LIKE 'n05%' AND id <> 500",
+    'name IS NULL AND id > 900',
+  ];
 
   for (const filter of filters) {
     it(`skips the groups DuckDB's statistics rule out and keeps DuckDB's rows: ${filter}`, async () => {
@@ -78,11 +86,15 @@ describe('row-group skipping', () => {
       expect(groups).toHaveLength(10);
       const compiled = compileFilter(filter, SCHEMA);
       if (!compiled.ok) throw new Error(compiled.message);
-      const skipped = await skippedRowGroups({ add: { path: '', partitionValues: {}, size: 0, modificationTime: 0, dataChange: true }, absolutePath: file }, compiled.expr, {
-        fields: SCHEMA.fields,
-        partitionColumns: new Set(),
-        mode: 'none',
-      });
+      const skipped = await skippedRowGroups(
+        { add: { path: '', partitionValues: {}, size: 0, modificationTime: 0, dataChange: true }, absolutePath: file },
+        compiled.expr,
+        {
+          fields: SCHEMA.fields,
+          partitionColumns: new Set(),
+          mode: 'none',
+        },
+      );
       // A group is needed where DuckDB finds a matching row between its own bounds (deletions aside).
       const needed = new Set<number>();
       for (const g of groups) {

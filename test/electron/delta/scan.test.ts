@@ -26,7 +26,11 @@ interface FileSpec {
   deletionVector?: DeletionVectorDescriptor;
 }
 
-function snapshotOf(fields: StructField[], files: FileSpec[], opts: { partitionColumns?: string[]; configuration?: Record<string, string> } = {}): Snapshot {
+function snapshotOf(
+  fields: StructField[],
+  files: FileSpec[],
+  opts: { partitionColumns?: string[]; configuration?: Record<string, string> } = {},
+): Snapshot {
   const root = scratch.make();
   const live = files.map((f) => {
     const bytes = encodeParquet(f.table, { rowGroupRows: f.rowGroupRows });
@@ -59,7 +63,12 @@ function snapshotOf(fields: StructField[], files: FileSpec[], opts: { partitionC
   };
 }
 
-const field = (name: string, type: StructField['type'], metadata: Record<string, unknown> = {}): StructField => ({ name, type, nullable: true, metadata });
+const field = (name: string, type: StructField['type'], metadata: Record<string, unknown> = {}): StructField => ({
+  name,
+  type,
+  nullable: true,
+  metadata,
+});
 
 async function all(snapshot: Snapshot, options: ScanOptions = {}): Promise<ScanBatch[]> {
   const out: ScanBatch[] = [];
@@ -75,10 +84,17 @@ const ints = (n: number, from = 0): Int32Array => Int32Array.from({ length: n },
 
 describe('scan', () => {
   it('streams row groups in batches of at most batchSize, and resumes exactly after any emitted batch', async () => {
-    const snapshot = snapshotOf([field('id', 'integer'), field('label', 'string')], [
-      { name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(35), label: Array.from(ints(35), (i) => `r${i}`) }), rowGroupRows: 10 },
-      { name: 'b.parquet', table: arrow.tableFromArrays({ id: ints(7, 100), label: Array.from(ints(7, 100), (i) => `r${i}`) }) },
-    ]);
+    const snapshot = snapshotOf(
+      [field('id', 'integer'), field('label', 'string')],
+      [
+        {
+          name: 'a.parquet',
+          table: arrow.tableFromArrays({ id: ints(35), label: Array.from(ints(35), (i) => `r${i}`) }),
+          rowGroupRows: 10,
+        },
+        { name: 'b.parquet', table: arrow.tableFromArrays({ id: ints(7, 100), label: Array.from(ints(7, 100), (i) => `r${i}`) }) },
+      ],
+    );
     const batches = await all(snapshot, { batchSize: 4 });
     const ids = column(batches, 'id');
     expect(ids).toEqual([...ints(35), ...ints(7, 100)]);
@@ -89,16 +105,19 @@ describe('scan', () => {
     expect(batches.at(-1)!.end).toEqual({ fileIndex: 1, rowsInFile: 7 });
     for (const [i, b] of batches.entries()) {
       const rest = await all(snapshot, { batchSize: 4, resumeFrom: b.end });
-      expect(column(rest, 'id'), `resume after batch ${i}`).toEqual(ids.slice(batches.slice(0, i + 1).reduce((n, x) => n + x.batch.numRows, 0)));
+      expect(column(rest, 'id'), `resume after batch ${i}`).toEqual(
+        ids.slice(batches.slice(0, i + 1).reduce((n, x) => n + x.batch.numRows, 0)),
+      );
     }
     expect(batches[0].batch.schema).toEqual(outputSchema(snapshot));
   });
 
   it('never emits deleted rows; positions count emitted rows, so a resume skips exactly them', async () => {
     const deleted = [0, 5, 6, 11, 19, 20, 34];
-    const snapshot = snapshotOf([field('id', 'integer')], [
-      { name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(35) }), rowGroupRows: 10, deletionVector: inlineDescriptor(deleted) },
-    ]);
+    const snapshot = snapshotOf(
+      [field('id', 'integer')],
+      [{ name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(35) }), rowGroupRows: 10, deletionVector: inlineDescriptor(deleted) }],
+    );
     const kept = Array.from(ints(35)).filter((i) => !deleted.includes(i));
     const batches = await all(snapshot, { batchSize: 3 });
     expect(column(batches, 'id')).toEqual(kept);
@@ -112,9 +131,16 @@ describe('scan', () => {
 
   it('joins the short runs between deleted rows into full batches within a row group, ending where their rows end', async () => {
     const deleted = Array.from({ length: 10 }, (_, k) => k * 10); // every tenth row of the one 100-row group
-    const snapshot = snapshotOf([field('id', 'integer'), field('label', 'string')], [
-      { name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(100), label: Array.from(ints(100), (i) => `r${i}`) }), deletionVector: inlineDescriptor(deleted) },
-    ]);
+    const snapshot = snapshotOf(
+      [field('id', 'integer'), field('label', 'string')],
+      [
+        {
+          name: 'a.parquet',
+          table: arrow.tableFromArrays({ id: ints(100), label: Array.from(ints(100), (i) => `r${i}`) }),
+          deletionVector: inlineDescriptor(deleted),
+        },
+      ],
+    );
     const kept = Array.from(ints(100)).filter((i) => i % 10 !== 0);
     const batches = await all(snapshot, { batchSize: 25 });
     // 90 kept rows in runs of nine: batches of 25 rows, not ten batches of nine.
@@ -129,9 +155,10 @@ describe('scan', () => {
   it('reads a row group larger than one decoded piece whole, across deletions at piece ends, and resumes inside it', async () => {
     const rows = 70_000;
     const deleted = [0, 32_767, 32_768, 32_769, 65_535, 65_536, 69_999];
-    const snapshot = snapshotOf([field('id', 'integer')], [
-      { name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(rows) }), deletionVector: inlineDescriptor(deleted) },
-    ]);
+    const snapshot = snapshotOf(
+      [field('id', 'integer')],
+      [{ name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(rows) }), deletionVector: inlineDescriptor(deleted) }],
+    );
     const kept = Array.from(ints(rows)).filter((i) => !deleted.includes(i));
     for (const batchSize of [2048, 5000]) {
       const batches = await all(snapshot, { batchSize });
@@ -146,10 +173,18 @@ describe('scan', () => {
   });
 
   it('with a limit, reads the same first rows as a full scan, across row groups, files and deleted rows', async () => {
-    const snapshot = snapshotOf([field('id', 'integer')], [
-      { name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(35) }), rowGroupRows: 10, deletionVector: inlineDescriptor([3, 12, 13]) },
-      { name: 'b.parquet', table: arrow.tableFromArrays({ id: ints(20, 100) }), rowGroupRows: 8 },
-    ]);
+    const snapshot = snapshotOf(
+      [field('id', 'integer')],
+      [
+        {
+          name: 'a.parquet',
+          table: arrow.tableFromArrays({ id: ints(35) }),
+          rowGroupRows: 10,
+          deletionVector: inlineDescriptor([3, 12, 13]),
+        },
+        { name: 'b.parquet', table: arrow.tableFromArrays({ id: ints(20, 100) }), rowGroupRows: 8 },
+      ],
+    );
     const every = [...Array.from(ints(35)).filter((i) => ![3, 12, 13].includes(i)), ...ints(20, 100)];
     for (const limit of [1, 7, 9, 10, 11, 32, 33, 40, 52, 1000]) {
       expect(column(await all(snapshot, { limit, batchSize: 4 }), 'id'), `limit ${limit}`).toEqual(every.slice(0, limit));
@@ -158,10 +193,13 @@ describe('scan', () => {
   });
 
   it('reports bytes done rising within a file by its rows read, reaching each file end exactly', async () => {
-    const snapshot = snapshotOf([field('id', 'integer')], [
-      { name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(40) }), rowGroupRows: 10 },
-      { name: 'b.parquet', table: arrow.tableFromArrays({ id: ints(10) }) },
-    ]);
+    const snapshot = snapshotOf(
+      [field('id', 'integer')],
+      [
+        { name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(40) }), rowGroupRows: 10 },
+        { name: 'b.parquet', table: arrow.tableFromArrays({ id: ints(10) }) },
+      ],
+    );
     const [a, b] = snapshot.files.map((f) => f.add.size);
     const batches = await all(snapshot, { batchSize: 10 });
     expect(batches.map((x) => x.bytesDone)).toEqual([a / 4, a / 2, (3 * a) / 4, a, a + b].map(Math.floor));
@@ -170,14 +208,30 @@ describe('scan', () => {
 
   it('projects columns in the asked order, with partition values as typed constant columns', async () => {
     const fields = [field('a', 'long'), field('day', 'date'), field('b', 'string'), field('amount', 'decimal(6,2)')];
-    const snapshot = snapshotOf(fields, [
-      { name: 'p1.parquet', table: arrow.tableFromArrays({ a: BigInt64Array.of(1n, 2n), b: ['x', 'y'] }), partitionValues: { day: '2024-02-29', amount: '-12.5' } },
-      { name: 'p2.parquet', table: arrow.tableFromArrays({ a: BigInt64Array.of(3n), b: ['z'] }), partitionValues: { day: null, amount: '' } },
-    ], { partitionColumns: ['day', 'amount'] });
+    const snapshot = snapshotOf(
+      fields,
+      [
+        {
+          name: 'p1.parquet',
+          table: arrow.tableFromArrays({ a: BigInt64Array.of(1n, 2n), b: ['x', 'y'] }),
+          partitionValues: { day: '2024-02-29', amount: '-12.5' },
+        },
+        {
+          name: 'p2.parquet',
+          table: arrow.tableFromArrays({ a: BigInt64Array.of(3n), b: ['z'] }),
+          partitionValues: { day: null, amount: '' },
+        },
+      ],
+      { partitionColumns: ['day', 'amount'] },
+    );
     const batches = await all(snapshot);
     expect(batches[0].batch.schema.fields.map((f) => f.name)).toEqual(['a', 'day', 'b', 'amount']);
     expect(column(batches, 'day')).toEqual([Date.UTC(2024, 1, 29), Date.UTC(2024, 1, 29), null]);
-    expect(column(batches, 'amount').map((v) => (v === null ? null : BigInt(arrow.util.bigNumToBigInt(v as never))))).toEqual([-1250n, -1250n, null]);
+    expect(column(batches, 'amount').map((v) => (v === null ? null : BigInt(arrow.util.bigNumToBigInt(v as never))))).toEqual([
+      -1250n,
+      -1250n,
+      null,
+    ]);
     const projected = await all(snapshot, { columns: ['b', 'day'] });
     expect(projected[0].batch.schema.fields.map((f) => f.name)).toEqual(['b', 'day']);
     expect(column(projected, 'b')).toEqual(['x', 'y', 'z']);
@@ -186,7 +240,13 @@ describe('scan', () => {
   });
 
   it('reads older files: missing columns as null, narrower types widened', async () => {
-    const fields = [field('n', 'long'), field('x', 'double'), field('d', 'timestamp_ntz'), field('m', 'decimal(10,4)'), field('added', 'string')];
+    const fields = [
+      field('n', 'long'),
+      field('x', 'double'),
+      field('d', 'timestamp_ntz'),
+      field('m', 'decimal(10,4)'),
+      field('added', 'string'),
+    ];
     const old = new arrow.Table({
       n: arrow.makeVector(Int32Array.of(-5, 7)),
       x: arrow.makeVector(Float32Array.of(1.5, -0.25)),
@@ -221,30 +281,49 @@ describe('scan', () => {
   });
 
   it('matches physical names (mode name) and Parquet field ids (mode id), also inside structs', async () => {
-    const inner = { type: 'struct' as const, fields: [field('city', 'string', { 'delta.columnMapping.physicalName': 'col-c', 'delta.columnMapping.id': 3 })] };
+    const inner = {
+      type: 'struct' as const,
+      fields: [field('city', 'string', { 'delta.columnMapping.physicalName': 'col-c', 'delta.columnMapping.id': 3 })],
+    };
     const fields = [
       field('Name', 'string', { 'delta.columnMapping.physicalName': 'col-a', 'delta.columnMapping.id': 1 }),
       field('Address', inner, { 'delta.columnMapping.physicalName': 'col-b', 'delta.columnMapping.id': 2 }),
     ];
     const id = (n: number): Map<string, string> => new Map([['PARQUET:field_id', String(n)]]);
     const cityType = new arrow.Struct([new arrow.Field('renamed-c', new arrow.Utf8(), true, id(3))]);
-    const schema = new arrow.Schema([new arrow.Field('renamed-a', new arrow.Utf8(), true, id(1)), new arrow.Field('renamed-b', cityType, true, id(2))]);
-    const children = [arrow.vectorFromArray(['Ada'], new arrow.Utf8()).data[0], arrow.vectorFromArray([{ 'renamed-c': 'London' }], cityType).data[0]];
-    const byId = new arrow.Table([new arrow.RecordBatch(schema, arrow.makeData({ type: new arrow.Struct(schema.fields), length: 1, children }))]);
+    const schema = new arrow.Schema([
+      new arrow.Field('renamed-a', new arrow.Utf8(), true, id(1)),
+      new arrow.Field('renamed-b', cityType, true, id(2)),
+    ]);
+    const children = [
+      arrow.vectorFromArray(['Ada'], new arrow.Utf8()).data[0],
+      arrow.vectorFromArray([{ 'renamed-c': 'London' }], cityType).data[0],
+    ];
+    const byId = new arrow.Table([
+      new arrow.RecordBatch(schema, arrow.makeData({ type: new arrow.Struct(schema.fields), length: 1, children })),
+    ]);
     const idSnapshot = snapshotOf(fields, [{ name: 'id.parquet', table: byId }], { configuration: { 'delta.columnMapping.mode': 'id' } });
-    expect((await all(idSnapshot))[0].batch.toArray().map((r) => r.toJSON())).toEqual([{ Name: 'Ada', Address: expect.objectContaining({ city: 'London' }) }]);
+    expect((await all(idSnapshot))[0].batch.toArray().map((r) => r.toJSON())).toEqual([
+      { Name: 'Ada', Address: expect.objectContaining({ city: 'London' }) },
+    ]);
 
     const cityByName = new arrow.Struct([new arrow.Field('col-c', new arrow.Utf8(), true)]);
-    const byName = new arrow.Table({ 'col-a': arrow.vectorFromArray(['Bo']), 'col-b': arrow.vectorFromArray([{ 'col-c': 'Paris' }], cityByName) });
-    const nameSnapshot = snapshotOf(fields, [{ name: 'name.parquet', table: byName }], { configuration: { 'delta.columnMapping.mode': 'name' } });
+    const byName = new arrow.Table({
+      'col-a': arrow.vectorFromArray(['Bo']),
+      'col-b': arrow.vectorFromArray([{ 'col-c': 'Paris' }], cityByName),
+    });
+    const nameSnapshot = snapshotOf(fields, [{ name: 'name.parquet', table: byName }], {
+      configuration: { 'delta.columnMapping.mode': 'name' },
+    });
     const [row] = (await all(nameSnapshot))[0].batch.toArray().map((r) => JSON.parse(JSON.stringify(r)) as unknown);
     expect(row).toEqual({ Name: 'Bo', Address: { city: 'Paris' } });
   });
 
   it('stops promptly when cancelled, and names a missing data file', async () => {
-    const snapshot = snapshotOf([field('id', 'integer')], [
-      { name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(100) }), rowGroupRows: 10 },
-    ]);
+    const snapshot = snapshotOf(
+      [field('id', 'integer')],
+      [{ name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(100) }), rowGroupRows: 10 }],
+    );
     const controller = new AbortController();
     const seen: number[] = [];
     const run = (async () => {
@@ -257,12 +336,21 @@ describe('scan', () => {
     expect(seen).toEqual([5]);
 
     const gone = { ...snapshot, files: [{ ...snapshot.files[0], absolutePath: path.join(snapshot.tableRoot, 'gone.parquet') }] };
-    await expect(all(gone)).rejects.toMatchObject({ code: 'MISSING_FILE', message: `data file is missing: ${path.join(snapshot.tableRoot, 'gone.parquet')}` });
+    await expect(all(gone)).rejects.toMatchObject({
+      code: 'MISSING_FILE',
+      message: `data file is missing: ${path.join(snapshot.tableRoot, 'gone.parquet')}`,
+    });
   });
 
   it('decodes every codec Delta writers use', async () => {
     const snapshot = snapshotOf([field('id', 'integer')], [{ name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(3) }) }]);
-    for (const codec of [wasm.Compression.GZIP, wasm.Compression.LZ4, wasm.Compression.LZ4_RAW, wasm.Compression.BROTLI, wasm.Compression.ZSTD]) {
+    for (const codec of [
+      wasm.Compression.GZIP,
+      wasm.Compression.LZ4,
+      wasm.Compression.LZ4_RAW,
+      wasm.Compression.BROTLI,
+      wasm.Compression.ZSTD,
+    ]) {
       const props = new wasm.WriterPropertiesBuilder().setCompression(codec).build();
       const table = wasm.Table.fromIPCStream(arrow.tableToIPC(arrow.tableFromArrays({ id: ints(1000, 7) }), 'stream'));
       writeFileSync(snapshot.files[0].absolutePath, wasm.writeParquet(table, props));
@@ -273,7 +361,10 @@ describe('scan', () => {
   it('names a data file that is not Parquet', async () => {
     const snapshot = snapshotOf([field('id', 'integer')], [{ name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(3) }) }]);
     writeFileSync(snapshot.files[0].absolutePath, 'not parquet at all');
-    await expect(all(snapshot)).rejects.toMatchObject({ code: 'CORRUPT_DATA', message: expect.stringContaining(`cannot read data file ${snapshot.files[0].absolutePath}`) });
+    await expect(all(snapshot)).rejects.toMatchObject({
+      code: 'CORRUPT_DATA',
+      message: expect.stringContaining(`cannot read data file ${snapshot.files[0].absolutePath}`),
+    });
   });
 
   it('rejects a bad batch size, limit, resume position or column', async () => {

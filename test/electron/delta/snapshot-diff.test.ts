@@ -47,8 +47,17 @@ describe('snapshot diff', () => {
     expect([...diff.filesRemoved].sort()).toEqual(files.removed.map((x) => x.path).sort());
     expect([...diff.filesAdded].sort()).toEqual(files.added.map((x) => x.path).sort());
     const expected: string[] = [];
-    for (const [list, change, meta] of [[files.removed, 'removed', files.older.metaData], [files.added, 'added', files.newer.metaData]] as const) {
-      for (const add of list) expected.push(...(await duckCells(`SELECT *, '${change}' AS _change FROM (${await fileSelect(tablePath('cdf-table'), meta, add)})`, [...columns, '_change'])));
+    for (const [list, change, meta] of [
+      [files.removed, 'removed', files.older.metaData],
+      [files.added, 'added', files.newer.metaData],
+    ] as const) {
+      for (const add of list)
+        expected.push(
+          ...(await duckCells(`SELECT *, '${change}' AS _change FROM (${await fileSelect(tablePath('cdf-table'), meta, add)})`, [
+            ...columns,
+            '_change',
+          ])),
+        );
     }
     expect(rows).toEqual(expected.sort());
     expect(rows.some((r) => r.endsWith('|added'))).toBe(true);
@@ -65,7 +74,11 @@ describe('snapshot diff', () => {
     const info = commit.find((a) => a.commitInfo)!.commitInfo as Json;
     const predicate = (JSON.parse(info.operationParameters.predicate) as string[]).join(' AND ').replace(/#\d+/g, '');
     const older = await oracleSnapshot(root, 4);
-    const expected = await duckCells(`SELECT *, 'removed' AS _change FROM (${await fileSelect(root, older.metaData, remove)})`, ['id', 'comment', '_change'], predicate);
+    const expected = await duckCells(
+      `SELECT *, 'removed' AS _change FROM (${await fileSelect(root, older.metaData, remove)})`,
+      ['id', 'comment', '_change'],
+      predicate,
+    );
     expect(rows).toEqual(expected.sort());
     expect(rows).toHaveLength(Number(info.operationMetrics.numDeletedRows));
   });
@@ -85,7 +98,12 @@ describe('snapshot diff', () => {
     expect(run.stdout).toMatch(/^version 4 -> 5\nfiles: 0 added, 0 removed, 1 with rows newly deleted\n/);
     expect(run.stdout).toMatch(/\(2 changed rows\)\n$/);
     const jsonl = await cli('diff', tablePath('cdf-table-with-cdc-and-dvs'), '--from', '4', '--to', '5', '--format', 'jsonl');
-    expect(jsonl.stdout.trim().split('\n').map((l) => JSON.parse(l)._change)).toEqual(['removed', 'removed']);
+    expect(
+      jsonl.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)._change),
+    ).toEqual(['removed', 'removed']);
     const bad = await cli('diff', tablePath('cdf-table-with-cdc-and-dvs'), '--from', '99');
     expect(bad.stderr).toMatch(/^deltaport: .*99.*\n$/);
     expect((await cli('diff', tablePath('cdf-table'))).stderr).toBe('deltaport: --from is required\n');
@@ -111,7 +129,11 @@ describe('updates paired by key', () => {
 
     const run = await cli('diff', tablePath('cdf-table'), '--from', '0', '--to', '3', '--pair-by', 'id', '--format', 'csv');
     expect(run.stderr).toBe('');
-    const lines = run.stdout.trim().split('\n').slice(1).map((l) => l.replaceAll(',', '|'));
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.replaceAll(',', '|'));
     expect([...lines].sort()).toEqual([...expected].sort());
     // Each updated_to follows its updated_from.
     lines.forEach((l, i) => {
@@ -138,10 +160,14 @@ describe('diff and changes exported like a snapshot', () => {
     const feed = await cli('changes', tablePath('cdf-table'), '--from', '1', '--to', '2', '--sink', `sqlite:${db}`, '--target', 'feed');
     expect(feed.stderr).toBe('');
     const sqlite = new Database(db, { readonly: true });
-    const counts = sqlite.prepare('SELECT _change_type AS t, _commit_version AS v, count(*) AS n FROM feed GROUP BY 1, 2 ORDER BY 2, 1').all();
+    const counts = sqlite
+      .prepare('SELECT _change_type AS t, _commit_version AS v, count(*) AS n FROM feed GROUP BY 1, 2 ORDER BY 2, 1')
+      .all();
     sqlite.close();
     // Versions 1 and 2 are UPDATEs of three rows each (commitInfo.operationMetrics.numUpdatedRows).
-    const updated = [1, 2].map((version) => Number((readCommit(tablePath('cdf-table'), version).find((a) => a.commitInfo)!.commitInfo as Json).operationMetrics.numUpdatedRows));
+    const updated = [1, 2].map((version) =>
+      Number((readCommit(tablePath('cdf-table'), version).find((a) => a.commitInfo)!.commitInfo as Json).operationMetrics.numUpdatedRows),
+    );
     expect(counts).toEqual([
       { t: 'update_postimage', v: 1, n: updated[0] },
       { t: 'update_preimage', v: 1, n: updated[0] },

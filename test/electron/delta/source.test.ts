@@ -60,9 +60,7 @@ describe('DeltaSourceBuilder on real tables', () => {
   });
 
   it('names the readable range for a version outside it', async () => {
-    expect(await problemsOf(forTable(simple).versionAsOf(99).build())).toEqual([
-      'no version 99: this table has versions 0 to 4',
-    ]);
+    expect(await problemsOf(forTable(simple).versionAsOf(99).build())).toEqual(['no version 99: this table has versions 0 to 4']);
     // checkpoints_vacuumed keeps commits 5..12 beside a checkpoint: earlier versions are gone.
     const vacuumed = await problemsOf(forTable(tablePath('checkpoints_vacuumed')).versionAsOf(1).build());
     expect(vacuumed).toHaveLength(1);
@@ -73,30 +71,16 @@ describe('DeltaSourceBuilder on real tables', () => {
     expect(await problemsOf(forTable(simple).columnNames(null).build())).toEqual([
       'the column list is null: leave it out to read every column',
     ]);
-    expect(await problemsOf(forTable(simple).columnNames([]).build())).toEqual([
-      'the column list is empty: name at least one column',
-    ]);
-    expect(await problemsOf(forTable(simple).columnNames().build())).toEqual([
-      'the column list is empty: name at least one column',
-    ]);
-    expect(await problemsOf(forTable(simple).columnNames(['id', ' ']).build())).toEqual([
-      'column name 2 of 2 is blank',
-    ]);
-    expect(await problemsOf(forTable(simple).columnNames('id', 'id').build())).toEqual([
-      "column 'id' is listed more than once",
-    ]);
-    expect(await problemsOf(forTable(simple).columnNames('ID').build())).toEqual([
-      "no column 'ID' in version 4 (did you mean 'id'?)",
-    ]);
+    expect(await problemsOf(forTable(simple).columnNames([]).build())).toEqual(['the column list is empty: name at least one column']);
+    expect(await problemsOf(forTable(simple).columnNames().build())).toEqual(['the column list is empty: name at least one column']);
+    expect(await problemsOf(forTable(simple).columnNames(['id', ' ']).build())).toEqual(['column name 2 of 2 is blank']);
+    expect(await problemsOf(forTable(simple).columnNames('id', 'id').build())).toEqual(["column 'id' is listed more than once"]);
+    expect(await problemsOf(forTable(simple).columnNames('ID').build())).toEqual(["no column 'ID' in version 4 (did you mean 'id'?)"]);
     expect(await problemsOf(forTable(partitioned).columnNames('value', 'nope').build())).toEqual([
       "no column 'nope' in version 0; its columns are 'value', 'year', 'month', 'day'",
     ]);
-    expect(await problemsOf(forTable(simple).versionAsOf(-1).build())).toEqual([
-      'versionAsOf must be a non-negative integer, got -1',
-    ]);
-    expect(await problemsOf(forTable(simple).versionAsOf(1.5).build())).toEqual([
-      'versionAsOf must be a non-negative integer, got 1.5',
-    ]);
+    expect(await problemsOf(forTable(simple).versionAsOf(-1).build())).toEqual(['versionAsOf must be a non-negative integer, got -1']);
+    expect(await problemsOf(forTable(simple).versionAsOf(1.5).build())).toEqual(['versionAsOf must be a non-negative integer, got 1.5']);
     expect(await problemsOf(forTable(simple).option('versionAsOf', true).build())).toEqual([
       'versionAsOf must be a non-negative integer, got true',
     ]);
@@ -141,16 +125,22 @@ describe('DeltaSourceBuilder on real tables', () => {
   });
 
   it('keeps table-level errors as their own types', async () => {
-    const notDelta = await forTable(tablePath('.')).build().catch((e: unknown) => e);
+    const notDelta = await forTable(tablePath('.'))
+      .build()
+      .catch((e: unknown) => e);
     expect(notDelta).toBeInstanceOf(DeltaportError);
     expect(notDelta).not.toBeInstanceOf(DeltaSourceValidationError);
     expect((notDelta as DeltaportError).code).toBe('NOT_A_DELTA_TABLE');
 
-    const missing = await forTable('/no/such/table').build().catch((e: unknown) => e);
+    const missing = await forTable('/no/such/table')
+      .build()
+      .catch((e: unknown) => e);
     expect((missing as DeltaportError).code).toBe('TABLE_NOT_FOUND');
 
     // simple_table_features declares the reader feature 'blahabl' (see its protocol action).
-    const unsupported = await forTable(tablePath('simple_table_features')).build().catch((e: unknown) => e);
+    const unsupported = await forTable(tablePath('simple_table_features'))
+      .build()
+      .catch((e: unknown) => e);
     expect((unsupported as DeltaportError).code).toBe('UNSUPPORTED_PROTOCOL');
     expect((unsupported as DeltaportError).message).toContain('blahabl');
   });

@@ -101,7 +101,9 @@ describe('DeltaTable.open and versions', () => {
     const table = await DeltaTable.open(tablePath(REFUSED));
     const error = await table.snapshot().catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'UNSUPPORTED_PROTOCOL' });
-    expect((error as Error).message).toMatch(/^unsupported reader feature 'blahabl' \(table requires it; Deltaport supports columnMapping, /);
+    expect((error as Error).message).toMatch(
+      /^unsupported reader feature 'blahabl' \(table requires it; Deltaport supports columnMapping, /,
+    );
     await expect(table.snapshot({ version: 0 })).rejects.toMatchObject({ code: 'UNSUPPORTED_PROTOCOL' });
   });
 

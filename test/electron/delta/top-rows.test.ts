@@ -14,20 +14,25 @@ const keysOf = (text: string) => {
 };
 
 async function preview(table: string, orderBy: string, limit: number, filter?: string, columns?: string[]): Promise<PreviewResult> {
-  return previewTask({ source: { tablePath: tablePath(table), filter, columnNames: columns }, limit, orderBy: keysOf(orderBy) }, new AbortController().signal);
+  return previewTask(
+    { source: { tablePath: tablePath(table), filter, columnNames: columns }, limit, orderBy: keysOf(orderBy) },
+    new AbortController().signal,
+  );
 }
 
 const cell = (v: JsonValue) => (v === null ? 'NULL' : String(v));
 
 /** DuckDB's first `limit` rows (ORDER BY ... NULLS LAST), as 'a|b' of `columns`. */
 async function duckTop(table: string, orderBy: string, limit: number, columns: string[], where = 'true'): Promise<string[]> {
-  const order = keysOf(orderBy).map((k) => `"${k.column}" ${k.descending ? 'DESC' : 'ASC'} NULLS LAST`).join(', ');
+  const order = keysOf(orderBy)
+    .map((k) => `"${k.column}" ${k.descending ? 'DESC' : 'ASC'} NULLS LAST`)
+    .join(', ');
   const { rows } = await duckdbRows(tablePath(table), 0, `${where} ORDER BY ${order} LIMIT ${limit}`, columns);
   return rows;
 }
 
 describe('whole-snapshot order', () => {
-  it('top 50 of COVID-19_NYT by cases desc are the real maximum, not the first file\'s', async () => {
+  it("top 50 of COVID-19_NYT by cases desc are the real maximum, not the first file's", async () => {
     const result = await preview('COVID-19_NYT', 'cases desc, date', 50);
     expect(result.order).toEqual({ keys: keysOf('cases desc, date'), rowsSorted: 1111930 });
     expect(result.truncated).toBe(true);
@@ -57,10 +62,26 @@ describe('whole-snapshot order', () => {
   });
 
   it('says what the order covers in the CLI, and rejects a column that cannot be sorted', async () => {
-    const run = await cli('preview', tablePath('COVID-19_NYT'), '--order-by', 'deaths desc', '--where', "state = 'Ohio'", '--limit', '2', '--columns', 'county');
+    const run = await cli(
+      'preview',
+      tablePath('COVID-19_NYT'),
+      '--order-by',
+      'deaths desc',
+      '--where',
+      "state = 'Ohio'",
+      '--limit',
+      '2',
+      '--columns',
+      'county',
+    );
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/\(ordered by deaths desc over the \d+ rows matching the filter\)\n/);
-    expect(run.stdout.split('\n').slice(2, 4).map((l) => l.trim())).toEqual(['Cuyahoga', 'Cuyahoga']);
+    expect(
+      run.stdout
+        .split('\n')
+        .slice(2, 4)
+        .map((l) => l.trim()),
+    ).toEqual(['Cuyahoga', 'Cuyahoga']);
     const bad = await cli('preview', tablePath('delta-1.2.1-only-struct-stats'), '--order-by', 'map');
     expect(bad.stderr).toMatch(/^deltaport: order-by: column 'map' of type .* cannot be sorted\n$/);
     const twice = await cli('preview', tablePath('COVID-19_NYT'), '--order-by', 'cases, cases desc');

@@ -34,7 +34,9 @@ async function corruptedCopy(column = 'cases', where: 'first page' | 'middle' = 
   const table = path.join(scratch.make(), 'covid');
   cpSync(tablePath('COVID-19_NYT'), table, { recursive: true });
   chmodSync(table, 0o755);
-  const name = readdirSync(table).filter((n) => n.endsWith('.parquet')).sort()[0];
+  const name = readdirSync(table)
+    .filter((n) => n.endsWith('.parquet'))
+    .sort()[0];
   const file = path.join(table, name);
   chmodSync(file, 0o644);
   const [chunk] = await duck(
@@ -74,13 +76,17 @@ describe('a data file with a corrupt page', () => {
     expect(before.broken).toBe(true);
     expect(wasmInstance()).not.toBe(before);
     // The same process goes on reading: the trapped WebAssembly instance was replaced.
-    const [{ n }] = await duck(`select count(*)::int as n from read_parquet(${sqlString(path.join(tablePath('COVID-19_NYT'), '*.parquet'))})`);
+    const [{ n }] = await duck(
+      `select count(*)::int as n from read_parquet(${sqlString(path.join(tablePath('COVID-19_NYT'), '*.parquet'))})`,
+    );
     expect(await readAll(tablePath('COVID-19_NYT'))).toBe(n);
   });
 
   it('names the column of the page, whichever it is, also when the bad bytes are among its values', async () => {
     const bad = await corruptedCopy('county', 'middle');
-    await expect(readAll(bad.table)).rejects.toMatchObject({ message: `cannot read data file ${bad.file}: corrupt page in column 'county'` });
+    await expect(readAll(bad.table)).rejects.toMatchObject({
+      message: `cannot read data file ${bad.file}: corrupt page in column 'county'`,
+    });
   });
 
   it('ends preview and export in their own process with one line on stderr and no leftover file', async () => {
@@ -116,7 +122,7 @@ describe('serve', () => {
     return (await res.json()) as Result<T>;
   }
 
-  it("answers a preview of a corrupt file with the one-line error, and its worker goes on serving", async () => {
+  it('answers a preview of a corrupt file with the one-line error, and its worker goes on serving', async () => {
     const bad = await corruptedCopy();
     const failed = await call('preview', { source: { tablePath: bad.table }, limit: 50 });
     expect(failed).toMatchObject({
@@ -134,7 +140,12 @@ describe('a data file that cannot be opened', () => {
     const table = path.join(scratch.make(), name);
     cpSync(tablePath(name), table, { recursive: true });
     spawnSync('chmod', ['-R', 'a+rX,u+w', path.dirname(table)]);
-    const file = path.join(table, readdirSync(table).filter((n) => n.endsWith('.parquet')).sort()[0]);
+    const file = path.join(
+      table,
+      readdirSync(table)
+        .filter((n) => n.endsWith('.parquet'))
+        .sort()[0],
+    );
     return { table, file };
   }
 
@@ -144,19 +155,25 @@ describe('a data file that cannot be opened', () => {
   it.skipIf(nobody.status !== 0)('says permission denied (run as nobody: setpriv)', () => {
     const { table, file } = copyOf('simple_table');
     chmodSync(file, 0o000);
-    const run = spawnSync(
-      'setpriv',
-      ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, ...BIN, 'preview', table],
-      { cwd: root, encoding: 'utf8', env: { ...process.env, HOME: '/tmp' } },
-    );
-    expect({ code: run.status, stderr: run.stderr }).toEqual({ code: 1, stderr: `deltaport: cannot read data file ${file}: permission denied\n` });
+    const run = spawnSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, ...BIN, 'preview', table], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, HOME: '/tmp' },
+    });
+    expect({ code: run.status, stderr: run.stderr }).toEqual({
+      code: 1,
+      stderr: `deltaport: cannot read data file ${file}: permission denied\n`,
+    });
   });
 
   it('says a folder is not a file', async () => {
     const { table, file } = copyOf('simple_table');
     rmSync(file);
     mkdirSync(file);
-    await expect(readAll(table)).rejects.toMatchObject({ code: 'CORRUPT_DATA', message: `cannot read data file ${file}: it is a folder, not a file` });
+    await expect(readAll(table)).rejects.toMatchObject({
+      code: 'CORRUPT_DATA',
+      message: `cannot read data file ${file}: it is a folder, not a file`,
+    });
   });
 });
 

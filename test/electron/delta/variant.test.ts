@@ -58,7 +58,10 @@ describe('variant decoding', () => {
   });
 
   it('reconstructs shredded objects and falls back to value when typed_value is null', () => {
-    const group = new arrow.Struct([new arrow.Field('value', new arrow.Binary(), true), new arrow.Field('typed_value', new arrow.Int32(), true)]);
+    const group = new arrow.Struct([
+      new arrow.Field('value', new arrow.Binary(), true),
+      new arrow.Field('typed_value', new arrow.Int32(), true),
+    ]);
     const type = new arrow.Struct([
       new arrow.Field('metadata', new arrow.Binary()),
       new arrow.Field('value', new arrow.Binary(), true),

@@ -23,14 +23,28 @@ describe('upsert keys that hold NULL', () => {
   it('are refused with one line before the SQLite file is even created', { timeout: 60_000 }, async () => {
     const file = path.join(out, 'covid.db');
     const run = await cli('export', COVID, '--sink', `sqlite:${file}`, '--mode', 'upsert', '--key', 'date,fips');
-    expect(run).toEqual({ code: 1, stdout: '', stderr: `deltaport: upsert keys must not be NULL: "fips" is NULL in ${await nullFips()} rows; choose key columns without NULLs\n` });
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `deltaport: upsert keys must not be NULL: "fips" is NULL in ${await nullFips()} rows; choose key columns without NULLs\n`,
+    });
     expect(existsSync(file)).toBe(false);
   });
 
   it('show in the plan as the reason the export cannot run', { timeout: 60_000 }, async () => {
-    const sink: SinkSpec = { kind: 'sqlite', path: path.join(out, 'plan.db'), table: 't', mode: 'upsert', keyColumns: ['date', 'fips'], execution: { batchSize: 5000, batchIntervalMs: 0, maxRetries: 3 }, exactlyOnce: false };
+    const sink: SinkSpec = {
+      kind: 'sqlite',
+      path: path.join(out, 'plan.db'),
+      table: 't',
+      mode: 'upsert',
+      keyColumns: ['date', 'fips'],
+      execution: { batchSize: 5000, batchIntervalMs: 0, maxRetries: 3 },
+      exactlyOnce: false,
+    };
     const plan = await planTask({ source: { tablePath: COVID }, sink });
-    expect(plan.incompatibility).toBe(`upsert keys must not be NULL: "fips" is NULL in ${await nullFips()} rows; choose key columns without NULLs`);
+    expect(plan.incompatibility).toBe(
+      `upsert keys must not be NULL: "fips" is NULL in ${await nullFips()} rows; choose key columns without NULLs`,
+    );
     const fine = await planTask({ source: { tablePath: COVID }, sink: { ...sink, keyColumns: ['date', 'county', 'state'] } });
     expect(fine.incompatibility).toBeNull();
   });

@@ -28,7 +28,9 @@ export async function columnTypes(from: string): Promise<Record<string, string>>
 export async function liveRecordCount(table: string): Promise<number> {
   const live = new Map<string, number | null>();
   const log = path.join(table, '_delta_log');
-  for (const name of readdirSync(log).filter((n) => /^\d{20}\.json$/.test(n)).sort()) {
+  for (const name of readdirSync(log)
+    .filter((n) => /^\d{20}\.json$/.test(n))
+    .sort()) {
     for (const line of readFileSync(path.join(log, name), 'utf8').split('\n')) {
       if (!line.trim()) continue;
       const action = JSON.parse(line) as { add?: { path: string; stats?: string }; remove?: { path: string } };
@@ -43,9 +45,7 @@ export async function liveRecordCount(table: string): Promise<number> {
   for (const [file, count] of live) {
     if (count !== null) total += count;
     else {
-      const [row] = await duck(
-        `SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlText(path.join(table, decodeURIComponent(file)))})`,
-      );
+      const [row] = await duck(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlText(path.join(table, decodeURIComponent(file)))})`);
       total += row.n as number;
     }
   }

@@ -119,8 +119,7 @@ describe('exports of values that need care', () => {
   beforeAll(async () => {
     table = path.join(out, 'careful');
     const writer = await DeltaTableWriter.create(table, { schema, timestamp: Date.UTC(2024, 0, 1) });
-    const ts = (tz?: string) =>
-      makeVector(makeData({ type: new TimestampMicrosecond(tz), length: 4, data: new BigInt64Array(micros) }));
+    const ts = (tz?: string) => makeVector(makeData({ type: new TimestampMicrosecond(tz), length: 4, data: new BigInt64Array(micros) }));
     await writer.append([
       {
         data: dataTable(dataFileSchema(schema), {
@@ -142,9 +141,7 @@ describe('exports of values that need care', () => {
       utc: 'TIMESTAMP WITH TIME ZONE',
       note: 'VARCHAR',
     });
-    const rows = await duck(
-      `SELECT id, epoch_us(local) AS local, epoch_us(utc) AS utc, note FROM read_parquet(${sqlText(target)})`,
-    );
+    const rows = await duck(`SELECT id, epoch_us(local) AS local, epoch_us(utc) AS utc, note FROM read_parquet(${sqlText(target)})`);
     expect(rows).toEqual(ids.map((id, i) => ({ id, local: micros[i], utc: micros[i], note: notes[i] })));
   });
 
@@ -213,9 +210,7 @@ describe('csv and jsonl of a real table', () => {
     const nested = ['struct', 'map', 'array', 'nested_struct', 'struct_of_array_of_map'];
     expect(rows).toEqual(
       expected.map((r) =>
-        Object.fromEntries(
-          Object.entries(r).map(([k, v]) => [k, nested.includes(k) && typeof v === 'string' ? JSON.parse(v) : v]),
-        ),
+        Object.fromEntries(Object.entries(r).map(([k, v]) => [k, nested.includes(k) && typeof v === 'string' ? JSON.parse(v) : v])),
       ),
     );
   });
@@ -245,7 +240,9 @@ describe('a failed or cancelled export leaves nothing behind', () => {
     const dir = mkdtempSync(path.join(out, `missing-${kind}-`));
     const table = path.join(dir, 'table');
     cpSync(allTypes, table, { recursive: true });
-    const files = readdirSync(table).filter((n) => n.endsWith('.parquet')).sort();
+    const files = readdirSync(table)
+      .filter((n) => n.endsWith('.parquet'))
+      .sort();
     rmSync(path.join(table, files[files.length - 1]));
     const target = path.join(dir, `out.${kind}`);
     const err = await failure(runExport({ source: { tablePath: table }, sink: { kind, path: target } }));

@@ -62,11 +62,28 @@ describe('deltaport export --emit spark', () => {
 
   it('leaves the password and the user out of a PostgreSQL job and keeps the server and sslmode', async () => {
     const url = 'postgres://alice:s3cr%3At@db.example:6543/sales?sslmode=require';
-    const run = await cli('export', table, '--sink', url, '--target', 'ids', '--mode', 'upsert', '--key', 'id', '--batch-size', '777', '--emit', 'spark');
+    const run = await cli(
+      'export',
+      table,
+      '--sink',
+      url,
+      '--target',
+      'ids',
+      '--mode',
+      'upsert',
+      '--key',
+      'id',
+      '--batch-size',
+      '777',
+      '--emit',
+      'spark',
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).not.toMatch(/s3cr|alice/);
     expect(constant(run.stdout, 'JDBC_URL')).toBe(
-      JSON.stringify('jdbc:postgresql://db.example:6543/sales?sslmode=require&connectTimeout=10&stringtype=unspecified&reWriteBatchedInserts=true&ApplicationName=deltaport-spark'),
+      JSON.stringify(
+        'jdbc:postgresql://db.example:6543/sales?sslmode=require&connectTimeout=10&stringtype=unspecified&reWriteBatchedInserts=true&ApplicationName=deltaport-spark',
+      ),
     );
     expect(constant(run.stdout, 'CREDENTIALS')).toBe('{"user": "PGUSER", "password": "PGPASSWORD"}');
     expect(constant(run.stdout, 'WRITE_OPTIONS')).toBe('{"batchsize": "777"}');
@@ -89,15 +106,40 @@ describe('deltaport export --emit spark', () => {
 
   it('refuses what a Spark job cannot do in one line, writing nothing', async () => {
     const out = path.join(dir, 'refused.py');
-    expect(await cli('export', table, '--sink', `sqlite:${dir}/r.db`, '--mode', 'sql', '--sql', 'DELETE FROM t WHERE id = :id', '--emit', 'spark', '--out', out)).toEqual({
+    expect(
+      await cli(
+        'export',
+        table,
+        '--sink',
+        `sqlite:${dir}/r.db`,
+        '--mode',
+        'sql',
+        '--sql',
+        'DELETE FROM t WHERE id = :id',
+        '--emit',
+        'spark',
+        '--out',
+        out,
+      ),
+    ).toEqual({
       code: 1,
       stdout: '',
       stderr: 'deltaport: a Spark job cannot run mode sql (your own statement per row); use append, overwrite or upsert\n',
     });
-    expect(await cli('export', table, '--columns', 'nope', '--sink', `csv:${dir}/r.csv`, '--emit', 'spark', '--out', out)).toMatchObject({ code: 1 });
+    expect(await cli('export', table, '--columns', 'nope', '--sink', `csv:${dir}/r.csv`, '--emit', 'spark', '--out', out)).toMatchObject({
+      code: 1,
+    });
     expect(existsSync(out)).toBe(false);
-    expect(await cli('export', table, '--sink', `csv:${dir}/r.csv`, '--emit', 'flink')).toEqual({ code: 2, stdout: '', stderr: "deltaport: --emit must be spark, got 'flink'\n" });
-    expect(await cli('export', table, '--sink', `csv:${dir}/r.csv`, '--out', out)).toEqual({ code: 2, stdout: '', stderr: 'deltaport: --out applies only with --emit spark\n' });
+    expect(await cli('export', table, '--sink', `csv:${dir}/r.csv`, '--emit', 'flink')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "deltaport: --emit must be spark, got 'flink'\n",
+    });
+    expect(await cli('export', table, '--sink', `csv:${dir}/r.csv`, '--out', out)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'deltaport: --out applies only with --emit spark\n',
+    });
     expect(readdirSync(dir).filter((n) => n.startsWith('r.') || n.startsWith('refused'))).toEqual([]);
   });
 });
@@ -106,7 +148,14 @@ describe.skipIf(spawnSync('python3', ['--version']).status !== 0)('generated scr
   it('compile as Python for every sink', async () => {
     const sinks: SinkSpec[] = [
       { kind: 'sqlite', path: `${dir}/c.db`, table: 'a "quoted" name', mode: 'overwrite', execution: DEFAULT_EXECUTION, exactlyOnce: true },
-      { kind: 'postgres', connection: { host: '::1', port: 5432, database: 'd' }, table: 't', mode: 'append', execution: DEFAULT_EXECUTION, exactlyOnce: false },
+      {
+        kind: 'postgres',
+        connection: { host: '::1', port: 5432, database: 'd' },
+        table: 't',
+        mode: 'append',
+        execution: DEFAULT_EXECUTION,
+        exactlyOnce: false,
+      },
       { kind: 'parquet', path: `${dir}/c.parquet` },
       { kind: 'csv', path: `${dir}/c.csv` },
       { kind: 'jsonl', path: `${dir}/c.jsonl` },
@@ -134,7 +183,9 @@ describe('API: exportSparkJob', () => {
     expect(result.value.savedTo).toBe(savePath);
     expect(readFileSync(savePath, 'utf8')).toBe(result.value.script);
     expect(constant(result.value.script, 'VERSION')).toBe('1');
-    expect(() => validateCall('exportSparkJob', { ...request, savePath: 'job.py' })).toThrow(/exportSparkJob.savePath: the save path must be an absolute path/);
+    expect(() => validateCall('exportSparkJob', { ...request, savePath: 'job.py' })).toThrow(
+      /exportSparkJob.savePath: the save path must be an absolute path/,
+    );
     const refused = await api.exportSparkJob({ ...request, source: { tablePath: table, versionAsOf: 99 } });
     expect(refused.ok).toBe(false);
     await jobs.cancelAll();

@@ -37,7 +37,9 @@ describe('sparkCondition', () => {
   });
 
   it('back-quotes names and nested fields, and escapes strings and LIKE patterns for Spark', () => {
-    expect(spark("a.b IS NOT NULL AND \"it`s name\" = 'O''Brien \\ x'")).toBe("((NOT (`a`.`b` IS NULL)) AND (`it``s name` = 'O\\'Brien \\\\ x'))");
+    expect(spark("a.b IS NOT NULL AND \"it`s name\" = 'O''Brien \\ x'")).toBe(
+      "((NOT (`a`.`b` IS NULL)) AND (`it``s name` = 'O\\'Brien \\\\ x'))",
+    );
     // Deltaport's escape (any character, or none) becomes Spark's backslash; a backslash is literal without ESCAPE.
     expect(spark("a.b LIKE '50!%_a\\b' ESCAPE '!'")).toBe("(`a`.`b` LIKE '50\\\\%_a\\\\\\\\b')");
     expect(spark("NOT a.b LIKE '%!x'")).toBe("(NOT (`a`.`b` LIKE '%!x'))");

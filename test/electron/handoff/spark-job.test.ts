@@ -26,7 +26,8 @@ function sparkMissing(): string | null {
   const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
   if (java.error || java.status !== 0) return 'Java is not installed';
   const python = spawnSync('python3', ['-c', 'import pyspark, delta'], { encoding: 'utf8' });
-  if (python.error || python.status !== 0) return 'pyspark and delta-spark are not installed (pip install "pyspark==4.0.*" delta-spark==4.0.0)';
+  if (python.error || python.status !== 0)
+    return 'pyspark and delta-spark are not installed (pip install "pyspark==4.0.*" delta-spark==4.0.0)';
   return null;
 }
 
@@ -55,12 +56,7 @@ function quoteArg(arg: string): string {
 
 // The jobs share one JVM, whose class path is fixed when it starts: it gets every job's packages at once.
 const SPARK_ENV = {
-  PYSPARK_SUBMIT_ARGS: [
-    ...SUBMIT_SETTINGS.map(quoteArg),
-    '--packages',
-    Object.values(SPARK_PACKAGES).join(','),
-    'pyspark-shell',
-  ].join(' '),
+  PYSPARK_SUBMIT_ARGS: [...SUBMIT_SETTINGS.map(quoteArg), '--packages', Object.values(SPARK_PACKAGES).join(','), 'pyspark-shell'].join(' '),
 };
 
 const ALL_TYPES = 'delta-1.2.1-only-struct-stats';
@@ -114,7 +110,12 @@ const CASES: Case[] = [
       "(double_field BETWEEN 1 AND 4e0 AND birthday < TIMESTAMP '2024-04-16 00:00:00' AND smallint_field IN (1, 2) AND long_field <> 3)" +
       ' OR long_field > 9007199254740991',
   },
-  { name: 'column mapping, filtered -> csv', table: COLUMN_MAPPING, sink: 'csv', where: `"Company Very Short" = 'BMS' AND "Super Name" LIKE '%n%' ESCAPE '!' OR "Super Name" IS NULL` },
+  {
+    name: 'column mapping, filtered -> csv',
+    table: COLUMN_MAPPING,
+    sink: 'csv',
+    where: `"Company Very Short" = 'BMS' AND "Super Name" LIKE '%n%' ESCAPE '!' OR "Super Name" IS NULL`,
+  },
 ];
 
 /** Run as `python job.py` in a fresh process, its packages from its own spark.jars.packages. */
@@ -134,7 +135,13 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
 
   function sinkFor(c: Case, side: 'dp' | 'sp', mode = c.mode): SinkSpec {
     const table = `${side}_${c === SUBMITTED ? 'submitted' : c === PLAIN ? 'plain' : CASES.indexOf(c)}`;
-    const options = { table, mode: mode ?? 'append', keyColumns: c.keys, execution: { ...DEFAULT_EXECUTION, batchSize: 4 }, exactlyOnce: false };
+    const options = {
+      table,
+      mode: mode ?? 'append',
+      keyColumns: c.keys,
+      execution: { ...DEFAULT_EXECUTION, batchSize: 4 },
+      exactlyOnce: false,
+    };
     if (c.sink === 'postgres') return { kind: 'postgres', connection: { url: db.url }, ...options };
     if (c.sink === 'sqlite') return { kind: 'sqlite', path: sqliteFile, ...options };
     return { kind: c.sink, path: path.join(dir, `${table}.${c.sink}`) };
@@ -169,7 +176,10 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
       const t = quoteIdent((sink as SqlSinkSpec).table);
       const k = quoteIdent(c.keys[0]);
       if (c.staleColumn) {
-        await runSql(c, `UPDATE ${t} SET ${quoteIdent(c.staleColumn)} = 'stale' WHERE ${k} IN (SELECT ${k} FROM ${t} ORDER BY ${k} LIMIT 2)`);
+        await runSql(
+          c,
+          `UPDATE ${t} SET ${quoteIdent(c.staleColumn)} = 'stale' WHERE ${k} IN (SELECT ${k} FROM ${t} ORDER BY ${k} LIMIT 2)`,
+        );
       }
       await runSql(c, `DELETE FROM ${t} WHERE ${k} = (SELECT max(${k}) FROM ${t})`);
     }
@@ -192,7 +202,14 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
       jobs.push(file);
     }
     // Exactly-once, run twice: the second run finds the job in the ledger and writes nothing.
-    const once: SinkSpec = { kind: 'postgres', connection: { url: db.url }, table: 'sp_once', mode: 'append', execution: DEFAULT_EXECUTION, exactlyOnce: true };
+    const once: SinkSpec = {
+      kind: 'postgres',
+      connection: { url: db.url },
+      table: 'sp_once',
+      mode: 'append',
+      execution: DEFAULT_EXECUTION,
+      exactlyOnce: true,
+    };
     exactlyOnceJob = path.join(dir, 'job-once.py');
     writeFileSync(exactlyOnceJob, await sparkJobFor({ tablePath: tablePath(WITH_DV) }, once));
     jobs.push(exactlyOnceJob, exactlyOnceJob);
@@ -215,7 +232,8 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
       results.set(`${i}`, result);
       console.info(`Spark job ${i + 1} of ${jobs.length}: ${result.ok ? 'ok' : 'failed'} in ${result.seconds} s`);
     }
-    if (lines.length !== jobs.length) throw new Error(`the Spark runner ended after ${lines.length} of ${jobs.length} jobs: ${run.stderr.slice(-3000)}`);
+    if (lines.length !== jobs.length)
+      throw new Error(`the Spark runner ended after ${lines.length} of ${jobs.length} jobs: ${run.stderr.slice(-3000)}`);
   }, SPARK_TIMEOUT_MS);
 
   afterAll(() => {
@@ -258,7 +276,14 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
     expectJobOk(first + 1);
     const count = async () => Number((await db.client.query('SELECT count(*) AS n FROM sp_once')).rows[0].n);
     expect(await count()).toBe(8);
-    const once: SinkSpec = { kind: 'postgres', connection: { url: db.url }, table: 'sp_once', mode: 'append', execution: DEFAULT_EXECUTION, exactlyOnce: true };
+    const once: SinkSpec = {
+      kind: 'postgres',
+      connection: { url: db.url },
+      table: 'sp_once',
+      mode: 'append',
+      execution: DEFAULT_EXECUTION,
+      exactlyOnce: true,
+    };
     await runExport({ source: { tablePath: tablePath(WITH_DV) }, sink: once });
     expect(await count()).toBe(8);
   });
@@ -271,36 +296,49 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
     expect(await stagingTables('postgres')).toEqual([]);
   });
 
-  it(`${PLAIN.name}: runs unchanged with plain python`, async () => {
-    const file = path.join(dir, 'plain', 'job.py');
-    mkdirSync(path.dirname(file));
-    writeFileSync(file, await sparkJobFor(sourceFor(PLAIN), sinkFor(PLAIN, 'sp')));
-    // Only the speed settings come from outside; the driver's jar is the script's own request.
-    const run = await runProcess('python3', [file], { PYSPARK_SUBMIT_ARGS: [...SUBMIT_SETTINGS.map(quoteArg), 'pyspark-shell'].join(' ') }, path.dirname(file));
-    expect(run.code, run.stderr.slice(-3000)).toBe(0);
-    // Five rows appended to the five the target was seeded with.
-    expect(run.stdout).toContain('deltaport job: landed 5 rows');
-    const landed = sqliteContents(sqliteFile, sinkFor(PLAIN, 'dp'), sinkFor(PLAIN, 'sp'));
-    expect(landed.deltaport.rows.length).toBe(10);
-    expect(landed.spark).toEqual(landed.deltaport);
-  }, SPARK_TIMEOUT_MS);
+  it(
+    `${PLAIN.name}: runs unchanged with plain python`,
+    async () => {
+      const file = path.join(dir, 'plain', 'job.py');
+      mkdirSync(path.dirname(file));
+      writeFileSync(file, await sparkJobFor(sourceFor(PLAIN), sinkFor(PLAIN, 'sp')));
+      // Only the speed settings come from outside; the driver's jar is the script's own request.
+      const run = await runProcess(
+        'python3',
+        [file],
+        { PYSPARK_SUBMIT_ARGS: [...SUBMIT_SETTINGS.map(quoteArg), 'pyspark-shell'].join(' ') },
+        path.dirname(file),
+      );
+      expect(run.code, run.stderr.slice(-3000)).toBe(0);
+      // Five rows appended to the five the target was seeded with.
+      expect(run.stdout).toContain('deltaport job: landed 5 rows');
+      const landed = sqliteContents(sqliteFile, sinkFor(PLAIN, 'dp'), sinkFor(PLAIN, 'sp'));
+      expect(landed.deltaport.rows.length).toBe(10);
+      expect(landed.spark).toEqual(landed.deltaport);
+    },
+    SPARK_TIMEOUT_MS,
+  );
 
-  it('every type -> parquet: runs unchanged with the spark-submit command its header shows', async () => {
-    const sink = sinkFor(SUBMITTED, 'sp');
-    const script = await sparkJobFor(sourceFor(SUBMITTED), sink);
-    const command = /#\s+spark-submit (--packages \S+) job\.py/.exec(script);
-    expect(command).not.toBeNull();
-    const file = path.join(dir, 'job.py');
-    writeFileSync(file, script);
-    const submit = path.join(pysparkHome(), 'bin', 'spark-submit');
-    const run = await runProcess(submit, [...command![1].split(' '), ...SUBMIT_SETTINGS, file], {}, dir);
-    expect(run.code, run.stderr.slice(-3000)).toBe(0);
-    expect(run.stdout).toContain('deltaport job: wrote');
-    const landed = await parquetContents(sinkFor(SUBMITTED, 'dp'), sink);
-    expect(landed.deltaport.rows.length).toBeGreaterThan(0);
-    expect(landed.spark).toEqual(landed.deltaport);
-    expect(readdirSync(dir).filter((n) => n.endsWith('.spark-staging'))).toEqual([]);
-  }, SPARK_TIMEOUT_MS);
+  it(
+    'every type -> parquet: runs unchanged with the spark-submit command its header shows',
+    async () => {
+      const sink = sinkFor(SUBMITTED, 'sp');
+      const script = await sparkJobFor(sourceFor(SUBMITTED), sink);
+      const command = /#\s+spark-submit (--packages \S+) job\.py/.exec(script);
+      expect(command).not.toBeNull();
+      const file = path.join(dir, 'job.py');
+      writeFileSync(file, script);
+      const submit = path.join(pysparkHome(), 'bin', 'spark-submit');
+      const run = await runProcess(submit, [...command![1].split(' '), ...SUBMIT_SETTINGS, file], {}, dir);
+      expect(run.code, run.stderr.slice(-3000)).toBe(0);
+      expect(run.stdout).toContain('deltaport job: wrote');
+      const landed = await parquetContents(sinkFor(SUBMITTED, 'dp'), sink);
+      expect(landed.deltaport.rows.length).toBeGreaterThan(0);
+      expect(landed.spark).toEqual(landed.deltaport);
+      expect(readdirSync(dir).filter((n) => n.endsWith('.spark-staging'))).toEqual([]);
+    },
+    SPARK_TIMEOUT_MS,
+  );
 
   async function contents(sink: SinkKind, dp: SinkSpec, sp: SinkSpec): Promise<{ deltaport: Contents; spark: Contents }> {
     if (sink === 'postgres') return pgContents(db.client, dp, sp);
@@ -311,11 +349,16 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
 
   async function stagingTables(sink: 'postgres' | 'sqlite'): Promise<string[]> {
     if (sink === 'postgres') {
-      return (await db.client.query(`SELECT tablename FROM pg_tables WHERE tablename LIKE '\\_deltaport\\_spark\\_%'`)).rows.map((r) => r.tablename as string);
+      return (await db.client.query(`SELECT tablename FROM pg_tables WHERE tablename LIKE '\\_deltaport\\_spark\\_%'`)).rows.map(
+        (r) => r.tablename as string,
+      );
     }
     const sqlite = new Database(sqliteFile, { readonly: true });
     try {
-      return sqlite.prepare(`SELECT name FROM sqlite_master WHERE name LIKE '\\_deltaport\\_spark\\_%' ESCAPE '\\'`).pluck().all() as string[];
+      return sqlite
+        .prepare(`SELECT name FROM sqlite_master WHERE name LIKE '\\_deltaport\\_spark\\_%' ESCAPE '\\'`)
+        .pluck()
+        .all() as string[];
     } finally {
       sqlite.close();
     }
@@ -334,7 +377,9 @@ async function pgContents(client: pg.Client, dp: SinkSpec, sp: SinkSpec): Promis
         WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped ORDER BY attnum`,
       [quoteIdent(table)],
     );
-    const keys = await client.query(`SELECT pg_get_indexdef(indexrelid) AS def FROM pg_index WHERE indrelid = to_regclass($1)`, [quoteIdent(table)]);
+    const keys = await client.query(`SELECT pg_get_indexdef(indexrelid) AS def FROM pg_index WHERE indrelid = to_regclass($1)`, [
+      quoteIdent(table),
+    ]);
     const rows = await client.query(`SELECT t::text AS r FROM ${quoteIdent(table)} t ORDER BY 1`);
     const index = keys.rows.map((k) => (k.def as string).replaceAll(table, 'T'));
     return { columns: [...columns.rows, ...index], rows: rows.rows.map((r) => r.r as string) };
@@ -362,7 +407,10 @@ function sqliteContents(file: string, dp: SinkSpec, sp: SinkSpec): { deltaport: 
         const q = quoteIdent(name);
         return `typeof(${q}) || ':' || CASE typeof(${q}) WHEN 'real' THEN printf('%!.17g', ${q}) ELSE quote(${q}) END`;
       };
-      const rows = sqlite.prepare(`SELECT ${columns.map((c) => cell(c.name)).join(` || '|' || `)} AS r FROM ${quoteIdent(table)} ORDER BY r`).pluck().all() as string[];
+      const rows = sqlite
+        .prepare(`SELECT ${columns.map((c) => cell(c.name)).join(` || '|' || `)} AS r FROM ${quoteIdent(table)} ORDER BY r`)
+        .pluck()
+        .all() as string[];
       return { columns, rows };
     };
     return { deltaport: read((dp as SqlSinkSpec).table), spark: read((sp as SqlSinkSpec).table) };
@@ -396,7 +444,12 @@ function runPython(args: string[], env: Record<string, string>): Promise<{ code:
   return runProcess('python3', args, { ...SPARK_ENV, ...env });
 }
 
-function runProcess(command: string, args: string[], env: Record<string, string>, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

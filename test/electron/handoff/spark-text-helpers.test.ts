@@ -26,7 +26,10 @@ function doubles(): number[] {
 
 /** What the code prints, without its last newline. */
 function python(code: string, input: unknown): string {
-  const run = spawnSync('python3', ['-c', `from pyspark.sql import functions as F\n${TEXT_HELPERS}\n${code}`], { input: JSON.stringify(input), encoding: 'utf8' });
+  const run = spawnSync('python3', ['-c', `from pyspark.sql import functions as F\n${TEXT_HELPERS}\n${code}`], {
+    input: JSON.stringify(input),
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(run.stderr);
   return run.stdout.slice(0, -1);
 }
@@ -40,7 +43,9 @@ describe.skipIf(pysparkMissing)(pysparkMissing ? 'Spark text helpers (skipped: p
     const read = 'import sys\nvalues = json.load(sys.stdin)\nunpack = lambda h: struct.unpack("<d", bytes.fromhex(h))[0]\n';
     const texts = (code: string, input: unknown) => JSON.parse(python(`${read}print(json.dumps(${code}))`, input)) as string[];
     expect(texts('[js_number(unpack(h)) for h in values["d"]]', { d: hex(values) })).toEqual(values.map(String));
-    expect(texts('[js_number(shortest_float32(unpack(h))) for h in values["f"]]', { f: hex(floats) })).toEqual(floats.map((f) => String(shortestFloat32(f))));
+    expect(texts('[js_number(shortest_float32(unpack(h))) for h in values["f"]]', { f: hex(floats) })).toEqual(
+      floats.map((f) => String(shortestFloat32(f))),
+    );
     expect(python('print(" ".join(js_number(float(t)) for t in ("nan", "inf", "-inf")))', null)).toBe('NaN Infinity -Infinity');
   });
 

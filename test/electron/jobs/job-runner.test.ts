@@ -91,7 +91,10 @@ describe('JobRunner', () => {
   });
 
   it('reports a failure as a value, recorded, without a stack', async () => {
-    const job = runner.start({ source: { tablePath: path.join(dir, 'no-such-table') }, sink: { kind: 'csv', path: path.join(dir, 'x.csv') } });
+    const job = runner.start({
+      source: { tablePath: path.join(dir, 'no-such-table') },
+      sink: { kind: 'csv', path: path.join(dir, 'x.csv') },
+    });
     const done = await runner.wait(job.id);
     expect(done.state).toBe('failed');
     expect(done.error?.code).toBe('TABLE_NOT_FOUND');
@@ -102,7 +105,10 @@ describe('JobRunner', () => {
 
   it('queues a second export behind the first and cancels a queued one at once', async () => {
     const first = runner.start(covidToSqlite(path.join(dir, 'queue.db')));
-    const second = runner.start({ source: { tablePath: tablePath('simple_table') }, sink: { kind: 'jsonl', path: path.join(dir, 'q.jsonl') } });
+    const second = runner.start({
+      source: { tablePath: tablePath('simple_table') },
+      sink: { kind: 'jsonl', path: path.join(dir, 'q.jsonl') },
+    });
     expect(runner.list().find((j) => j.id === second.id)?.state).toBe('queued');
     expect(runner.cancel(second.id).state).toBe('cancelled');
     runner.cancel(first.id);

@@ -35,7 +35,9 @@ describe('removePartialFiles', () => {
     ];
     for (const name of names) fs.writeFileSync(path.join(folder, name), 'x');
     const removed = await removePartialFiles(path.join(folder, 'out.csv'));
-    expect(removed.map((f) => path.basename(f)).sort()).toEqual([`out.csv.partial-${process.pid}-a1b2c3d4e5f6`, 'out.csv.partial-17-0123456789ab'].sort());
+    expect(removed.map((f) => path.basename(f)).sort()).toEqual(
+      [`out.csv.partial-${process.pid}-a1b2c3d4e5f6`, 'out.csv.partial-17-0123456789ab'].sort(),
+    );
     expect(fs.readdirSync(folder).sort()).toEqual(names.filter((n) => !removed.includes(path.join(folder, n))).sort());
   });
 
@@ -48,7 +50,11 @@ describe('sweepStalePartials', () => {
   it("removes the target's partial files of ended processes, not those of running ones or of other targets", async () => {
     const folder = fs.mkdtempSync(path.join(dir, 'sweep-'));
     const dead = deadPid();
-    const names = [`out.csv.partial-${dead}-0123456789ab`, `out.csv.partial-${process.pid}-0123456789ab`, `other.csv.partial-${dead}-0123456789ab`];
+    const names = [
+      `out.csv.partial-${dead}-0123456789ab`,
+      `out.csv.partial-${process.pid}-0123456789ab`,
+      `other.csv.partial-${dead}-0123456789ab`,
+    ];
     for (const name of names) fs.writeFileSync(path.join(folder, name), 'x');
     const swept = await sweepStalePartials(path.join(folder, 'out.csv'));
     expect(swept).toEqual([path.join(folder, names[0])]);
@@ -57,8 +63,13 @@ describe('sweepStalePartials', () => {
 });
 
 describe('an export killed mid-way', () => {
-  async function startExport(target: string): Promise<{ child: ReturnType<typeof spawn>; closed: Promise<number | null>; partial: string }> {
-    const child = spawn(process.execPath, [...BIN, 'export', tablePath('COVID-19_NYT'), '--sink', `csv:${target}`], { cwd: root, stdio: 'ignore' });
+  async function startExport(
+    target: string,
+  ): Promise<{ child: ReturnType<typeof spawn>; closed: Promise<number | null>; partial: string }> {
+    const child = spawn(process.execPath, [...BIN, 'export', tablePath('COVID-19_NYT'), '--sink', `csv:${target}`], {
+      cwd: root,
+      stdio: 'ignore',
+    });
     const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     const folder = path.dirname(target);
     // Until the partial file holds some rows (bounded: 60 s).
@@ -78,7 +89,10 @@ describe('an export killed mid-way', () => {
     child.kill('SIGKILL');
     await closed;
     expect(fs.readdirSync(folder)).toEqual([partial]);
-    const rerun = spawnSync(process.execPath, [...BIN, 'export', tablePath('simple_table'), '--sink', `csv:${target}`], { cwd: root, encoding: 'utf8' });
+    const rerun = spawnSync(process.execPath, [...BIN, 'export', tablePath('simple_table'), '--sink', `csv:${target}`], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect(rerun.stderr).toBe('');
     expect(fs.readdirSync(folder)).toEqual(['covid.csv']);
   });

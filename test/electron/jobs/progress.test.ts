@@ -17,7 +17,10 @@ describe('ProgressMeter', () => {
 
   it('falls back to files when sizes are unknown, and to 0 with no ETA when nothing is known', () => {
     const meter = new ProgressMeter(0);
-    expect(meter.update({ rows: 0, files: 0, filesTotal: 0, bytes: 0, bytesTotal: 0 }, 500)).toMatchObject({ percent: 0, etaSeconds: null });
+    expect(meter.update({ rows: 0, files: 0, filesTotal: 0, bytes: 0, bytesTotal: 0 }, 500)).toMatchObject({
+      percent: 0,
+      etaSeconds: null,
+    });
     expect(meter.update({ rows: 5, files: 1, filesTotal: 2, bytes: 0, bytesTotal: 0 }, 1000).percent).toBe(50);
   });
 });

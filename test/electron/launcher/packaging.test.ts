@@ -39,10 +39,14 @@ describe('npm run dist', () => {
 
   it('prepares the Electron build of better-sqlite3 first and ships it, with everything the app loads', async () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string; scripts: Record<string, string> };
-    expect(pkg.scripts.dist).toBe('npm run build && node dist/electron/launcher/start.js --prepare-only && electron-builder --publish never');
+    expect(pkg.scripts.dist).toBe(
+      'npm run build && node dist/electron/launcher/start.js --prepare-only && electron-builder --publish never',
+    );
     const config = await builderConfig();
     const files = config.files.flatMap((f) => (typeof f === 'string' ? [f] : f.filter));
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'dist/electron/**/*', 'dist/shared/**/*', 'dist/renderer/**/*', 'native/**/*']));
+    expect(files).toEqual(
+      expect.arrayContaining(['package.json', 'dist/electron/**/*', 'dist/shared/**/*', 'dist/renderer/**/*', 'native/**/*']),
+    );
     expect(pkg.main.startsWith('dist/electron/')).toBe(true);
     // Worker threads cannot start from inside an asar archive; the prepared native/ build replaces a rebuild.
     expect(config.asar).toBe(false);

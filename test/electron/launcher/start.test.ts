@@ -28,8 +28,10 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('npm start without network', () => {
-  it('is where Electron\'s binary comes from: its npm package runs nothing at install', () => {
-    const electron = JSON.parse(fs.readFileSync(path.join(electronPackageDir(), 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  it("is where Electron's binary comes from: its npm package runs nothing at install", () => {
+    const electron = JSON.parse(fs.readFileSync(path.join(electronPackageDir(), 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
     for (const hook of ['preinstall', 'install', 'postinstall']) expect(electron.scripts?.[hook]).toBeUndefined();
   });
 
@@ -48,15 +50,20 @@ describe('npm start without network', () => {
       ELECTRON_OVERRIDE_DIST_PATH: path.join(dir, 'no-electron-here'),
     };
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, [path.join(root, 'dist/electron/launcher/start.js')], { cwd: root, env, timeout: 60_000 }, (err, stdout, stderr) =>
-        resolve({ code: err ? (child.exitCode ?? -1) : 0, stdout, stderr }),
+      const child = execFile(
+        process.execPath,
+        [path.join(root, 'dist/electron/launcher/start.js')],
+        { cwd: root, env, timeout: 60_000 },
+        (err, stdout, stderr) => resolve({ code: err ? (child.exitCode ?? -1) : 0, stdout, stderr }),
       );
     });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     const lines = run.stderr.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^Deltaport: the Electron binary could not be downloaded \(.*fetch failed.*\); `npx deltaport serve` gives the same app in a browser$/);
+    expect(lines[0]).toMatch(
+      /^Deltaport: the Electron binary could not be downloaded \(.*fetch failed.*\); `npx deltaport serve` gives the same app in a browser$/,
+    );
   });
 
   it('reports a failed download of better-sqlite3 for Electron in one line and leaves no partial folder', async () => {

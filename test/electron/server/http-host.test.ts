@@ -44,7 +44,11 @@ afterAll(async () => {
 });
 
 /** A raw request, so that Host and other headers fetch would fix are sent as given. */
-function raw(pathname: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+function raw(
+  pathname: string,
+  headers: Record<string, string>,
+  method = 'GET',
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: host.port, path: pathname, method, headers }, (res) => {
       let body = '';
@@ -57,7 +61,11 @@ function raw(pathname: string, headers: Record<string, string>, method = 'GET'):
   });
 }
 
-async function call<T>(method: string, payload: unknown, headers: Record<string, string> = {}): Promise<{ status: number; result: Result<T> }> {
+async function call<T>(
+  method: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; result: Result<T> }> {
   const res = await fetch(`${base}/api/${method}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-Deltaport-Token': host.token, ...headers },
@@ -175,7 +183,9 @@ describe('deltaport serve host', () => {
   it('previews with a filter: only matching rows, and what the filter skipped', async () => {
     const table = tablePath('delta-0.8.0-partitioned');
     // Files of year 2020 from the log's own partition values; their rows from DuckDB.
-    const adds = readCommit(table, 0).filter((a) => a.add).map((a) => a.add);
+    const adds = readCommit(table, 0)
+      .filter((a) => a.add)
+      .map((a) => a.add);
     const in2020 = adds.filter((a) => a.partitionValues.year === '2020');
     const { rows } = await duckdbRows(table, 0, "year = '2020'", ['value']);
     const res = await call<PreviewResult>('preview', { source: { tablePath: table, filter: "year = '2020'" }, limit: 100 });
@@ -210,7 +220,9 @@ describe('deltaport serve host', () => {
 
   it('serves partitions, profiles, diffs and change feeds, validating their payloads', async () => {
     const table = tablePath('delta-0.8.0-partitioned');
-    const adds = readCommit(table, 0).filter((a) => a.add).map((a) => a.add);
+    const adds = readCommit(table, 0)
+      .filter((a) => a.add)
+      .map((a) => a.add);
     const parts = await call<{ files: number; bytes: number }[]>('partitions', { path: table });
     expect(parts.result.ok && parts.result.value.reduce((n, p) => n + p.files, 0)).toBe(adds.length);
     expect(parts.result.ok && parts.result.value.reduce((n, p) => n + p.bytes, 0)).toBe(adds.reduce((n, a) => n + a.size, 0));
@@ -237,7 +249,10 @@ describe('deltaport serve host', () => {
     let buffer = '';
 
     const out = path.join(dir, 'events.jsonl');
-    const started = await call<{ id: string }>('startExport', { source: { tablePath: tablePath('simple_table') }, sink: { kind: 'jsonl', path: out } });
+    const started = await call<{ id: string }>('startExport', {
+      source: { tablePath: tablePath('simple_table') },
+      sink: { kind: 'jsonl', path: out },
+    });
     expect(started.result.ok).toBe(true);
     const id = started.result.ok ? started.result.value.id : '';
 

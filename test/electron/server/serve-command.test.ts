@@ -13,7 +13,12 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 function collector() {
   let text = '';
-  return { write: (chunk: string) => (text += chunk), get text() { return text; } };
+  return {
+    write: (chunk: string) => (text += chunk),
+    get text() {
+      return text;
+    },
+  };
 }
 
 describe('deltaport serve', () => {
@@ -46,7 +51,9 @@ describe('deltaport serve', () => {
       const stderr = collector();
       expect(await main(['serve'], { stdout, stderr, isTTY: false })).toBe(1);
       expect(stdout.text).toBe('');
-      expect(stderr.text).toBe(`deltaport: ${file} was written by a newer Deltaport (state version ${SCHEMA_VERSION + 1}, this one knows up to ${SCHEMA_VERSION}); update Deltaport, or set DELTAPORT_DATA_DIR to another folder\n`);
+      expect(stderr.text).toBe(
+        `deltaport: ${file} was written by a newer Deltaport (state version ${SCHEMA_VERSION + 1}, this one knows up to ${SCHEMA_VERSION}); update Deltaport, or set DELTAPORT_DATA_DIR to another folder\n`,
+      );
       expect(fs.readdirSync(newer)).toEqual([STATE_FILE_NAME]);
       expect(fs.readFileSync(file).equals(before)).toBe(true);
     } finally {

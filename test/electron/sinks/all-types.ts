@@ -5,12 +5,22 @@ import type { StructField } from '../../../shared/delta-schema.js';
 
 const ROWS = 4;
 
-function fixed<T extends arrow.DataType>(type: T, values: ArrayLike<unknown> & { buffer: ArrayBufferLike }, valid: boolean[]): arrow.Data<T> {
+function fixed<T extends arrow.DataType>(
+  type: T,
+  values: ArrayLike<unknown> & { buffer: ArrayBufferLike },
+  valid: boolean[],
+): arrow.Data<T> {
   const nullBitmap = new Uint8Array(1);
   valid.forEach((v, i) => {
     if (v) nullBitmap[0] |= 1 << i;
   });
-  return arrow.makeData({ type, length: ROWS, nullCount: valid.filter((v) => !v).length, nullBitmap, data: values } as never) as arrow.Data<T>;
+  return arrow.makeData({
+    type,
+    length: ROWS,
+    nullCount: valid.filter((v) => !v).length,
+    nullBitmap,
+    data: values,
+  } as never) as arrow.Data<T>;
 }
 
 const ALL = [true, true, true, true];
@@ -40,22 +50,49 @@ export const ALL_TYPES_FIELDS: StructField[] = [
   { name: 'ts', type: 'timestamp', nullable: true },
   { name: 'ntz', type: 'timestamp_ntz', nullable: true },
   { name: 'bool', type: 'boolean', nullable: true },
-  { name: 'st', type: { type: 'struct', fields: [{ name: 'a', type: 'integer', nullable: true }, { name: 'b', type: 'string', nullable: true }] }, nullable: true },
+  {
+    name: 'st',
+    type: {
+      type: 'struct',
+      fields: [
+        { name: 'a', type: 'integer', nullable: true },
+        { name: 'b', type: 'string', nullable: true },
+      ],
+    },
+    nullable: true,
+  },
   { name: 'arr', type: { type: 'array', elementType: 'long', containsNull: true }, nullable: true },
   { name: 'm', type: { type: 'map', keyType: 'string', valueType: 'integer', valueContainsNull: true }, nullable: true },
 ];
 
 export function allTypesTable(): arrow.Table {
   const utf8 = (values: (string | null)[]) => arrow.vectorFromArray(values, new arrow.Utf8());
-  const binary = arrow.vectorFromArray([Uint8Array.of(0x00, 0x5c, 0xff), new Uint8Array(0), new TextEncoder().encode('abc'), null], new arrow.Binary());
+  const binary = arrow.vectorFromArray(
+    [Uint8Array.of(0x00, 0x5c, 0xff), new Uint8Array(0), new TextEncoder().encode('abc'), null],
+    new arrow.Binary(),
+  );
   const struct = arrow.vectorFromArray(
     [{ a: 1, b: 'x' }, { a: null, b: 'tab\t"quote"' }, null, { a: -7, b: '' }],
     new arrow.Struct([new arrow.Field('a', new arrow.Int32(), true), new arrow.Field('b', new arrow.Utf8(), true)]),
   );
-  const list = arrow.vectorFromArray([[1n, 2n ** 60n], [], null, [3n]], new arrow.List(new arrow.Field('element', new arrow.Int64(), true)));
+  const list = arrow.vectorFromArray(
+    [[1n, 2n ** 60n], [], null, [3n]],
+    new arrow.List(new arrow.Field('element', new arrow.Int64(), true)),
+  );
   const entries = new arrow.Struct([new arrow.Field('key', new arrow.Utf8(), false), new arrow.Field('value', new arrow.Int32(), true)]);
   const mapType = new arrow.Map_<arrow.Utf8, arrow.Int32>(new arrow.Field('entries', entries) as never);
-  const map = arrow.vectorFromArray([new Map([['k', 1], ['ü', null]]), new Map(), null, new Map([['z', 26]])], mapType);
+  const map = arrow.vectorFromArray(
+    [
+      new Map([
+        ['k', 1],
+        ['ü', null],
+      ]),
+      new Map(),
+      null,
+      new Map([['z', 26]]),
+    ],
+    mapType,
+  );
   return new arrow.Table({
     b: arrow.makeVector(fixed(new arrow.Int8(), Int8Array.of(-128, 127, 0, 0), LAST_NULL)),
     sh: arrow.makeVector(fixed(new arrow.Int16(), Int16Array.of(-32768, 32767, 1, 0), LAST_NULL)),
@@ -63,13 +100,17 @@ export function allTypesTable(): arrow.Table {
     l: arrow.makeVector(fixed(new arrow.Int64(), BigInt64Array.of(-(2n ** 63n), 2n ** 63n - 1n, 2n ** 53n + 1n, 0n), LAST_NULL)),
     f: arrow.makeVector(fixed(new arrow.Float32(), Float32Array.of(NaN, Infinity, -1.5, 0.1), ALL)),
     d: arrow.makeVector(fixed(new arrow.Float64(), Float64Array.of(NaN, -Infinity, 1e308, 5e-324), ALL)),
-    dec38: arrow.makeVector(fixed(new arrow.Decimal(18, 38, 128), decimalWords([10n ** 38n - 1n, -12345678901234567890123456789012345678n, 1n, 0n]), LAST_NULL)),
+    dec38: arrow.makeVector(
+      fixed(new arrow.Decimal(18, 38, 128), decimalWords([10n ** 38n - 1n, -12345678901234567890123456789012345678n, 1n, 0n]), LAST_NULL),
+    ),
     dec10: arrow.makeVector(fixed(new arrow.Decimal(2, 10, 128), decimalWords([12345n, -5n, 0n, 0n]), LAST_NULL)),
     s: utf8(['héllo wörld ✓ 𝄞', '', 'tab\there\nnew\\line\r', null]),
     bin: binary,
     dt: arrow.makeVector(fixed(new arrow.DateDay(), Int32Array.of(-719162, -1, 19000, 0), LAST_NULL)),
     ts: arrow.makeVector(fixed(new arrow.TimestampMicrosecond('UTC'), BigInt64Array.of(-1n, 0n, 1700000000123456n, 0n), LAST_NULL)),
-    ntz: arrow.makeVector(fixed(new arrow.TimestampMicrosecond(), BigInt64Array.of(-3153600000000001n, 0n, 1700000000123456n, 0n), LAST_NULL)),
+    ntz: arrow.makeVector(
+      fixed(new arrow.TimestampMicrosecond(), BigInt64Array.of(-3153600000000001n, 0n, 1700000000123456n, 0n), LAST_NULL),
+    ),
     bool: arrow.makeVector(fixed(new arrow.Bool(), Uint8Array.of(0b0101), LAST_NULL)),
     st: struct,
     arr: list,

@@ -15,7 +15,13 @@ function timestamps(unit: arrow.TimeUnit, values: bigint[]): arrow.Data {
     if (i % 3 !== 1) validity[i >> 3] |= 1 << (i & 7);
   });
   const nullCount = values.filter((_, i) => i % 3 === 1).length;
-  return arrow.makeData({ type: new arrow.Timestamp(unit, 'UTC'), length: values.length, nullCount, nullBitmap: validity, data: BigInt64Array.from(values) });
+  return arrow.makeData({
+    type: new arrow.Timestamp(unit, 'UTC'),
+    length: values.length,
+    nullCount,
+    nullBitmap: validity,
+    data: BigInt64Array.from(values),
+  });
 }
 
 function fill(data: arrow.Data, f: StructField): unknown[] {
@@ -31,7 +37,9 @@ describe('sqliteFiller', () => {
     const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
     const extremes = [0n, -1n, 1n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 53n, -(2n ** 53n) - 1n];
     for (const unit of units) {
-      const random = Array.from({ length: 300 }, () => BigInt.asIntN(64, BigInt(next() - 2 ** 30) * BigInt(next()) * 1000n ** BigInt(unit)));
+      const random = Array.from({ length: 300 }, () =>
+        BigInt.asIntN(64, BigInt(next() - 2 ** 30) * BigInt(next()) * 1000n ** BigInt(unit)),
+      );
       const values = [...extremes, ...random];
       const data = timestamps(unit, values);
       const format = timestampFormatter(unit, true);

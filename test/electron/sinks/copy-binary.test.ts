@@ -119,7 +119,10 @@ describe('binary COPY, value by value', () => {
       field('ts', 'timestamp'),
       field('ntz', 'timestamp_ntz'),
       field('bool', 'boolean'),
-      field('doc', { type: 'struct', fields: [field('title', 'string'), field('tags', { type: 'array', elementType: 'string', containsNull: true }), field('n', 'long')] }),
+      field('doc', {
+        type: 'struct',
+        fields: [field('title', 'string'), field('tags', { type: 'array', elementType: 'string', containsNull: true }), field('n', 'long')],
+      }),
       field('v', 'variant'),
       field('nothing', 'void'),
     ];
@@ -129,23 +132,52 @@ describe('binary COPY, value by value', () => {
       new arrow.Field('n', new arrow.Int64(), true),
     ]);
     const docs = Array.from({ length: 12 }, (_, k) =>
-      k === last ? null : { title: ['ü ✓ 𝄞', '', 'tab\t"q"\\', '日本語'][k % 4], tags: k % 3 === 0 ? [] : ['ä', null, `t${k}`], n: BigInt(k) * 2n ** 60n },
+      k === last
+        ? null
+        : { title: ['ü ✓ 𝄞', '', 'tab\t"q"\\', '日本語'][k % 4], tags: k % 3 === 0 ? [] : ['ä', null, `t${k}`], n: BigInt(k) * 2n ** 60n },
     );
-    const texts = ['', 'héllo wörld ✓ 𝄞', 'tab\there\nnew\\line\r', 'x'.repeat(1000), ' ', 'NULL', '\\N', 'a,b;"c"', 'ß'.repeat(30), 'é', 'z', null];
+    const texts = [
+      '',
+      'héllo wörld ✓ 𝄞',
+      'tab\there\nnew\\line\r',
+      'x'.repeat(1000),
+      ' ',
+      'NULL',
+      '\\N',
+      'a,b;"c"',
+      'ß'.repeat(30),
+      'é',
+      'z',
+      null,
+    ];
     const table = new arrow.Table({
       b: raw(new arrow.Int8(), Int8Array.from([-128, 127, 0, -1, 1, 5, -5, 100, -100, 2, 3, 0]), [last]),
       sh: raw(new arrow.Int16(), Int16Array.from([-32768, 32767, 0, -1, 1, 256, -256, 255, -255, 2, 3, 0]), [last]),
       i: raw(new arrow.Int32(), Int32Array.from([-2147483648, 2147483647, 0, -1, 1, 65536, -65536, 16777216, -16777217, 2, 3, 0]), [last]),
-      l: raw(new arrow.Int64(), BigInt64Array.from([I64_MIN, I64_MAX, 0n, -1n, 1n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, 2n ** 32n, -(2n ** 32n), 2n, 3n, 0n]), [last]),
-      f: raw(new arrow.Float32(), Float32Array.from([NaN, Infinity, -Infinity, 1.5, -1.5, 3.4028234663852886e38, 1.401298464324817e-45, 0.1, 1e10, 2, 3, 0]), [last]),
-      d: raw(new arrow.Float64(), Float64Array.from([NaN, Infinity, -Infinity, Number.MAX_VALUE, 5e-324, 0.1, 0.30000000000000004, 1e21, -1e-7, 2 ** 53, 3, 0]), [last]),
+      l: raw(
+        new arrow.Int64(),
+        BigInt64Array.from([I64_MIN, I64_MAX, 0n, -1n, 1n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, 2n ** 32n, -(2n ** 32n), 2n, 3n, 0n]),
+        [last],
+      ),
+      f: raw(
+        new arrow.Float32(),
+        Float32Array.from([NaN, Infinity, -Infinity, 1.5, -1.5, 3.4028234663852886e38, 1.401298464324817e-45, 0.1, 1e10, 2, 3, 0]),
+        [last],
+      ),
+      d: raw(
+        new arrow.Float64(),
+        Float64Array.from([NaN, Infinity, -Infinity, Number.MAX_VALUE, 5e-324, 0.1, 0.30000000000000004, 1e21, -1e-7, 2 ** 53, 3, 0]),
+        [last],
+      ),
       dec0: decimals(0, dec0),
       dec38: decimals(38, dec38),
       dec5: decimals(5, dec5),
       dec18: decimals(18, dec18),
       s: arrow.vectorFromArray(texts, new arrow.Utf8()),
       bin: arrow.vectorFromArray(
-        Array.from({ length: 12 }, (_, k) => (k === last ? null : Uint8Array.from({ length: k === 0 ? 0 : 17 * k }, (_, j) => (j * 37 + k) & 0xff))),
+        Array.from({ length: 12 }, (_, k) =>
+          k === last ? null : Uint8Array.from({ length: k === 0 ? 0 : 17 * k }, (_, j) => (j * 37 + k) & 0xff),
+        ),
         new arrow.Binary(),
       ),
       dt: raw(new arrow.DateDay(), Int32Array.from(days), [last]),
@@ -160,7 +192,11 @@ describe('binary COPY, value by value', () => {
       nothing: new arrow.Vector([arrow.makeData({ type: new arrow.Null(), length: 12 })]),
     });
     const rows = await landedBothWays(fields, table.batches);
-    const at = (name: string) => columnOf(rows, fields.findIndex((f) => f.name === name));
+    const at = (name: string) =>
+      columnOf(
+        rows,
+        fields.findIndex((f) => f.name === name),
+      );
     expect(rows[last]).toEqual(fields.map(() => null));
     expect(at('l').slice(0, 7)).toEqual([I64_MIN, I64_MAX, 0n, -1n, 1n, 2n ** 53n + 1n, -(2n ** 53n) - 1n].map(String));
     expect(at('f').slice(0, 3)).toEqual(['NaN', 'Infinity', '-Infinity']);
@@ -170,8 +206,21 @@ describe('binary COPY, value by value', () => {
     expect(at('dec5').slice(0, last)).toEqual(dec5.slice(0, last).map((v) => decimalText(v, 5)));
     expect(at('dec18').slice(0, last)).toEqual(dec18.slice(0, last).map((v) => decimalText(v, 18)));
     expect(at('s')).toEqual(texts);
-    expect(at('dt').slice(0, 7)).toEqual(['0001-01-01', '1969-12-31', '1999-12-31', '2000-01-01', '2000-01-02', '1970-01-01', '9999-12-31']);
-    expect(at('ts').slice(0, 4)).toEqual(['0001-01-01 00:00:00+00', '9999-12-31 23:59:59.999999+00', '1969-12-31 23:59:59.999999+00', '1970-01-01 00:00:00+00']);
+    expect(at('dt').slice(0, 7)).toEqual([
+      '0001-01-01',
+      '1969-12-31',
+      '1999-12-31',
+      '2000-01-01',
+      '2000-01-02',
+      '1970-01-01',
+      '9999-12-31',
+    ]);
+    expect(at('ts').slice(0, 4)).toEqual([
+      '0001-01-01 00:00:00+00',
+      '9999-12-31 23:59:59.999999+00',
+      '1969-12-31 23:59:59.999999+00',
+      '1970-01-01 00:00:00+00',
+    ]);
     expect(at('ntz').slice(4, 7)).toEqual(['1999-12-31 23:59:59.999999', '2000-01-01 00:00:00', '2000-01-01 00:00:00.000001']);
     expect(JSON.parse(at('doc')[0]!)).toEqual({ title: 'ü ✓ 𝄞', tags: [], n: 0 });
     expect(JSON.parse(at('doc')[1]!)).toEqual({ title: '', tags: ['ä', null, 't1'], n: String(2n ** 60n) });
@@ -191,17 +240,26 @@ describe('binary COPY, value by value', () => {
     for (const scale of scales) {
       const values = Array.from({ length: rows }, (_, k) => {
         // Short values (the number path) and long ones up to 38 digits (the BigInt path).
-        const digits = 1n + next(6) % (k % 2 === 0 ? 15n : 38n);
-        const v = next(64) * next(64) * next(64) % 10n ** digits;
+        const digits = 1n + (next(6) % (k % 2 === 0 ? 15n : 38n));
+        const v = (next(64) * next(64) * next(64)) % 10n ** digits;
         return next(1) === 1n ? -v : v;
       });
       columns[`dec${scale}`] = raw(new arrow.Decimal(scale, 38, 128), decimalWords(values));
       fields.push(field(`dec${scale}`, `decimal(38,${scale})`));
     }
-    const ticks = Array.from({ length: rows }, () => -62_135_596_800_000_000n + (next(64) % (253_402_300_799_999_999n + 62_135_596_800_000_000n)));
+    const ticks = Array.from(
+      { length: rows },
+      () => -62_135_596_800_000_000n + (next(64) % (253_402_300_799_999_999n + 62_135_596_800_000_000n)),
+    );
     columns.ts = raw(new arrow.TimestampMicrosecond('UTC'), BigInt64Array.from(ticks));
-    columns.dt = raw(new arrow.DateDay(), Int32Array.from(ticks, (t) => Number((t - ((t % DAY_MICROS) + DAY_MICROS) % DAY_MICROS) / DAY_MICROS)));
-    columns.l = raw(new arrow.Int64(), BigInt64Array.from({ length: rows }, () => BigInt.asIntN(64, next(64))));
+    columns.dt = raw(
+      new arrow.DateDay(),
+      Int32Array.from(ticks, (t) => Number((t - (((t % DAY_MICROS) + DAY_MICROS) % DAY_MICROS)) / DAY_MICROS)),
+    );
+    columns.l = raw(
+      new arrow.Int64(),
+      BigInt64Array.from({ length: rows }, () => BigInt.asIntN(64, next(64))),
+    );
     fields.push(field('ts', 'timestamp'), field('dt', 'date'), field('l', 'long'));
     const landed = await landedBothWays(fields, new arrow.Table(columns).batches);
     expect(landed).toHaveLength(rows);
@@ -215,13 +273,21 @@ describe('binary COPY, value by value', () => {
 });
 
 describe('binary COPY, chosen by the target', () => {
-  const numbered: StructField[] = [field('id', 'long'), field('n', 'integer'), field('day', 'date'), field('doc', 'variant'), field('s', 'string')];
+  const numbered: StructField[] = [
+    field('id', 'long'),
+    field('n', 'integer'),
+    field('day', 'date'),
+    field('doc', 'variant'),
+    field('s', 'string'),
+  ];
   const described = (types: string[]) => types.map((type, k) => ({ name: numbered[k].name, type, notNull: false, hasDefault: false }));
 
   it('fits the mapped types, any numeric and varchar; not wider or other types', () => {
     expect(binaryCopyFits(numbered, described(['bigint', 'integer', 'date', 'jsonb', 'text']))).toBe(true);
     expect(binaryCopyFits(numbered, described(['bigint', 'integer', 'date', 'jsonb', 'character varying']))).toBe(true);
-    expect(binaryCopyFits([field('x', 'decimal(10,2)')], [{ name: 'x', type: 'numeric(20,4)', notNull: false, hasDefault: false }])).toBe(true);
+    expect(binaryCopyFits([field('x', 'decimal(10,2)')], [{ name: 'x', type: 'numeric(20,4)', notNull: false, hasDefault: false }])).toBe(
+      true,
+    );
     expect(binaryCopyFits(numbered, described(['bigint', 'bigint', 'date', 'jsonb', 'text']))).toBe(false);
     expect(binaryCopyFits(numbered, described(['bigint', 'integer', 'timestamp without time zone', 'jsonb', 'text']))).toBe(false);
     expect(binaryCopyFits(numbered, described(['bigint', 'integer', 'date', 'json', 'text']))).toBe(false);
@@ -232,7 +298,9 @@ describe('binary COPY, chosen by the target', () => {
   async function watchStatements(table: string): Promise<() => Promise<string[]>> {
     await db.client.query('CREATE TABLE IF NOT EXISTS seen (query text)');
     await db.client.query('TRUNCATE seen');
-    await db.client.query(`CREATE OR REPLACE FUNCTION note_query() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO seen VALUES (current_query()); RETURN NEW; END $$`);
+    await db.client.query(
+      `CREATE OR REPLACE FUNCTION note_query() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO seen VALUES (current_query()); RETURN NEW; END $$`,
+    );
     await db.client.query(`CREATE TRIGGER note BEFORE INSERT ON "${table}" FOR EACH ROW EXECUTE FUNCTION note_query()`);
     return async () => (await db.client.query<{ query: string }>('SELECT DISTINCT query FROM seen')).rows.map((r) => r.query);
   }
@@ -273,7 +341,10 @@ describe('binary COPY, chosen by the target', () => {
     const queries = await statements();
     expect(queries.length).toBeGreaterThan(0);
     expect(queries.some((q) => q.includes('FORMAT binary'))).toBe(false);
-    const { rows } = await db.client.query({ text: 'SELECT id::text, n::text, day::date::text, doc::text, s FROM wider ORDER BY id', rowMode: 'array' });
+    const { rows } = await db.client.query({
+      text: 'SELECT id::text, n::text, day::date::text, doc::text, s FROM wider ORDER BY id',
+      rowMode: 'array',
+    });
     expect(rows).toEqual([
       ['-3', null, '2024-10-04', null, null],
       ['1', '7', '1969-12-31', '{"a": "ü"}', 'x'],

@@ -7,7 +7,10 @@ import { timestampFormatter } from '../../../electron/values/time-text.js';
 
 function copyText(columns: Record<string, arrow.Vector>, fields: StructField[]): string[] {
   const batch = new arrow.Table(columns).batches[0];
-  return Buffer.concat([...copyTextChunks([batch.slice(1)], fields)]).toString('utf8').split('\n').slice(0, -1);
+  return Buffer.concat([...copyTextChunks([batch.slice(1)], fields)])
+    .toString('utf8')
+    .split('\n')
+    .slice(0, -1);
 }
 
 /** A timestamp column from its raw 64-bit ticks (apache-arrow's builders take milliseconds as numbers). */
@@ -43,7 +46,9 @@ describe('copyTextChunks', () => {
     let seed = 7;
     const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
     for (const unit of units) {
-      const values = Array.from({ length: 200 }, () => BigInt.asIntN(64, BigInt(next() - 2 ** 30) * BigInt(next()) * 1000n ** BigInt(unit)));
+      const values = Array.from({ length: 200 }, () =>
+        BigInt.asIntN(64, BigInt(next() - 2 ** 30) * BigInt(next()) * 1000n ** BigInt(unit)),
+      );
       const lines = copyText({ at: ticks(new arrow.Timestamp(unit, 'UTC'), [0n, ...values]) }, [field('at', 'timestamp')]);
       const format = timestampFormatter(unit, true);
       expect(lines).toEqual(values.map((t) => format(t)));
@@ -53,10 +58,30 @@ describe('copyTextChunks', () => {
   it('writes doubles as text that reads back to the same value', () => {
     let seed = 11;
     const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-    const values = [0, -0, 1, -1, 0.1, 0.30000000000000004, 12.3, 1e21, 2 ** 53, 2 ** 53 + 2, 1e-7, 5e-324, Number.MAX_VALUE, Number.NaN, Infinity, -Infinity];
+    const values = [
+      0,
+      -0,
+      1,
+      -1,
+      0.1,
+      0.30000000000000004,
+      12.3,
+      1e21,
+      2 ** 53,
+      2 ** 53 + 2,
+      1e-7,
+      5e-324,
+      Number.MAX_VALUE,
+      Number.NaN,
+      Infinity,
+      -Infinity,
+    ];
     for (let k = 0; k < 3000; k++) {
       const decimals = k % 12;
-      values.push(Math.round((next() - 0.5) * 10 ** (1 + (k % 9)) * 10 ** decimals) / 10 ** decimals, (next() - 0.5) * 10 ** ((k % 40) - 20));
+      values.push(
+        Math.round((next() - 0.5) * 10 ** (1 + (k % 9)) * 10 ** decimals) / 10 ** decimals,
+        (next() - 0.5) * 10 ** ((k % 40) - 20),
+      );
     }
     const lines = copyText({ x: arrow.makeVector(Float64Array.from([0, ...values])) }, [field('x', 'double')]);
     expect(lines).toHaveLength(values.length);

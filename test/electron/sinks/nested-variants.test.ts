@@ -13,7 +13,14 @@ import { cli } from '../cli/run-cli.js';
 import { tablePath } from '../../support/tables.js';
 import { useTestDatabase } from '../../support/test-database.js';
 
-const NESTED = ['v', 'array_of_variants', 'struct_of_variants', 'map_of_variants', 'array_of_struct_of_variants', 'struct_of_array_of_variants'];
+const NESTED = [
+  'v',
+  'array_of_variants',
+  'struct_of_variants',
+  'map_of_variants',
+  'array_of_struct_of_variants',
+  'struct_of_array_of_variants',
+];
 const scratch = scratchFolders('variants');
 afterAll(() => scratch.removeAll());
 const db = useTestDatabase('variants');
@@ -21,7 +28,7 @@ const db = useTestDatabase('variants');
 /** "\x02\x01..." (DuckDB's JSON of a blob) -> bytes. */
 function blobBytes(text: string): number[] {
   const bytes: number[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     if (text.startsWith('\\x', i)) {
       bytes.push(parseInt(text.slice(i + 2, i + 4), 16));
       i += 4;
@@ -52,8 +59,12 @@ function decodeAll(x: unknown): JsonValue {
 async function expectedRows(table: string): Promise<string[]> {
   // The live files by the log's own JSON commits.
   const files = [...(await liveAdds(table)).keys()].map((n) => sqlString(path.join(table, decodeURIComponent(n))));
-  const rows = await duck(`select id::integer as id, ${NESTED.map((c) => `to_json(${c})::varchar as ${c}`).join(', ')} from read_parquet([${files.join(',')}])`);
-  return rows.map((r) => canonical([r.id as number, ...NESTED.map((c) => decodeAll(JSON.parse((r[c] as string | null) ?? 'null')))])).sort();
+  const rows = await duck(
+    `select id::integer as id, ${NESTED.map((c) => `to_json(${c})::varchar as ${c}`).join(', ')} from read_parquet([${files.join(',')}])`,
+  );
+  return rows
+    .map((r) => canonical([r.id as number, ...NESTED.map((c) => decodeAll(JSON.parse((r[c] as string | null) ?? 'null')))]))
+    .sort();
 }
 
 function canonical(value: unknown): string {
@@ -77,7 +88,10 @@ describe('nested variants', () => {
   it('are JSON values in JSON Lines', async () => {
     const out = path.join(scratch.make(), 'v.jsonl');
     expect((await cli('export', TABLE, '--sink', `jsonl:${out}`)).code).toBe(0);
-    const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, JsonValue>);
+    const lines = readFileSync(out, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, JsonValue>);
     expect(ours(lines)).toEqual(await expectedRows(TABLE));
   });
 
@@ -94,7 +108,10 @@ describe('nested variants', () => {
   });
 
   it('read the same from the shredded table (spark-shredded-variant-preview-delta)', async () => {
-    const shredded = await previewTask({ source: { tablePath: tablePath('spark-shredded-variant-preview-delta') }, limit: 1000 }, new AbortController().signal);
+    const shredded = await previewTask(
+      { source: { tablePath: tablePath('spark-shredded-variant-preview-delta') }, limit: 1000 },
+      new AbortController().signal,
+    );
     expect(ours(gridRows(shredded))).toEqual(await expectedRows(TABLE));
   });
 });

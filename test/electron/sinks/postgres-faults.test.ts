@@ -39,7 +39,12 @@ async function cleanSpan(table: string, options: Parameters<typeof pgSpec>[1]): 
 }
 
 /** One export through a proxy with `faults` (by connection); the rows landed, and the failure if it failed. */
-async function faultedRun(table: string, faults: Fault[], options: Parameters<typeof pgSpec>[1], connection: { statementTimeoutMs?: number; connectTimeoutMs?: number } = {}) {
+async function faultedRun(
+  table: string,
+  faults: Fault[],
+  options: Parameters<typeof pgSpec>[1],
+  connection: { statementTimeoutMs?: number; connectTimeoutMs?: number } = {},
+) {
   const proxy = await startFaultProxy(db.url, (n) => faults[n] ?? null);
   let failure: string | null = null;
   try {
@@ -56,35 +61,42 @@ async function faultedRun(table: string, faults: Fault[], options: Parameters<ty
 }
 
 describe('postgres sink under network faults', () => {
-  it('a connection cut at a random point of the replies never lands a batch twice (plain append, many runs)', { timeout: 240_000 }, async () => {
-    const span = await cleanSpan('cut_clean', { batchSize: 5000 });
+  it(
+    'a connection cut at a random point of the replies never lands a batch twice (plain append, many runs)',
+    { timeout: 240_000 },
+    async () => {
+      const span = await cleanSpan('cut_clean', { batchSize: 5000 });
 
-    const next = random(20261201);
-    const outcomes: string[] = [];
-    for (let run = 0; run < 30; run++) {
-      // The first connection, and in every third run the two after it as well, is cut or reset at a random byte.
-      const faults: Fault[] = Array.from({ length: run % 3 === 2 ? 3 : 1 }, () => ({ action: next() < 0.75 ? 'cut' : 'reset', atByte: Math.floor(next() * span) }));
-      const proxy = await startFaultProxy(db.url, (n) => faults[n] ?? null);
-      const table = `cut_${run}`;
-      let outcome = 'ok';
-      try {
-        await drive(createPostgresSink(pgSpec({ url: proxy.url }, { table, batchSize: 5000, maxRetries: 5 })), stream);
-      } catch (err) {
-        expect(err).toBeInstanceOf(DeltaportError);
-        expect((err as Error).message).not.toContain('\n');
-        outcome = `failed: ${(err as Error).message}`;
-      } finally {
-        await proxy.close();
+      const next = random(20261201);
+      const outcomes: string[] = [];
+      for (let run = 0; run < 30; run++) {
+        // The first connection, and in every third run the two after it as well, is cut or reset at a random byte.
+        const faults: Fault[] = Array.from({ length: run % 3 === 2 ? 3 : 1 }, () => ({
+          action: next() < 0.75 ? 'cut' : 'reset',
+          atByte: Math.floor(next() * span),
+        }));
+        const proxy = await startFaultProxy(db.url, (n) => faults[n] ?? null);
+        const table = `cut_${run}`;
+        let outcome = 'ok';
+        try {
+          await drive(createPostgresSink(pgSpec({ url: proxy.url }, { table, batchSize: 5000, maxRetries: 5 })), stream);
+        } catch (err) {
+          expect(err).toBeInstanceOf(DeltaportError);
+          expect((err as Error).message).not.toContain('\n');
+          outcome = `failed: ${(err as Error).message}`;
+        } finally {
+          await proxy.close();
+        }
+        const landed = await db.client.query(`SELECT to_regclass('"${table}"') IS NOT NULL AS found`);
+        const counted = landed.rows[0].found ? await census(table) : { n: 0, distinct: 0 };
+        outcomes.push(`run ${run} ${JSON.stringify(faults)}: ${outcome}, ${counted.n} rows`);
+        expect(counted.n, outcomes.join('\n')).toBe(counted.distinct);
+        expect(outcome, outcomes.join('\n')).toBe('ok');
+        expect(counted.n, outcomes.join('\n')).toBe(ROWS);
       }
-      const landed = await db.client.query(`SELECT to_regclass('"${table}"') IS NOT NULL AS found`);
-      const counted = landed.rows[0].found ? await census(table) : { n: 0, distinct: 0 };
-      outcomes.push(`run ${run} ${JSON.stringify(faults)}: ${outcome}, ${counted.n} rows`);
-      expect(counted.n, outcomes.join('\n')).toBe(counted.distinct);
-      expect(outcome, outcomes.join('\n')).toBe('ok');
-      expect(counted.n, outcomes.join('\n')).toBe(ROWS);
-    }
-    console.log(outcomes.join('\n'));
-  });
+      console.log(outcomes.join('\n'));
+    },
+  );
 
   it.each([
     ['exactly-once append', { exactlyOnce: true }],
@@ -97,7 +109,10 @@ describe('postgres sink under network faults', () => {
     const next = random(name.length * 7919);
     const outcomes: string[] = [];
     for (let run = 0; run < 8; run++) {
-      const faults: Fault[] = [{ action: 'cut', atByte: Math.floor(next() * span) }, { action: 'reset', atByte: Math.floor(next() * span) }];
+      const faults: Fault[] = [
+        { action: 'cut', atByte: Math.floor(next() * span) },
+        { action: 'reset', atByte: Math.floor(next() * span) },
+      ];
       const { failure, landed } = await faultedRun(`${base}_${run}`, faults, { ...options, batchSize: 5000, maxRetries: 5 });
       outcomes.push(`run ${run} ${JSON.stringify(faults)}: ${failure ?? 'ok'}, ${landed.n} rows`);
       expect({ failure, landed }, outcomes.join('\n')).toEqual({ failure: null, landed: { n: ROWS, distinct: ROWS } });
@@ -105,25 +120,43 @@ describe('postgres sink under network faults', () => {
     console.log(`${name}:\n${outcomes.join('\n')}`);
   });
 
-  it('a server that stops answering (set-up, COPY or COMMIT) times out, is dropped and retried: every row once, no hang', { timeout: 240_000 }, async () => {
-    const span = await cleanSpan('stall_clean', { batchSize: 5000 });
-    const next = random(4242);
-    const outcomes: string[] = [];
-    // Start-up takes the first ~460 bytes: byte 0, 200 and 430 stall it, 700 the set-up statements, the rest
-    // (anywhere in the export) mostly a transaction.
-    const points = [0, 200, 430, 700, 900, ...Array.from({ length: 5 }, () => Math.floor(next() * span))];
-    for (const [run, atByte] of points.entries()) {
-      const { failure, landed, struck } = await faultedRun(`stall_${run}`, [{ action: 'stall', atByte }], { batchSize: 5000, maxRetries: 3 }, { statementTimeoutMs: 3000, connectTimeoutMs: 3000 });
-      outcomes.push(`run ${run} stall at byte ${atByte}: ${failure ?? 'ok'}, ${landed.n} rows`);
-      expect(struck).toBe(1);
-      expect({ failure, landed }, outcomes.join('\n')).toEqual({ failure: null, landed: { n: ROWS, distinct: ROWS } });
-    }
-    console.log(outcomes.join('\n'));
-  });
+  it(
+    'a server that stops answering (set-up, COPY or COMMIT) times out, is dropped and retried: every row once, no hang',
+    { timeout: 240_000 },
+    async () => {
+      const span = await cleanSpan('stall_clean', { batchSize: 5000 });
+      const next = random(4242);
+      const outcomes: string[] = [];
+      // Start-up takes the first ~460 bytes: byte 0, 200 and 430 stall it, 700 the set-up statements, the rest
+      // (anywhere in the export) mostly a transaction.
+      const points = [0, 200, 430, 700, 900, ...Array.from({ length: 5 }, () => Math.floor(next() * span))];
+      for (const [run, atByte] of points.entries()) {
+        const { failure, landed, struck } = await faultedRun(
+          `stall_${run}`,
+          [{ action: 'stall', atByte }],
+          { batchSize: 5000, maxRetries: 3 },
+          { statementTimeoutMs: 3000, connectTimeoutMs: 3000 },
+        );
+        outcomes.push(`run ${run} stall at byte ${atByte}: ${failure ?? 'ok'}, ${landed.n} rows`);
+        expect(struck).toBe(1);
+        expect({ failure, landed }, outcomes.join('\n')).toEqual({ failure: null, landed: { n: ROWS, distinct: ROWS } });
+      }
+      console.log(outcomes.join('\n'));
+    },
+  );
 
-  it('with every connection stalled, the export fails with one line after its retries instead of hanging', { timeout: 60_000 }, async () => {
-    const { failure, landed } = await faultedRun('stall_all', Array.from({ length: 10 }, () => ({ action: 'stall' as const, atByte: 600 })), { batchSize: 5000, maxRetries: 1 }, { statementTimeoutMs: 1000 });
-    expect(failure).toMatch(/^setting up the target failed after 2 attempts: PostgreSQL did not answer within 1 s/);
-    expect(landed.n).toBe(0);
-  });
+  it(
+    'with every connection stalled, the export fails with one line after its retries instead of hanging',
+    { timeout: 60_000 },
+    async () => {
+      const { failure, landed } = await faultedRun(
+        'stall_all',
+        Array.from({ length: 10 }, () => ({ action: 'stall' as const, atByte: 600 })),
+        { batchSize: 5000, maxRetries: 1 },
+        { statementTimeoutMs: 1000 },
+      );
+      expect(failure).toMatch(/^setting up the target failed after 2 attempts: PostgreSQL did not answer within 1 s/);
+      expect(landed.n).toBe(0);
+    },
+  );
 });

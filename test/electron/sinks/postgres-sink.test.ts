@@ -15,17 +15,25 @@ async function rows(sql: string): Promise<Record<string, unknown>[]> {
 }
 
 async function census(table: string): Promise<{ n: number; distinct: number; lo: number | null; hi: number | null }> {
-  const [r] = await rows(`SELECT count(*)::int AS n, count(DISTINCT id)::int AS distinct, min(id)::int AS lo, max(id)::int AS hi FROM "${table}"`);
+  const [r] = await rows(
+    `SELECT count(*)::int AS n, count(DISTINCT id)::int AS distinct, min(id)::int AS lo, max(id)::int AS hi FROM "${table}"`,
+  );
   return r as { n: number; distinct: number; lo: number | null; hi: number | null };
 }
 
 describe('postgres sink: modes', () => {
   it('append creates the table from the Delta schema and lands every row once', async () => {
-    await drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'append1', batchSize: 1000 })), streamOf(numberedTable(12_345), NUMBERED_FIELDS, 2048, 5000));
+    await drive(
+      createPostgresSink(pgSpec({ url: db.url }, { table: 'append1', batchSize: 1000 })),
+      streamOf(numberedTable(12_345), NUMBERED_FIELDS, 2048, 5000),
+    );
     expect(await census('append1')).toEqual({ n: 12_345, distinct: 12_345, lo: 0, hi: 12_344 });
     expect(await rows(`SELECT label FROM append1 WHERE id = 4321`)).toEqual([{ label: 'row 4321' }]);
     // Appending again into the now existing table adds the rows a second time.
-    await drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'append1' })), streamOf(numberedTable(100, 20_000), NUMBERED_FIELDS, 64));
+    await drive(
+      createPostgresSink(pgSpec({ url: db.url }, { table: 'append1' })),
+      streamOf(numberedTable(100, 20_000), NUMBERED_FIELDS, 64),
+    );
     expect(await census('append1')).toEqual({ n: 12_445, distinct: 12_445, lo: 0, hi: 20_099 });
   });
 
@@ -33,11 +41,15 @@ describe('postgres sink: modes', () => {
     await db.client.query('CREATE TABLE over1 (id bigint, label text)');
     await db.client.query(`INSERT INTO over1 SELECT g, 'old' FROM generate_series(1, 50) g`);
     let seenDuring: unknown = null;
-    await drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'over1', mode: 'overwrite', batchSize: 500 })), streamOf(numberedTable(3000), NUMBERED_FIELDS, 1000), {
-      afterBatch: async (i) => {
-        if (i === 1) seenDuring = await census('over1');
+    await drive(
+      createPostgresSink(pgSpec({ url: db.url }, { table: 'over1', mode: 'overwrite', batchSize: 500 })),
+      streamOf(numberedTable(3000), NUMBERED_FIELDS, 1000),
+      {
+        afterBatch: async (i) => {
+          if (i === 1) seenDuring = await census('over1');
+        },
       },
-    });
+    );
     expect(seenDuring).toEqual({ n: 50, distinct: 50, lo: 1, hi: 50 });
     expect(await census('over1')).toEqual({ n: 3000, distinct: 3000, lo: 0, hi: 2999 });
     expect(await rows(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE '_deltaport_stage%'`)).toEqual([{ n: 0 }]);
@@ -73,11 +85,19 @@ describe('postgres sink: modes', () => {
     await db.client.query('CREATE TABLE accounts (id bigint PRIMARY KEY, balance text, note text)');
     await db.client.query(`INSERT INTO accounts SELECT g, 'none', 'kept' FROM generate_series(0, 9) g`);
     const sql = `UPDATE accounts SET balance = :label || ':' || :"label" WHERE id = :id AND note <> ':not_a_param'`;
-    await drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'accounts', mode: 'sql', sql, batchSize: 3 })), streamOf(numberedTable(5, 3), NUMBERED_FIELDS, 2));
+    await drive(
+      createPostgresSink(pgSpec({ url: db.url }, { table: 'accounts', mode: 'sql', sql, batchSize: 3 })),
+      streamOf(numberedTable(5, 3), NUMBERED_FIELDS, 2),
+    );
     expect(await rows('SELECT id::int, balance FROM accounts ORDER BY id')).toEqual(
       Array.from({ length: 10 }, (_, id) => ({ id, balance: id >= 3 && id < 8 ? `row ${id}:row ${id}` : 'none' })),
     );
-    const err = await failure(drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'accounts', mode: 'sql', sql: 'DELETE FROM accounts WHERE id = :ident' })), streamOf(numberedTable(5), NUMBERED_FIELDS, 5)));
+    const err = await failure(
+      drive(
+        createPostgresSink(pgSpec({ url: db.url }, { table: 'accounts', mode: 'sql', sql: 'DELETE FROM accounts WHERE id = :ident' })),
+        streamOf(numberedTable(5), NUMBERED_FIELDS, 5),
+      ),
+    );
     expect(err.code).toBe('VALIDATION');
     expect(err.message).toContain(':ident');
     expect(await rows('SELECT count(*)::int AS n FROM accounts')).toEqual([{ n: 10 }]);
@@ -118,7 +138,9 @@ describe('postgres sink: plan and incompatible targets', () => {
     await db.client.query('CREATE TABLE wide_id (id numeric, label text)');
     const wider = await planSqlExport(NUMBERED_FIELDS, pgSpec({ url: db.url }, { table: 'wide_id' }));
     expect(wider).toMatchObject({ incompatibility: null, statement: 'COPY "wide_id" ("id", "label") FROM STDIN' });
-    const err = await failure(drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'narrow' })), streamOf(numberedTable(10), NUMBERED_FIELDS, 5)));
+    const err = await failure(
+      drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'narrow' })), streamOf(numberedTable(10), NUMBERED_FIELDS, 5)),
+    );
     expect(err.code).toBe('SINK_INCOMPATIBLE');
     expect(await rows('SELECT count(*)::int AS n FROM narrow')).toEqual([{ n: 0 }]);
 
@@ -140,7 +162,8 @@ describe('postgres sink: plan and incompatible targets', () => {
     // 63 bytes is PostgreSQL's own limit and works, twice (the second append finds every column).
     const fits = [NUMBERED_FIELDS[0], { name: fitting, type: 'string' as const, nullable: true }];
     const fitTable = new Table({ id: makeVector(new BigInt64Array([1n])), [fitting]: vectorFromArray(['x'], new Utf8()) });
-    for (let run = 0; run < 2; run++) await drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'fits' })), streamOf(fitTable, fits, 1));
+    for (let run = 0; run < 2; run++)
+      await drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'fits' })), streamOf(fitTable, fits, 1));
     expect(await rows(`SELECT count("${fitting}")::int AS n FROM fits`)).toEqual([{ n: 2 }]);
   });
 });
@@ -154,22 +177,30 @@ describe('postgres sink: failures and retries', () => {
   }
 
   // With the check, a connection that answered within the last second is reused without a round trip.
-  it.each([false, true])('a writer connection terminated mid-export is retried on a new one and every row lands once (check before reuse: %s)', async (checkBeforeReuse) => {
-    let terminated = 0;
-    const table = `killed_${checkBeforeReuse}`;
-    const spec = pgSpec({ url: db.url, checkBeforeReuse }, { table, batchSize: 1000 });
-    await drive(createPostgresSink(spec), streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000), {
-      afterBatch: async (i) => {
-        if (i === 2 || i === 6) terminated += await terminateWriters();
-      },
-    });
-    expect(terminated).toBe(2);
-    expect(await census(table)).toEqual({ n: 10_000, distinct: 10_000, lo: 0, hi: 9999 });
-  });
+  it.each([false, true])(
+    'a writer connection terminated mid-export is retried on a new one and every row lands once (check before reuse: %s)',
+    async (checkBeforeReuse) => {
+      let terminated = 0;
+      const table = `killed_${checkBeforeReuse}`;
+      const spec = pgSpec({ url: db.url, checkBeforeReuse }, { table, batchSize: 1000 });
+      await drive(createPostgresSink(spec), streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000), {
+        afterBatch: async (i) => {
+          if (i === 2 || i === 6) terminated += await terminateWriters();
+        },
+      });
+      expect(terminated).toBe(2);
+      expect(await census(table)).toEqual({ n: 10_000, distinct: 10_000, lo: 0, hi: 9999 });
+    },
+  );
 
   it('a constraint violation fails at once, naming the batch rows and the database message', async () => {
     await db.client.query('CREATE TABLE checked (id bigint CHECK (id < 4500), label text)');
-    const err = await failure(drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'checked', batchSize: 1000 })), streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000)));
+    const err = await failure(
+      drive(
+        createPostgresSink(pgSpec({ url: db.url }, { table: 'checked', batchSize: 1000 })),
+        streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000),
+      ),
+    );
     expect(err.code).toBe('SINK_WRITE');
     expect(err.message).toMatch(/^rows 4001-5000 failed: row 4501: new row for relation "checked" violates check constraint/);
     expect(err.message).not.toContain('attempts');
@@ -186,7 +217,9 @@ describe('postgres sink: failures and retries', () => {
     // The write returns once its transaction is queued; the COPY goes on behind it.
     await sink.write({ ...big, end: { fileIndex: 0, rowsInFile: 200_100 } });
     for (let i = 0; i < 200; i++) {
-      const active = await rows(`SELECT 1 FROM pg_stat_activity WHERE application_name LIKE 'deltaport%' AND query LIKE '%COPY%' AND state = 'active'`);
+      const active = await rows(
+        `SELECT 1 FROM pg_stat_activity WHERE application_name LIKE 'deltaport%' AND query LIKE '%COPY%' AND state = 'active'`,
+      );
       if (active.length > 0) break;
       await new Promise((r) => setTimeout(r, 5));
     }
@@ -221,7 +254,12 @@ describe('postgres sink: queued transactions', () => {
     await locker.end();
     await writing;
     // Rows 2001-3000 break the check: what came before stays, that transaction and everything after it do not land.
-    const err = await failure(sink.write(stream.batches[3]).then(() => sink.write(stream.batches[4])).then(() => sink.close()));
+    const err = await failure(
+      sink
+        .write(stream.batches[3])
+        .then(() => sink.write(stream.batches[4]))
+        .then(() => sink.close()),
+    );
     await sink.abort();
     expect(err.message).toMatch(/^rows 2001-3000 failed: row 2501: /);
     expect(await census('queued1')).toEqual({ n: 2000, distinct: 2000, lo: 0, hi: 1999 });
@@ -261,10 +299,14 @@ describe('postgres sink: exactly-once', () => {
     const spec = pgSpec({ url: db.url }, { table: 'eo2', mode: 'overwrite', batchSize: 1000, exactlyOnce: true });
     const stream = streamOf(numberedTable(6000), NUMBERED_FIELDS, 1000);
     const stop = new AbortController();
-    await failure(drive(createPostgresSink(spec), stream, { signal: stop.signal, afterBatch: (i) => (i === 2 ? stop.abort() : undefined) }));
+    await failure(
+      drive(createPostgresSink(spec), stream, { signal: stop.signal, afterBatch: (i) => (i === 2 ? stop.abort() : undefined) }),
+    );
     expect(await census('eo2')).toEqual({ n: 1, distinct: 1, lo: -1, hi: -1 });
     // Transactions still queued at the cancel were rolled back; the rerun starts after the last committed one.
-    const [{ n: committed }] = (await rows(`SELECT rows_written::int AS n FROM _deltaport_progress WHERE target_table = 'eo2'`)) as { n: number }[];
+    const [{ n: committed }] = (await rows(`SELECT rows_written::int AS n FROM _deltaport_progress WHERE target_table = 'eo2'`)) as {
+      n: number;
+    }[];
     expect(committed).toBeLessThanOrEqual(3000);
     expect(await drive(createPostgresSink(spec), stream)).toBe((6000 - committed) / 1000);
     expect(await census('eo2')).toEqual({ n: 6000, distinct: 6000, lo: 0, hi: 5999 });
@@ -289,13 +331,17 @@ describe('postgres connection test', () => {
     expect(err.code).toBe('SINK_AUTH');
     expect(err.message).not.toContain('Sup3r-Secret-Wrong');
     expect(err.message).not.toContain('\n');
-    const viaSink = await failure(drive(createPostgresSink(pgSpec({ url: wrong.toString() })), streamOf(numberedTable(3), NUMBERED_FIELDS, 3)));
+    const viaSink = await failure(
+      drive(createPostgresSink(pgSpec({ url: wrong.toString() })), streamOf(numberedTable(3), NUMBERED_FIELDS, 3)),
+    );
     expect(viaSink.code).toBe('SINK_AUTH');
     expect(viaSink.message).not.toContain('Sup3r-Secret-Wrong');
   });
 
   it('an unreachable server is SINK_CONNECTION', async () => {
-    const err = await failure(testConnection(pgSpec({ host: '127.0.0.1', port: 1, user: 'u', password: 'Pw-Never-Shown', connectTimeoutMs: 2000 }, {})));
+    const err = await failure(
+      testConnection(pgSpec({ host: '127.0.0.1', port: 1, user: 'u', password: 'Pw-Never-Shown', connectTimeoutMs: 2000 }, {})),
+    );
     expect(err.code).toBe('SINK_CONNECTION');
     expect(err.message).toMatch(/^cannot connect to PostgreSQL at u@127\.0\.0\.1:1\/: .*ECONNREFUSED/);
     expect(err.message).not.toContain('Pw-Never-Shown');

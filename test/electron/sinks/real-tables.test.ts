@@ -24,26 +24,34 @@ afterAll(() => {
 
 /** Row count and sums of COVID-19_NYT's number columns, read by DuckDB straight from the data files. */
 async function covidOracle(): Promise<{ n: number; cases: number; deaths: number }> {
-  const [r] = await duck(`SELECT count(*)::BIGINT AS n, sum(cases)::BIGINT AS cases, sum(deaths)::BIGINT AS deaths FROM read_parquet(${sqlText(`${COVID}/*.parquet`)})`);
+  const [r] = await duck(
+    `SELECT count(*)::BIGINT AS n, sum(cases)::BIGINT AS cases, sum(deaths)::BIGINT AS deaths FROM read_parquet(${sqlText(`${COVID}/*.parquet`)})`,
+  );
   return { n: Number(r.n), cases: Number(r.cases), deaths: Number(r.deaths) };
 }
 
 async function pgCensus(table: string): Promise<{ n: number; cases: number; deaths: number }> {
-  const { rows } = await target.client.query(`SELECT count(*)::int AS n, sum(cases)::bigint AS cases, sum(deaths)::bigint AS deaths FROM "${table}"`);
+  const { rows } = await target.client.query(
+    `SELECT count(*)::int AS n, sum(cases)::bigint AS cases, sum(deaths)::bigint AS deaths FROM "${table}"`,
+  );
   return { n: rows[0].n, cases: Number(rows[0].cases), deaths: Number(rows[0].deaths) };
 }
 
 function sqliteCensus(file: string, table: string): { n: number; cases: number; deaths: number } {
   const db = new Database(file, { readonly: true });
   try {
-    return db.prepare(`SELECT count(*) AS n, sum(cases) AS cases, sum(deaths) AS deaths FROM "${table}"`).get() as { n: number; cases: number; deaths: number };
+    return db.prepare(`SELECT count(*) AS n, sum(cases) AS cases, sum(deaths) AS deaths FROM "${table}"`).get() as {
+      n: number;
+      cases: number;
+      deaths: number;
+    };
   } finally {
     db.close();
   }
 }
 
 describe('real tables into SQL', () => {
-  it('table_with_column_mapping and delta-2.2.0-partitioned-types land with the log\'s record counts', async () => {
+  it("table_with_column_mapping and delta-2.2.0-partitioned-types land with the log's record counts", async () => {
     for (const name of ['table_with_column_mapping', 'delta-2.2.0-partitioned-types']) {
       const file = path.join(dir, `${name}.sqlite`);
       const result = await runExport({ source: { tablePath: tablePath(name) }, sink: sqliteSpec(file, { table: name }) });
@@ -55,7 +63,9 @@ describe('real tables into SQL', () => {
       await runExport({ source: { tablePath: tablePath(name) }, sink: pgSpec({ url: target.url }, { table: name }) });
       expect((await target.client.query(`SELECT count(*)::int AS n FROM "${name}"`)).rows[0].n).toBe(expected);
     }
-    const { rows } = await target.client.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'table_with_column_mapping' ORDER BY ordinal_position`);
+    const { rows } = await target.client.query(
+      `SELECT column_name FROM information_schema.columns WHERE table_name = 'table_with_column_mapping' ORDER BY ordinal_position`,
+    );
     expect(rows.map((r) => r.column_name)).toContain('Company Very Short');
   });
 

@@ -17,11 +17,16 @@ export function streamOf(table: arrow.Table, fields: StructField[], perBatch: nu
   if (table.batches.length !== 1) throw new Error('streamOf takes a table of one record batch');
   const whole = table.batches[0];
   const batches: ScanBatch[] = [];
-  for (let start = 0; start < table.numRows; ) {
+  for (let start = 0; start < table.numRows;) {
     const fileIndex = Math.floor(start / rowsPerFile);
     const fileEnd = Math.min(table.numRows, (fileIndex + 1) * rowsPerFile);
     const end = Math.min(fileEnd, start + perBatch);
-    batches.push({ batch: whole.slice(start, end), end: { fileIndex, rowsInFile: end - fileIndex * rowsPerFile }, bytesDone: 0, filesDone: fileIndex });
+    batches.push({
+      batch: whole.slice(start, end),
+      end: { fileIndex, rowsInFile: end - fileIndex * rowsPerFile },
+      bytesDone: 0,
+      filesDone: fileIndex,
+    });
     start = end;
   }
   return { fields, schema: table.schema, batches };

@@ -37,7 +37,9 @@ describe('no -wal or -shm beside a SQLite target', () => {
     const db = new Database(file);
     db.exec('CREATE TABLE target (id INTEGER CHECK (id <> 25000), label TEXT)');
     db.close();
-    const err = await failure(drive(createSqliteSink(sqliteSpec(file, { batchSize: 1000 })), streamOf(numberedTable(50_000), NUMBERED_FIELDS, 1000)));
+    const err = await failure(
+      drive(createSqliteSink(sqliteSpec(file, { batchSize: 1000 })), streamOf(numberedTable(50_000), NUMBERED_FIELDS, 1000)),
+    );
     expect(err.code).toBe('SINK_WRITE');
     expect(await settledFolderOf(file)).toEqual(['target.db']);
   });
@@ -47,7 +49,9 @@ describe('no -wal or -shm beside a SQLite target', () => {
     const db = new Database(file);
     db.exec('CREATE TABLE target (id INTEGER, label NUMERIC)');
     db.close();
-    expect((await failure(drive(createSqliteSink(sqliteSpec(file)), streamOf(numberedTable(10), NUMBERED_FIELDS, 10)))).code).toBe('SINK_INCOMPATIBLE');
+    expect((await failure(drive(createSqliteSink(sqliteSpec(file)), streamOf(numberedTable(10), NUMBERED_FIELDS, 10)))).code).toBe(
+      'SINK_INCOMPATIBLE',
+    );
     expect(await settledFolderOf(file)).toEqual(['target.db']);
   });
 
@@ -56,10 +60,14 @@ describe('no -wal or -shm beside a SQLite target', () => {
       const file = fileInFolder();
       const stop = new AbortController();
       const err = await failure(
-        drive(createSqliteSink(sqliteSpec(file, { batchSize: 1000, exactlyOnce })), streamOf(numberedTable(50_000), NUMBERED_FIELDS, 1000), {
-          signal: stop.signal,
-          afterBatch: (i) => (i === 20 ? stop.abort() : undefined),
-        }),
+        drive(
+          createSqliteSink(sqliteSpec(file, { batchSize: 1000, exactlyOnce })),
+          streamOf(numberedTable(50_000), NUMBERED_FIELDS, 1000),
+          {
+            signal: stop.signal,
+            afterBatch: (i) => (i === 20 ? stop.abort() : undefined),
+          },
+        ),
       );
       expect(err.code).toBe('CANCELLED');
       expect(await settledFolderOf(file)).toEqual(['target.db']);
@@ -73,7 +81,9 @@ describe('no -wal or -shm beside a SQLite target', () => {
     blocker.exec('BEGIN IMMEDIATE');
     const sink = createSqliteSink(sqliteSpec(file, { maxRetries: 0 }));
     const stream = streamOf(numberedTable(10, 10), NUMBERED_FIELDS, 10);
-    const err = await failure(sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: new AbortController().signal }));
+    const err = await failure(
+      sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: new AbortController().signal }),
+    );
     await sink.abort();
     blocker.exec('ROLLBACK');
     blocker.close();
@@ -119,7 +129,10 @@ describe('a failed export into a new SQLite file', () => {
       // One transaction of 100,000 rows: the cancel comes while its rows are still being queued.
       const spec = sqliteSpec(file, { batchSize: 100_000, exactlyOnce });
       const err = await failure(
-        drive(createSqliteSink(spec), streamOf(numberedTable(50_000), NUMBERED_FIELDS, 1000), { signal: stop.signal, afterBatch: (i) => (i === 20 ? stop.abort() : undefined) }),
+        drive(createSqliteSink(spec), streamOf(numberedTable(50_000), NUMBERED_FIELDS, 1000), {
+          signal: stop.signal,
+          afterBatch: (i) => (i === 20 ? stop.abort() : undefined),
+        }),
       );
       expect(err.code).toBe('CANCELLED');
       expect(folderOf(file)).toEqual([]);
@@ -152,7 +165,9 @@ describe('a failed export into a new SQLite file', () => {
 
   it('calls a folder that does not exist the output folder, in one line, and creates nothing', async () => {
     const folder = path.join(mkdtempSync(path.join(root, 'case-')), 'missing');
-    const err = await failure(drive(createSqliteSink(sqliteSpec(path.join(folder, 'target.db'))), streamOf(numberedTable(10), NUMBERED_FIELDS, 10)));
+    const err = await failure(
+      drive(createSqliteSink(sqliteSpec(path.join(folder, 'target.db'))), streamOf(numberedTable(10), NUMBERED_FIELDS, 10)),
+    );
     expect(err.message).toBe(`the output folder does not exist: ${folder}`);
     expect(readdirSync(path.dirname(folder))).toEqual([]);
   });
@@ -170,6 +185,8 @@ function killMidway(request: object, rows: number): Promise<void> {
       for (const m of d.toString().matchAll(/rows (\d+)/g)) seen = Math.max(seen, Number(m[1]));
       if (seen >= rows && child.exitCode === null) child.kill('SIGKILL');
     });
-    child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`the export child ended on its own (code ${code})`))));
+    child.on('exit', (code, signal) =>
+      signal === 'SIGKILL' ? resolve() : reject(new Error(`the export child ended on its own (code ${code})`)),
+    );
   });
 }

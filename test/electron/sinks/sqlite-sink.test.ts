@@ -55,14 +55,20 @@ describe('sqlite sink: overwrite, upsert, sql', () => {
     db.exec(`CREATE TABLE target (id INTEGER, label TEXT); INSERT INTO target VALUES (-1, 'old'), (-2, 'old')`);
     db.close();
     let during: unknown;
-    await drive(createSqliteSink(sqliteSpec(file, { mode: 'overwrite', batchSize: 300 })), streamOf(numberedTable(1000), NUMBERED_FIELDS, 250), {
-      afterBatch: (i) => {
-        if (i === 2) during = readAll(file, 'SELECT count(*) AS n FROM target');
+    await drive(
+      createSqliteSink(sqliteSpec(file, { mode: 'overwrite', batchSize: 300 })),
+      streamOf(numberedTable(1000), NUMBERED_FIELDS, 250),
+      {
+        afterBatch: (i) => {
+          if (i === 2) during = readAll(file, 'SELECT count(*) AS n FROM target');
+        },
       },
-    });
+    );
     expect(during).toEqual([{ n: 2n }]);
     expect(readAll(file, 'SELECT count(*) AS n, min(id) AS lo, max(id) AS hi FROM target')).toEqual([{ n: 1000n, lo: 0n, hi: 999n }]);
-    expect(readAll(file, `SELECT count(*) AS n FROM sqlite_master WHERE name LIKE '\\_deltaport\\_stage%' ESCAPE '\\'`)).toEqual([{ n: 0n }]);
+    expect(readAll(file, `SELECT count(*) AS n FROM sqlite_master WHERE name LIKE '\\_deltaport\\_stage%' ESCAPE '\\'`)).toEqual([
+      { n: 0n },
+    ]);
   });
 
   it('upsert creates a primary key, updates by key with ON CONFLICT, and is idempotent', async () => {
@@ -80,11 +86,16 @@ describe('sqlite sink: overwrite, upsert, sql', () => {
   it('sql mode runs the user statement per row with :column parameters', async () => {
     const file = freshFile();
     const db = new Database(file);
-    db.exec(`CREATE TABLE accounts (id INTEGER PRIMARY KEY, note TEXT); INSERT INTO accounts WITH RECURSIVE s(v) AS (SELECT 0 UNION ALL SELECT v + 1 FROM s WHERE v < 9) SELECT v, 'none' FROM s`);
+    db.exec(
+      `CREATE TABLE accounts (id INTEGER PRIMARY KEY, note TEXT); INSERT INTO accounts WITH RECURSIVE s(v) AS (SELECT 0 UNION ALL SELECT v + 1 FROM s WHERE v < 9) SELECT v, 'none' FROM s`,
+    );
     db.close();
     const sql = `UPDATE accounts SET note = :label || '/' || :label WHERE id = :"id" AND note != ':skip'`;
-    await drive(createSqliteSink(sqliteSpec(file, { table: 'accounts', mode: 'sql', sql })), streamOf(numberedTable(3, 4), NUMBERED_FIELDS, 2));
-    expect(readAll(file, 'SELECT id, note FROM accounts WHERE note != \'none\' ORDER BY id')).toEqual([
+    await drive(
+      createSqliteSink(sqliteSpec(file, { table: 'accounts', mode: 'sql', sql })),
+      streamOf(numberedTable(3, 4), NUMBERED_FIELDS, 2),
+    );
+    expect(readAll(file, "SELECT id, note FROM accounts WHERE note != 'none' ORDER BY id")).toEqual([
       { id: 4n, note: 'row 4/row 4' },
       { id: 5n, note: 'row 5/row 5' },
       { id: 6n, note: 'row 6/row 6' },
@@ -95,7 +106,9 @@ describe('sqlite sink: overwrite, upsert, sql', () => {
 describe('sqlite sink: refusals and failures', () => {
   it('bad input writes nothing: no file is created for an invalid spec', async () => {
     const file = freshFile();
-    await expect(drive(createSqliteSink(sqliteSpec(file, { mode: 'upsert', keyColumns: ['nope'] })), streamOf(numberedTable(3), NUMBERED_FIELDS, 3))).rejects.toMatchObject({
+    await expect(
+      drive(createSqliteSink(sqliteSpec(file, { mode: 'upsert', keyColumns: ['nope'] })), streamOf(numberedTable(3), NUMBERED_FIELDS, 3)),
+    ).rejects.toMatchObject({
       code: 'VALIDATION',
       message: 'key column "nope" is not among the exported columns',
     });
@@ -119,7 +132,9 @@ describe('sqlite sink: refusals and failures', () => {
     const db = new Database(file);
     db.exec('CREATE TABLE target (id INTEGER CHECK (id <> 2500), label TEXT)');
     db.close();
-    await expect(drive(createSqliteSink(sqliteSpec(file, { batchSize: 1000 })), streamOf(numberedTable(5000), NUMBERED_FIELDS, 1000))).rejects.toMatchObject({
+    await expect(
+      drive(createSqliteSink(sqliteSpec(file, { batchSize: 1000 })), streamOf(numberedTable(5000), NUMBERED_FIELDS, 1000)),
+    ).rejects.toMatchObject({
       code: 'SINK_WRITE',
       message: 'rows 2001-3000 failed: CHECK constraint failed: id <> 2500',
     });
@@ -153,11 +168,15 @@ describe('sqlite sink: exactly-once and batching', () => {
     const spec = sqliteSpec(file, { batchSize: 700, exactlyOnce: true });
     const stream = streamOf(numberedTable(10_000), NUMBERED_FIELDS, 512, 2000);
     const stop = new AbortController();
-    await expect(drive(createSqliteSink(spec), stream, { signal: stop.signal, afterBatch: (i) => (i === 6 ? stop.abort() : undefined) })).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(
+      drive(createSqliteSink(spec), stream, { signal: stop.signal, afterBatch: (i) => (i === 6 ? stop.abort() : undefined) }),
+    ).rejects.toMatchObject({ code: 'CANCELLED' });
     const [partial] = readAll(file, 'SELECT count(*) AS n FROM target');
     expect(partial.n).toBe(3500n); // 7 scan batches = 3584 rows, of which 5 whole transactions committed
     await drive(createSqliteSink(spec), stream);
-    expect(readAll(file, 'SELECT count(*) AS n, count(DISTINCT id) AS d, max(id) AS hi FROM target')).toEqual([{ n: 10_000n, d: 10_000n, hi: 9999n }]);
+    expect(readAll(file, 'SELECT count(*) AS n, count(DISTINCT id) AS d, max(id) AS hi FROM target')).toEqual([
+      { n: 10_000n, d: 10_000n, hi: 9999n },
+    ]);
     expect(await drive(createSqliteSink(spec), stream)).toBe(0);
     expect(readAll(file, 'SELECT done, rows_written FROM _deltaport_progress')).toEqual([{ done: 1n, rows_written: 10_000n }]);
   });
@@ -187,7 +206,10 @@ describe('sqlite plan and connection test', () => {
       targetExists: false,
       incompatibility: null,
     });
-    expect(await testConnection(sqliteSpec(file, { table: 'my table' }))).toEqual({ serverVersion: expect.stringMatching(/^SQLite 3\./), targetExists: false });
+    expect(await testConnection(sqliteSpec(file, { table: 'my table' }))).toEqual({
+      serverVersion: expect.stringMatching(/^SQLite 3\./),
+      targetExists: false,
+    });
     expect(existsSync(file)).toBe(false);
     await drive(createSqliteSink(sqliteSpec(file, { table: 'my table' })), streamOf(numberedTable(3), NUMBERED_FIELDS, 3));
     expect((await testConnection(sqliteSpec(file, { table: 'my table' }))).targetExists).toBe(true);
@@ -205,7 +227,9 @@ describe('sqlite sink: exactly-once overwrite', () => {
     const spec = sqliteSpec(file, { mode: 'overwrite', batchSize: 1000, exactlyOnce: true });
     const stream = streamOf(numberedTable(5000), NUMBERED_FIELDS, 1000);
     const stop = new AbortController();
-    await expect(drive(createSqliteSink(spec), stream, { signal: stop.signal, afterBatch: (i) => (i === 1 ? stop.abort() : undefined) })).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(
+      drive(createSqliteSink(spec), stream, { signal: stop.signal, afterBatch: (i) => (i === 1 ? stop.abort() : undefined) }),
+    ).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(readAll(file, 'SELECT count(*) AS n, min(id) AS lo FROM target')).toEqual([{ n: 1n, lo: -1n }]);
     expect(await drive(createSqliteSink(spec), stream)).toBe(3);
     expect(readAll(file, 'SELECT count(*) AS n, count(DISTINCT id) AS d FROM target')).toEqual([{ n: 5000n, d: 5000n }]);

@@ -58,9 +58,23 @@ describe('every Delta type through PostgreSQL', () => {
         `SELECT attname, format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = '"All ""Types"""'::regclass AND attnum > 0 ORDER BY attnum`,
       );
       expect(Object.fromEntries(types.rows.map((r) => [r.attname, r.t]))).toEqual({
-        b: 'smallint', sh: 'smallint', i: 'integer', l: 'bigint', f: 'real', d: 'double precision', dec38: 'numeric(38,18)',
-        dec10: 'numeric(10,2)', s: 'text', bin: 'bytea', dt: 'date', ts: 'timestamp with time zone',
-        ntz: 'timestamp without time zone', bool: 'boolean', st: 'jsonb', arr: 'jsonb', m: 'jsonb',
+        b: 'smallint',
+        sh: 'smallint',
+        i: 'integer',
+        l: 'bigint',
+        f: 'real',
+        d: 'double precision',
+        dec38: 'numeric(38,18)',
+        dec10: 'numeric(10,2)',
+        s: 'text',
+        bin: 'bytea',
+        dt: 'date',
+        ts: 'timestamp with time zone',
+        ntz: 'timestamp without time zone',
+        bool: 'boolean',
+        st: 'jsonb',
+        arr: 'jsonb',
+        m: 'jsonb',
       });
       const text = await client.query(
         `SELECT b::text, sh::text, i::text, l::text, f::text, d::text, dec38::text, dec10::text, s, encode(bin, 'hex') AS bin,

@@ -183,7 +183,10 @@ function writeVersion1File(): void {
   db.prepare('INSERT INTO profiles VALUES (?, ?, ?, 0, ?)').run('warehouse', JSON.stringify(sink), xorEncryptor.encrypt(SECRET), 10);
   db.prepare('INSERT INTO profiles VALUES (?, ?, NULL, 1, ?)').run('laptop', JSON.stringify({ ...sink, table: 'other' }), 11);
   db.prepare('INSERT INTO recent_tables VALUES (?, ?)').run('/t/old', 5);
-  for (const [id, state, at] of [['done', 'succeeded', 1], ['cut', 'running', 2]] as const) {
+  for (const [id, state, at] of [
+    ['done', 'succeeded', 1],
+    ['cut', 'running', 2],
+  ] as const) {
     const info = { id, kind: 'export', title: id, request: { source: { tablePath: '/t/old' }, sink }, state, createdAt: at };
     db.prepare('INSERT INTO jobs VALUES (?, ?, ?)').run(id, at, JSON.stringify(info));
   }

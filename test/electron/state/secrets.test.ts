@@ -7,7 +7,10 @@ const pg = (connection: Extract<SinkSpec, { kind: 'postgres' }>['connection']): 
 
 describe('sink passwords', () => {
   it('splits a password out of the field or the URL (percent-decoded)', () => {
-    expect(splitPassword(pg({ host: 'h', user: 'u', password: 's3cret' }))).toEqual({ sink: pg({ host: 'h', user: 'u' }), password: 's3cret' });
+    expect(splitPassword(pg({ host: 'h', user: 'u', password: 's3cret' }))).toEqual({
+      sink: pg({ host: 'h', user: 'u' }),
+      password: 's3cret',
+    });
     expect(splitPassword(pg({ url: 'postgres://u:p%40ss@h:5432/db?sslmode=require' }))).toEqual({
       sink: pg({ url: 'postgres://u@h:5432/db?sslmode=require' }),
       password: 'p@ss',

@@ -83,15 +83,19 @@ for (const server of SERVERS) {
       suite.skipIfUnavailable(ctx);
       const local = tablePath('simple_table');
       for (const version of jsonVersions(local)) {
-        expect(await ourRows(at('simple_table'), ['id'], { versionAsOf: version })).toEqual((await duckdbRows(local, version, 'true', ['id'])).rows);
+        expect(await ourRows(at('simple_table'), ['id'], { versionAsOf: version })).toEqual(
+          (await duckdbRows(local, version, 'true', ['id'])).rows,
+        );
       }
     });
 
-    it("travels by timestamp to the version whose commit object the server last modified at or before it", async (ctx) => {
+    it('travels by timestamp to the version whose commit object the server last modified at or before it', async (ctx) => {
       suite.skipIfUnavailable(ctx);
       const local = tablePath('simple_table');
       const versions = jsonVersions(local);
-      const times = await Promise.all(versions.map((version) => suite.store.lastModified(BUCKET, `simple_table/_delta_log/${v(version)}.json`)));
+      const times = await Promise.all(
+        versions.map((version) => suite.store.lastModified(BUCKET, `simple_table/_delta_log/${v(version)}.json`)),
+      );
       for (const [i, version] of versions.entries()) {
         const expected = (await duckdbRows(local, version, 'true', ['id'])).rows;
         expect(await ourRows(at('simple_table'), ['id'], { timestampAsOf: new Date(times[i]).toISOString() })).toEqual(expected);
@@ -101,7 +105,9 @@ for (const server of SERVERS) {
           expect((await openSource({ tablePath: at('simple_table'), timestampAsOf: before })).snapshot.version).toBe(version);
         }
       }
-      const early = await failureOf(() => openSource({ tablePath: at('simple_table'), timestampAsOf: new Date(times[0] - 1_000).toISOString() }));
+      const early = await failureOf(() =>
+        openSource({ tablePath: at('simple_table'), timestampAsOf: new Date(times[0] - 1_000).toISOString() }),
+      );
       expect(early.message).toMatch(/is before the earliest commit \(version 0 at /);
     });
 
@@ -112,7 +118,9 @@ for (const server of SERVERS) {
       const versions = jsonVersions(local);
       expect(history.map((commit) => commit.version)).toEqual(versions);
       expect(history.map((commit) => commit.operation)).toEqual(versions.map((version) => commitInfo(local, version).operation));
-      const times = await Promise.all(versions.map((version) => suite.store.lastModified(BUCKET, `simple_table/_delta_log/${v(version)}.json`)));
+      const times = await Promise.all(
+        versions.map((version) => suite.store.lastModified(BUCKET, `simple_table/_delta_log/${v(version)}.json`)),
+      );
       expect(history.map((commit) => commit.timestamp)).toEqual(times);
     });
 
@@ -129,7 +137,9 @@ for (const server of SERVERS) {
       expect(rows).toContain('1');
       expect(rows).not.toContain('0');
       expect(rows).not.toContain('9');
-      expect(await ourRows(at('table-with-dv-small'), ['value'], { versionAsOf: 0 })).toEqual((await duckdbRows(local, 0, 'true', ['value'])).rows);
+      expect(await ourRows(at('table-with-dv-small'), ['value'], { versionAsOf: 0 })).toEqual(
+        (await duckdbRows(local, 0, 'true', ['value'])).rows,
+      );
     });
 
     it('reads a classic checkpoint from the bucket, with the commits before it gone', async (ctx) => {
@@ -139,7 +149,8 @@ for (const server of SERVERS) {
       const checkpoint = Number(JSON.parse(readFileSync(path.join(local, '_delta_log/_last_checkpoint'), 'utf8')).version);
       expect(uploaded.get(name)).toContain(`${name}/_delta_log/${v(checkpoint)}.checkpoint.parquet`);
       // Without the earlier commits only the checkpoint can give the file list.
-      for (let version = 0; version < checkpoint; version++) await suite.store.deleteObject(BUCKET, `${name}/_delta_log/${v(version)}.json`);
+      for (let version = 0; version < checkpoint; version++)
+        await suite.store.deleteObject(BUCKET, `${name}/_delta_log/${v(version)}.json`);
       const latest = Math.max(...jsonVersions(local));
       expect(await (await DeltaTable.open(at(name))).versionRange()).toEqual({ earliest: checkpoint, latest });
       expect(await ourRows(at(name), ['version'])).toEqual((await duckdbRows(local, latest, 'true', ['version'])).rows);
@@ -154,7 +165,8 @@ for (const server of SERVERS) {
       const sidecars = (last.v2Checkpoint.sidecarFiles as Json[]).map((sidecar) => `${name}/_delta_log/_sidecars/${sidecar.path}`);
       expect(sidecars.length).toBeGreaterThan(0);
       for (const sidecar of sidecars) expect(uploaded.get(name)).toContain(sidecar);
-      for (let version = 0; version < checkpoint; version++) await suite.store.deleteObject(BUCKET, `${name}/_delta_log/${v(version)}.json`);
+      for (let version = 0; version < checkpoint; version++)
+        await suite.store.deleteObject(BUCKET, `${name}/_delta_log/${v(version)}.json`);
       const latest = Math.max(...jsonVersions(local));
       expect(await (await DeltaTable.open(at(name))).versionRange()).toEqual({ earliest: checkpoint, latest });
       expect(await ourRows(at(name), ['id', 'name'])).toEqual((await duckdbRows(local, latest, 'true', ['id', 'name'])).rows);
@@ -193,13 +205,18 @@ for (const server of SERVERS) {
       }
       const fetched = fetchCounts().bytes - before.bytes;
       const file = path.join(local, decodeURIComponent(first.path as string));
-      const expected = await duckCells(`${await fileSelect(local, (await oracleSnapshot(local, 0)).metaData, first)} LIMIT ${limit + 1}`, ['county']);
+      const expected = await duckCells(`${await fileSelect(local, (await oracleSnapshot(local, 0)).metaData, first)} LIMIT ${limit + 1}`, [
+        'county',
+      ]);
       expect(counties).toEqual(expected);
       // What a preview needs: the log, the footer (its length is in the file's last 8 bytes) and the county chunk of
       // the first row group (its size from DuckDB), within the issue's 2x; and far less than the file.
       const bytes = readFileSync(file);
       const footer = 8 + bytes.readUInt32LE(bytes.length - 8);
-      const [chunk] = await duckCells(`SELECT total_compressed_size FROM parquet_metadata('${file}') WHERE row_group_id = 0 AND path_in_schema = 'county'`, ['total_compressed_size']);
+      const [chunk] = await duckCells(
+        `SELECT total_compressed_size FROM parquet_metadata('${file}') WHERE row_group_id = 0 AND path_in_schema = 'county'`,
+        ['total_compressed_size'],
+      );
       const log = statSync(path.join(local, '_delta_log', `${v(0)}.json`)).size;
       expect(fetched).toBeGreaterThanOrEqual(Number(chunk));
       expect(fetched - log).toBeLessThan(2 * (footer + Number(chunk)));
@@ -269,7 +286,9 @@ for (const server of SERVERS) {
         // The account comes from the URL; the emulator's endpoint and key from the options.
         registerStoreOptions(account, { endpoint: azurite.blobEndpoint, account_key: azurite.accountKey });
         const local = tablePath('simple_table');
-        expect(await ourRows(`${account}/simple_table`, ['id'], { versionAsOf: 2 })).toEqual((await duckdbRows(local, 2, 'true', ['id'])).rows);
+        expect(await ourRows(`${account}/simple_table`, ['id'], { versionAsOf: 2 })).toEqual(
+          (await duckdbRows(local, 2, 'true', ['id'])).rows,
+        );
       });
     }
   });
@@ -283,7 +302,8 @@ function cliAgainstS3(suite: SuiteServer): void {
       new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
         execFile(process.execPath, [bin, ...args], (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }));
       });
-    const flags = (options: Record<string, string>) => Object.entries(options).flatMap(([name, value]) => ['--storage-option', `${name}=${value}`]);
+    const flags = (options: Record<string, string>) =>
+      Object.entries(options).flatMap(([name, value]) => ['--storage-option', `${name}=${value}`]);
 
     it('previews the rows of a table in the bucket, and refuses a wrong key in one line', async (ctx) => {
       suite.skipIfUnavailable(ctx);

@@ -109,7 +109,10 @@ for (const server of SERVERS) {
       suite.skipIfUnavailable(ctx);
       const missing = `${log}/00000000000000000099.json`;
       for (const run of [() => storage.stat(missing), () => storage.read(missing), () => storage.readRange(missing, 0, 4)]) {
-        const err = await run().then(() => null, (e: unknown) => e);
+        const err = await run().then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(isNotFound(err)).toBe(true);
         expect((err as StorageError).code).toBe('MISSING_FILE');
         expect((err as Error).message).toMatch(new RegExp(`^cannot read ${escape(missing)}: no such object`));

@@ -241,7 +241,14 @@ describe('jsonReader on text marked as JSON (arrow.json, the reader form of vari
 
   it('reads the value the text spells, keeping numbers a double cannot hold as their text', () => {
     const column = json(['{"a":12345678901234567890,"b":1.5,"c":"x"}', '[1,null,true]', '"text"', 'null', null, '-9007199254740993']);
-    expect(all(column, 6, field)).toEqual([{ a: '12345678901234567890', b: 1.5, c: 'x' }, [1, null, true], 'text', null, null, '-9007199254740993']);
+    expect(all(column, 6, field)).toEqual([
+      { a: '12345678901234567890', b: 1.5, c: 'x' },
+      [1, null, true],
+      'text',
+      null,
+      null,
+      '-9007199254740993',
+    ]);
     // Unmarked, the same column is text.
     expect(all(column, 1)).toEqual(['{"a":12345678901234567890,"b":1.5,"c":"x"}']);
   });
@@ -251,7 +258,12 @@ describe('jsonReader on text marked as JSON (arrow.json, the reader form of vari
     const texts = json(['{"k":1}', '2']).data[0];
     const list = makeData({ type: new List(element), length: 1, nullCount: 0, valueOffsets: new Int32Array([0, 2]), child: texts });
     expect(all(makeVector(list), 1)).toEqual([[{ k: 1 }, 2]]);
-    const struct = makeData({ type: new Struct([new Field('v', new Utf8(), true, new Map(JSON_TEXT_METADATA))]), length: 2, nullCount: 0, children: [texts] });
+    const struct = makeData({
+      type: new Struct([new Field('v', new Utf8(), true, new Map(JSON_TEXT_METADATA))]),
+      length: 2,
+      nullCount: 0,
+      children: [texts],
+    });
     expect(all(makeVector(struct), 2)).toEqual([{ v: { k: 1 } }, { v: 2 }]);
   });
 });

@@ -1,12 +1,6 @@
 import { Field, Int32, Int64, List, Struct, Utf8, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import {
-  csvField,
-  csvFieldReader,
-  displayTextReader,
-  jsonText,
-  jsonTextReader,
-} from '../../../electron/values/text-formats.js';
+import { csvField, csvFieldReader, displayTextReader, jsonText, jsonTextReader } from '../../../electron/values/text-formats.js';
 
 describe('CSV fields', () => {
   it('quotes only what RFC 4180 requires and keeps null apart from the empty string', () => {

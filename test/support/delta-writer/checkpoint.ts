@@ -2,19 +2,7 @@
 // column per action type, plus the _last_checkpoint pointer.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import {
-  Bool,
-  Field,
-  Int32,
-  Int64,
-  List,
-  Map_,
-  Struct,
-  Table,
-  Utf8,
-  vectorFromArray,
-  type DataType,
-} from 'apache-arrow';
+import { Bool, Field, Int32, Int64, List, Map_, Struct, Table, Utf8, vectorFromArray, type DataType } from 'apache-arrow';
 import type { AddFile, DeletionVectorDescriptor, Metadata, Protocol, RemoveFile } from '../../../electron/delta/actions.js';
 import { setModificationTime } from '../../../electron/app/modification-time.js';
 import { logDir, versionPrefix } from './log-files.js';
@@ -31,7 +19,9 @@ export interface CheckpointState {
 
 const field = <T extends DataType>(name: string, type: T, nullable = true) => new Field<T>(name, type, nullable);
 const stringMap = () =>
-  new Map_(field('key_value', new Struct<{ key: Utf8; value: Utf8 }>([field('key', new Utf8(), false), field('value', new Utf8())]), false));
+  new Map_(
+    field('key_value', new Struct<{ key: Utf8; value: Utf8 }>([field('key', new Utf8(), false), field('value', new Utf8())]), false),
+  );
 const stringList = () => new List(field('element', new Utf8()));
 
 const dvType = new Struct([

@@ -30,8 +30,7 @@ export function computeStats(table: Table): FileStats {
 function columnBounds(vector: Vector): { min: Bound; max: Bound } | null {
   const type = vector.type as DataType;
   // Delta collects no min/max for booleans, binaries, decimals or nested types.
-  const numeric =
-    DataType.isInt(type) || DataType.isFloat(type) || DataType.isTimestamp(type) || DataType.isDate(type);
+  const numeric = DataType.isInt(type) || DataType.isFloat(type) || DataType.isTimestamp(type) || DataType.isDate(type);
   if (!numeric && !DataType.isUtf8(type)) return null;
   let min: Bound | null = null;
   let max: Bound | null = null;

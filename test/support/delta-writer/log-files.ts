@@ -14,12 +14,7 @@ export function versionPrefix(version: number): string {
   return String(version).padStart(20, '0');
 }
 
-export async function writeCommit(
-  tableRoot: string,
-  version: number,
-  actions: Action[],
-  timestampMs: number,
-): Promise<void> {
+export async function writeCommit(tableRoot: string, version: number, actions: Action[], timestampMs: number): Promise<void> {
   const file = path.join(logDir(tableRoot), `${versionPrefix(version)}.json`);
   const text = actions.map((a) => JSON.stringify(a)).join('\n') + '\n';
   try {

@@ -190,9 +190,7 @@ describe('DeltaTableWriter deletion vectors', () => {
     );
     const other = await DeltaTableWriter.create(`${root}2`, { schema: SCHEMA, deletionVectors: true });
     await other.append([{ data: rows([1, 2]) }]);
-    await expect(other.deleteRows(other.files()[0].path, [2], { predicate: 'true' })).rejects.toThrow(
-      /within the 2 rows/,
-    );
+    await expect(other.deleteRows(other.files()[0].path, [2], { predicate: 'true' })).rejects.toThrow(/within the 2 rows/);
     expect(await commitVersions(`${root}2`)).toEqual([0, 1]);
   });
 });
@@ -225,7 +223,9 @@ describe('DeltaTableWriter checkpoints', () => {
        FROM read_parquet(${checkpoint})`,
     );
     expect(counts).toEqual([{ n: 7n, adds: 4n, removes: 1n, meta: 1n, protocols: 1n }]);
-    const removes = await duck(`SELECT remove.path AS path, remove.dataChange AS dc FROM read_parquet(${checkpoint}) WHERE remove IS NOT NULL`);
+    const removes = await duck(
+      `SELECT remove.path AS path, remove.dataChange AS dc FROM read_parquet(${checkpoint}) WHERE remove IS NOT NULL`,
+    );
     expect(removes).toEqual([{ path: replaced.path, dc: false }]);
     const expected = await liveAdds(root, 6);
     const adds = await duck(
@@ -252,13 +252,15 @@ describe('DeltaTableWriter checkpoints', () => {
     );
     const metaData = (await readCommit(root, 0)).find((a) => a.metaData)?.metaData;
     expect(meta).toEqual({ id: metaData.id, schema: metaData.schemaString, parts: ['part'], dv: 'true', r: null });
-
   });
 });
 
 describe('data file columns', () => {
   it('refuses types the writer cannot write and columns without values, by name', () => {
-    const nested: StructType = { type: 'struct', fields: [{ name: 'tags', type: { type: 'array', elementType: 'string', containsNull: true }, nullable: true }] };
+    const nested: StructType = {
+      type: 'struct',
+      fields: [{ name: 'tags', type: { type: 'array', elementType: 'string', containsNull: true }, nullable: true }],
+    };
     expect(() => dataFileSchema(nested)).toThrow(/does not handle type .* of 'tags'/);
     expect(() => dataFileSchema({ type: 'struct', fields: [{ name: 'x', type: 'toString', nullable: true }] })).toThrow(/of 'x'/);
     expect(() => dataTable(fileSchema, { id: [1n] })).toThrow(/no values for column 'name'/);

@@ -7,8 +7,22 @@ import path from 'node:path';
 import type { Table } from 'apache-arrow';
 import type { StructType } from '../../../shared/delta-schema.js';
 import { DeltaportError } from '../../../shared/errors.js';
-import type { Action, AddFile, CommitInfo, DeletionVectorDescriptor, Metadata, Protocol, RemoveFile } from '../../../electron/delta/actions.js';
-import { deletionVectorFile, deletionVectorFileName, inlineDescriptor, loadDeletionVector, storedDescriptor } from '../../../electron/delta/deletion-vectors.js';
+import type {
+  Action,
+  AddFile,
+  CommitInfo,
+  DeletionVectorDescriptor,
+  Metadata,
+  Protocol,
+  RemoveFile,
+} from '../../../electron/delta/actions.js';
+import {
+  deletionVectorFile,
+  deletionVectorFileName,
+  inlineDescriptor,
+  loadDeletionVector,
+  storedDescriptor,
+} from '../../../electron/delta/deletion-vectors.js';
 import { writeCheckpoint } from './checkpoint.js';
 import { computeStats, type FileStats } from './file-stats.js';
 import { logDir, writeCommit } from './log-files.js';
@@ -258,7 +272,13 @@ export class DeltaTableWriter {
     }
     const interval = this.options.checkpointInterval ?? 0;
     if (interval > 0 && version % interval === 0) {
-      const state = { version, protocol: this.protocol, metadata: this.metadata, adds: this.files(), removes: [...this.tombstones.values()] };
+      const state = {
+        version,
+        protocol: this.protocol,
+        metadata: this.metadata,
+        adds: this.files(),
+        removes: [...this.tombstones.values()],
+      };
       await writeCheckpoint(this.root, state, timestamp);
     }
     return version;
