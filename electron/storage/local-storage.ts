@@ -26,7 +26,7 @@ export class LocalStorage implements Storage {
     for (const entry of entries) if (!entry.isDirectory() && (startAfter === undefined || entry.name > startAfter)) names.push(entry.name);
     // Key order is code-unit order, as object stores list it.
     names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    return names.map((name) => ({ name, size: -1, modifiedMs: null }));
+    return names.map((name) => ({ name, size: null, modifiedMs: null }));
   }
 
   async read(location: string): Promise<Uint8Array> {

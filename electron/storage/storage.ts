@@ -18,7 +18,8 @@ export interface ObjectMeta {
 export interface ListedObject {
   /** The name within the folder listed. */
   name: string;
-  size: number;
+  /** Null, as modifiedMs, where listing does not give it without a call per file. */
+  size: number | null;
   /** Null where listing does not give it without a call per file (a local folder). */
   modifiedMs: number | null;
 }

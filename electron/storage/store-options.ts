@@ -4,7 +4,7 @@
 // storage connection in the app; the longest matching prefix wins. Worker threads receive them from the thread that
 // starts them (exportStoreOptions), since each thread has its own clients.
 import { storeUrl, type StoreKind, type StoreLocation } from '../../shared/store-location.js';
-import { DeltaportError } from '../../shared/errors.js';
+import { validationError } from '../../shared/errors.js';
 
 export type StoreOptions = Record<string, string>;
 
@@ -29,7 +29,7 @@ export type RegisteredStoreOptions = { prefix: string; options: StoreOptions }[]
 
 let registered: RegisteredStoreOptions = [];
 
-/** Checks names and values; every problem at once, one per line. */
+/** Checks names and values (no secret's value is ever quoted); every problem at once. */
 export function storeOptionProblems(options: StoreOptions): string[] {
   const problems: string[] = [];
   for (const [name, value] of Object.entries(options)) {
@@ -38,8 +38,9 @@ export function storeOptionProblems(options: StoreOptions): string[] {
       problems.push(`storage option ${name} must be true or false, not '${value}'`);
     } else if (name === 'timeout_ms' && !/^[1-9][0-9]{0,6}$/.test(value)) {
       problems.push(`storage option timeout_ms must be a whole number of milliseconds, not '${value}'`);
-    } else if (name === 'endpoint' && !/^https?:\/\/[^/]+/.test(value))
+    } else if (name === 'endpoint' && !/^https?:\/\/[^/]+/.test(value)) {
       problems.push(`storage option endpoint must be an http(s):// URL, not '${value}'`);
+    }
   }
   return problems;
 }
@@ -47,7 +48,7 @@ export function storeOptionProblems(options: StoreOptions): string[] {
 /** Options for the locations under `prefix` (e.g. "s3://bucket" or "s3://"), replacing any given before for it. */
 export function registerStoreOptions(prefix: string, options: StoreOptions): void {
   const problems = storeOptionProblems(options);
-  if (problems.length > 0) throw new DeltaportError('VALIDATION', problems.join('\n'));
+  if (problems.length > 0) throw validationError(problems);
   const folder = prefix.endsWith('/') ? prefix : `${prefix}/`;
   registered = [...registered.filter((r) => r.prefix !== folder), { prefix: folder, options }].sort(
     (a, b) => a.prefix.length - b.prefix.length,
