@@ -35,22 +35,39 @@ export async function readCheckpoint(ref: CheckpointRef): Promise<CheckpointStat
     if (action.add) state.adds.push(action.add);
     if (action.sidecar) sidecars.push(action.sidecar.path);
   };
-  for (const file of ref.files) {
-    if (file.endsWith('.json')) {
-      (await readJsonActions(file)).forEach(take);
-    } else {
-      await readParquetActions(file, true, take);
-      state.parquetAddSources.push(file);
-    }
-  }
+  for (const actions of await readAll(ref.files, (file) => fileActions(file, true))) actions.forEach(take);
+  state.parquetAddSources.push(...ref.files.filter((file) => !file.endsWith('.json')));
   // Sidecar paths are relative to _delta_log/_sidecars (PROTOCOL.md "Sidecar File Information").
   const sidecarDir = joinLocation(parentLocation(ref.files[0]), '_sidecars');
-  for (const sidecar of sidecars) {
-    const file = resolveDataPath(sidecarDir, sidecar);
-    await readParquetActions(file, false, take);
-    state.parquetAddSources.push(file);
-  }
+  const sidecarFiles = sidecars.map((sidecar) => resolveDataPath(sidecarDir, sidecar));
+  for (const actions of await readAll(sidecarFiles, (file) => fileActions(file, false))) actions.forEach(take);
+  state.parquetAddSources.push(...sidecarFiles);
   return state;
+}
+
+/** The actions of one part or sidecar (JSON or Parquet); `withNonFileActions`: protocol, metaData, sidecar too. */
+async function fileActions(file: string, withNonFileActions: boolean): Promise<Action[]> {
+  if (file.endsWith('.json')) return readJsonActions(file);
+  const actions: Action[] = [];
+  await readParquetActions(file, withNonFileActions, (action) => actions.push(action));
+  return actions;
+}
+
+/** Parts and sidecars read at once: in an object store each costs round trips (stat, footer, chunks). */
+const PART_CONCURRENCY = 8;
+
+/** Each file's actions, in file order, read at most PART_CONCURRENCY at a time. */
+async function readAll(files: string[], read: (file: string) => Promise<Action[]>): Promise<Action[][]> {
+  const out: Action[][] = new Array<Action[]>(files.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      const i = next++;
+      out[i] = await read(files[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PART_CONCURRENCY, files.length) }, worker));
+  return out;
 }
 
 /** Only the checkpoint's metaData action: what time travel needs of the latest version, without its file list. */
