@@ -26,6 +26,8 @@ export interface ObjectStore {
   createBucket(name: string): Promise<void>;
   putObject(bucket: string, key: string, body: Uint8Array): Promise<void>;
   deleteObject(bucket: string, key: string): Promise<void>;
+  /** The object's bytes, or null when there is no such object. */
+  getObject(bucket: string, key: string): Promise<Uint8Array | null>;
   /** The object's modification time (epoch ms) as the server itself reports it. */
   lastModified(bucket: string, key: string): Promise<number>;
   stop(): Promise<void>;
@@ -93,6 +95,12 @@ export async function startS3(): Promise<S3Store | Skipped> {
     createBucket: async (name) => void (await call('PUT', `${endpoint}/${name}`)),
     putObject: async (bucket, key, body) => void (await call('PUT', objectUrl(bucket, key), body)),
     deleteObject: async (bucket, key) => void (await call('DELETE', objectUrl(bucket, key))),
+    async getObject(bucket, key) {
+      const response = await aws.fetch(objectUrl(bucket, key));
+      if (response.status === 404) return null;
+      if (!response.ok) throw new Error(`S3 GET ${bucket}/${key} failed: ${response.status}`);
+      return new Uint8Array(await response.arrayBuffer());
+    },
     lastModified: async (bucket, key) => httpDate((await send('HEAD', objectUrl(bucket, key))).headers),
     async pendingUploads(bucket) {
       const xml = await call('GET', `${endpoint}/${bucket}?uploads`);
@@ -137,6 +145,10 @@ export async function startAzurite(): Promise<AzuriteStore | Skipped> {
     createBucket: async (name) => void (await service.getContainerClient(name).create()),
     putObject: async (container, key, body) => void (await blob(container, key).uploadData(body)),
     deleteObject: async (container, key) => void (await blob(container, key).delete()),
+    async getObject(container, key) {
+      if (!(await blob(container, key).exists())) return null;
+      return new Uint8Array(await blob(container, key).downloadToBuffer());
+    },
     async lastModified(container, key) {
       const modified = (await blob(container, key).getProperties()).lastModified;
       if (!modified) throw new Error(`Azurite gave no Last-Modified for ${container}/${key}`);
@@ -171,6 +183,12 @@ export async function startGcs(): Promise<GcsStore | Skipped> {
     putObject: async (bucket, key, body) =>
       void (await call('POST', `${endpoint}/upload/storage/v1/b/${bucket}/o?uploadType=media&name=${encodeURIComponent(key)}`, body)),
     deleteObject: async (bucket, key) => void (await call('DELETE', objectUrl(bucket, key))),
+    async getObject(bucket, key) {
+      const response = await fetch(`${objectUrl(bucket, key)}?alt=media`);
+      if (response.status === 404) return null;
+      if (!response.ok) throw new Error(`GCS GET ${bucket}/${key} failed: ${response.status}`);
+      return new Uint8Array(await response.arrayBuffer());
+    },
     async lastModified(bucket, key) {
       const { updated } = JSON.parse(await call('GET', objectUrl(bucket, key))) as { updated?: string };
       const ms = Date.parse(updated ?? '');
