@@ -71,14 +71,14 @@ describe('storage connection payloads', () => {
     expect(checked('abfss://').prefix).toBe('az://');
     expect(checked('abfss://raw@acct.dfs.core.windows.net').prefix).toBe('abfss://raw@acct.dfs.core.windows.net');
     expect(validationMessage({ name: 'x', prefix: 's3://lake/tables/people', options: {} })).toBe(
-      'saveStorageConnection.prefix a storage connection applies to a whole bucket or container: use s3://lake, not s3://lake/tables/people',
+      'saveStorageConnection.prefix: a storage connection applies to a whole bucket or container: use s3://lake, not s3://lake/tables/people',
     );
     expect(validationMessage({ name: 'x', prefix: '/data/lake', options: {} })).toMatch(
-      /^saveStorageConnection\.prefix '\/data\/lake' is not a cloud URL/,
+      /^saveStorageConnection\.prefix: '\/data\/lake' is not a cloud URL/,
     );
-    expect(validationMessage({ name: 'x', prefix: ' ', options: {} })).toBe('saveStorageConnection.prefix must not be empty');
+    expect(validationMessage({ name: 'x', prefix: ' ', options: {} })).toBe('saveStorageConnection.prefix: the prefix must not be empty');
     expect(validationMessage({ name: 'x', prefix: 'ftp://lake', options: {} })).toMatch(
-      /^saveStorageConnection\.prefix unknown storage scheme 'ftp:\/\/'/,
+      /^saveStorageConnection\.prefix: unknown storage scheme 'ftp:\/\/'/,
     );
   });
 
@@ -96,10 +96,10 @@ describe('storage connection payloads', () => {
     expect(message).not.toContain(secret);
     expect(message.split('\n')).toHaveLength(1);
     expect(validationMessage({ name: 'x', prefix: 's3://lake', options: { region: 1 } })).toBe(
-      'saveStorageConnection.options.region must be a string',
+      'saveStorageConnection.options.region: an option value must be text',
     );
     expect(validationMessage({ name: 'x', prefix: 's3://lake', options: {}, extra: true })).toBe(
-      'saveStorageConnection has an unknown field "extra"',
+      'saveStorageConnection: has an unknown field "extra"',
     );
   });
 });
