@@ -14,7 +14,7 @@ import { storeUrl, type StoreLocation } from '../../shared/store-location.js';
 import { BucketKeys } from './bucket-keys.js';
 import { countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
-import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, storeFailure } from './store-failure.js';
+import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, statusReason, storeCall } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
 import { StorageError, type ListedObject, type ObjectMeta, type Storage, type StorageFailure } from './storage.js';
 
@@ -149,18 +149,11 @@ export class AzureStorage implements Storage {
     });
   }
 
-  private async call<T>(what: string, location: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (err) {
-      if (err instanceof StorageError) throw err;
+  private call<T>(what: string, location: string, run: () => Promise<T>): Promise<T> {
+    return storeCall(what, location, run, async (err) => {
       const e = err as { code?: string; statusCode?: number; details?: { errorCode?: string } };
-      const code = e.details?.errorCode ?? e.code ?? '';
-      let reason = CODES[code] ?? null;
-      if (!reason && e.statusCode === 404) reason = 'not-found';
-      if (!reason && e.statusCode === 403) reason = 'denied';
-      if (!reason && (e.statusCode === 429 || e.statusCode === 503)) reason = 'throttled';
-      throw storeFailure(what, location, { reason, err, identity: reason === 'denied' ? `storage account ${this.account}` : undefined });
-    }
+      const reason = CODES[e.details?.errorCode ?? e.code ?? ''] ?? statusReason(e.statusCode);
+      return { reason, identity: reason === 'denied' ? `storage account ${this.account}` : undefined };
+    });
   }
 }

@@ -6,9 +6,9 @@ import { storeUrl, type StoreLocation } from '../../shared/store-location.js';
 import { BucketKeys } from './bucket-keys.js';
 import { countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
-import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, storeFailure } from './store-failure.js';
+import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, statusReason, storeCall } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
-import { StorageError, type ListedObject, type ObjectMeta, type Storage, type StorageFailure } from './storage.js';
+import type { ListedObject, ObjectMeta, Storage } from './storage.js';
 
 export class GcsStorage implements Storage {
   private readonly bucket;
@@ -112,18 +112,19 @@ export class GcsStorage implements Storage {
       );
     });
     try {
-      return await Promise.race([run(), stalled]);
-    } catch (err) {
-      if (err instanceof StorageError) throw err;
-      const e = err as { code?: number | string; message?: string };
-      let reason: StorageFailure | null = null;
-      // A listing finds no object to miss, so its 404 is the bucket's; a read's may be either (GCS names the bucket in
-      // its words, emulators do not): the bucket is asked.
-      if (e.code === 404)
-        reason = what === 'list' || /bucket/i.test(e.message ?? '') || !(await this.bucketExists()) ? 'no-bucket' : 'not-found';
-      else if (e.code === 401 || e.code === 403) reason = 'denied';
-      else if (e.code === 429) reason = 'throttled';
-      throw storeFailure(what, location, { reason, err });
+      return await storeCall(
+        what,
+        location,
+        () => Promise.race([run(), stalled]),
+        async (err) => {
+          const e = err as { code?: number | string; message?: string };
+          // A listing finds no object to miss, so its 404 is the bucket's; a read's may be either (GCS names the bucket
+          // in its words, emulators do not): the bucket is asked.
+          if (e.code !== 404) return { reason: statusReason(typeof e.code === 'number' ? e.code : undefined) };
+          const noBucket = what === 'list' || /bucket/i.test(e.message ?? '') || !(await this.bucketExists());
+          return { reason: noBucket ? 'no-bucket' : 'not-found' };
+        },
+      );
     } finally {
       clearTimeout(timer);
     }

@@ -9,9 +9,9 @@ import { storeUrl, type StoreLocation } from '../../shared/store-location.js';
 import { BucketKeys } from './bucket-keys.js';
 import { countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
-import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, storeFailure } from './store-failure.js';
+import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, statusReason, storeCall } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
-import { StorageError, type ListedObject, type ObjectMeta, type Storage, type StorageFailure } from './storage.js';
+import type { ListedObject, ObjectMeta, Storage, StorageFailure } from './storage.js';
 
 const CODES: Record<string, StorageFailure> = {
   NoSuchKey: 'not-found',
@@ -141,20 +141,15 @@ export class S3Storage implements Storage {
     });
   }
 
-  private async call<T>(what: string, location: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (err) {
-      if (err instanceof StorageError) throw err;
+  private call<T>(what: string, location: string, run: () => Promise<T>): Promise<T> {
+    return storeCall(what, location, run, async (err) => {
       const e = err as { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
       const status = e.$metadata?.httpStatusCode;
-      let reason = CODES[e.Code ?? ''] ?? CODES[e.name ?? ''] ?? null;
-      if (!reason && status === 403) reason = 'denied';
-      if (!reason && (status === 429 || status === 503)) reason = 'throttled';
+      let reason = CODES[e.Code ?? ''] ?? CODES[e.name ?? ''] ?? (status === 404 ? null : statusReason(status));
       // A HEAD has no body to tell a missing bucket from a missing key; only a listing can.
       if (reason === 'not-found' && what === 'read' && status === 404 && e.name === 'NotFound') reason = await this.missingWhat();
-      throw storeFailure(what, location, { reason, err, identity: reason === 'denied' ? await this.identity() : undefined });
-    }
+      return { reason, identity: reason === 'denied' ? await this.identity() : undefined };
+    });
   }
 
   private async missingWhat(): Promise<StorageFailure> {

@@ -73,3 +73,26 @@ export function received(location: string, bytes: Uint8Array, length: number | u
   }
   return bytes;
 }
+
+/** Runs one client call: a failure other than our own leaves as the StorageError made of what `classify` finds. */
+export async function storeCall<T>(
+  what: string,
+  location: string,
+  run: () => Promise<T>,
+  classify: (err: unknown) => Promise<Omit<FailureFacts, 'err'>>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof StorageError) throw err;
+    throw storeFailure(what, location, { ...(await classify(err)), err });
+  }
+}
+
+/** The reason an HTTP status gives where the service's own error code said nothing known. */
+export function statusReason(status: number | undefined): StorageFailure | null {
+  if (status === 404) return 'not-found';
+  if (status === 401 || status === 403) return 'denied';
+  if (status === 429 || status === 503) return 'throttled';
+  return null;
+}
