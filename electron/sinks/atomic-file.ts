@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DeltaportError } from '../../shared/errors.js';
 import { canonicalLocation, isCloudLocation, locationName, uploadFile } from '../storage/storage.js';
+import { processRuns } from './process-runs.js';
 import { requireOutputFolder } from './output-folder.js';
 
 /** The local path whose partial files hold a target's rows while they are written: the target itself, or for a
@@ -47,21 +48,11 @@ export async function sweepStalePartials(absoluteTarget: string): Promise<string
   const names = await readdir(folder).catch(() => [] as string[]);
   const stale = names.filter((name) => {
     const pid = partialOwner(name, base);
-    return pid !== null && !isRunning(pid);
+    return pid !== null && !processRuns(pid);
   });
   const paths = stale.map((name) => path.join(folder, name));
   await Promise.all(paths.map((file) => rm(file, { force: true })));
   return paths;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export class AtomicFile {

@@ -6,6 +6,7 @@
 // renewed with every transaction and taken over once it has not been for LEASE_IDLE_MS.
 import { randomUUID } from 'node:crypto';
 import { DeltaportError } from '../../shared/errors.js';
+import { processRuns } from './process-runs.js';
 import { quoteIdent } from './sql-identifiers.js';
 
 /** This run: which process, since when. */
@@ -97,14 +98,4 @@ function stillHeld(pid: number, renewedAt: number): boolean {
 export async function releaseProcessLeases(query: Query): Promise<void> {
   const [exists] = await query(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = '_deltaport_runs'`);
   if (Number(exists.n) > 0) await query(`DELETE FROM ${RUNS} WHERE pid = ?`, [process.pid]);
-}
-
-/** Whether a process of this machine still runs (EPERM: it runs, under another user). */
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
