@@ -11,7 +11,8 @@ import { useBrowserSession } from '../support/browser-session.js';
 import { openPage, screenshot } from '../support/browser.js';
 import { createDatabase, dropDatabase } from '../support/postgres.js';
 import { tablePath } from '../support/tables.js';
-import { commitVersions, duck, liveAdds, readCommit, sqlString } from '../electron/delta-writer/log-reading.js';
+import { commitFile, commitInfo, commitVersions, dataFile, liveFiles, readCommit } from '../support/delta-oracle.js';
+import { duck, sqlText } from '../support/duckdb.js';
 
 const e2e = useBrowserSession('deltaport-e2e-out-');
 
@@ -55,7 +56,7 @@ function sortRows(rows: string[][]): string[][] {
 /** Rows of the given snapshot of simple_table (one column, id), read by DuckDB from the files its log keeps live. */
 async function simpleTableIds(version: number): Promise<string[]> {
   const root = tablePath('simple_table');
-  const files = [...(await liveAdds(root, version)).keys()].map((p) => sqlString(path.join(root, p)));
+  const files = (await liveFiles(root, version)).map((add) => sqlText(dataFile(root, add)));
   const rows = await duck(`SELECT id FROM read_parquet([${files.join(', ')}]) ORDER BY id`);
   return rows.map((r) => String(r.id));
 }
@@ -64,8 +65,8 @@ async function simpleTableIds(version: number): Promise<string[]> {
 async function partitionedValueMonth(): Promise<string[][]> {
   const root = tablePath('delta-0.8.0-partitioned');
   const rows: string[][] = [];
-  for (const add of (await liveAdds(root)).values()) {
-    const values = await duck(`SELECT value FROM read_parquet(${sqlString(path.join(root, add.path))})`);
+  for (const add of await liveFiles(root)) {
+    const values = await duck(`SELECT value FROM read_parquet(${sqlText(dataFile(root, add))})`);
     for (const v of values) rows.push([String(v.value), String(add.partitionValues.month)]);
   }
   return sortRows(rows);
@@ -73,10 +74,10 @@ async function partitionedValueMonth(): Promise<string[][]> {
 
 /** Writes an empty commit (commitInfo only) after the table's last one, as another writer would; returns its version. */
 async function appendEmptyCommit(root: string, operation = 'SET TBLPROPERTIES'): Promise<number> {
-  const versions = await commitVersions(root);
+  const versions = commitVersions(root);
   const next = versions[versions.length - 1] + 1;
   const info = { commitInfo: { timestamp: Date.now(), operation, operationParameters: {}, isBlindAppend: true } };
-  fs.writeFileSync(path.join(root, '_delta_log', `${String(next).padStart(20, '0')}.json`), `${JSON.stringify(info)}\n`);
+  fs.writeFileSync(commitFile(root, next), `${JSON.stringify(info)}\n`);
   return next;
 }
 
@@ -157,10 +158,10 @@ describe('Deltaport in a browser', () => {
     await showTab('History');
     const commits = e2e.page.getByRole('table', { name: 'Commits' });
     await commits.waitFor();
-    const versions = await commitVersions(root);
+    const versions = commitVersions(root);
     const expected: string[][] = [];
     for (const v of versions) {
-      const info = (await readCommit(root, v)).find((a) => a.commitInfo)?.commitInfo;
+      const info = commitInfo(root, v);
       expected.push([`v${v}`, String(info?.operation)]);
     }
     const shown = await commits
@@ -200,8 +201,8 @@ describe('Deltaport in a browser', () => {
   it('takes forgiving timestamps, shows UTC and the local zone, and offers the commits to pick from', async () => {
     // A copy whose commit times the test sets itself: one commit on the first day of each month of 2021.
     const copy = copyOf('simple_table', 'timed_table');
-    for (const v of await commitVersions(copy)) {
-      const file = path.join(copy, '_delta_log', `${String(v).padStart(20, '0')}.json`);
+    for (const v of commitVersions(copy)) {
+      const file = commitFile(copy, v);
       const time = new Date(Date.UTC(2021, v, 1, 12, 0, 0));
       fs.utimesSync(file, time, time);
     }
@@ -264,7 +265,7 @@ describe('Deltaport in a browser', () => {
     await valueHeader.click();
     expect(await valueHeader.getAttribute('aria-sort')).toBe('descending');
     const [{ top }] = await duck(
-      `SELECT max(value) AS top FROM read_parquet(${sqlString(path.join(tablePath('delta-0.8.0-partitioned'), '**/*.parquet'))})`,
+      `SELECT max(value) AS top FROM read_parquet(${sqlText(path.join(tablePath('delta-0.8.0-partitioned'), '**/*.parquet'))})`,
     );
     const firstRow = grid().locator('[role=row][aria-rowindex="2"] [role=gridcell]');
     expect(await firstRow.first().textContent()).toBe(String(top));
@@ -473,7 +474,7 @@ describe('Deltaport in a browser', () => {
 
   it('cancels a long export, shows the rows committed, resumes it exactly once, shows its target and clears finished jobs', async () => {
     const root = tablePath('COVID-19_NYT');
-    const info = (await readCommit(root, 0)).find((a) => a.commitInfo)!.commitInfo;
+    const info = readCommit(root, 0).find((a) => a.commitInfo)!.commitInfo;
     const total = Number(info.operationMetrics.numOutputRows);
     const file = path.join(e2e.scratch, 'covid.sqlite');
 
@@ -543,7 +544,7 @@ describe('Deltaport in a browser', () => {
   it('says when the open table gets new commits and moves to the latest on request', async () => {
     const copy = copyOf('simple_table', 'growing_table');
     await openAndWait(copy);
-    const latest = (await commitVersions(copy)).at(-1)!;
+    const latest = commitVersions(copy).at(-1)!;
     await e2e.page.getByText(`Latest snapshot · v${latest}`).waitFor();
     const next = await appendEmptyCommit(copy);
     const news = e2e.page.getByRole('status').filter({ hasText: 'The table has new commits' });
@@ -565,7 +566,7 @@ describe('Deltaport in a browser', () => {
     await showTab('History');
     const commits = e2e.page.getByRole('table', { name: 'Commits' });
     const lines = commits.locator('tbody tr.commit');
-    const versions = await commitVersions(root);
+    const versions = commitVersions(root);
     await expect.poll(() => lines.count()).toBe(versions.length);
     // One line each: every row as high as the first, and no taller than two lines of text.
     const heights = await lines.evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
@@ -573,7 +574,7 @@ describe('Deltaport in a browser', () => {
     await screenshot(e2e.page, '15-history-databricks');
 
     const newest = versions.at(-1)!;
-    const commit = (await readCommit(root, newest)).find((a) => a.commitInfo)!.commitInfo;
+    const commit = readCommit(root, newest).find((a) => a.commitInfo)!.commitInfo;
     await commits.getByRole('button', { name: `Details of v${newest}` }).click();
     const details = commits.locator('tr.commit-details');
     for (const [key, value] of Object.entries(commit.operationMetrics as Record<string, unknown>)) {
@@ -585,7 +586,7 @@ describe('Deltaport in a browser', () => {
     // A long log: the newest hundred first, then a hundred more on request.
     const long = copyOf('simple_table', 'long_log');
     for (let i = 0; i < 150; i++) await appendEmptyCommit(long);
-    const count = (await commitVersions(long)).length;
+    const count = commitVersions(long).length;
     await openAndWait(long);
     await expect.poll(() => lines.count(), { timeout: 30_000 }).toBe(100);
     await e2e.page.getByText(`Showing the newest 100 of ${count} commits.`).waitFor();
@@ -595,10 +596,10 @@ describe('Deltaport in a browser', () => {
 
   it('shows the schema as a tree whose nested fields open, as the log declares them', async () => {
     const root = tablePath('delta-1.2.1-only-struct-stats');
-    const versions = await commitVersions(root);
+    const versions = commitVersions(root);
     let schemaString = '';
     for (const v of versions) {
-      const meta = (await readCommit(root, v)).find((a) => a.metaData)?.metaData;
+      const meta = readCommit(root, v).find((a) => a.metaData)?.metaData;
       if (meta) schemaString = meta.schemaString;
     }
     const fields = (JSON.parse(schemaString) as { fields: { name: string; nullable: boolean }[] }).fields;
@@ -697,7 +698,7 @@ describe('Deltaport in a browser', () => {
     const root = await e2e.page.getByLabel('Table location', { exact: true }).inputValue();
     await e2e.page.locator('.snapshot-bar .table-path', { hasText: root }).waitFor();
     await showTab('History');
-    const versions = await commitVersions(root);
+    const versions = commitVersions(root);
     expect(versions.length).toBeGreaterThan(1);
     await expect.poll(() => e2e.page.getByRole('table', { name: 'Commits' }).locator('tbody tr').count()).toBe(versions.length);
     await screenshot(e2e.page, '15-sample-history');

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { useBrowserSession } from '../support/browser-session.js';
 import { screenshot } from '../support/browser.js';
 import { tablePath } from '../support/tables.js';
-import { duckCells, fileSelect } from '../electron/delta/filter-oracle.js';
-import { commitInfo, oracleRecordCount, oracleSnapshot, type Json, type OracleSnapshot } from '../electron/delta/log-oracle.js';
+import { commitInfo, type Json, oracleRecordCount, oracleSnapshot, type OracleSnapshot } from '../support/delta-oracle.js';
+import { duckCells, fileSelect } from '../support/delta-oracle-rows.js';
 
 const e2e = useBrowserSession('deltaport-e2e-diff-');
 const TABLE = tablePath('cdf-table');

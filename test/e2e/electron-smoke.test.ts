@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../electron/app/package-root.js';
 import { electronPackageDir } from '../../electron/launcher/electron-runtime.js';
 import { ensureElectronSqlite } from '../../electron/launcher/prepare.js';
+import { liveRowCount } from '../support/delta-oracle.js';
 
 const root = packageRoot();
 
@@ -34,29 +35,6 @@ async function unavailable(): Promise<string | null> {
     return (err as Error).message;
   }
   return null;
-}
-
-/** Live rows of a table with JSON commits only, from its log: numRecords less the deletion vectors' cardinality. */
-function liveRowsFromLog(table: string): number {
-  const log = path.join(table, '_delta_log');
-  const names = fs.readdirSync(log);
-  if (names.some((n) => n.includes('checkpoint'))) throw new Error('the sample gained a checkpoint: count it another way');
-  const live = new Map<string, number>();
-  for (const name of names.filter((n) => /^\d{20}\.json$/.test(n)).sort()) {
-    for (const line of fs.readFileSync(path.join(log, name), 'utf8').split('\n').filter(Boolean)) {
-      const action = JSON.parse(line) as {
-        add?: { path: string; stats: string; deletionVector?: { cardinality: number } };
-        remove?: { path: string };
-      };
-      if (action.remove) live.delete(action.remove.path);
-      if (action.add)
-        live.set(
-          action.add.path,
-          (JSON.parse(action.add.stats) as { numRecords: number }).numRecords - (action.add.deletionVector?.cardinality ?? 0),
-        );
-    }
-  }
-  return [...live.values()].reduce((a, b) => a + b, 0);
 }
 
 let skipReason: string | null = null;
@@ -121,7 +99,7 @@ describe('the desktop app (Electron)', () => {
     await job.getByText('Done', { exact: true }).waitFor({ timeout: 60_000 });
     const db = new Database(file, { readonly: true });
     try {
-      expect((db.prepare('SELECT count(*) AS n FROM sales').get() as { n: number }).n).toBe(liveRowsFromLog(sample));
+      expect((db.prepare('SELECT count(*) AS n FROM sales').get() as { n: number }).n).toBe(await liveRowCount(sample));
     } finally {
       db.close();
     }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useBrowserSession } from '../support/browser-session.js';
 import { screenshot } from '../support/browser.js';
 import { tablePath } from '../support/tables.js';
-import { duckdbRows } from '../electron/delta/filter-oracle.js';
+import { duckdbRows } from '../support/delta-oracle-rows.js';
 
 const e2e = useBrowserSession('deltaport-e2e-filter-');
 

@@ -11,8 +11,8 @@ import { screenshot } from '../support/browser.js';
 import type { S3Store } from '../support/object-stores.js';
 import { startS3WithTable } from '../support/s3-table.js';
 import { tablePath } from '../support/tables.js';
-import { duckdbRows } from '../electron/delta/filter-oracle.js';
-import { jsonVersions, readCommit } from '../electron/delta/log-oracle.js';
+import { commitVersions, readCommit } from '../support/delta-oracle.js';
+import { duckdbRows } from '../support/delta-oracle-rows.js';
 
 const e2e = useBrowserSession('deltaport-e2e-connections-');
 let s3: S3Store | null = null;
@@ -31,7 +31,7 @@ afterAll(async () => {
 /** The latest schema the local copy's log declares. */
 function logFields(root: string): { name: string; type: string }[] {
   let schemaString = '';
-  for (const version of jsonVersions(root)) {
+  for (const version of commitVersions(root)) {
     const meta = readCommit(root, version).find((a) => a.metaData)?.metaData;
     if (meta) schemaString = meta.schemaString as string;
   }
@@ -96,7 +96,7 @@ describe('storage connections', () => {
     await page.getByText('Latest snapshot').waitFor();
 
     const root = tablePath('simple_table');
-    const version = Math.max(...jsonVersions(root));
+    const version = Math.max(...commitVersions(root));
     await page.getByRole('tab', { name: /^Overview/ }).click();
     const tree = page.getByRole('list', { name: 'Schema' });
     const names = await tree.locator(':scope > li .schema-name').allTextContents();

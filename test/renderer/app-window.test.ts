@@ -8,7 +8,8 @@ import { createElement } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { installInProcessApi, type InProcessApi } from './in-process-api.js';
 import { tablePath } from '../support/tables.js';
-import { commitVersions, duck, liveAdds, sqlString } from '../electron/delta-writer/log-reading.js';
+import { commitFile, commitVersions, liveFiles } from '../support/delta-oracle.js';
+import { duck, sqlText } from '../support/duckdb.js';
 
 let host: InProcessApi;
 let App: typeof import('../../renderer/src/App.js').App;
@@ -40,7 +41,7 @@ describe('the window', () => {
     await openTable(root);
     const status = await screen.findByText(/snapshot v0/, undefined, { timeout: 20_000 });
     expect(status.textContent).toBe('snapshot v0');
-    const rows = (await duck(`SELECT count(*) AS n FROM read_parquet(${sqlString(path.join(root, '**/*.parquet'))})`))[0].n;
+    const rows = (await duck(`SELECT count(*) AS n FROM read_parquet(${sqlText(path.join(root, '**/*.parquet'))})`))[0].n;
     expect(Number(screen.getByRole('grid').getAttribute('aria-rowcount'))).toBe(Number(rows) + 1);
     expect(gridHeaders()).toEqual(['value', 'year', 'month', 'day']);
 
@@ -55,18 +56,18 @@ describe('the window', () => {
   it('announces new commits of the open table and moves to the latest on request', async () => {
     const copy = fs.mkdtempSync(path.join(host.dataDir, 'growing-'));
     fs.cpSync(tablePath('simple_table'), copy, { recursive: true });
-    const latest = (await commitVersions(copy)).at(-1)!;
+    const latest = commitVersions(copy).at(-1)!;
     render(createElement(App));
     await openTable(copy);
     screen.getByText(`Latest snapshot · v${latest}`);
     const next = latest + 1;
     const info = { commitInfo: { timestamp: Date.now(), operation: 'OPTIMIZE', operationParameters: {} } };
-    fs.writeFileSync(path.join(copy, '_delta_log', `${String(next).padStart(20, '0')}.json`), `${JSON.stringify(info)}\n`);
+    fs.writeFileSync(commitFile(copy, next), `${JSON.stringify(info)}\n`);
     const go = await screen.findByRole('button', { name: `Go to v${next}` }, { timeout: 15_000 });
     fireEvent.click(go);
     await screen.findByText(`Latest snapshot · v${next}`, undefined, { timeout: 15_000 });
     expect(screen.queryByRole('button', { name: `Go to v${next}` })).toBeNull();
     // The empty commit changed no data: the same files are live.
-    expect((await liveAdds(copy, next)).size).toBe((await liveAdds(copy, latest)).size);
+    expect((await liveFiles(copy, next)).length).toBe((await liveFiles(copy, latest)).length);
   });
 });

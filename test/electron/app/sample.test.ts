@@ -8,7 +8,8 @@ import { sampleTableProvider } from '../../../electron/app/sample.js';
 import { loadDeletionVector } from '../../../electron/delta/deletion-vectors.js';
 import { openSource } from '../../../electron/delta/source.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
-import { commitVersions, duck, liveAdds, readCommit, sqlString, type Json } from '../delta-writer/log-reading.js';
+import { commitFile, commitInfo, commitVersions, dataFile, type Json, liveFiles, readCommit } from '../../support/delta-oracle.js';
+import { duck, sqlText } from '../../support/duckdb.js';
 
 let dir: string;
 let root: string;
@@ -32,9 +33,10 @@ async function readColumn(column: string, at: { versionAsOf?: number } = {}): Pr
 /** Live rows of the table as the test computes them: every live file through DuckDB, minus its deleted rows. */
 async function liveOrderIds(version?: number): Promise<number[]> {
   const ids: number[] = [];
-  for (const add of (await liveAdds(root, version)).values()) {
-    const file = path.join(root, decodeURIComponent(add.path));
-    const rows = await duck(`SELECT order_id FROM read_parquet(${sqlString(file)}, file_row_number = true) ORDER BY file_row_number`);
+  for (const add of await liveFiles(root, version)) {
+    const rows = await duck(
+      `SELECT order_id FROM read_parquet(${sqlText(dataFile(root, add))}, file_row_number = true) ORDER BY file_row_number`,
+    );
     const deleted = add.deletionVector ? new Set(await loadDeletionVector(root, add.deletionVector)) : new Set();
     rows.forEach((r, i) => {
       if (!deleted.has(i)) ids.push(Number(r.order_id));
@@ -46,7 +48,7 @@ async function liveOrderIds(version?: number): Promise<number[]> {
 describe('the built-in sample', () => {
   it('is copied into the data folder, and its path returned', async () => {
     expect(root).toBe(path.join(dir, 'sample-sales'));
-    expect(await commitVersions(root)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(commitVersions(root)).toEqual([0, 1, 2, 3, 4, 5]);
     const leftovers = (await fs.readdir(dir)).filter((n) => n !== 'sample-sales');
     expect(leftovers).toEqual([]);
   });
@@ -54,14 +56,14 @@ describe('the built-in sample', () => {
   it('records create, two appends, an update and two deletes, in that order', async () => {
     const operations: string[] = [];
     for (let v = 0; v <= 5; v++) {
-      const info = (await readCommit(root, v)).find((a) => a.commitInfo)?.commitInfo as Json;
+      const info = commitInfo(root, v) as Json;
       operations.push(info.operation);
     }
     expect(operations).toEqual(['CREATE TABLE', 'WRITE', 'WRITE', 'UPDATE', 'DELETE', 'DELETE']);
   });
 
   it('declares reader version 3 with deletion vectors, and partitions by region', async () => {
-    const first = await readCommit(root, 0);
+    const first = readCommit(root, 0);
     const protocol = first.find((a) => a.protocol)?.protocol;
     expect(protocol).toEqual({
       minReaderVersion: 3,
@@ -90,7 +92,7 @@ describe('the built-in sample', () => {
   });
 
   it('uses a deletion vector file and an inline deletion vector', async () => {
-    const dvs = [...(await liveAdds(root)).values()].filter((a) => a.deletionVector).map((a) => a.deletionVector);
+    const dvs = (await liveFiles(root)).filter((a) => a.deletionVector).map((a) => a.deletionVector);
     expect(dvs.map((d) => [d.storageType, d.cardinality]).sort()).toEqual([
       ['i', 1],
       ['u', 2],
@@ -100,11 +102,11 @@ describe('the built-in sample', () => {
   });
 
   it('stores the region in folders and not in the data files, and the update in a rewritten file', async () => {
-    const adds = [...(await liveAdds(root)).values()];
+    const adds = await liveFiles(root);
     expect(adds.map((a) => a.path.split('/')[0]).sort()).toEqual(['region=APAC', 'region=EU', 'region=EU', 'region=NA', 'region=NA']);
-    const naFiles = adds.filter((a) => a.partitionValues.region === 'NA').map((a) => path.join(root, a.path));
+    const naFiles = adds.filter((a) => a.partitionValues.region === 'NA').map((a) => dataFile(root, a));
     const rows = await duck(
-      `SELECT order_id, unit_price FROM read_parquet([${naFiles.map(sqlString).join(',')}]) WHERE order_id <= 16 ORDER BY order_id`,
+      `SELECT order_id, unit_price FROM read_parquet([${naFiles.map(sqlText).join(',')}]) WHERE order_id <= 16 ORDER BY order_id`,
     );
     expect(rows.map((r) => [Number(r.order_id), r.unit_price])).toEqual([
       [9, 35],
@@ -116,15 +118,15 @@ describe('the built-in sample', () => {
       [15, 39.9],
       [16, 59],
     ]);
-    const columns = await duck(`DESCRIBE SELECT * FROM read_parquet(${sqlString(naFiles[0])}, hive_partitioning = false)`);
+    const columns = await duck(`DESCRIBE SELECT * FROM read_parquet(${sqlText(naFiles[0])}, hive_partitioning = false)`);
     expect(columns.map((c) => c.column_name)).not.toContain('region');
   });
 
   it('gives each commit file the modification time of its commit, a day apart', async () => {
     const times: number[] = [];
     for (let v = 0; v <= 5; v++) {
-      const info = (await readCommit(root, v)).find((a) => a.commitInfo)?.commitInfo as Json;
-      const stat = await fs.stat(path.join(root, '_delta_log', `${String(v).padStart(20, '0')}.json`));
+      const info = commitInfo(root, v) as Json;
+      const stat = await fs.stat(commitFile(root, v));
       expect(Math.floor(stat.mtimeMs)).toBe(info.timestamp);
       times.push(info.timestamp);
     }
@@ -137,7 +139,7 @@ describe('the built-in sample', () => {
     expect(await sampleTableProvider(dir)()).toBe(root);
     const after = await fs.stat(path.join(root, '_delta_log', '00000000000000000000.json'));
     expect(after.ino).toBe(before.ino);
-    expect(await commitVersions(root)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(commitVersions(root)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 });
 

@@ -16,7 +16,7 @@ import { storeOptionsFor } from '../../../electron/storage/store-options.js';
 import type { S3Store } from '../../support/object-stores.js';
 import { startS3WithTable } from '../../support/s3-table.js';
 import { tablePath } from '../../support/tables.js';
-import { duckdbRows } from '../delta/filter-oracle.js';
+import { duckdbRows } from '../../support/delta-oracle-rows.js';
 
 const xorEncryptor: Encryptor = {
   encrypt: (plain) => Buffer.from(Buffer.from(plain, 'utf8').map((b) => b ^ 0x33)),

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../support/test-database.js';
 import { tablePath } from '../../support/tables.js';
-import { duck, sqlText } from '../export/oracle.js';
+import { duck, sqlText } from '../../support/duckdb.js';
 import { RUN_SOURCES } from '../../support/source-workers.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');

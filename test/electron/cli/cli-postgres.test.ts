@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { startFaultProxy } from '../../support/fault-proxy.js';
 import { useTestDatabase } from '../../support/test-database.js';
 import { tablePath } from '../../support/tables.js';
-import { duck, sqlText } from '../export/oracle.js';
+import { duck, sqlText } from '../../support/duckdb.js';
 import { cli } from './run-cli.js';
 
 const table = tablePath('delta-0.8.0-partitioned');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tablePath } from '../../support/tables.js';
-import { duckdbRows } from '../delta/filter-oracle.js';
+import { duckdbRows } from '../../support/delta-oracle-rows.js';
 import { cli } from './run-cli.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'deltaport-where-'));

@@ -5,26 +5,13 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommitSummary, TableInfo } from '../../../shared/table-info.js';
 import { tablePath } from '../../support/tables.js';
-import { duck, liveRecordCount, sqlText } from '../export/oracle.js';
+import { commitInfo, commitVersions, liveRowCount, readCommit } from '../../support/delta-oracle.js';
+import { duck, sqlText } from '../../support/duckdb.js';
 import { cli, cliOn } from './run-cli.js';
 
 const simple = tablePath('simple_table');
 const nullPartition = tablePath('delta-0.8.0-null-partition');
 const allTypes = tablePath('delta-1.2.1-only-struct-stats');
-
-/** Each JSON commit's actions, parsed without the reader. */
-function commits(table: string): Record<string, unknown>[][] {
-  const log = path.join(table, '_delta_log');
-  return readdirSync(log)
-    .filter((n) => /^\d{20}\.json$/.test(n))
-    .sort()
-    .map((n) =>
-      readFileSync(path.join(log, n), 'utf8')
-        .split('\n')
-        .filter((l) => l.trim())
-        .map((l) => JSON.parse(l) as Record<string, unknown>),
-    );
-}
 
 let out: string;
 beforeAll(() => {
@@ -70,7 +57,7 @@ describe('schema', () => {
     const run = await cli('schema', nullPartition, '--json');
     expect(run.code).toBe(0);
     const info = JSON.parse(run.stdout) as TableInfo;
-    const [first] = commits(nullPartition);
+    const first = readCommit(nullPartition, 0);
     const meta = first.find((a) => a.metaData)!.metaData as { id: string; schemaString: string; partitionColumns: string[] };
     expect(info.version).toBe(0);
     expect(info.id).toBe(meta.id);
@@ -118,7 +105,7 @@ describe('history', () => {
   it("--json lists every commit newest first, with the log's operations", async () => {
     const run = await cli('history', simple, '--json');
     const list = JSON.parse(run.stdout) as CommitSummary[];
-    const infos = commits(simple).map((c) => c.find((a) => a.commitInfo)!.commitInfo as { operation: string; timestamp: number });
+    const infos = commitVersions(simple).map((v) => commitInfo(simple, v));
     expect(list.map((c) => c.version)).toEqual([4, 3, 2, 1, 0]);
     expect(list.map((c) => c.operation)).toEqual(infos.map((i) => i.operation).reverse());
     expect(list.map((c) => c.commitInfoTimestamp)).toEqual(infos.map((i) => i.timestamp).reverse());
@@ -146,7 +133,7 @@ describe('history', () => {
 describe('preview', () => {
   // The values of v in each of the table's two files, read by DuckDB; k comes from partitionValues in the log.
   async function nullPartitionRows(): Promise<{ k: string | null; v: bigint }[]> {
-    const adds = commits(nullPartition)[0]
+    const adds = readCommit(nullPartition, 0)
       .filter((a) => a.add)
       .map((a) => a.add as { path: string; partitionValues: { k: string | null } });
     const rows: { k: string | null; v: bigint }[] = [];
@@ -229,7 +216,7 @@ describe('export', () => {
     const run = await cli('export', allTypes, '--sink', `jsonl:${target}`, '--option', 'parquetBatchSize=4');
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
-    const rows = await liveRecordCount(allTypes);
+    const rows = await liveRowCount(allTypes);
     expect(run.stdout).toMatch(new RegExp(`^exported ${rows} rows in \\d+\\.\\d s \\(\\d+ rows/s\\)\\n$`));
     expect(readFileSync(target, 'utf8').trimEnd().split('\n')).toHaveLength(rows);
   });
@@ -257,7 +244,7 @@ describe('export', () => {
 
   it('refuses to replace an existing output file unless --force or --mode overwrite is given', async () => {
     const target = path.join(out, 'again.jsonl');
-    const rows = await liveRecordCount(allTypes);
+    const rows = await liveRowCount(allTypes);
     expect((await cli('export', allTypes, '--sink', `jsonl:${target}`)).code).toBe(0);
     writeFileSync(target, 'kept\n');
     expect(await cli('export', allTypes, '--sink', `jsonl:${target}`)).toMatchObject({
@@ -285,7 +272,7 @@ describe('export', () => {
     const conn = new Database(db, { readonly: true });
     try {
       const n = conn.prepare('SELECT count(*) AS n FROM "simple_table"').get() as { n: number };
-      expect(n.n).toBe(await liveRecordCount(simple));
+      expect(n.n).toBe(await liveRowCount(simple));
     } finally {
       conn.close();
     }

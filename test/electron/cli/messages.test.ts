@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { commitVersions, liveAdds } from '../delta-writer/log-reading.js';
+import { commitVersions, dataFile, liveFiles } from '../../support/delta-oracle.js';
 import { scratchFolders } from '../delta/log-files.js';
 import { tablePath } from '../../support/tables.js';
 import { cli } from './run-cli.js';
@@ -43,10 +43,11 @@ describe('CLI messages', () => {
     // simple_table with the files only versions before 4 used deleted, as VACUUM does.
     const table = path.join(scratch.make(), 'simple_table');
     cpSync(tablePath('simple_table'), table, { recursive: true });
-    const versions = await commitVersions(table);
-    const latest = new Set((await liveAdds(table)).keys());
-    const used = await Promise.all(versions.map(async (v) => [...(await liveAdds(table, v)).keys()]));
-    for (const file of new Set(used.flat())) if (!latest.has(file)) rmSync(path.join(table, file));
+    const versions = commitVersions(table);
+    const filesAt = async (version?: number) => (await liveFiles(table, version)).map((add) => dataFile(table, add));
+    const latest = new Set(await filesAt());
+    const used = await Promise.all(versions.map(filesAt));
+    for (const file of new Set(used.flat())) if (!latest.has(file)) rmSync(file);
     // Readable by the log: the versions all of whose files are among the latest's.
     const readable = versions.filter((_, i) => used[i].every((f) => latest.has(f)));
     expect(readable).not.toContain(0);

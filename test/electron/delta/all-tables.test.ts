@@ -1,5 +1,5 @@
-// Every table of the shared corpus is scanned, or refused by name. Expected row counts come from the log, replayed
-// here by hand (JSON commits, checkpoints through DuckDB): numRecords of live files (DuckDB's count where a file has
+// Every table of the shared corpus is scanned, or refused by name. Expected row counts come from the log, replayed by
+// test/support/delta-oracle.ts (JSON commits, checkpoints through DuckDB): numRecords of live files (DuckDB's count where a file has
 // no stats) minus deletion vector cardinality. Sample values are compared with DuckDB reading the data files.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +11,8 @@ import { scan } from '../../../electron/delta/scan.js';
 import type { ScanOptions } from '../../../electron/delta/scan-types.js';
 import type { Snapshot } from '../../../electron/delta/snapshot.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
-import { commitVersions, duck, readCommit, sqlString, type Json } from '../delta-writer/log-reading.js';
+import { dataFile, type Json, liveFiles, liveRowCount } from '../../support/delta-oracle.js';
+import { duck, sqlText } from '../../support/duckdb.js';
 import { TABLES_ROOT, tablePath } from '../../support/tables.js';
 
 /** The shared corpus, then tables written by delta-rs (test/fixtures/delta-rs, made by its make-tables.py). */
@@ -25,51 +26,6 @@ const TABLES: [string, string][] = [
   ...folders(TABLES_ROOT).map((name): [string, string] => [name, tablePath(name)]),
   ...folders(DELTA_RS_ROOT).map((name): [string, string] => [`delta-rs/${name}`, path.join(DELTA_RS_ROOT, name)]),
 ];
-
-/** Live add actions at the latest version: the newest checkpoint the commits continue from, then the commits. */
-async function liveAdds(root: string): Promise<Json[]> {
-  const versions = await commitVersions(root);
-  const logDir = path.join(root, '_delta_log');
-  const live = new Map<string, Json>();
-  const key = (a: Json): string =>
-    `${decodeURIComponent(a.path)}|${a.deletionVector ? JSON.stringify([a.deletionVector.storageType, a.deletionVector.pathOrInlineDv, a.deletionVector.offset]) : ''}`;
-  let from = 0;
-  if (versions[0] !== 0) {
-    const names = readdirSync(logDir);
-    const checkpoints = names.filter((n) => /^\d{20}\.checkpoint(\.\d{10}\.\d{10})?\.parquet$/.test(n));
-    const latest = Math.max(...checkpoints.map((n) => Number(n.slice(0, 20))));
-    const files = checkpoints.filter((n) => Number(n.slice(0, 20)) === latest).map((n) => sqlString(path.join(logDir, n)));
-    const rows = await duck(`select to_json("add")::varchar as a from read_parquet([${files.join(',')}]) where "add" is not null`);
-    for (const r of rows) {
-      const add = JSON.parse(r.a as string) as Json;
-      live.set(key(add), add);
-    }
-    from = latest + 1;
-  }
-  for (const v of versions.filter((x) => x >= from)) {
-    for (const a of await readCommit(root, v)) {
-      if (a.remove) live.delete(key(a.remove));
-      if (a.add) live.set(key(a.add), a.add);
-    }
-  }
-  return [...live.values()];
-}
-
-async function expectedRows(root: string, adds: Json[]): Promise<number> {
-  let rows = 0;
-  for (const add of adds) {
-    const stats = add.stats ? (JSON.parse(add.stats as string) as Json) : null;
-    if (typeof stats?.numRecords === 'number') rows += stats.numRecords;
-    else {
-      const [r] = await duck(
-        `select count(*)::integer as n from read_parquet(${sqlString(path.join(root, decodeURIComponent(add.path)))})`,
-      );
-      rows += r.n as number;
-    }
-    rows -= add.deletionVector?.cardinality ?? 0;
-  }
-  return rows;
-}
 
 async function collect(snapshot: Snapshot, options: ScanOptions = {}): Promise<arrow.RecordBatch[]> {
   const batches: arrow.RecordBatch[] = [];
@@ -155,8 +111,8 @@ describe('every table of the corpus', () => {
         return;
       }
       const snapshot = await table.snapshot();
-      const adds = await liveAdds(root);
-      const missing = adds.find((a) => !existsSync(path.join(root, decodeURIComponent(a.path))));
+      const adds = await liveFiles(root);
+      const missing = adds.find((a) => !existsSync(dataFile(root, a)));
       if (missing) {
         // The corpus keeps only the log of some tables: a clear one-line error naming the file.
         await expect(collect(snapshot)).rejects.toMatchObject({
@@ -168,24 +124,24 @@ describe('every table of the corpus', () => {
       expect(snapshot.files).toHaveLength(adds.length);
       const batches = await collect(snapshot, { batchSize: 4096 });
       const total = batches.reduce((n, b) => n + b.numRows, 0);
-      expect(total).toBe(await expectedRows(root, adds));
+      expect(total).toBe(await liveRowCount(root, adds));
       for (const b of batches) expect(b.schema.fields.map((f) => f.name)).toEqual(snapshot.schema.fields.map((f) => f.name));
 
       // Sample values: the first rows of the first file without deletion vector, against DuckDB.
       const index = snapshot.files.findIndex((f) => !f.add.deletionVector && f.add.size > 0);
       if (index < 0) return;
       const file = snapshot.files[index];
-      const [{ n: fileRows }] = await duck(`select count(*)::integer as n from read_parquet(${sqlString(file.absolutePath)})`);
+      const [{ n: fileRows }] = await duck(`select count(*)::integer as n from read_parquet(${sqlText(file.absolutePath)})`);
       const limit = Math.min(5, fileRows as number);
       const sample = rowsOf(await collect(snapshot, { resumeFrom: { fileIndex: index, rowsInFile: 0 }, limit }));
       expect(sample).toHaveLength(limit);
       const partitions = new Set(snapshot.partitionColumns);
       const dataFields = snapshot.schema.fields.filter((f) => !partitions.has(f.name));
       const compared = dataFields.map((f) => [f, comparable(f)] as const).filter(([, c]) => c !== null);
-      const fileColumns = (await duck(`select name from parquet_schema(${sqlString(file.absolutePath)})`)).map((r) => r.name as string);
+      const fileColumns = (await duck(`select name from parquet_schema(${sqlText(file.absolutePath)})`)).map((r) => r.name as string);
       const present = compared.filter(([f]) => fileColumns.includes(physical(f)));
       if (present.length > 0 && limit > 0) {
-        const sql = `select ${present.map(([, c], i) => `${c!.sql} as c${i}`).join(', ')} from read_parquet(${sqlString(file.absolutePath)}, file_row_number=true) order by file_row_number limit ${limit}`;
+        const sql = `select ${present.map(([, c], i) => `${c!.sql} as c${i}`).join(', ')} from read_parquet(${sqlText(file.absolutePath)}, file_row_number=true) order by file_row_number limit ${limit}`;
         const expected = await duck(sql);
         sample.forEach((row, r) => {
           present.forEach(([f, c], i) => expect(c!.ours(row[f.name]), `${f.name} row ${r}`).toEqual(expected[r][`c${i}`]));
@@ -213,7 +169,7 @@ describe('tables written by delta-rs (test/fixtures/delta-rs/make-tables.py)', (
       // The checkpoint holds rows of other actions, whose whole add struct is null (what the reader once took for
       // files with an empty path).
       const checkpoint = path.join(root, '_delta_log', want.checkpoints[0]);
-      const [{ others }] = await duck(`select count(*)::integer as others from read_parquet(${sqlString(checkpoint)}) where "add" is null`);
+      const [{ others }] = await duck(`select count(*)::integer as others from read_parquet(${sqlText(checkpoint)}) where "add" is null`);
       expect(others).toBeGreaterThan(0);
       const snapshot = await (await DeltaTable.open(root)).snapshot();
       expect(snapshot.version).toBe(want.version);
@@ -265,7 +221,7 @@ describe('specific tables', () => {
   it('spark-variant-checkpoint: variants as JSON text (value bytes 02 01 00 00 02 0c 00 = {"key":0})', async () => {
     const table = await DeltaTable.open(tablePath('spark-variant-checkpoint'));
     const snapshot = await table.snapshot();
-    const [bytes] = await duck(`select hex(v.value) as h from read_parquet(${sqlString(snapshot.files[0].absolutePath)}) where id = 0`);
+    const [bytes] = await duck(`select hex(v.value) as h from read_parquet(${sqlText(snapshot.files[0].absolutePath)}) where id = 0`);
     expect(bytes?.h).toBe('02010000020C00');
     const all = rowsOf(await collect(snapshot, { columns: ['id', 'v', 'struct_of_variants'] }));
     const zero = all.find((r) => r.id === 0n)!;

@@ -9,8 +9,8 @@ import { changeFeed } from '../../../electron/delta/change/change-feed.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { displayTextReader } from '../../../electron/values/text-formats.js';
 import { tablePath } from '../../support/tables.js';
-import { duckCells, fileSelect } from './filter-oracle.js';
-import { jsonVersions, readCommit, type Json } from './log-oracle.js';
+import { commitVersions, type Json, readCommit } from '../../support/delta-oracle.js';
+import { duckCells, fileSelect } from '../../support/delta-oracle-rows.js';
 import { v } from './log-files.js';
 
 async function ours(table: string, from: number, to: number) {
@@ -34,7 +34,7 @@ async function ours(table: string, from: number, to: number) {
 async function expected(table: string, from: number, to: number, dataColumns: string[]) {
   const root = tablePath(table);
   let metaData: Json = {};
-  for (const version of jsonVersions(root).filter((x) => x <= to)) {
+  for (const version of commitVersions(root).filter((x) => x <= to)) {
     const found = readCommit(root, version).find((a) => a.metaData);
     if (found) metaData = found.metaData;
   }

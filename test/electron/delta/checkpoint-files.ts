@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { Bool, Field, Int32, Int64, List, Map_, Struct, Table, Utf8, tableToIPC, vectorFromArray, type DataType } from 'apache-arrow';
 import * as wasm from 'parquet-wasm/node';
-import type { Json } from './log-oracle.js';
+import type { Json } from '../../support/delta-oracle.js';
 
 const f = (name: string, type: DataType): Field => new Field(name, type, true);
 const stringMap = (): Map_ =>

@@ -7,7 +7,7 @@ import { DeltaTable } from '../../../electron/delta/table.js';
 import { tablePath } from '../../support/tables.js';
 import { writeCheckpointParquet } from './checkpoint-files.js';
 import { part, scratchFolders, v } from './log-files.js';
-import { oracleRecordCount, oracleSnapshot, type Json } from './log-oracle.js';
+import { type Json, oracleRecordCount, oracleSnapshot } from '../../support/delta-oracle.js';
 
 const scratch = scratchFolders('checkpoint');
 afterEach(() => scratch.removeAll());

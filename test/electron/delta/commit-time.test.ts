@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { tablePath } from '../../support/tables.js';
 import { scratchFolders, v } from './log-files.js';
-import { commitInfo, jsonVersions, type Json } from './log-oracle.js';
+import { commitInfo, commitVersions, type Json } from '../../support/delta-oracle.js';
 
 const scratch = scratchFolders('time');
 afterEach(() => scratch.removeAll());
@@ -83,7 +83,7 @@ describe('commit times from file modification times', () => {
 
   it('starts at the earliest readable version when early commits are gone', async () => {
     const root = copyOf('checkpoints_vacuumed');
-    for (const version of jsonVersions(root)) setTime(path.join(root, '_delta_log', `${v(version)}.json`), BASE + version * 1000);
+    for (const version of commitVersions(root)) setTime(path.join(root, '_delta_log', `${v(version)}.json`), BASE + version * 1000);
     const table = await DeltaTable.open(root);
     await expect(table.resolveTimestamp(BASE + 4000)).rejects.toThrow(
       'timestamp 2022-02-24T04:55:04.000Z is before the earliest commit (version 5 at 2022-02-24T04:55:05.000Z)',
@@ -105,7 +105,7 @@ describe('commit times from file modification times', () => {
 describe('commit times from in-commit timestamps', () => {
   it('uses inCommitTimestamp, not the file time, when the table enables it from its creation', async () => {
     const root = copyOf('cdc_ict_table');
-    const versions = jsonVersions(root);
+    const versions = commitVersions(root);
     // File times far from the commits' own: any use of them would show.
     for (const version of versions) setTime(path.join(root, '_delta_log', `${v(version)}.json`), Date.UTC(2001, 0, 1) - version);
     const ict = versions.map((version) => commitInfo(root, version).inCommitTimestamp as number);

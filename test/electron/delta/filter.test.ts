@@ -1,14 +1,14 @@
-// Filtered reads of the shared tables: the rows kept are exactly DuckDB's over the same files (filter-oracle.ts),
-// files the filter rules out are never opened, and what was skipped is reported.
+// Filtered reads of the shared tables: the rows kept are exactly DuckDB's over the same files
+// (test/support/delta-oracle-rows.ts), files the filter rules out are never opened, and what was skipped is reported.
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSource } from '../../../electron/delta/source.js';
 import { displayTextReader } from '../../../electron/values/text-formats.js';
 import { tablePath } from '../../support/tables.js';
-import { duckdbRows } from './filter-oracle.js';
+import { oracleSnapshot } from '../../support/delta-oracle.js';
+import { duckdbRows } from '../../support/delta-oracle-rows.js';
 import { scratchFolders } from './log-files.js';
-import { oracleSnapshot } from './log-oracle.js';
 
 const scratch = scratchFolders('filter');
 afterAll(() => scratch.removeAll());

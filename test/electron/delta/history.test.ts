@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { tablePath } from '../../support/tables.js';
-import { commitInfo, jsonVersions } from './log-oracle.js';
+import { commitInfo, commitVersions } from '../../support/delta-oracle.js';
 
 describe('DeltaTable.history', () => {
   it.each(['simple_table', 'table_with_deletion_logs', 'cdf-table', 'checkpoint-v2-table', 'delta-0.8.0', 'http_requests'])(
     '%s: one entry per commit, newest first, as its commitInfo says',
     async (name) => {
       const root = tablePath(name);
-      const versions = jsonVersions(root).reverse();
+      const versions = commitVersions(root).reverse();
       const history = await (await DeltaTable.open(root)).history();
       expect(history.map((c) => c.version)).toEqual(versions);
       for (const entry of history) {

@@ -7,8 +7,8 @@ import { partitionSummaries } from '../../../electron/delta/profile/partitions.j
 import { openSource } from '../../../electron/delta/source.js';
 import { tablePath } from '../../support/tables.js';
 import { cli } from '../cli/run-cli.js';
-import { duckCells, fileSelect } from './filter-oracle.js';
-import { oracleRecordCount, oracleSnapshot } from './log-oracle.js';
+import { oracleRecordCount, oracleSnapshot } from '../../support/delta-oracle.js';
+import { duckCells, fileSelect } from '../../support/delta-oracle-rows.js';
 
 const signal = new AbortController().signal;
 

@@ -2,7 +2,6 @@
 // ten row groups, with a deletion vector. Which groups the Parquet statistics rule out is checked against DuckDB's
 // parquet_metadata(); the rows against DuckDB's read of the file less the rows this test deleted.
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import * as arrow from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StructType } from '../../../shared/delta-schema.js';
@@ -13,6 +12,7 @@ import { parallelScan } from '../../../electron/delta/parallel-scan.js';
 import { scan } from '../../../electron/delta/scan.js';
 import type { ScanBatch, ScanPosition } from '../../../electron/delta/scan-types.js';
 import { DeltaTableWriter } from '../../support/delta-writer/table-writer.js';
+import { duck, sqlText } from '../../support/duckdb.js';
 import { scratchFolders } from './log-files.js';
 
 const scratch = scratchFolders('row-groups');
@@ -47,13 +47,6 @@ beforeAll(async () => {
   await writer.deleteRows(source.snapshot.files[0].add.path, DELETED, { predicate: 'test' });
 });
 
-async function duck<T>(sql: string): Promise<T[]> {
-  const c = await (await DuckDBInstance.create()).connect();
-  return (await c.runAndReadAll(sql)).getRowObjectsJS() as T[];
-}
-
-const lit = (s: string) => `'${s.replaceAll("'", "''")}'`;
-
 async function ours(filter: string, batchSize = 2048, resumeFrom?: ScanPosition) {
   const source = await openSource({ tablePath: root, filter, options: { parquetBatchSize: batchSize } });
   const out: { ids: number[]; end: ScanPosition }[] = [];
@@ -65,7 +58,7 @@ async function ours(filter: string, batchSize = 2048, resumeFrom?: ScanPosition)
 
 async function expected(where: string): Promise<number[]> {
   const rows = await duck<{ id: bigint }>(
-    `SELECT id FROM read_parquet(${lit(file)}) WHERE (${where}) AND id NOT IN (${DELETED.join(', ')}) ORDER BY id`,
+    `SELECT id FROM read_parquet(${sqlText(file)}) WHERE (${where}) AND id NOT IN (${DELETED.join(', ')}) ORDER BY id`,
   );
   return rows.map((r) => Number(r.id));
 }
@@ -81,7 +74,7 @@ describe('row-group skipping', () => {
   for (const filter of filters) {
     it(`skips the groups DuckDB's statistics rule out and keeps DuckDB's rows: ${filter}`, async () => {
       const groups = await duck<{ row_group_id: bigint; path_in_schema: string; stats_min_value: string; stats_max_value: string }>(
-        `SELECT row_group_id, path_in_schema, stats_min_value, stats_max_value FROM parquet_metadata(${lit(file)}) WHERE path_in_schema = 'id'`,
+        `SELECT row_group_id, path_in_schema, stats_min_value, stats_max_value FROM parquet_metadata(${sqlText(file)}) WHERE path_in_schema = 'id'`,
       );
       expect(groups).toHaveLength(10);
       const compiled = compileFilter(filter, SCHEMA);
@@ -99,7 +92,7 @@ describe('row-group skipping', () => {
       const needed = new Set<number>();
       for (const g of groups) {
         const [n] = await duck<{ n: bigint }>(
-          `SELECT count(*) AS n FROM read_parquet(${lit(file)}) WHERE id BETWEEN ${g.stats_min_value} AND ${g.stats_max_value} AND (${filter})`,
+          `SELECT count(*) AS n FROM read_parquet(${sqlText(file)}) WHERE id BETWEEN ${g.stats_min_value} AND ${g.stats_max_value} AND (${filter})`,
         );
         if (n.n > 0n) needed.add(Number(g.row_group_id));
       }

@@ -9,9 +9,9 @@ import { DeltaTable } from '../../../electron/delta/table.js';
 import { displayTextReader } from '../../../electron/values/text-formats.js';
 import { tablePath } from '../../support/tables.js';
 import { cli } from '../cli/run-cli.js';
-import { duckCells, fileSelect } from './filter-oracle.js';
+import { type Json, oracleSnapshot, readCommit } from '../../support/delta-oracle.js';
+import { duckCells, fileSelect } from '../../support/delta-oracle-rows.js';
 import { scratchFolders } from './log-files.js';
-import { oracleSnapshot, readCommit, type Json } from './log-oracle.js';
 
 const scratch = scratchFolders('diff');
 afterAll(() => scratch.removeAll());

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { TABLES_ROOT, tablePath } from '../../support/tables.js';
 import { v } from './log-files.js';
-import { jsonVersions, oracleRecordCount, oracleSnapshot } from './log-oracle.js';
+import { commitVersions, oracleRecordCount, oracleSnapshot } from '../../support/delta-oracle.js';
 
 const REFUSED = 'simple_table_features';
 const allTables = readdirSync(TABLES_ROOT, { withFileTypes: true })
@@ -116,7 +116,7 @@ describe('DeltaTable.open and versions', () => {
     ['checkpoint-v2-table', 0, 9],
   ])('%s has versions %i to %i', async (name, earliest, latest) => {
     // Expected from the folder: JSON commits and checkpoints present (see delta-tables/README.md).
-    const versions = jsonVersions(tablePath(name));
+    const versions = commitVersions(tablePath(name));
     expect(versions.at(-1) ?? latest).toBe(latest);
     const table = await DeltaTable.open(tablePath(name));
     expect(await table.versionRange()).toEqual({ earliest, latest });

@@ -5,7 +5,7 @@ import { parseOrderBy } from '../../../shared/sort-spec.js';
 import { previewTask } from '../../../electron/jobs/tasks.js';
 import { tablePath } from '../../support/tables.js';
 import { cli } from '../cli/run-cli.js';
-import { duckdbRows } from './filter-oracle.js';
+import { duckdbRows } from '../../support/delta-oracle-rows.js';
 
 const keysOf = (text: string) => {
   const parsed = parseOrderBy(text);

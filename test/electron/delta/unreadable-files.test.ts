@@ -11,7 +11,7 @@ import type { Result } from '../../../shared/api.js';
 import { wasmInstance } from '../../../electron/delta/parquet-wasm-instance.js';
 import { scan } from '../../../electron/delta/scan.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
-import { duck, sqlString } from '../delta-writer/log-reading.js';
+import { duck, sqlText } from '../../support/duckdb.js';
 import { startServe, type ServedApp } from '../../support/serve.js';
 import { tablePath } from '../../support/tables.js';
 import { scratchFolders } from './log-files.js';
@@ -40,8 +40,8 @@ async function corruptedCopy(column = 'cases', where: 'first page' | 'middle' = 
   const file = path.join(table, name);
   chmodSync(file, 0o644);
   const [chunk] = await duck(
-    `select data_page_offset::bigint as at, total_compressed_size::bigint as size from parquet_metadata(${sqlString(file)}) ` +
-      `where row_group_id = 0 and path_in_schema = ${sqlString(column)}`,
+    `select data_page_offset::bigint as at, total_compressed_size::bigint as size from parquet_metadata(${sqlText(file)}) ` +
+      `where row_group_id = 0 and path_in_schema = ${sqlText(column)}`,
   );
   const bytes = readFileSync(file);
   const at = Number(chunk.at) + (where === 'first page' ? 4 : Math.floor(Number(chunk.size) / 2));
@@ -77,7 +77,7 @@ describe('a data file with a corrupt page', () => {
     expect(wasmInstance()).not.toBe(before);
     // The same process goes on reading: the trapped WebAssembly instance was replaced.
     const [{ n }] = await duck(
-      `select count(*)::int as n from read_parquet(${sqlString(path.join(tablePath('COVID-19_NYT'), '*.parquet'))})`,
+      `select count(*)::int as n from read_parquet(${sqlText(path.join(tablePath('COVID-19_NYT'), '*.parquet'))})`,
     );
     expect(await readAll(tablePath('COVID-19_NYT'))).toBe(n);
   });
@@ -182,7 +182,7 @@ describe('reads at the same time as a trap', () => {
     const bad = await corruptedCopy();
     const sound = tablePath('COVID-19_NYT');
     const results = await Promise.allSettled([readAll(sound), readAll(bad.table), readAll(sound)]);
-    const [{ n }] = await duck(`select count(*)::int as n from read_parquet(${sqlString(path.join(sound, '*.parquet'))})`);
+    const [{ n }] = await duck(`select count(*)::int as n from read_parquet(${sqlText(path.join(sound, '*.parquet'))})`);
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
       n,
       `cannot read data file ${bad.file}: corrupt page in column '${bad.column}'`,

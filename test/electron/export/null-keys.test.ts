@@ -8,7 +8,7 @@ import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { planTask } from '../../../electron/jobs/tasks.js';
 import { tablePath } from '../../support/tables.js';
 import { cli } from '../cli/run-cli.js';
-import { duck, sqlText } from './oracle.js';
+import { duck, sqlText } from '../../support/duckdb.js';
 
 const COVID = tablePath('COVID-19_NYT');
 const out = mkdtempSync(path.join(tmpdir(), 'deltaport-null-keys-'));

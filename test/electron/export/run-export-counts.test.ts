@@ -10,7 +10,7 @@ import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { runExport } from '../../../electron/export/run-export.js';
 import { tablePath } from '../../support/tables.js';
 import { cli } from '../cli/run-cli.js';
-import { duck, sqlText } from './oracle.js';
+import { duck, sqlText } from '../../support/duckdb.js';
 
 const COVID = tablePath('COVID-19_NYT');
 const out = mkdtempSync(path.join(tmpdir(), 'deltaport-counts-'));

@@ -8,7 +8,8 @@ import { DeltaTableWriter } from '../../support/delta-writer/table-writer.js';
 import { runExport, type ExportProgress } from '../../../electron/export/run-export.js';
 import type { StructType } from '../../../shared/delta-schema.js';
 import { tablePath } from '../../support/tables.js';
-import { columnTypes, duck, liveRecordCount, sqlText } from './oracle.js';
+import { liveRowCount } from '../../support/delta-oracle.js';
+import { columnTypes, duck, sqlText } from '../../support/duckdb.js';
 import { failure } from '../../support/failure.js';
 
 let out: string;
@@ -33,7 +34,7 @@ describe('parquet export', () => {
       sink: { kind: 'parquet', path: target },
       onProgress: (p) => progress.push(p),
     });
-    const expectedRows = await liveRecordCount(allTypes);
+    const expectedRows = await liveRowCount(allTypes);
     expect(expectedRows).toBe(12);
     expect(result.rows).toBe(expectedRows);
     expect(progress.at(-1)).toMatchObject({ rows: expectedRows, files: 12, filesTotal: 12 });
@@ -179,7 +180,7 @@ describe('csv and jsonl of a real table', () => {
     const table = tablePath('table_with_edge_timestamps');
     const target = path.join(out, 'edge.csv');
     const result = await runExport({ source: { tablePath: table }, sink: { kind: 'csv', path: target } });
-    expect(result.rows).toBe(await liveRecordCount(table));
+    expect(result.rows).toBe(await liveRowCount(table));
     const cols = 'epoch_us(BIG_DATE) AS big, epoch_us(NORMAL_DATE) AS normal, SOME_VALUE';
     expect(
       await duck(
@@ -277,7 +278,7 @@ describe('a failed or cancelled export leaves nothing behind', () => {
     expect(readdirSync(dir)).toEqual([`out.${kind}`]);
     expect(readFileSync(target, 'utf8')).toBe('old contents\n');
     const replaced = await runExport({ source: { tablePath: allTypes }, sink: { kind, path: target, overwrite: true } });
-    expect(replaced.rows).toBe(await liveRecordCount(allTypes));
+    expect(replaced.rows).toBe(await liveRowCount(allTypes));
     expect(readFileSync(target).subarray(0, 12).toString()).not.toBe('old contents');
   });
 
@@ -315,7 +316,7 @@ describe('what a SQL export reports committed', () => {
       execution: { batchSize: 3, batchIntervalMs: 0, maxRetries: 0 },
       exactlyOnce: true,
     };
-    const rows = await liveRecordCount(allTypes);
+    const rows = await liveRowCount(allTypes);
     const seen: ExportProgress[] = [];
     await runExport({ source: { tablePath: allTypes }, sink, onProgress: (p) => seen.push(p) });
     expect(seen.at(-1)).toMatchObject({ rows, committedRows: rows });

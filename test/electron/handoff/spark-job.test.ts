@@ -17,7 +17,7 @@ import { runExport } from '../../../electron/export/run-export.js';
 import { sparkJobFor } from '../../../electron/handoff/emit-spark-job.js';
 import { SPARK_PACKAGES } from '../../../electron/handoff/spark-job.js';
 import { quoteIdent } from '../../../electron/sinks/sql-identifiers.js';
-import { duck, sqlText } from '../export/oracle.js';
+import { duck, sqlText } from '../../support/duckdb.js';
 import { tablePath } from '../../support/tables.js';
 import { useTestDatabase } from '../../support/test-database.js';
 

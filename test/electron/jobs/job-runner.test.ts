@@ -6,17 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportRequest, JobEvent, JobInfo } from '../../../shared/api.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
+import { commitInfo } from '../../support/delta-oracle.js';
 import { tablePath } from '../../support/tables.js';
 
 /** Rows the table's single commit says it wrote (commitInfo.operationMetrics.numOutputRows). */
 function committedRows(table: string): number {
-  const log = fs.readFileSync(path.join(tablePath(table), '_delta_log', '00000000000000000000.json'), 'utf8');
-  const info = log
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { commitInfo?: { operationMetrics: { numOutputRows: string } } })
-    .find((a) => a.commitInfo)!;
-  return Number(info.commitInfo!.operationMetrics.numOutputRows);
+  return Number(commitInfo(tablePath(table), 0).operationMetrics.numOutputRows);
 }
 
 let dir: string;

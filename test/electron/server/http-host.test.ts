@@ -12,8 +12,8 @@ import type { HttpHost } from '../../../electron/server/http-host.js';
 import { startHttpHost } from '../../../electron/server/http-host.js';
 import { AppState } from '../../../electron/state/app-state.js';
 import { tablePath } from '../../support/tables.js';
-import { duckdbRows } from '../delta/filter-oracle.js';
-import { readCommit } from '../delta/log-oracle.js';
+import { readCommit } from '../../support/delta-oracle.js';
+import { duckdbRows } from '../../support/delta-oracle-rows.js';
 
 let dir: string;
 let host: HttpHost;

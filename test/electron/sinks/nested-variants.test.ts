@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../../shared/api.js';
 import { previewTask } from '../../../electron/jobs/tasks.js';
 import { scratchFolders } from '../delta/log-files.js';
-import { duck, liveAdds, sqlString } from '../delta-writer/log-reading.js';
+import { dataFile, liveFiles } from '../../support/delta-oracle.js';
+import { duck, sqlText } from '../../support/duckdb.js';
 import { cli } from '../cli/run-cli.js';
 import { tablePath } from '../../support/tables.js';
 import { useTestDatabase } from '../../support/test-database.js';
@@ -58,7 +59,7 @@ function decodeAll(x: unknown): JsonValue {
  * jsonb orders them its own way), sorted: the table has rows that repeat. */
 async function expectedRows(table: string): Promise<string[]> {
   // The live files by the log's own JSON commits.
-  const files = [...(await liveAdds(table)).keys()].map((n) => sqlString(path.join(table, decodeURIComponent(n))));
+  const files = (await liveFiles(table)).map((add) => sqlText(dataFile(table, add)));
   const rows = await duck(
     `select id::integer as id, ${NESTED.map((c) => `to_json(${c})::varchar as ${c}`).join(', ')} from read_parquet([${files.join(',')}])`,
   );

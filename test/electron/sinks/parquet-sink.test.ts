@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ScanBatch } from '../../../electron/delta/scan-types.js';
 import { createParquetSink } from '../../../electron/sinks/parquet-sink.js';
 import { DeltaportError } from '../../../shared/errors.js';
-import { duck, sqlText } from '../export/oracle.js';
+import { duck, sqlText } from '../../support/duckdb.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'deltaport-parquet-sink-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -11,7 +11,8 @@ import { runExport } from '../../../electron/export/run-export.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { useTestDatabase } from '../../support/test-database.js';
 import { tablePath } from '../../support/tables.js';
-import { duck, liveRecordCount, sqlText } from '../export/oracle.js';
+import { liveRowCount } from '../../support/delta-oracle.js';
+import { duck, sqlText } from '../../support/duckdb.js';
 import { pgSpec, sqliteSpec } from './sink-harness.js';
 import { RUN_SOURCES } from '../../support/source-workers.js';
 
@@ -55,7 +56,7 @@ describe('real tables into SQL', () => {
     for (const name of ['table_with_column_mapping', 'delta-2.2.0-partitioned-types']) {
       const file = path.join(dir, `${name}.sqlite`);
       const result = await runExport({ source: { tablePath: tablePath(name) }, sink: sqliteSpec(file, { table: name }) });
-      const expected = await liveRecordCount(tablePath(name));
+      const expected = await liveRowCount(tablePath(name));
       expect(result.rows).toBe(expected);
       const db = new Database(file, { readonly: true });
       expect(db.prepare(`SELECT count(*) AS n FROM "${name}"`).get()).toEqual({ n: expected });
@@ -71,7 +72,7 @@ describe('real tables into SQL', () => {
 
   it('an export killed mid-way with SIGKILL, run again with exactly-once, ends with every row exactly once', async () => {
     const oracle = await covidOracle();
-    expect(oracle.n).toBe(await liveRecordCount(COVID));
+    expect(oracle.n).toBe(await liveRowCount(COVID));
     const file = path.join(dir, 'covid.sqlite');
     const sinks: [SinkSpec, () => Promise<{ n: number; cases: number; deaths: number }>][] = [
       [pgSpec({ url: target.url }, { table: 'covid', batchSize: 20_000, exactlyOnce: true }), () => pgCensus('covid')],

@@ -5,7 +5,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EXECUTION } from '../../../shared/sink-spec.js';
 import { runExport } from '../../../electron/export/run-export.js';
@@ -14,8 +13,9 @@ import { failure } from '../../support/failure.js';
 import { bucketUrl, serverOptions, type S3Store } from '../../support/object-stores.js';
 import { SERVERS, serverForSuite } from '../../support/object-stores-suite.js';
 import { tablePath } from '../../support/tables.js';
-import { duckdbRows } from '../delta/filter-oracle.js';
-import { jsonVersions } from '../delta/log-oracle.js';
+import { commitVersions } from '../../support/delta-oracle.js';
+import { duckCells, duckdbRows } from '../../support/delta-oracle-rows.js';
+import { sqlText } from '../../support/duckdb.js';
 
 const BUCKET = 'exports';
 const TABLE = tablePath('COVID-19_NYT');
@@ -27,10 +27,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 async function parquetRows(bytes: Uint8Array): Promise<string[]> {
   const file = path.join(scratch, `download-${Math.random().toString(16).slice(2)}.parquet`);
   writeFileSync(file, bytes);
-  const connection = await (await DuckDBInstance.create()).connect();
-  const cells = COLUMNS.map((c) => `coalesce(CAST("${c}" AS VARCHAR), 'NULL')`).join(` || '|' || `);
-  const rows = (await connection.runAndReadAll(`SELECT ${cells} AS row FROM read_parquet('${file}')`)).getRowObjectsJS();
-  return rows.map((r) => r.row as string).sort();
+  return (await duckCells(`SELECT * FROM read_parquet(${sqlText(file)})`, COLUMNS)).sort();
 }
 
 for (const server of SERVERS) {
@@ -47,7 +44,7 @@ for (const server of SERVERS) {
         source: { tablePath: TABLE, columnNames: COLUMNS },
         sink: { kind: 'parquet', path: target('covid/all.parquet') },
       });
-      const latest = Math.max(...jsonVersions(TABLE));
+      const latest = Math.max(...commitVersions(TABLE));
       const expected = (await duckdbRows(TABLE, latest, 'true', COLUMNS)).rows;
       expect(result.rows).toBe(expected.length);
       const uploaded = await suite.store.getObject(BUCKET, 'covid/all.parquet');

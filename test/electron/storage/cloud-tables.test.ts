@@ -1,7 +1,7 @@
 // The shared Delta tables uploaded to real object-store servers on loopback (moto, Azurite, fake-gcs-server) read
 // through the reader with cloud URLs exactly as their local copies should: rows from DuckDB over the LOCAL files
-// (filter-oracle.ts), counts from the log (log-oracle.ts), commit times from each server's own Last-Modified. Also
-// the faults a store brings for real: refused credentials, a missing bucket, an object deleted mid-read, a server that
+// (test/support/delta-oracle-rows.ts), counts from the log (test/support/delta-oracle.ts), commit times from each
+// server's own Last-Modified. Also the faults a store brings for real: refused credentials, a missing bucket, an object deleted mid-read, a server that
 // stalls (a fault proxy in front of moto), and the CLI against the S3 server.
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -19,9 +19,9 @@ import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
 import { bucketUrl, serverOptions, uploadFolder, type AzuriteStore, type S3Store } from '../../support/object-stores.js';
 import { SERVERS, serverForSuite, type SuiteServer } from '../../support/object-stores-suite.js';
 import { tablePath } from '../../support/tables.js';
-import { duckCells, duckdbRows, fileSelect } from '../delta/filter-oracle.js';
+import { commitInfo, commitVersions, type Json, oracleRecordCount, oracleSnapshot } from '../../support/delta-oracle.js';
+import { duckCells, duckdbRows, fileSelect } from '../../support/delta-oracle-rows.js';
 import { v } from '../delta/log-files.js';
-import { commitInfo, jsonVersions, oracleRecordCount, oracleSnapshot, type Json } from '../delta/log-oracle.js';
 
 const BUCKET = 'lake';
 /** Tables whose every version's commit time matters: uploaded a second apart per version (uploadFolder). */
@@ -82,7 +82,7 @@ for (const server of SERVERS) {
     it('reads every version of simple_table by version, as DuckDB reads the local files', async (ctx) => {
       suite.skipIfUnavailable(ctx);
       const local = tablePath('simple_table');
-      for (const version of jsonVersions(local)) {
+      for (const version of commitVersions(local)) {
         expect(await ourRows(at('simple_table'), ['id'], { versionAsOf: version })).toEqual(
           (await duckdbRows(local, version, 'true', ['id'])).rows,
         );
@@ -92,7 +92,7 @@ for (const server of SERVERS) {
     it('travels by timestamp to the version whose commit object the server last modified at or before it', async (ctx) => {
       suite.skipIfUnavailable(ctx);
       const local = tablePath('simple_table');
-      const versions = jsonVersions(local);
+      const versions = commitVersions(local);
       const times = await Promise.all(
         versions.map((version) => suite.store.lastModified(BUCKET, `simple_table/_delta_log/${v(version)}.json`)),
       );
@@ -115,7 +115,7 @@ for (const server of SERVERS) {
       suite.skipIfUnavailable(ctx);
       const local = tablePath('simple_table');
       const history = (await (await DeltaTable.open(at('simple_table'))).history()).sort((a, b) => a.version - b.version);
-      const versions = jsonVersions(local);
+      const versions = commitVersions(local);
       expect(history.map((commit) => commit.version)).toEqual(versions);
       expect(history.map((commit) => commit.operation)).toEqual(versions.map((version) => commitInfo(local, version).operation));
       const times = await Promise.all(
@@ -151,7 +151,7 @@ for (const server of SERVERS) {
       // Without the earlier commits only the checkpoint can give the file list.
       for (let version = 0; version < checkpoint; version++)
         await suite.store.deleteObject(BUCKET, `${name}/_delta_log/${v(version)}.json`);
-      const latest = Math.max(...jsonVersions(local));
+      const latest = Math.max(...commitVersions(local));
       expect(await (await DeltaTable.open(at(name))).versionRange()).toEqual({ earliest: checkpoint, latest });
       expect(await ourRows(at(name), ['version'])).toEqual((await duckdbRows(local, latest, 'true', ['version'])).rows);
     });
@@ -167,7 +167,7 @@ for (const server of SERVERS) {
       for (const sidecar of sidecars) expect(uploaded.get(name)).toContain(sidecar);
       for (let version = 0; version < checkpoint; version++)
         await suite.store.deleteObject(BUCKET, `${name}/_delta_log/${v(version)}.json`);
-      const latest = Math.max(...jsonVersions(local));
+      const latest = Math.max(...commitVersions(local));
       expect(await (await DeltaTable.open(at(name))).versionRange()).toEqual({ earliest: checkpoint, latest });
       expect(await ourRows(at(name), ['id', 'name'])).toEqual((await duckdbRows(local, latest, 'true', ['id', 'name'])).rows);
       // The adds are in the sidecar alone: without it the checkpoint version cannot be read.
@@ -316,7 +316,7 @@ function cliAgainstS3(suite: SuiteServer): void {
       const [header, ...rows] = run.stdout.trimEnd().split('\n');
       expect(header).toBe('id');
       const local = tablePath('simple_table');
-      expect(rows.sort()).toEqual((await duckdbRows(local, Math.max(...jsonVersions(local)), 'true', ['id'])).rows);
+      expect(rows.sort()).toEqual((await duckdbRows(local, Math.max(...commitVersions(local)), 'true', ['id'])).rows);
 
       const wrong = serverOptions(store, true);
       const refused = await deltaport('preview', table, ...flags(wrong.options), '--format', 'csv');

@@ -10,6 +10,7 @@ import { parseStoreLocation } from '../../../shared/store-location.js';
 import { openStore } from '../../../electron/storage/open-store.js';
 import { isNotFound, StorageError, storageFor, type Storage } from '../../../electron/storage/storage.js';
 import { registerStoreOptions } from '../../../electron/storage/store-options.js';
+import { readCommit } from '../../support/delta-oracle.js';
 import { tablePath } from '../../support/tables.js';
 import { bucketUrl, serverOptions, uploadFolder } from '../../support/object-stores.js';
 import { SERVERS, serverForSuite } from '../../support/object-stores-suite.js';
@@ -154,11 +155,7 @@ function escape(text: string): string {
 }
 
 function firstDataFile(): string {
-  const add = readFileSync(path.join(TABLE, '_delta_log/00000000000000000000.json'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { add?: { path: string } })
-    .find((action) => action.add)?.add;
+  const add = readCommit(TABLE, 0).find((action) => action.add)?.add;
   if (!add) throw new Error('simple_table version 0 adds no file');
   return decodeURIComponent(add.path);
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSource } from '../../../electron/delta/source.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { writeLongLog, writeWideTable } from '../../bench/bench-tables.js';
-import { duck, sqlString } from '../../electron/delta-writer/log-reading.js';
+import { duck, sqlText } from '../duckdb.js';
 
 let dir: string;
 
@@ -34,7 +34,7 @@ describe('the benchmark tables through our reader', () => {
     const expected = Array.from({ length: 3_000 }, (_, i) => i).filter((i) => i >= 1_000 || i % 10 !== 0);
     expect(ids).toEqual(expected);
     const files = (await fs.readdir(wide.root)).filter((n) => n.endsWith('.parquet')).map((n) => path.join(wide.root, n));
-    const [{ n }] = await duck(`SELECT count(*) AS n FROM read_parquet([${files.map(sqlString).join(',')}])`);
+    const [{ n }] = await duck(`SELECT count(*) AS n FROM read_parquet([${files.map(sqlText).join(',')}])`);
     expect(n).toBe(3_000n);
   });
 

@@ -7,7 +7,8 @@ import { DeltaportError } from '../../../shared/errors.js';
 import { dataFileSchema, dataTable } from './data-columns.js';
 import { DeltaTableWriter } from './table-writer.js';
 import { loadDeletionVector } from '../../../electron/delta/deletion-vectors.js';
-import { commitVersions, duck, liveAdds, readCommit, sqlString, type Json } from '../../electron/delta-writer/log-reading.js';
+import { commitFile, commitInfo, commitVersions, dataFile, type Json, liveFiles, readCommit } from '../delta-oracle.js';
+import { duck, sqlText } from '../duckdb.js';
 
 const SCHEMA: StructType = {
   type: 'struct',
@@ -44,8 +45,6 @@ afterEach(async () => {
   await fs.rm(path.dirname(root), { recursive: true, force: true });
 });
 
-const dataPath = (add: Json) => path.join(root, decodeURIComponent(add.path));
-
 describe('DeltaTableWriter statistics', () => {
   it('writes numRecords, min, max and nullCount that match what DuckDB finds in the file', async () => {
     const writer = await DeltaTableWriter.create(root, { schema: SCHEMA, partitionColumns: ['part'] });
@@ -59,7 +58,9 @@ describe('DeltaTableWriter statistics', () => {
       flag: [true, null, false, null],
     });
     await writer.append([{ data: table, partitionValues: { part: 'a' } }]);
-    const [add] = (await readCommit(root, 1)).filter((a) => a.add).map((a) => a.add);
+    const [add] = readCommit(root, 1)
+      .filter((a) => a.add)
+      .map((a) => a.add);
     const stats = JSON.parse(add.stats);
     expect(stats).toEqual({
       numRecords: 4,
@@ -70,7 +71,7 @@ describe('DeltaTableWriter statistics', () => {
     const [oracle] = await duck(
       `SELECT count(*) AS n, min(id) AS min_id, max(id) AS max_id, count(*) - count(name) AS null_names,
               max(name COLLATE "binary") AS max_name, min(score) AS min_score
-       FROM read_parquet(${sqlString(dataPath(add))}, hive_partitioning = false)`,
+       FROM read_parquet(${sqlText(dataFile(root, add))}, hive_partitioning = false)`,
     );
     expect(oracle).toEqual({ n: 4n, min_id: -3n, max_id: 12n, null_names: 1n, max_name: 'été', min_score: -2.25 });
   });
@@ -80,7 +81,7 @@ describe('DeltaTableWriter statistics', () => {
     await writer.append([{ data: rows([1, 2]), partitionValues: { part: 'x' } }]);
     const [add] = writer.files();
     const types = await duck(
-      `SELECT name, "type", logical_type, repetition_type FROM parquet_schema(${sqlString(dataPath(add))}) WHERE "type" IS NOT NULL`,
+      `SELECT name, "type", logical_type, repetition_type FROM parquet_schema(${sqlText(dataFile(root, add))}) WHERE "type" IS NOT NULL`,
     );
     expect(types.map((t) => [t.name, t.type, t.repetition_type])).toEqual([
       ['id', 'INT64', 'REQUIRED'],
@@ -91,7 +92,7 @@ describe('DeltaTableWriter statistics', () => {
       ['flag', 'BOOLEAN', 'OPTIONAL'],
     ]);
     expect(String(types[3].logical_type)).toMatch(/isAdjustedToUTC=1.*MICROS|MICROS.*isAdjustedToUTC=1/i);
-    const [row] = await duck(`SELECT "at", "day" FROM read_parquet(${sqlString(dataPath(add))}) WHERE id = 2`);
+    const [row] = await duck(`SELECT "at", "day" FROM read_parquet(${sqlText(dataFile(root, add))}) WHERE id = 2`);
     expect((row.at as Date).toISOString()).toBe('2024-01-01T00:00:02.000Z');
     expect((row.day as Date).toISOString()).toBe('2024-01-03T00:00:00.000Z');
   });
@@ -104,14 +105,16 @@ describe('DeltaTableWriter partitions', () => {
       { data: rows([1]), partitionValues: { part: 'a/b c%' } },
       { data: rows([2]), partitionValues: { part: null } },
     ]);
-    const adds = (await readCommit(root, 1)).filter((a) => a.add).map((a) => a.add);
+    const adds = readCommit(root, 1)
+      .filter((a) => a.add)
+      .map((a) => a.add);
     expect(adds[0].path.startsWith('part=a%252Fb%20c%2525/')).toBe(true);
     expect(adds[0].partitionValues).toEqual({ part: 'a/b c%' });
     expect(adds[1].path.startsWith('part=__HIVE_DEFAULT_PARTITION__/')).toBe(true);
     expect(adds[1].partitionValues).toEqual({ part: null });
     const folders = (await fs.readdir(root)).filter((n) => n.startsWith('part=')).sort();
     expect(folders).toEqual(['part=__HIVE_DEFAULT_PARTITION__', 'part=a%2Fb c%25']);
-    const [row] = await duck(`SELECT id FROM read_parquet(${sqlString(dataPath(adds[0]))}, hive_partitioning = false)`);
+    const [row] = await duck(`SELECT id FROM read_parquet(${sqlText(dataFile(root, adds[0]))}, hive_partitioning = false)`);
     expect(row.id).toBe(1n);
   });
 
@@ -128,9 +131,9 @@ describe('DeltaTableWriter commits', () => {
     await writer.append([{ data: rows([1]) }], { timestamp: 1_700_000_000_000 });
     await writer.append([{ data: rows([2]) }], { timestamp: 1_600_000_000_000 });
     const times: number[] = [];
-    for (const v of await commitVersions(root)) {
-      const info = (await readCommit(root, v)).find((a) => a.commitInfo)?.commitInfo;
-      const stat = await fs.stat(path.join(root, '_delta_log', `${String(v).padStart(20, '0')}.json`));
+    for (const v of commitVersions(root)) {
+      const info = commitInfo(root, v);
+      const stat = await fs.stat(commitFile(root, v));
       expect(Math.floor(stat.mtimeMs)).toBe(info.timestamp);
       times.push(info.timestamp);
     }
@@ -149,14 +152,14 @@ describe('DeltaTableWriter commits', () => {
     await writer.append([{ data: rows([1, 2, 3]) }]);
     const [old] = writer.files();
     await writer.replaceFile(old.path, rows([1, 2, 30]), { predicate: 'id = 3', updatedRows: 1 });
-    const actions = await readCommit(root, 2);
+    const actions = readCommit(root, 2);
     const info = actions.find((a) => a.commitInfo)?.commitInfo;
     expect(info.operation).toBe('UPDATE');
     expect(info.operationMetrics).toMatchObject({ numUpdatedRows: '1', numCopiedRows: '2', numRemovedFiles: '1' });
     expect(actions.filter((a) => a.remove).map((a) => a.remove.path)).toEqual([old.path]);
-    const live = [...(await liveAdds(root)).values()];
+    const live = await liveFiles(root);
     expect(live).toHaveLength(1);
-    const ids = await duck(`SELECT id FROM read_parquet(${sqlString(dataPath(live[0]))}) ORDER BY id`);
+    const ids = await duck(`SELECT id FROM read_parquet(${sqlText(dataFile(root, live[0]))}) ORDER BY id`);
     expect(ids.map((r) => r.id)).toEqual([1n, 2n, 30n]);
   });
 });
@@ -167,17 +170,17 @@ describe('DeltaTableWriter deletion vectors', () => {
     await writer.append([{ data: rows(Array.from({ length: 100 }, (_, i) => i)) }]);
     const [file] = writer.files();
     await writer.deleteRows(file.path, [10, 70, 3], { predicate: 'id IN (3, 10, 70)' });
-    const first = (await liveAdds(root)).get(file.path) as Json;
+    const first = (await liveFiles(root)).find((a) => a.path === file.path) as Json;
     expect(first.deletionVector).toMatchObject({ storageType: 'u', cardinality: 3, offset: 1 });
     expect(JSON.parse(first.stats)).toMatchObject({ numRecords: 100, tightBounds: false });
     expect([...(await loadDeletionVector(root, first.deletionVector))]).toEqual([3, 10, 70]);
 
     await writer.deleteRows(file.path, [99, 10], { predicate: 'id IN (10, 99)', storage: 'i' });
-    const actions = await readCommit(root, 3);
+    const actions = readCommit(root, 3);
     expect(actions.find((a) => a.remove)?.remove.deletionVector).toEqual(first.deletionVector);
     const info = actions.find((a) => a.commitInfo)?.commitInfo;
     expect(info.operationMetrics).toMatchObject({ numDeletedRows: '1', numDeletionVectorsRemoved: '1' });
-    const second = (await liveAdds(root)).get(file.path) as Json;
+    const second = (await liveFiles(root)).find((a) => a.path === file.path) as Json;
     expect(second.deletionVector).toMatchObject({ storageType: 'i', cardinality: 4 });
     expect([...(await loadDeletionVector(root, second.deletionVector))]).toEqual([3, 10, 70, 99]);
   });
@@ -191,7 +194,7 @@ describe('DeltaTableWriter deletion vectors', () => {
     const other = await DeltaTableWriter.create(`${root}2`, { schema: SCHEMA, deletionVectors: true });
     await other.append([{ data: rows([1, 2]) }]);
     await expect(other.deleteRows(other.files()[0].path, [2], { predicate: 'true' })).rejects.toThrow(/within the 2 rows/);
-    expect(await commitVersions(`${root}2`)).toEqual([0, 1]);
+    expect(commitVersions(`${root}2`)).toEqual([0, 1]);
   });
 });
 
@@ -217,7 +220,7 @@ describe('DeltaTableWriter checkpoints', () => {
     const last = JSON.parse(await fs.readFile(path.join(root, '_delta_log', '_last_checkpoint'), 'utf8'));
     expect(last).toMatchObject({ version: 6, size: 7, numOfAddFiles: 4 });
 
-    const checkpoint = sqlString(path.join(root, '_delta_log', '00000000000000000006.checkpoint.parquet'));
+    const checkpoint = sqlText(path.join(root, '_delta_log', '00000000000000000006.checkpoint.parquet'));
     const counts = await duck(
       `SELECT count(*) AS n, count(add) AS adds, count(remove) AS removes, count(metaData) AS meta, count(protocol) AS protocols
        FROM read_parquet(${checkpoint})`,
@@ -227,13 +230,13 @@ describe('DeltaTableWriter checkpoints', () => {
       `SELECT remove.path AS path, remove.dataChange AS dc FROM read_parquet(${checkpoint}) WHERE remove IS NOT NULL`,
     );
     expect(removes).toEqual([{ path: replaced.path, dc: false }]);
-    const expected = await liveAdds(root, 6);
+    const expected = await liveFiles(root, 6);
     const adds = await duck(
       `SELECT add.path AS path, map_extract(add.partitionValues, 'part')[1] AS part, add.size AS size,
               add.stats AS stats, add.deletionVector.storageType AS dv, add.deletionVector.cardinality AS card
        FROM read_parquet(${checkpoint}) WHERE add IS NOT NULL ORDER BY path`,
     );
-    const fromLog = [...expected.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+    const fromLog = expected.sort((a, b) => (a.path < b.path ? -1 : 1));
     expect(adds.map((a) => [a.path, a.part, Number(a.size), a.stats, a.dv, a.card === null ? null : Number(a.card)])).toEqual(
       fromLog.map((a) => [
         a.path,
@@ -250,7 +253,7 @@ describe('DeltaTableWriter checkpoints', () => {
               protocol.minReaderVersion AS r
        FROM read_parquet(${checkpoint}) WHERE metaData IS NOT NULL OR protocol IS NOT NULL ORDER BY r NULLS FIRST`,
     );
-    const metaData = (await readCommit(root, 0)).find((a) => a.metaData)?.metaData;
+    const metaData = readCommit(root, 0).find((a) => a.metaData)?.metaData;
     expect(meta).toEqual({ id: metaData.id, schema: metaData.schemaString, parts: ['part'], dv: 'true', r: null });
   });
 });
