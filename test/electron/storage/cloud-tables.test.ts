@@ -1,8 +1,8 @@
 // The shared Delta tables uploaded to real object-store servers on loopback (moto, Azurite, fake-gcs-server) read
 // through the reader with cloud URLs exactly as their local copies should: rows from DuckDB over the LOCAL files
 // (test/support/delta-oracle-rows.ts), counts from the log (test/support/delta-oracle.ts), commit times from each
-// server's own Last-Modified. Also the faults a store brings for real: refused credentials, a missing bucket, an object deleted mid-read, a server that
-// stalls (a fault proxy in front of moto), and the CLI against the S3 server.
+// server's own Last-Modified. Also the faults a store brings for real: refused credentials, a missing bucket, an
+// object deleted mid-read, a server that stalls (a fault proxy in front of moto), and the CLI against the S3 server.
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
