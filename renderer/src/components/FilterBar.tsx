@@ -2,6 +2,7 @@
 // types (the same parser and checker the reader uses, shared/expression), the problem shown with its position.
 import type { StructType } from '../../../shared/delta-schema.js';
 import { compileFilter } from '../../../shared/expression/index.js';
+import { CheckedField } from './Field.js';
 
 interface Props {
   text: string;
@@ -19,28 +20,18 @@ export function checkedFilter(text: string, schema: StructType): { filter?: stri
 export function FilterBar({ text, schema, onChange }: Props) {
   const { problem } = checkedFilter(text, schema);
   return (
-    <div className="filter-bar">
-      <label className="field compact filter-field">
-        <span>Filter rows</span>
-        <input
-          type="text"
-          spellCheck={false}
-          placeholder="e.g. state = 'Ohio' AND cases > 100"
-          value={text}
-          aria-invalid={problem !== null}
-          aria-describedby={problem ? 'filter-problem' : undefined}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      </label>
-      {problem ? (
-        <span id="filter-problem" role="status" className="filter-problem">
-          {problem}
-        </span>
-      ) : (
+    <CheckedField
+      label="Filter rows"
+      placeholder="e.g. state = 'Ohio' AND cases > 100"
+      text={text}
+      problem={problem}
+      problemId="filter-problem"
+      hint={
         <span className="muted small">
           {text.trim() === '' ? 'Every row; the filter applies to the preview and the export.' : 'Applies to the preview and the export.'}
         </span>
-      )}
-    </div>
+      }
+      onChange={onChange}
+    />
   );
 }

@@ -7,6 +7,7 @@ import { copyText } from '../clipboard.js';
 import { formatCount, formatDuration, humanBytes } from '../format.js';
 import { isLive } from '../jobs.js';
 import { Alert } from './Alert.js';
+import { Notice } from './Notice.js';
 
 interface Props {
   jobs: JobInfo[];
@@ -154,11 +155,7 @@ function JobRow({ job, onChanged }: { job: JobInfo; onChanged(job: JobInfo): voi
       </div>
       {job.error && job.state === 'failed' && <Alert message={job.error} />}
       {(job.state === 'cancelled' || (job.state === 'failed' && committed(job) > 0)) && <p className="muted small">{leftBehind(job)}</p>}
-      {note && (
-        <p className="muted small" role="status">
-          {note}
-        </p>
-      )}
+      <Notice text={note} className="muted small" />
       <Alert message={problem} />
     </li>
   );

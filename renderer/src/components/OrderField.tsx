@@ -3,6 +3,7 @@
 import type { StructType } from '../../../shared/delta-schema.js';
 import { familyOf } from '../../../shared/expression/compare.js';
 import { parseOrderBy, type SortKey } from '../../../shared/sort-spec.js';
+import { CheckedField } from './Field.js';
 
 interface Props {
   text: string;
@@ -27,23 +28,12 @@ export function checkedOrder(text: string, schema: StructType): { keys?: SortKey
 export function OrderField({ text, schema, onChange }: Props) {
   const { problem } = checkedOrder(text, schema);
   return (
-    <div className="filter-bar">
-      <label className="field compact filter-field">
-        <span>Order by</span>
-        <input
-          type="text"
-          spellCheck={false}
-          placeholder="e.g. cases desc, state (whole snapshot; blank = file order)"
-          value={text}
-          aria-invalid={problem !== null}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      </label>
-      {problem && (
-        <span role="status" className="filter-problem">
-          {problem}
-        </span>
-      )}
-    </div>
+    <CheckedField
+      label="Order by"
+      placeholder="e.g. cases desc, state (whole snapshot; blank = file order)"
+      text={text}
+      problem={problem}
+      onChange={onChange}
+    />
   );
 }

@@ -5,6 +5,8 @@ import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { api } from '../api-client.js';
 import type { ErrorValue } from '../../../shared/errors.js';
 import { Alert } from './Alert.js';
+import { SelectField } from './Field.js';
+import { Notice } from './Notice.js';
 
 interface Props {
   /** The form as a spec, or why it cannot be saved yet. */
@@ -69,17 +71,17 @@ export function ProfilesCard({ current, onLoad }: Props) {
   return (
     <section className="card" aria-labelledby="profiles-title">
       <h3 id="profiles-title">Profiles</h3>
-      <div className="field">
-        <label htmlFor={`${ids}-saved`}>Saved profiles</label>
-        <select id={`${ids}-saved`} value={selected} onChange={(e) => load(e.target.value)} disabled={profiles.length === 0}>
-          <option value="">{profiles.length === 0 ? 'None saved yet' : 'Load a profile…'}</option>
-          {profiles.map((p) => (
-            <option key={p.name} value={p.name}>
-              {p.name} ({p.sink.kind})
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        id={`${ids}-saved`}
+        label="Saved profiles"
+        value={selected}
+        options={[
+          { value: '', label: profiles.length === 0 ? 'None saved yet' : 'Load a profile…' },
+          ...profiles.map((p) => ({ value: p.name, label: `${p.name} (${p.sink.kind})` })),
+        ]}
+        onChange={load}
+        disabled={profiles.length === 0}
+      />
       <div className="inline-fields">
         <label className="field grow">
           <span>Profile name</span>
@@ -92,11 +94,7 @@ export function ProfilesCard({ current, onLoad }: Props) {
           Delete profile
         </button>
       </div>
-      {note && (
-        <p className="note" role="status">
-          {note}
-        </p>
-      )}
+      <Notice text={note} />
       <Alert message={error} />
     </section>
   );

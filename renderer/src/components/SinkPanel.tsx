@@ -3,7 +3,7 @@
 import { useId, useReducer } from 'react';
 import type { JobInfo } from '../../../shared/api.js';
 import { isSqlSink } from '../../../shared/sink-spec.js';
-import type { SinkKind, SinkSpec, WriteMode } from '../../../shared/sink-spec.js';
+import type { SinkKind, SinkSpec } from '../../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../../shared/source-spec.js';
 import { api } from '../api-client.js';
 import { formatCount } from '../format.js';
@@ -12,6 +12,7 @@ import { isSqlKind, SINK_KINDS, toSinkSpec, WRITE_MODES } from '../sink-form.js'
 import type { SinkForm } from '../sink-form.js';
 import { formFor, initialSinkPanel, sinkPanelReducer } from '../sink-panel-state.js';
 import { Alert, formProblems } from './Alert.js';
+import { SelectField, TextField } from './Field.js';
 import { PlanView } from './PlanView.js';
 import { PostgresFields } from './PostgresFields.js';
 import { ProfilesCard } from './ProfilesCard.js';
@@ -35,6 +36,9 @@ const FILE_HINT: Record<SinkKind, string> = {
   csv: '/path/to/out.csv',
   jsonl: '/path/to/out.jsonl',
 };
+
+const SINK_OPTIONS = SINK_KINDS.map((k) => ({ value: k.kind, label: k.label }));
+const MODE_OPTIONS = WRITE_MODES.map((m) => ({ value: m.mode, label: m.label }));
 
 /** An export that would add to (SQL append) or replace (a file) what is already there asks first. */
 function asksAboutExistingTarget(spec: SinkSpec): boolean {
@@ -140,28 +144,16 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
         <div className="sink-main">
           <section className="card" aria-labelledby="destination-title">
             <h3 id="destination-title">Destination</h3>
-            <div className="field">
-              <label htmlFor={`${ids}-sink`}>Sink</label>
-              <select id={`${ids}-sink`} value={form.kind} onChange={(e) => set('kind', e.target.value as SinkKind)}>
-                {SINK_KINDS.map((k) => (
-                  <option key={k.kind} value={k.kind}>
-                    {k.label}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField id={`${ids}-sink`} label="Sink" value={form.kind} options={SINK_OPTIONS} onChange={(kind) => set('kind', kind)} />
             {form.kind === 'sqlite' && (
               <div className="inline-fields">
-                <label className="field grow">
-                  <span>SQLite file</span>
-                  <input
-                    type="text"
-                    spellCheck={false}
-                    placeholder="/path/to/database.sqlite (created when missing)"
-                    value={form.sqlitePath}
-                    onChange={(e) => set('sqlitePath', e.target.value)}
-                  />
-                </label>
+                <TextField
+                  className="field grow"
+                  label="SQLite file"
+                  placeholder="/path/to/database.sqlite (created when missing)"
+                  value={form.sqlitePath}
+                  onChange={(value) => set('sqlitePath', value)}
+                />
                 {nativeDialogs && (
                   <button type="button" className="button" onClick={() => void chooseSqlite()} aria-label="Choose a database file">
                     Browse…
@@ -186,16 +178,12 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
               </>
             )}
             {!sql && (
-              <label className="field">
-                <span>Output file</span>
-                <input
-                  type="text"
-                  spellCheck={false}
-                  placeholder={FILE_HINT[form.kind]}
-                  value={form.filePath}
-                  onChange={(e) => set('filePath', e.target.value)}
-                />
-              </label>
+              <TextField
+                label="Output file"
+                placeholder={FILE_HINT[form.kind]}
+                value={form.filePath}
+                onChange={(value) => set('filePath', value)}
+              />
             )}
           </section>
 
@@ -203,31 +191,21 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
             <section className="card" aria-labelledby="target-title">
               <h3 id="target-title">Target</h3>
               <div className="form-grid three">
-                <label className="field">
-                  <span>Target table</span>
-                  <input type="text" spellCheck={false} value={form.table} onChange={(e) => set('table', e.target.value)} />
-                </label>
-                <div className="field">
-                  <label htmlFor={`${ids}-mode`}>Write mode</label>
-                  <select id={`${ids}-mode`} value={form.mode} onChange={(e) => set('mode', e.target.value as WriteMode)}>
-                    {WRITE_MODES.map((m) => (
-                      <option key={m.mode} value={m.mode}>
-                        {m.label}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-                <label className="field">
-                  <span>Key columns</span>
-                  <input
-                    type="text"
-                    spellCheck={false}
-                    placeholder={form.mode === 'upsert' ? 'e.g. id (comma-separated)' : 'used by Upsert'}
-                    disabled={form.mode !== 'upsert'}
-                    value={form.keyColumns}
-                    onChange={(e) => set('keyColumns', e.target.value)}
-                  />
-                </label>
+                <TextField label="Target table" value={form.table} onChange={(value) => set('table', value)} />
+                <SelectField
+                  id={`${ids}-mode`}
+                  label="Write mode"
+                  value={form.mode}
+                  options={MODE_OPTIONS}
+                  onChange={(mode) => set('mode', mode)}
+                />
+                <TextField
+                  label="Key columns"
+                  placeholder={form.mode === 'upsert' ? 'e.g. id (comma-separated)' : 'used by Upsert'}
+                  disabled={form.mode !== 'upsert'}
+                  value={form.keyColumns}
+                  onChange={(value) => set('keyColumns', value)}
+                />
               </div>
               {form.mode === 'sql' && (
                 <>
@@ -259,18 +237,21 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
             <section className="card" aria-labelledby="execution-title">
               <h3 id="execution-title">Execution</h3>
               <div className="form-grid three">
-                <label className="field">
-                  <span>Batch size</span>
-                  <input type="number" min={1} value={form.batchSize} onChange={(e) => set('batchSize', e.target.value)} />
-                </label>
-                <label className="field">
-                  <span>Batch interval (ms)</span>
-                  <input type="number" min={0} value={form.batchIntervalMs} onChange={(e) => set('batchIntervalMs', e.target.value)} />
-                </label>
-                <label className="field">
-                  <span>Max retries</span>
-                  <input type="number" min={0} value={form.maxRetries} onChange={(e) => set('maxRetries', e.target.value)} />
-                </label>
+                <TextField label="Batch size" type="number" min={1} value={form.batchSize} onChange={(value) => set('batchSize', value)} />
+                <TextField
+                  label="Batch interval (ms)"
+                  type="number"
+                  min={0}
+                  value={form.batchIntervalMs}
+                  onChange={(value) => set('batchIntervalMs', value)}
+                />
+                <TextField
+                  label="Max retries"
+                  type="number"
+                  min={0}
+                  value={form.maxRetries}
+                  onChange={(value) => set('maxRetries', value)}
+                />
               </div>
               <div className="check-row">
                 <label className="check">

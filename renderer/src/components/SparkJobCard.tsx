@@ -8,6 +8,7 @@ import { api } from '../api-client.js';
 import { copyText } from '../clipboard.js';
 import type { ErrorValue } from '../../../shared/errors.js';
 import { Alert, formProblems } from './Alert.js';
+import { TextField } from './Field.js';
 
 interface Props {
   source: DeltaSourceSpec | null;
@@ -46,16 +47,7 @@ export function SparkJobCard({ source, blocked, sink }: Props) {
       {job && (
         <>
           <div className="inline-fields">
-            <label className="field grow">
-              <span>Save as</span>
-              <input
-                type="text"
-                spellCheck={false}
-                placeholder="/path/to/job.py"
-                value={savePath}
-                onChange={(e) => setSavePath(e.target.value)}
-              />
-            </label>
+            <TextField className="field grow" label="Save as" placeholder="/path/to/job.py" value={savePath} onChange={setSavePath} />
             <button type="button" className="button" onClick={() => void request(true)} disabled={busy || savePath.trim() === ''}>
               Save
             </button>

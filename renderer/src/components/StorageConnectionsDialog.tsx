@@ -5,6 +5,8 @@ import type { Result, StorageConnection, StorageConnections, StorageOptionInfo }
 import type { StoreKind } from '../../../shared/store-location.js';
 import { api } from '../api-client.js';
 import { Alert } from './Alert.js';
+import { SelectField } from './Field.js';
+import { Notice } from './Notice.js';
 
 const KINDS: { kind: StoreKind; label: string; placeholder: string }[] = [
   { kind: 's3', label: 'S3', placeholder: 's3://bucket, or s3:// for every bucket' },
@@ -12,8 +14,15 @@ const KINDS: { kind: StoreKind; label: string; placeholder: string }[] = [
   { kind: 'gcs', label: 'GCS', placeholder: 'gs://bucket, or gs:// for every bucket' },
 ];
 
+const KIND_OPTIONS = KINDS.map((k) => ({ value: k.kind, label: k.label }));
+
 // Options that take true or false.
 const SWITCHES = new Set(['path_style', 'anonymous']);
+const SWITCH_VALUES = [
+  { value: '', label: 'default' },
+  { value: 'true', label: 'true' },
+  { value: 'false', label: 'false' },
+];
 
 interface Draft {
   /** The connection being edited, null for a new one. */
@@ -207,16 +216,7 @@ export function StorageConnectionsDialog({ onClose }: { onClose(): void }) {
                 onChange={(e) => change({ name: e.target.value })}
               />
             </div>
-            <div className="field">
-              <label htmlFor={`${ids}-kind`}>Store</label>
-              <select id={`${ids}-kind`} value={draft.kind} onChange={(e) => change({ kind: e.target.value as StoreKind })}>
-                {KINDS.map((k) => (
-                  <option key={k.kind} value={k.kind}>
-                    {k.label}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField id={`${ids}-kind`} label="Store" value={draft.kind} options={KIND_OPTIONS} onChange={(kind) => change({ kind })} />
             <div className="field">
               <label htmlFor={`${ids}-prefix`}>Applies to</label>
               <input
@@ -258,11 +258,7 @@ export function StorageConnectionsDialog({ onClose }: { onClose(): void }) {
           Add connection
         </button>
       )}
-      {note && (
-        <p className="note" role="status">
-          {note}
-        </p>
-      )}
+      <Notice text={note} />
       <Alert message={error} />
     </dialog>
   );
@@ -281,14 +277,7 @@ function OptionField({ option, value, saved, onChange, onForget }: OptionFieldPr
   const id = useId();
   if (SWITCHES.has(option.name)) {
     return (
-      <div className="field" title={option.about}>
-        <label htmlFor={id}>{label(option.name)}</label>
-        <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
-          <option value="">default</option>
-          <option value="true">true</option>
-          <option value="false">false</option>
-        </select>
-      </div>
+      <SelectField id={id} label={label(option.name)} title={option.about} value={value} options={SWITCH_VALUES} onChange={onChange} />
     );
   }
   return (
