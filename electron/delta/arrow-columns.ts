@@ -14,6 +14,16 @@ export function structChild(data: Data, name: string): Data | null {
   return index < 0 ? null : data.children[index];
 }
 
+/** A reader per named child of a struct Data, each made by the reader factory given for its name (a child the struct
+ * lacks reads as null): the log's actions are structs read field by field. */
+export function childReaders<R extends Record<string, (child: Data | null) => unknown>>(
+  data: Data,
+  readers: R,
+): { [K in keyof R]: ReturnType<R[K]> } {
+  const entries = Object.entries(readers).map(([name, reader]) => [name, reader(structChild(data, name))]);
+  return Object.fromEntries(entries) as { [K in keyof R]: ReturnType<R[K]> };
+}
+
 /** Strings of a Utf8 column (decoded once for the whole chunk where it can be: arrow/buffers.ts). */
 export function utf8Reader(data: Data | null): ColumnReader<string> {
   if (!data) return () => null;

@@ -5,7 +5,7 @@ import { joinLocation, parentLocation } from '../storage/storage.js';
 import type { Data, Field, RecordBatch, Schema, Table } from 'apache-arrow';
 import { DeltaportError } from '../../shared/errors.js';
 import type { Action, AddFile, DeletionVectorDescriptor, Metadata, Protocol } from './actions.js';
-import { numberReader, stringMapReader, structChild, utf8Reader, validity, type ColumnReader } from './arrow-columns.js';
+import { childReaders, numberReader, stringMapReader, structChild, utf8Reader, validity, type ColumnReader } from './arrow-columns.js';
 import { toPlain } from './arrow-plain.js';
 import { readJsonActions } from './commit-file.js';
 import { corruptLog, missingFile } from './errors.js';
@@ -150,26 +150,28 @@ function takeAdds(table: Table, take: (action: Action) => void): void {
   for (const batch of table.batches) {
     const add = topLevel(batch, 'add');
     if (!add) continue;
-    const paths = utf8Reader(structChild(add, 'path'));
-    const partitionValues = stringMapReader(structChild(add, 'partitionValues'));
-    const size = numberReader(structChild(add, 'size'));
-    const modificationTime = numberReader(structChild(add, 'modificationTime'));
-    const deletionVector = deletionVectorReader(structChild(add, 'deletionVector'));
+    const read = childReaders(add, {
+      path: utf8Reader,
+      partitionValues: stringMapReader,
+      size: numberReader,
+      modificationTime: numberReader,
+      deletionVector: deletionVectorReader,
+    });
     // Rows of other actions (protocol, metaData, txn) have a null add; delta-rs writes add.path as required, so
     // under a null add it reads as '' rather than null: the struct's own validity is what tells.
     const isAdd = validity(add);
     for (let i = 0; i < batch.numRows; i++) {
-      const p = paths(i);
-      if (p === null || !isAdd(i)) continue;
+      const path = read.path(i);
+      if (path === null || !isAdd(i)) continue;
       take({
         add: {
-          path: p,
-          partitionValues: partitionValues(i) ?? {},
-          size: size(i) ?? 0,
-          modificationTime: modificationTime(i) ?? 0,
+          path,
+          partitionValues: read.partitionValues(i) ?? {},
+          size: read.size(i) ?? 0,
+          modificationTime: read.modificationTime(i) ?? 0,
           // A checkpoint describes state, not change.
           dataChange: false,
-          deletionVector: deletionVector(i),
+          deletionVector: read.deletionVector(i),
         },
       });
     }
@@ -178,20 +180,22 @@ function takeAdds(table: Table, take: (action: Action) => void): void {
 
 function deletionVectorReader(data: Data | null): ColumnReader<DeletionVectorDescriptor> {
   if (!data) return () => null;
-  const storageType = utf8Reader(structChild(data, 'storageType'));
-  const pathOrInlineDv = utf8Reader(structChild(data, 'pathOrInlineDv'));
-  const offset = numberReader(structChild(data, 'offset'));
-  const sizeInBytes = numberReader(structChild(data, 'sizeInBytes'));
-  const cardinality = numberReader(structChild(data, 'cardinality'));
+  const read = childReaders(data, {
+    storageType: utf8Reader,
+    pathOrInlineDv: utf8Reader,
+    offset: numberReader,
+    sizeInBytes: numberReader,
+    cardinality: numberReader,
+  });
   const valid = validity(data);
   return (row) =>
     valid(row)
       ? {
-          storageType: storageType(row) as DeletionVectorDescriptor['storageType'],
-          pathOrInlineDv: pathOrInlineDv(row) ?? '',
-          offset: offset(row),
-          sizeInBytes: sizeInBytes(row) ?? 0,
-          cardinality: cardinality(row) ?? 0,
+          storageType: read.storageType(row) as DeletionVectorDescriptor['storageType'],
+          pathOrInlineDv: read.pathOrInlineDv(row) ?? '',
+          offset: read.offset(row),
+          sizeInBytes: read.sizeInBytes(row) ?? 0,
+          cardinality: read.cardinality(row) ?? 0,
         }
       : null;
 }

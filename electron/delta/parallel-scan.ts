@@ -2,11 +2,11 @@
 // writing. Yields the same batches, positions and errors as scan(); batches arrive as Arrow IPC in transferred
 // buffers and are read zero-copy. A cancel or an early stop ends the thread at once.
 import { tableFromIPC, type RecordBatch } from 'apache-arrow';
-import { cancelledError, DeltaportError } from '../../shared/errors.js';
+import { DeltaportError } from '../../shared/errors.js';
 import { startWorker } from '../threads/start-worker.js';
 import { exportStoreOptions } from '../storage/store-options.js';
 import type { BatchPart, ScanJob, ScanToConsumer } from './scan-messages.js';
-import type { ScanBatch, ScanOptions } from './scan-types.js';
+import { checkCancelled, type ScanBatch, type ScanOptions } from './scan-types.js';
 import type { Snapshot } from './snapshot.js';
 
 /** Messages (each about one batch of rows) decoded ahead of the consumer: enough to keep both threads busy across
@@ -19,7 +19,7 @@ const YOUNG_GENERATION_MB = 4;
 
 export async function* parallelScan(snapshot: Snapshot, options: ScanOptions = {}): AsyncGenerator<ScanBatch> {
   const { signal, ...rest } = options;
-  checkAborted(signal);
+  checkCancelled(signal);
   const job: ScanJob = { snapshot, options: rest, readAhead: READ_AHEAD, storeOptions: exportStoreOptions() };
   const worker = startWorker('delta/scan-worker', {
     workerData: job,
@@ -44,7 +44,7 @@ export async function* parallelScan(snapshot: Snapshot, options: ScanOptions = {
   try {
     for (;;) {
       while (inbox.length === 0 && !signal?.aborted) await new Promise<void>((resolve) => (wake = resolve));
-      checkAborted(signal);
+      checkCancelled(signal);
       const message = inbox.shift()!;
       if (message.type === 'done') return;
       if (message.type === 'failed') throw new DeltaportError(message.error.code, message.error.message);
@@ -71,9 +71,4 @@ function* partsOf(batches: RecordBatch[], parts: BatchPart[]): Generator<ScanBat
     }
     yield { batch, end, bytesDone, filesDone };
   }
-}
-
-// The same cancel as scan()'s, so a consumer cannot tell which of the two it is reading.
-function checkAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw cancelledError('scan');
 }

@@ -1,6 +1,7 @@
 // What a scan yields. A position (file ordinal, rows emitted from it) identifies how far a consumer has come, so an
 // exactly-once export can resume after its last committed batch.
 import type { RecordBatch } from 'apache-arrow';
+import { cancelledError } from '../../shared/errors.js';
 import type { Expr } from '../../shared/expression/index.js';
 
 export interface ScanPosition {
@@ -33,4 +34,9 @@ export interface ScanOptions {
   /** Row groups whose Parquet statistics rule this filter out are not decoded; their rows count as emitted in
    * positions, so the rows are still to be filtered by the consumer (filter/filtered-scan.ts). */
   rowGroupFilter?: Expr;
+}
+
+/** A scan's cancel: scan() and parallelScan() throw the same, so a consumer cannot tell which it is reading. */
+export function checkCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw cancelledError('scan');
 }

@@ -2,16 +2,10 @@
 // its total size (rows are unknown up front: stats can be missing), else from files; it never goes back, stays
 // below 100 until the job has actually finished, and drives the rate and ETA.
 import type { JobProgress } from '../../shared/api.js';
+import type { ExportProgress } from '../export/run-export.js';
 
-export interface RawProgress {
-  rows: number;
-  committedRows?: number;
-  resumedFromRow?: number;
-  files: number;
-  filesTotal: number;
-  bytes: number;
-  bytesTotal: number;
-}
+/** The counters a job's task reports: an export's, which the other tasks report in too. */
+export type RawProgress = ExportProgress;
 
 /** Shown while running, however far the counters say: the last commit or rename is still to come. */
 const RUNNING_CEILING = 99.9;

@@ -1,10 +1,11 @@
 // Values of an Arrow column in the units filters compare (shared/delta-values.ts): numbers for small integers and
 // floats, bigint for longs, unscaled bigint for decimals, days for dates, microseconds for timestamps. Read straight
 // from the buffers (Vector.get() would give timestamps as float milliseconds). A sliced Data's value buffers start at
-// its first row, except booleans', whose bits start at the Data's offset.
+// its first row, except booleans', whose bits start at the Data's offset (arrow/buffers.ts minds that).
 import { makeVector, Type, type Data, type Timestamp } from 'apache-arrow';
 import type { DeltaValue } from '../../../shared/delta-values.js';
-import { utf8Reader, validity } from '../arrow-columns.js';
+import { booleanReader, validity } from '../../arrow/buffers.js';
+import { utf8Reader } from '../arrow-columns.js';
 
 export type ValueReader = (row: number) => DeltaValue;
 
@@ -41,11 +42,8 @@ export function valueReader(data: Data): ValueReader {
         return BigInt.asIntN(128, unsigned);
       });
     }
-    case Type.Bool: {
-      const bits = data.values as Uint8Array;
-      const offset = data.offset;
-      return withNulls((row) => ((bits[(offset + row) >> 3] >> ((offset + row) & 7)) & 1) === 1);
-    }
+    case Type.Bool:
+      return withNulls(booleanReader(data));
     case Type.Utf8:
       return utf8Reader(data);
     case Type.Binary: {

@@ -1,0 +1,76 @@
+// Decoding the rows a file's plan (scan-plan.ts) reads: its Parquet columns through parquet-wasm, a row group at a
+// time, normalized to the output's canonical Arrow types (normalize.ts), with the partition constants in their
+// places. Rows are decoded in pieces of tens of thousands (see decodedPieces), whatever the deletion vector keeps:
+// choosing the kept rows is scan-emit.ts's.
+import type * as arrow from 'apache-arrow';
+import { normalizeColumn } from './normalize.js';
+import type { ParquetHandle, ReadRequest } from './parquet-file.js';
+import type { FilePlan, GroupRows, ScanPlan } from './scan-plan.js';
+
+/** Rows decoded per piece of an export's read; see decodedPieces. */
+const DECODE_ROWS = 1 << 15;
+
+/** Rows [start, start + length) of a file (physical row numbers) in the output's columns. */
+export interface DecodedRows {
+  start: number;
+  length: number;
+  /** The output's columns for `length` rows from physical row `at`. */
+  slice(at: number, length: number): arrow.Data[];
+}
+
+/** Decoded rows of one file; `data` is absent when no column is read from the file. */
+interface Piece {
+  length: number;
+  data?: arrow.RecordBatch;
+}
+
+/** The group's rows still to come, in order. `wanted` (Infinity for all) is how many kept rows the scan still needs:
+ * a preview's read stops at those plus at most every deleted row. */
+export async function* decodeGroup(plan: ScanPlan, file: FilePlan, group: GroupRows, wanted: number): AsyncGenerator<DecodedRows> {
+  const available = group.to - group.from;
+  const limit = wanted === Infinity ? undefined : Math.min(available, wanted + file.deleted.length);
+  const pieces =
+    file.columns.length === 0
+      ? [{ length: limit ?? available }]
+      : decodedPieces(
+          file.handle,
+          { columns: file.columns, rowGroups: [group.group], offset: group.from - group.start, limit },
+          plan.batchSize,
+        );
+  let start = group.from;
+  for await (const piece of pieces) {
+    yield outputRows(plan, file, piece, start);
+    start += piece.length;
+  }
+}
+
+/** The rows of a read as pieces of decoded columns. A read to the end of a row group (an export) comes in pieces of
+ * a whole number of batches near DECODE_ROWS (so that, without deletions, a piece's end cuts no batch short), each
+ * crossing from WebAssembly on its own. Whole row groups at once cost the export of the 10M-row benchmark table
+ * ~45 MB of peak RSS: WebAssembly memory, which never shrinks, sized for a row group's IPC copy, and allocations of
+ * that size, which glibc's malloc then serves from a heap it cannot give back. A limited read (a preview) is one
+ * piece. */
+async function* decodedPieces(handle: ParquetHandle, request: ReadRequest, batchSize: number): AsyncGenerator<Piece> {
+  const tables =
+    request.limit === undefined
+      ? handle.stream({ ...request, batchSize: Math.ceil(DECODE_ROWS / batchSize) * batchSize })
+      : [await handle.read(request)];
+  for await (const table of tables) {
+    for (const data of table.batches) yield { length: data.numRows, data };
+  }
+}
+
+function outputRows(plan: ScanPlan, file: FilePlan, piece: Piece, start: number): DecodedRows {
+  const columns = plan.fields.map((f, k) => {
+    const constant = file.constants[k];
+    if (constant) return constant;
+    const source = file.sources[k] && piece.data?.getChild(file.sources[k].name)?.data[0];
+    return normalizeColumn(source, f.type, piece.length, { mode: plan.mode, column: f.name });
+  });
+  return {
+    start,
+    length: piece.length,
+    // A constant column holds batchSize copies of its value, the most a batch takes.
+    slice: (at, length) => columns.map((d, k) => (file.constants[k] ? d.slice(0, length) : d.slice(at - start, length))),
+  };
+}
