@@ -64,18 +64,13 @@ export async function queryCases(wide: { root: string; version: number }, partit
     filterCase(partitioned.root, partitioned.version, partitionWhere, (f) => f.partitionValues.region === region, log),
   );
 
-  const statsRange = selectiveRange(liveFilesFromLog(wide.root, wide.version));
-  const statsWhere = `id BETWEEN ${statsRange.from} AND ${statsRange.to}`;
-  const statsFilter = await orFailed('filter on clustered id', FILTER_FIGURES, log, () =>
-    filterCase(
-      wide.root,
-      wide.version,
-      statsWhere,
-      (f) => Number(f.minValues.id) <= statsRange.to && Number(f.maxValues.id) >= statsRange.from,
-      log,
-      SELECTED_IDS,
-    ),
-  );
+  let statsWhere = 'id BETWEEN (no file to choose the range from)';
+  const statsFilter = await orFailed('filter on clustered id', FILTER_FIGURES, log, () => {
+    const range = selectiveRange(liveFilesFromLog(wide.root, wide.version));
+    statsWhere = `id BETWEEN ${range.from} AND ${range.to}`;
+    const mayMatch = (f: LoggedFile) => Number(f.minValues.id) <= range.to && Number(f.maxValues.id) >= range.from;
+    return filterCase(wide.root, wide.version, statsWhere, mayMatch, log, SELECTED_IDS);
+  });
 
   const sortBy = `${SORT_COLUMN} desc`;
   const sort = await orFailed('top rows over the whole table', SORT_FIGURES, log, () => sortCase(wide, sortBy, log));
