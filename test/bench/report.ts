@@ -1,5 +1,6 @@
 // The benchmark's output: a Markdown table (figures, limits, ratios, targets; printed, never asserted) and the JSON
 // shape of issue 5. A figure that could not be measured carries the reason instead of a number.
+import type { FilterFigures, QueryFigures } from './filter-sort-diff.js';
 import type { ObjectStoreFigures } from './object-store.js';
 
 /** A measured value, or why there is none. */
@@ -42,6 +43,8 @@ export interface Figures {
   /** The same p99 with nothing running, just before: what the machine alone causes. */
   idleLagP99Ms: Figure;
   objectStore: ObjectStoreFigures;
+  /** Filters that skip files, a sort over the whole table, a diff of adjacent versions. */
+  queries: QueryFigures;
   setupSeconds: number;
   /** 1-minute load averages when measuring began and ended, against the machine's cores: figures from a busy machine understate. */
   load: { start: number; end: number; cores: number };
@@ -54,6 +57,13 @@ export function peakRss(figures: Figures): Figure {
     .map(valueOf)
     .filter((v): v is number => v !== null);
   return values.length > 0 ? { value: Math.max(...values) } : { error: 'no export process reported its RSS' };
+}
+
+/** Files the filter skipped: all less those left to read. */
+function skipped(f: FilterFigures, read: Figure): Figure {
+  const total = valueOf(f.filesTotal);
+  const left = valueOf(read);
+  return total !== null && left !== null ? { value: total - left } : 'error' in read ? read : f.filesTotal;
 }
 
 function perCpuSecond(rows: number, cpuSeconds: Figure): Figure {
@@ -217,6 +227,7 @@ export function markdownTable(figures: Figures): string {
       target: '>= 0.7x',
       meets: (v, l) => l !== null && v >= 0.7 * l,
     },
+    ...queryLines(figures.queries),
   ];
   const out = [
     `Deltaport benchmark: ${fmt(figures.rows)} rows x ${figures.columns} columns in ${figures.files} files ` +
@@ -234,6 +245,102 @@ export function markdownTable(figures: Figures): string {
   return out.join('\n');
 }
 
+/** Lines whose figure should equal another one (the reader's count and the log's, say). */
+const sameAs = (other: Figure) => (v: number) => valueOf(other) === v;
+const shownBare = (f: Figure, unit: string) => ('value' in f ? `${fmt(f.value)} ${unit}` : 'n/a');
+
+function queryLines(q: QueryFigures): Line[] {
+  const p = q.partitionFilter;
+  const s = q.statsFilter;
+  const skippedByLog = skipped(s, s.filesReadFromLog);
+  return [
+    {
+      measure: `filter \`${q.partitionWhere}\` (one of ${q.partitions} partitions): files read (limit: all files)`,
+      figure: p.filesRead,
+      unit: 'files',
+      limit: p.filesTotal,
+      target: `= ${shownBare(p.filesReadFromLog, 'files')} (the log)`,
+      meets: sameAs(p.filesReadFromLog),
+    },
+    {
+      measure: '  data files the reader opened',
+      figure: p.filesOpened,
+      unit: 'files',
+      limit: p.filesTotal,
+      target: `= ${shownBare(p.filesReadFromLog, 'files')} (the log)`,
+      meets: sameAs(p.filesReadFromLog),
+    },
+    {
+      measure: '  bytes read (limit: all bytes)',
+      figure: p.bytesRead,
+      unit: 'bytes',
+      limit: p.bytesTotal,
+      target: `= ${shownBare(p.bytesReadFromLog, 'bytes')} (the log)`,
+      meets: sameAs(p.bytesReadFromLog),
+    },
+    { measure: `  time to read its ${shownBare(p.rows, 'rows')}`, figure: p.ms, unit: 'ms', digits: 1, target: '' },
+    {
+      measure: `filter \`${q.statsWhere}\` on clustered id: files skipped by statistics (limit: all files)`,
+      figure: skipped(s, s.filesRead),
+      unit: 'files',
+      limit: s.filesTotal,
+      target: '>= 0.9x',
+      meets: (v, l) => l !== null && v >= 0.9 * l,
+    },
+    {
+      measure: '  files skipped, counted from the log',
+      figure: skippedByLog,
+      unit: 'files',
+      limit: s.filesTotal,
+      target: "= the reader's",
+      meets: sameAs(skipped(s, s.filesRead)),
+    },
+    {
+      measure: '  data files the reader opened',
+      figure: s.filesOpened,
+      unit: 'files',
+      limit: s.filesTotal,
+      target: `= ${shownBare(s.filesReadFromLog, 'files')} (the log)`,
+      meets: sameAs(s.filesReadFromLog),
+    },
+    {
+      measure: '  bytes read (limit: all bytes)',
+      figure: s.bytesRead,
+      unit: 'bytes',
+      limit: s.bytesTotal,
+      target: `= ${shownBare(s.bytesReadFromLog, 'bytes')} (the log)`,
+      meets: sameAs(s.bytesReadFromLog),
+    },
+    { measure: `  time to read its ${shownBare(s.rows, 'rows')}`, figure: s.ms, unit: 'ms', digits: 1, target: '' },
+    {
+      measure: `top ${q.sortLimit} by ${q.sortBy} over all ${shownBare(q.sort.rowsOrdered, 'rows')}: peak RSS of the process`,
+      figure: q.sort.peakRssMb,
+      unit: 'MB',
+      target: '<= 400 MB',
+      meets: (v) => v <= 400,
+    },
+    { measure: '  its time (new process)', figure: q.sort.ms, unit: 'ms', target: '' },
+    {
+      measure: 'diff of two adjacent versions (a deletion-vector delete): data files read (limit: all files)',
+      figure: q.diff.filesRead,
+      unit: 'files',
+      limit: q.diff.filesTotal,
+      target: `= ${shownBare(q.diff.filesChanged, 'files')} changed`,
+      meets: sameAs(q.diff.filesChanged),
+    },
+    {
+      measure: '  rows removed (limit: rows the delete removed)',
+      figure: q.diff.rowsRemoved,
+      unit: 'rows',
+      limit: q.diff.rowsDeleted,
+      target: '= limit',
+      meets: (v, l) => v === l,
+    },
+    { measure: '  rows added', figure: q.diff.rowsAdded, unit: 'rows', target: '0', meets: (v) => v === 0 },
+    { measure: '  its time', figure: q.diff.ms, unit: 'ms', digits: 1, target: '' },
+  ];
+}
+
 function worse(a: Figure, b: Figure): Figure {
   if (!('value' in a)) return a;
   if (!('value' in b)) return b;
@@ -247,6 +354,14 @@ export function jsonReport(figures: Figures): unknown {
     if ('error' in f) errors[name] = f.error;
     return valueOf(f);
   };
+  // Every figure of a group, by name (the groups are interfaces of Figures, hence `object`).
+  const all = (prefix: string, group: object) =>
+    Object.fromEntries((Object.entries(group) as [string, Figure][]).map(([name, f]) => [name, pick(`${prefix}.${name}`, f)]));
+  const q = figures.queries;
+  const stats = q.statsFilter;
+  const read = valueOf(stats.filesRead);
+  const total = valueOf(stats.filesTotal);
+  const skippedShare: Figure = read !== null && total ? { value: 1 - read / total } : { error: 'no skipping figures' };
   return {
     rows: figures.rows,
     columns: figures.columns,
@@ -269,7 +384,13 @@ export function jsonReport(figures: Figures): unknown {
     peakRssMb: pick('peakRssMb', peakRss(figures)),
     // The worse of the export and the long-log open: the app's main loop must stay free through both.
     eventLoopLagP99Ms: pick('eventLoopLagP99Ms', worse(figures.lagP99Ms, figures.openLagP99Ms)),
-    objectStore: Object.fromEntries(Object.entries(figures.objectStore).map(([name, f]) => [name, pick(`objectStore.${name}`, f)])),
+    objectStore: all('objectStore', figures.objectStore),
+    filter: {
+      partition: { where: q.partitionWhere, ...all('filter.partition', q.partitionFilter) },
+      stats: { where: q.statsWhere, skippedShare: pick('filter.stats.skippedShare', skippedShare), ...all('filter.stats', q.statsFilter) },
+    },
+    sort: { by: q.sortBy, limit: q.sortLimit, ...all('sort', q.sort) },
+    diff: all('diff', q.diff),
     ...(Object.keys(errors).length > 0 ? { errors } : {}),
   };
 }

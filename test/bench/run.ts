@@ -18,8 +18,10 @@ import { createDatabase, startPostgres, type PgServer } from '../support/postgre
 import { SEED, writeLongLog, writeWideTable, type WideTable } from './bench-tables.js';
 import { runCli } from './child-run.js';
 import { exportLag, openLag } from './event-loop-lag.js';
+import { queryCases } from './filter-sort-diff.js';
 import { psqlCopyLimits, sqliteInsertLimit } from './limits.js';
 import { objectStoreCase } from './object-store.js';
+import { PARTITIONED_FILES, writePartitionedTable } from './partitioned-table.js';
 import { jsonReport, markdownTable, type ExportKind, type Figure, type Figures } from './report.js';
 
 const CHECKPOINT_INTERVAL = 100;
@@ -42,6 +44,7 @@ const size = {
   rows: Number(args.rows ?? (args.quick ? 2_000_000 : 10_000_000)),
   files: Number(args.files ?? (args.quick ? 20 : 100)),
   commits: Number(args.commits ?? (args.quick ? 2_000 : 10_000)),
+  partitionedRowsPerFile: args.quick ? 2_000 : 10_000,
 };
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -100,6 +103,12 @@ async function main(): Promise<void> {
     log(`writing ${size.rows} rows in ${size.files} files and a log of ${size.commits} commits into ${dir}`);
     const wide: WideTable = await writeWideTable(dir, size.rows, size.files);
     const longLog = await writeLongLog(dir, size.commits, CHECKPOINT_INTERVAL);
+    const partitionedStarted = performance.now();
+    const partitioned = await writePartitionedTable(dir, size.partitionedRowsPerFile, SEED);
+    log(
+      `wrote the partitioned table (${PARTITIONED_FILES} files of ${size.partitionedRowsPerFile} rows) in ` +
+        `${((performance.now() - partitionedStarted) / 1000).toFixed(1)} s`,
+    );
     let databaseUrl: string | null = null;
     let pgProblem = '';
     try {
@@ -187,6 +196,10 @@ async function main(): Promise<void> {
       return timed(() => startTask({ kind: 'preview', request: previewRequest }).result);
     });
 
+    const queriesStarted = performance.now();
+    const queries = await queryCases(wide, partitioned, log);
+    log(`filters, sort and diff took ${((performance.now() - queriesStarted) / 1000).toFixed(1)} s`);
+
     const openMs = await measure(`open latest of ${size.commits} commits, ms`, () =>
       timed(async () => {
         const snapshot = await (await DeltaTable.open(longLog.root)).snapshot();
@@ -257,6 +270,7 @@ async function main(): Promise<void> {
       openLagP99Ms,
       idleLagP99Ms,
       objectStore: cloud.figures,
+      queries,
       setupSeconds,
       load: { start: loadAtStart, end: os.loadavg()[0], cores: os.availableParallelism() },
     };
