@@ -249,10 +249,32 @@ export function markdownTable(figures: Figures): string {
 const sameAs = (other: Figure) => (v: number) => valueOf(other) === v;
 const shownBare = (f: Figure, unit: string) => ('value' in f ? `${fmt(f.value)} ${unit}` : 'n/a');
 
+/** What a filtered read touched, checked against the log: the files it opened and the bytes left to read. */
+function filterReadLines(f: FilterFigures): Line[] {
+  return [
+    {
+      measure: '  data files the reader opened',
+      figure: f.filesOpened,
+      unit: 'files',
+      limit: f.filesTotal,
+      target: `= ${shownBare(f.filesReadFromLog, 'files')} (the log)`,
+      meets: sameAs(f.filesReadFromLog),
+    },
+    {
+      measure: '  bytes read (limit: all bytes)',
+      figure: f.bytesRead,
+      unit: 'bytes',
+      limit: f.bytesTotal,
+      target: `= ${shownBare(f.bytesReadFromLog, 'bytes')} (the log)`,
+      meets: sameAs(f.bytesReadFromLog),
+    },
+    { measure: `  time to read its ${shownBare(f.rows, 'rows')}`, figure: f.ms, unit: 'ms', digits: 1, target: '' },
+  ];
+}
+
 function queryLines(q: QueryFigures): Line[] {
   const p = q.partitionFilter;
   const s = q.statsFilter;
-  const skippedByLog = skipped(s, s.filesReadFromLog);
   return [
     {
       measure: `filter \`${q.partitionWhere}\` (one of ${q.partitions} partitions): files read (limit: all files)`,
@@ -262,23 +284,7 @@ function queryLines(q: QueryFigures): Line[] {
       target: `= ${shownBare(p.filesReadFromLog, 'files')} (the log)`,
       meets: sameAs(p.filesReadFromLog),
     },
-    {
-      measure: '  data files the reader opened',
-      figure: p.filesOpened,
-      unit: 'files',
-      limit: p.filesTotal,
-      target: `= ${shownBare(p.filesReadFromLog, 'files')} (the log)`,
-      meets: sameAs(p.filesReadFromLog),
-    },
-    {
-      measure: '  bytes read (limit: all bytes)',
-      figure: p.bytesRead,
-      unit: 'bytes',
-      limit: p.bytesTotal,
-      target: `= ${shownBare(p.bytesReadFromLog, 'bytes')} (the log)`,
-      meets: sameAs(p.bytesReadFromLog),
-    },
-    { measure: `  time to read its ${shownBare(p.rows, 'rows')}`, figure: p.ms, unit: 'ms', digits: 1, target: '' },
+    ...filterReadLines(p),
     {
       measure: `filter \`${q.statsWhere}\` on clustered id: files skipped by statistics (limit: all files)`,
       figure: skipped(s, s.filesRead),
@@ -289,29 +295,13 @@ function queryLines(q: QueryFigures): Line[] {
     },
     {
       measure: '  files skipped, counted from the log',
-      figure: skippedByLog,
+      figure: skipped(s, s.filesReadFromLog),
       unit: 'files',
       limit: s.filesTotal,
       target: "= the reader's",
       meets: sameAs(skipped(s, s.filesRead)),
     },
-    {
-      measure: '  data files the reader opened',
-      figure: s.filesOpened,
-      unit: 'files',
-      limit: s.filesTotal,
-      target: `= ${shownBare(s.filesReadFromLog, 'files')} (the log)`,
-      meets: sameAs(s.filesReadFromLog),
-    },
-    {
-      measure: '  bytes read (limit: all bytes)',
-      figure: s.bytesRead,
-      unit: 'bytes',
-      limit: s.bytesTotal,
-      target: `= ${shownBare(s.bytesReadFromLog, 'bytes')} (the log)`,
-      meets: sameAs(s.bytesReadFromLog),
-    },
-    { measure: `  time to read its ${shownBare(s.rows, 'rows')}`, figure: s.ms, unit: 'ms', digits: 1, target: '' },
+    ...filterReadLines(s),
     {
       measure: `top ${q.sortLimit} by ${q.sortBy} over all ${shownBare(q.sort.rowsOrdered, 'rows')}: peak RSS of the process`,
       figure: q.sort.peakRssMb,
