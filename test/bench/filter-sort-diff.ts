@@ -65,8 +65,8 @@ export async function queryCases(wide: { root: string; version: number }, partit
   );
 
   let statsWhere = 'id BETWEEN (no file to choose the range from)';
-  const statsFilter = await orFailed('filter on clustered id', FILTER_FIGURES, log, () => {
-    const range = selectiveRange(liveFilesFromLog(wide.root, wide.version));
+  const statsFilter = await orFailed('filter on clustered id', FILTER_FIGURES, log, async () => {
+    const range = selectiveRange(await liveFilesFromLog(wide.root, wide.version));
     statsWhere = `id BETWEEN ${range.from} AND ${range.to}`;
     const mayMatch = (f: LoggedFile) => Number(f.minValues.id) <= range.to && Number(f.maxValues.id) >= range.from;
     return filterCase(wide.root, wide.version, statsWhere, mayMatch, log, SELECTED_IDS);
@@ -110,7 +110,7 @@ async function filterCase(
   log: Log,
   expectedRows?: number,
 ): Promise<FilterFigures> {
-  const files = liveFilesFromLog(root, version);
+  const files = await liveFilesFromLog(root, version);
   const possible = files.filter(mayMatch);
   const started = performance.now();
   const { result, files: touched } = await dataFilesTouched(root, async () => {
@@ -153,7 +153,7 @@ async function sortCase(wide: { root: string; version: number }, sortBy: string,
   if (values.some((v, i) => i > 0 && v > values[i - 1])) throw new Error(`the ordered preview is not in ${sortBy} order`);
   // The log's maxima bound the top value: at most the largest of all files', at least the largest of files that
   // lost no rows.
-  const files = liveFilesFromLog(wide.root, wide.version);
+  const files = await liveFilesFromLog(wide.root, wide.version);
   const maxOf = (list: LoggedFile[]) => Math.max(...list.map((f) => Number(f.maxValues[SORT_COLUMN])));
   if (values[0] > maxOf(files) || values[0] < maxOf(files.filter((f) => f.deleted === 0))) {
     throw new Error(`the top ${SORT_COLUMN} ${values[0]} is not the table's largest, from its log`);
@@ -183,7 +183,7 @@ async function diffCase(table: PartitionedTable, log: Log): Promise<DiffFigures>
     return { added, removed, changed: diff.filesAdded.length + diff.filesRemoved.length + diff.filesWithNewDeletions.length };
   });
   const ms = performance.now() - started;
-  const total = liveFilesFromLog(table.root, to).length;
+  const total = (await liveFilesFromLog(table.root, to)).length;
   log(`diff ${from} -> ${to}: touched ${files.size} of ${total} files, ${result.removed} rows removed in ${ms.toFixed(1)} ms`);
   return {
     ms: { value: ms },
