@@ -2,6 +2,7 @@
 // its total size (rows are unknown up front: stats can be missing), else from files; it never goes back, stays
 // below 100 until the job has actually finished, and drives the rate and ETA.
 import type { JobProgress } from '../../shared/api.js';
+import type { FilterSkipping } from '../../shared/table-info.js';
 
 export interface RawProgress {
   rows: number;
@@ -11,6 +12,7 @@ export interface RawProgress {
   filesTotal: number;
   bytes: number;
   bytesTotal: number;
+  skipping?: FilterSkipping;
 }
 
 /** Shown while running, however far the counters say: the last commit or rename is still to come. */
