@@ -181,7 +181,8 @@ describe('diff view', () => {
     // The id column's chart: each bin's range and count in its label, as DuckDB bins the same files.
     const expected = (await expectedHistogram(await liveRows(TABLE, 3), 'id', 'integer'))!;
     const chart = await e2e.page.getByRole('img', { name: /^Histogram of id: / }).getAttribute('aria-label');
-    const bins = expected.bounds!.map(([from, to], k) => `${from === to ? from : `${from} to ${to}`}: ${count(expected.counts[k])} rows`);
+    const rowsText = (n: number) => `${count(n)} ${n === 1 ? 'row' : 'rows'}`;
+    const bins = expected.bounds!.map(([from, to], k) => `${from === to ? from : `${from} to ${to}`}: ${rowsText(expected.counts[k])}`);
     expect(chart).toBe(`Histogram of id: ${bins.join('; ')}`);
     expect(await e2e.page.getByRole('img', { name: /^Histogram of name: / }).count()).toBe(0);
     await screenshot(e2e.page, 'profile');

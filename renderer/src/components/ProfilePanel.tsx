@@ -24,9 +24,9 @@ const BAR_W = 8;
 const BAR_GAP = 2;
 const CHART_H = 28;
 
-/** "10 to 19: 1,204 rows" (a bin of one value: "7: 2 rows"). */
+/** "10 to 19: 1,204 rows" (a bin of one value: "7: 1 row"). */
 function binText(bin: HistogramBin): string {
-  return `${bin.from === bin.to ? bin.from : `${bin.from} to ${bin.to}`}: ${formatCount(bin.count)} rows`;
+  return `${bin.from === bin.to ? bin.from : `${bin.from} to ${bin.to}`}: ${formatCount(bin.count)} ${bin.count === 1 ? 'row' : 'rows'}`;
 }
 
 /** A row of bars, one per bin, as tall as its count; the label and each bar's title say every bin's range and count. */
