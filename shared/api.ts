@@ -113,6 +113,8 @@ export interface JobProgress {
   etaSeconds: number | null;
   /** 0..100, never decreasing. */
   percent: number;
+  /** With a filter (source.filter): the files it let the export skip; files/filesTotal count the others. */
+  skipping?: FilterSkipping;
 }
 
 export interface JobInfo {
@@ -138,6 +140,8 @@ export interface ExportOutcome {
   rowsPerSec: number;
   /** Set when an exactly-once job went on from an earlier run: the rows that run had committed. */
   resumedAfterRows?: number;
+  /** With a filter: the files it let the export skip. */
+  skipping?: FilterSkipping;
 }
 
 /** The outcome of a run that committed these rows in these seconds (a run too quick to time counts as one second). */

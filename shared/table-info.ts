@@ -74,6 +74,23 @@ export interface ColumnProfile {
   max: string | null;
   /** Distinct non-null values, exact up to the cap, else at least the cap (scan only). */
   distinct?: { count: number; atLeast: boolean };
+  /** Scan only, for numbers, dates and timestamps with a non-null value (and, for float and double, finite bounds). */
+  histogram?: Histogram;
+}
+
+/** Equal-width bins from a column's exact min to its max, counting its non-null values. */
+export interface Histogram {
+  /** 'values': a bin holds the values from `from` to `to`, both included (integers, decimals, dates, timestamps:
+   * whole steps of the type); 'range': from <= v < to, the last bin also v = to (float, double). */
+  kind: 'values' | 'range';
+  bins: HistogramBin[];
+}
+
+export interface HistogramBin {
+  /** Bounds as the column's values are shown (the profile's min and max are the first from and the last to). */
+  from: string;
+  to: string;
+  count: number;
 }
 
 export interface TableProfile {

@@ -52,8 +52,10 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   const result = await withProgress(io, (signal, onProgress) => runExport({ source, sink, signal, onProgress }));
   const resumed =
     result.resumedAfterRows !== undefined ? `; resumed after row ${result.resumedAfterRows}, which an earlier run had committed` : '';
-  io.stdout.write(`exported ${result.rows} rows in ${result.seconds.toFixed(1)} s (${Math.round(result.rowsPerSec)} rows/s)${resumed}\n`);
-  if (result.skipping) io.stdout.write(`${skippingLine(result.skipping)}\n`);
+  const skipped = result.skipping ? `; ${skippingLine(result.skipping)}` : '';
+  io.stdout.write(
+    `exported ${result.rows} rows in ${result.seconds.toFixed(1)} s (${Math.round(result.rowsPerSec)} rows/s)${resumed}${skipped}\n`,
+  );
   return 0;
 }
 

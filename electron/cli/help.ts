@@ -87,7 +87,8 @@ added and removed files.
 
 Profiles each column: null count, min and max from the log's statistics without decoding any data (min and max
 are bounds: strings may be truncated, timestamps are in milliseconds), and the exact row count (numRecords less
-deletion vectors). With --exact, every row is read: nulls, min, max and distinct values counted.
+deletion vectors). With --exact, every row is read: nulls, min, max and distinct values counted, and each number,
+date and timestamp column gets a histogram of ten equal-width bins from its min to its max (nulls left out).
 ${TIME_TRAVEL}
   --exact            count over every row instead of the statistics
   --json             print the profile as JSON`,

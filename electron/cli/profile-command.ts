@@ -1,7 +1,8 @@
 // `deltaport profile <table> [--version N | --timestamp TS] [--exact] [--json]`: each column's null count, min and
-// max from the log's statistics (nothing decoded) or, with --exact, counted over every row; and
+// max from the log's statistics (nothing decoded) or, with --exact, counted over every row, with a line of histogram
+// bins for each number, date and timestamp column; and
 // `deltaport partitions <table> [--version N | --timestamp TS] [--json]`: each partition's files, rows and bytes.
-import type { TableProfile } from '../../shared/table-info.js';
+import type { Histogram, TableProfile } from '../../shared/table-info.js';
 import { partitionSummaries } from '../delta/profile/partitions.js';
 import { openSource } from '../delta/source.js';
 import { parseArgs } from './args.js';
@@ -34,11 +35,19 @@ export async function profileCommand(argv: string[], io: CliIo): Promise<number>
     ...(c.distinct ? [`${c.distinct.atLeast ? '>= ' : ''}${c.distinct.count}`] : []),
   ]);
   io.stdout.write(renderTable(heads, rows, io.color ?? false));
+  for (const c of profile.columns) if (c.histogram) io.stdout.write(`${histogramLine(c.name, c.histogram)}\n`);
   const count = profile.rowCount === null ? 'rows unknown (files without statistics)' : `${profile.rowCount} rows`;
   io.stdout.write(
     `(${count} in version ${profile.version}; ${exact ? 'counted over every row' : "from the log's statistics, nothing decoded: min and max are bounds"})\n`,
   );
   return 0;
+}
+
+/** "histogram of cases: 0..9: 12, 10..19: 3" (a bin of one value is that value); float bins run up to their upper
+ * bound, the last one including it. */
+function histogramLine(name: string, histogram: Histogram): string {
+  const bins = histogram.bins.map((b) => `${b.from === b.to ? b.from : `${b.from}..${b.to}`}: ${b.count}`);
+  return `histogram of ${name}: ${bins.join(', ')}`;
 }
 
 export async function partitionsCommand(argv: string[], io: CliIo): Promise<number> {

@@ -26,6 +26,8 @@ export interface ExportProgress {
   filesTotal: number;
   bytes: number;
   bytesTotal: number;
+  /** With a filter: the files it let the export skip (files and filesTotal count only the others). */
+  skipping?: FilterSkipping;
 }
 
 export interface ExportRequest {
@@ -35,12 +37,7 @@ export interface ExportRequest {
   onProgress?: (progress: ExportProgress) => void;
 }
 
-export interface ExportResult extends ExportOutcome {
-  /** With a filter: the files it let the export skip. */
-  skipping: FilterSkipping | null;
-}
-
-export async function runExport(req: ExportRequest): Promise<ExportResult> {
+export async function runExport(req: ExportRequest): Promise<ExportOutcome> {
   const started = performance.now();
   const signal = req.signal ?? new AbortController().signal;
   throwIfCancelled(signal);
@@ -50,8 +47,9 @@ export async function runExport(req: ExportRequest): Promise<ExportResult> {
   await checkSink(req.sink, source.columns);
   const nullKeys = await nullKeyProblem(source, req.sink, signal);
   if (nullKeys) throw new DeltaportError('VALIDATION', nullKeys);
-  // Progress counts the files read: with a filter, those it could not skip.
+  // Progress counts the files read: with a filter, those it could not skip, and says how many it skipped.
   const snapshot = source.filter?.snapshot ?? source.snapshot;
+  const skipping = source.filter?.skipping;
   const written = await writeToSink(
     {
       fields: source.fields,
@@ -59,12 +57,13 @@ export async function runExport(req: ExportRequest): Promise<ExportResult> {
       snapshot: { tableId: snapshot.metadata.id, tableRoot: snapshot.tableRoot, version: snapshot.version },
       filesTotal: snapshot.files.length,
       bytesTotal: snapshot.files.reduce((sum, f) => sum + f.add.size, 0),
+      ...(skipping ? { skipping } : {}),
       batches: (resumeFrom) => source.batches({ signal, resumeFrom }),
     },
     { ...req, signal },
   );
   const seconds = (performance.now() - started) / 1000;
-  return { ...exportOutcome(written.rows, seconds, written.resumedAfterRows), skipping: source.filter?.skipping ?? null };
+  return { ...exportOutcome(written.rows, seconds, written.resumedAfterRows), ...(skipping ? { skipping } : {}) };
 }
 
 /** Rows to export that are not a snapshot's (a diff, a change feed): what the sink needs to know of them. */
@@ -74,6 +73,7 @@ export interface ExportInput {
   snapshot: SinkOpenContext['snapshot'];
   filesTotal: number;
   bytesTotal: number;
+  skipping?: FilterSkipping;
   batches(resumeFrom: ScanPosition | undefined): AsyncIterable<ScanBatch>;
 }
 
@@ -82,7 +82,7 @@ export interface ExportInput {
 export async function writeToSink(
   input: ExportInput,
   req: Omit<ExportRequest, 'source'> & { signal: AbortSignal },
-): Promise<Pick<ExportResult, 'rows' | 'resumedAfterRows'>> {
+): Promise<Pick<ExportOutcome, 'rows' | 'resumedAfterRows'>> {
   const { signal } = req;
   await checkSink(
     req.sink,
@@ -90,7 +90,14 @@ export async function writeToSink(
   );
   throwIfCancelled(signal);
 
-  const progress: ExportProgress = { rows: 0, files: 0, filesTotal: input.filesTotal, bytes: 0, bytesTotal: input.bytesTotal };
+  const progress: ExportProgress = {
+    rows: 0,
+    files: 0,
+    filesTotal: input.filesTotal,
+    bytes: 0,
+    bytesTotal: input.bytesTotal,
+    ...(input.skipping ? { skipping: input.skipping } : {}),
+  };
   const sink = await createSink(req.sink);
   try {
     const resumeFrom = await sink.open({ fields: input.fields, schema: input.schema, snapshot: input.snapshot, signal });

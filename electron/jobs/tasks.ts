@@ -17,7 +17,6 @@ import type {
   ProfileRequest,
   TableRef,
 } from '../../shared/api.js';
-import { exportOutcome } from '../../shared/api.js';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
@@ -72,8 +71,7 @@ export async function exportTask(
   signal: AbortSignal,
   onProgress: (progress: RawProgress) => void,
 ): Promise<ExportOutcome> {
-  const { rows, seconds, resumedAfterRows } = await runExport({ source: request.source, sink: request.sink, signal, onProgress });
-  return exportOutcome(rows, seconds, resumedAfterRows);
+  return runExport({ source: request.source, sink: request.sink, signal, onProgress });
 }
 
 /** Reads one row more than asked, only to tell whether the snapshot has more. */

@@ -1,6 +1,7 @@
 // The diff view, the column profile and the partitions view end to end: the built renderer in real Chromium against
 // `deltaport serve`, on cdf-table (partitioned by birthday; two updates that move rows to another partition, then a
-// delete). Every expected figure comes from the table's own log (a naive replay) and DuckDB over its parquet files.
+// delete). Every expected figure comes from the table's own log (a naive replay) and DuckDB over its parquet files,
+// the profile's histogram bins too.
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { screenshot } from '../support/browser.js';
 import { tablePath } from '../support/tables.js';
 import { commitInfo, type Json, oracleRecordCount, oracleSnapshot, type OracleSnapshot } from '../support/delta-oracle.js';
 import { duckCells, fileSelect } from '../support/delta-oracle-rows.js';
+import { expectedHistogram, liveRows } from '../electron/delta/histogram-oracle.js';
 
 const e2e = useBrowserSession('deltaport-e2e-diff-');
 const TABLE = tablePath('cdf-table');
@@ -176,6 +178,13 @@ describe('diff view', () => {
       ['birthday', distinct(2), 'exact scan'],
     ]);
     expect(await rowsStat.innerText()).toBe(count(rows.length));
+    // The id column's chart: each bin's range and count in its label, as DuckDB bins the same files.
+    const expected = (await expectedHistogram(await liveRows(TABLE, 3), 'id', 'integer'))!;
+    const chart = await e2e.page.getByRole('img', { name: /^Histogram of id: / }).getAttribute('aria-label');
+    const rowsText = (n: number) => `${count(n)} ${n === 1 ? 'row' : 'rows'}`;
+    const bins = expected.bounds!.map(([from, to], k) => `${from === to ? from : `${from} to ${to}`}: ${rowsText(expected.counts[k])}`);
+    expect(chart).toBe(`Histogram of id: ${bins.join('; ')}`);
+    expect(await e2e.page.getByRole('img', { name: /^Histogram of name: / }).count()).toBe(0);
     await screenshot(e2e.page, 'profile');
     expect(e2e.pageErrors).toEqual([]);
   }, 120_000);

@@ -1,6 +1,7 @@
 // The filter bar end to end: the built renderer in real Chromium against `deltaport serve`. The filter is checked as
 // it is typed (the problem and its position shown, Preview held back), and the grid then holds exactly the rows
-// DuckDB keeps over the table's files; the export takes the same filter.
+// DuckDB keeps over the table's files; the export takes the same filter, and its job says what the filter skipped.
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBrowserSession } from '../support/browser-session.js';
 import { screenshot } from '../support/browser.js';
@@ -40,6 +41,33 @@ describe('filter bar', () => {
     expect(rows.map((r) => r.join('|')).sort()).toEqual(expected.rows);
     expect(rows.length).toBeGreaterThan(0);
     await screenshot(e2e.page, 'filter-bar');
+    expect(e2e.pageErrors).toEqual([]);
+  }, 120_000);
+
+  it('exports with the filter, and the job says how many files it skipped', async () => {
+    const table = tablePath('delta-0.8.0-partitioned');
+    await e2e.page.getByLabel('Table location', { exact: true }).fill(table);
+    await e2e.page.getByRole('button', { name: 'Open', exact: true }).click();
+    await e2e.page.getByText('Latest snapshot').waitFor();
+    await e2e.page.getByRole('tab', { name: /^Data/ }).click();
+    const where = "year = '2021' AND month <> '4'";
+    await e2e.page.getByLabel('Filter rows', { exact: true }).fill(where);
+    await e2e.page.getByRole('button', { name: 'Preview', exact: true }).click();
+    await e2e.page.locator('.preview-status', { hasText: 'filter skipped' }).waitFor();
+    // From the log: the partition values rule out every file of another year, and those of April.
+    const files = (await duckdbRows(table, 0, where, ['value'])).files;
+    const skipped = files.filter((add) => add.partitionValues.year !== '2021' || add.partitionValues.month === '4');
+    const size = (list: typeof files) => list.reduce((n, add) => n + (add.size as number), 0);
+    const kib = (n: number) => `${(n / 1024).toFixed(2)} KiB`; // a few KiB: two decimals below 10
+    await e2e.page.getByRole('tab', { name: /^Export/ }).click();
+    await e2e.page.getByLabel('Sink', { exact: true }).selectOption('CSV');
+    await e2e.page.getByLabel('Output file', { exact: true }).fill(path.join(e2e.scratch, 'filtered.csv'));
+    await e2e.page.getByRole('button', { name: 'Export', exact: true }).click();
+    const job = e2e.page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: 'filtered.csv' }).first();
+    await job.getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await job.locator('.job-figures').innerText()).toContain(
+      `skipped ${skipped.length} of ${files.length} files (${kib(size(skipped))} of ${kib(size(files))})`,
+    );
     expect(e2e.pageErrors).toEqual([]);
   }, 120_000);
 

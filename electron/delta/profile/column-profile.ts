@@ -7,7 +7,7 @@ import { TimeUnit } from 'apache-arrow';
 import { decimalParts, type DeltaType, type StructField } from '../../../shared/delta-schema.js';
 import { parseDeltaText, type DeltaValue } from '../../../shared/delta-values.js';
 import { comparator, familyOf } from '../../../shared/expression/compare.js';
-import type { ColumnProfile, TableProfile } from '../../../shared/table-info.js';
+import type { ColumnProfile, Histogram, TableProfile } from '../../../shared/table-info.js';
 import { formatDays } from '../../../shared/timestamp.js';
 import { withScale } from '../../values/decimal-text.js';
 import { timestampFormatter } from '../../values/time-text.js';
@@ -17,6 +17,7 @@ import type { FileStats, StatsTree } from '../filter/file-stats.js';
 import { parsePartitionValue } from '../partition-values.js';
 import type { Snapshot } from '../snapshot.js';
 import { openSource } from '../source.js';
+import { binning, type Binning } from './histogram.js';
 
 /** Distinct values are counted exactly up to this many per column. */
 export const DISTINCT_CAP = 100_000;
@@ -106,8 +107,16 @@ export async function scanProfile(tablePath: string, version: number, signal?: A
       }
     });
   }
+  const histograms = await histogramPass(
+    tablePath,
+    version,
+    fields.map((f, k) => binning(f.type, state[k].min, state[k].max)),
+    fields,
+    signal,
+  );
   const columns = fields.map((f, k): ColumnProfile => {
     const s = state[k];
+    const histogram = histograms[k];
     return {
       name: f.name,
       type: String(f.type),
@@ -116,9 +125,46 @@ export async function scanProfile(tablePath: string, version: number, signal?: A
       min: text(s.min, f.type),
       max: text(s.max, f.type),
       distinct: s.full ? { count: DISTINCT_CAP, atLeast: true } : { count: s.seen.size, atLeast: false },
+      ...(histogram ? { histogram } : {}),
     };
   });
   return { version, rowCount: rows, columns };
+}
+
+/** The second pass: reads only the columns that have bins and counts their non-null values into them. */
+async function histogramPass(
+  tablePath: string,
+  version: number,
+  binnings: (Binning | null)[],
+  fields: StructField[],
+  signal?: AbortSignal,
+): Promise<(Histogram | null)[]> {
+  const binned = fields.flatMap((field, k) => {
+    const bins = binnings[k];
+    return bins ? [{ field, k, bins, counts: new Array<number>(bins.count).fill(0) }] : [];
+  });
+  if (binned.length === 0) return fields.map(() => null);
+  const source = await openSource({ tablePath, versionAsOf: version, columnNames: binned.map((b) => b.field.name) });
+  for await (const { batch } of source.batches({ signal })) {
+    for (const { field, bins, counts } of binned) {
+      const read = valueReader(batch.getChild(field.name)!.data[0]);
+      for (let r = 0; r < batch.numRows; r++) {
+        const v = read(r);
+        if (v !== null) counts[bins.bin(v)]++;
+      }
+    }
+  }
+  const histograms: (Histogram | null)[] = fields.map(() => null);
+  for (const { field, k, bins, counts } of binned) {
+    histograms[k] = {
+      kind: bins.kind,
+      bins: counts.map((count, i) => {
+        const [from, to] = bins.bounds(i);
+        return { from: text(from, field.type)!, to: text(to, field.type)!, count };
+      }),
+    };
+  }
+  return histograms;
 }
 
 /** Top-level columns with an order (numbers, strings, booleans, dates, timestamps). */

@@ -49,6 +49,13 @@ function leftBehind(job: JobInfo): string {
   return `${verb} after ${formatCount(job.progress.rows)} rows: the output file was not written.`;
 }
 
+/** " · skipped 93 of 100 files (1.20 GiB of 1.30 GiB)": what the job's filter let it leave unread. */
+function skippedText(job: JobInfo): string {
+  const s = job.result?.skipping ?? job.progress.skipping;
+  if (!s) return '';
+  return ` · skipped ${formatCount(s.filesSkipped)} of ${formatCount(s.filesTotal)} files (${humanBytes(s.bytesSkipped)} of ${humanBytes(s.bytesTotal)})`;
+}
+
 function Figures({ job }: { job: JobInfo }) {
   const p = job.progress;
   const resumed = p.resumedFromRow ? `Resumed from row ${formatCount(p.resumedFromRow + 1)} · ` : '';
@@ -57,7 +64,7 @@ function Figures({ job }: { job: JobInfo }) {
       <span>
         {resumed}
         {formatCount(isSql(job) ? committed(job) : job.result.rows)} rows {isSql(job) ? 'committed' : 'written'} in{' '}
-        {formatDuration(job.result.seconds)} · {formatCount(Math.round(job.result.rowsPerSec))} rows/s
+        {formatDuration(job.result.seconds)} · {formatCount(Math.round(job.result.rowsPerSec))} rows/s{skippedText(job)}
       </span>
     );
   }
@@ -74,6 +81,7 @@ function Figures({ job }: { job: JobInfo }) {
     <span>
       {resumed}
       {parts.join(' · ')}
+      {skippedText(job)}
     </span>
   );
 }

@@ -1,8 +1,8 @@
 // Each column's null count, minimum and maximum at the chosen snapshot: first from the log's file statistics (no
 // data read; marked as such, since a bound from statistics may not be a value), then, on request, from an exact
-// scan that also counts distinct values.
+// scan that also counts distinct values and draws each number, date and timestamp column's histogram.
 import { useCallback } from 'react';
-import type { TableProfile } from '../../../shared/table-info.js';
+import type { Histogram, HistogramBin, TableProfile } from '../../../shared/table-info.js';
 import { api } from '../api-client.js';
 import { formatCount } from '../format.js';
 import { useSnapshotRead } from '../snapshot-read.js';
@@ -18,6 +18,41 @@ interface Props {
 function distinctText(distinct: { count: number; atLeast: boolean } | undefined): string {
   if (!distinct) return '—';
   return `${distinct.atLeast ? '≥ ' : ''}${formatCount(distinct.count)}`;
+}
+
+const BAR_W = 8;
+const BAR_GAP = 2;
+const CHART_H = 28;
+
+/** "10 to 19: 1,204 rows" (a bin of one value: "7: 1 row"). */
+function binText(bin: HistogramBin): string {
+  return `${bin.from === bin.to ? bin.from : `${bin.from} to ${bin.to}`}: ${formatCount(bin.count)} ${bin.count === 1 ? 'row' : 'rows'}`;
+}
+
+/** A row of bars, one per bin, as tall as its count; the label and each bar's title say every bin's range and count. */
+function HistogramChart({ column, histogram }: { column: string; histogram: Histogram }) {
+  const max = Math.max(1, ...histogram.bins.map((b) => b.count));
+  const width = histogram.bins.length * (BAR_W + BAR_GAP);
+  return (
+    <svg
+      className="profile-histogram"
+      width={width}
+      height={CHART_H}
+      viewBox={`0 0 ${width} ${CHART_H}`}
+      role="img"
+      aria-label={`Histogram of ${column}: ${histogram.bins.map(binText).join('; ')}`}
+    >
+      <line x1={0} x2={width} y1={CHART_H - 0.5} y2={CHART_H - 0.5} className="chart-axis" />
+      {histogram.bins.map((bin, i) => {
+        const height = bin.count === 0 ? 0 : Math.max(1, (bin.count / max) * (CHART_H - 1));
+        return (
+          <rect key={i} x={i * (BAR_W + BAR_GAP)} y={CHART_H - 1 - height} width={BAR_W} height={height} className="chart-up">
+            <title>{binText(bin)}</title>
+          </rect>
+        );
+      })}
+    </svg>
+  );
 }
 
 export function ProfilePanel({ path, version, visible }: Props) {
@@ -38,7 +73,7 @@ export function ProfilePanel({ path, version, visible }: Props) {
         <span className="muted small">
           {scanned
             ? `Counted over every row of v${version}.`
-            : 'From the log’s file statistics, no data read; an exact scan reads every row and counts distinct values.'}
+            : 'From the log’s file statistics, no data read; an exact scan reads every row, counts distinct values and draws histograms.'}
         </span>
       </div>
       <Alert message={profile.error} />
@@ -65,6 +100,7 @@ export function ProfilePanel({ path, version, visible }: Props) {
                 <th scope="col">Max</th>
                 <th scope="col">Distinct</th>
                 <th scope="col">Source</th>
+                {scanned && <th scope="col">Histogram</th>}
               </tr>
             </thead>
             <tbody>
@@ -81,6 +117,7 @@ export function ProfilePanel({ path, version, visible }: Props) {
                   </td>
                   <td className="num">{distinctText(c.distinct)}</td>
                   <td className="small muted">{c.source === 'statistics' ? 'from statistics' : 'exact scan'}</td>
+                  {scanned && <td>{c.histogram ? <HistogramChart column={c.name} histogram={c.histogram} /> : '—'}</td>}
                 </tr>
               ))}
             </tbody>

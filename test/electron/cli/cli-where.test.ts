@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tablePath } from '../../support/tables.js';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
+import { expectedFilteredExport, FILTER, FILTERED_TABLE } from '../export/filtered-export-case.js';
 import { cli } from './run-cli.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'deltaport-where-'));
@@ -39,7 +40,11 @@ describe('--where', () => {
     const out = path.join(dir, 'ohio.csv');
     const run = await cli('export', table, '--where', where, '--columns', 'county,cases', '--sink', `csv:${out}`);
     expect(run.stderr).toBe('');
-    expect(run.stdout).toMatch(new RegExp(`^exported ${expected.rows.length} rows in .*\\nfilter skipped 0 of 8 files`));
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^exported ${expected.rows.length} rows in [^\\n]*; filter skipped 0 of 8 files \\(.* of .*\\) by partition values and statistics\\n$`,
+      ),
+    );
     const lines = readFileSync(out, 'utf8').trim().split('\n');
     expect(
       lines
@@ -47,6 +52,21 @@ describe('--where', () => {
         .map((l) => l.replaceAll(',', '|'))
         .sort(),
     ).toEqual(expected.rows);
+  }, 60_000);
+
+  it("ends the export's summary line with the files the filter skipped, as the log says", async () => {
+    const want = await expectedFilteredExport();
+    const run = await cli('export', FILTERED_TABLE, '--where', FILTER, '--sink', `csv:${path.join(dir, 'filtered.csv')}`);
+    expect(run.stderr).toBe('');
+    const s = want.skipping;
+    // Both sizes are a few KiB (sixteen files of about 830 bytes).
+    const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^exported ${want.rows} rows in [0-9.]+ s \\([0-9]+ rows/s\\); filter skipped ${s.filesSkipped} of ${s.filesTotal} files ` +
+          `\\(${kib(s.bytesSkipped)} of ${kib(s.bytesTotal)}\\) by partition values and statistics\\n$`,
+      ),
+    );
   }, 60_000);
 
   it('a bad filter is one line on stderr and writes nothing', async () => {

@@ -8,6 +8,7 @@ import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
 import { commitInfo } from '../../support/delta-oracle.js';
 import { tablePath } from '../../support/tables.js';
+import { expectedFilteredExport, FILTER, FILTERED_TABLE } from '../export/filtered-export-case.js';
 
 /** Rows the table's single commit says it wrote (commitInfo.operationMetrics.numOutputRows). */
 function committedRows(table: string): number {
@@ -194,6 +195,24 @@ describe('JobRunner', () => {
     expect((await impatient.wait(job.id)).state).toBe('cancelled');
     expect(fs.readdirSync(dir).filter((f) => f.startsWith('terminated.csv'))).toEqual([]);
   });
+
+  it('reports what a filter skipped in every progress report, the final progress and the recorded outcome', async () => {
+    const want = await expectedFilteredExport();
+    expect([want.skipping.filesTotal, want.skipping.filesSkipped, want.rows]).toEqual([16, 13, 3]);
+    const out = path.join(dir, 'filtered.jsonl');
+    const job = runner.start({ source: { tablePath: FILTERED_TABLE, filter: FILTER }, sink: { kind: 'jsonl', path: out } });
+    const done = await runner.wait(job.id);
+    expect(done.state).toBe('succeeded');
+    expect(done.result).toMatchObject({ rows: want.rows, skipping: want.skipping });
+    expect(done.progress).toMatchObject({ skipping: want.skipping, files: 3, filesTotal: 3, percent: 100 });
+    const reports = eventsOf(job.id).filter((j) => j.state === 'running' && j.progress.rows > 0);
+    expect(reports.length).toBeGreaterThan(0);
+    for (const j of reports) expect(j.progress.skipping).toEqual(want.skipping);
+    expect(state.jobHistory().find((j) => j.id === job.id)?.result?.skipping).toEqual(want.skipping);
+    // Without a filter there is nothing to report.
+    const all = await runner.wait(runner.start({ source: { tablePath: FILTERED_TABLE }, sink: { kind: 'jsonl', path: `${out}.all` } }).id);
+    expect([all.state, all.result?.skipping, all.progress.skipping]).toEqual(['succeeded', undefined, undefined]);
+  }, 60_000);
 
   it('marks jobs left running by a previous session as interrupted', () => {
     const file = path.join(dir, 'stale.db');
