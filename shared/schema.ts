@@ -59,7 +59,7 @@ function isAbsolutePath(path: string): boolean {
 }
 
 /** A full path to a file or folder: not blank, no NUL, bounded; `words` say what to do in a form's terms. */
-export function absolutePath(what: string, words?: { blank: string; relative: string }) {
+export function absolutePath(what: string, words?: { blank?: string; relative?: string }) {
   return v.pipe(
     nonBlank(what, LIMITS.path, words?.blank),
     v.check((s) => !s.includes('\0'), `${what} must not contain NUL`),
@@ -73,7 +73,7 @@ export function absolutePath(what: string, words?: { blank: string; relative: st
 
 /** A full local path, or a cloud URL (s3://, gs://, az://, abfss://) whose bucket and form are valid: where a table
  * or an output file can be. */
-export function location(what: string, words?: { blank: string; relative: string }) {
+export function location(what: string, words?: { blank?: string; relative?: string }) {
   return v.pipe(
     nonBlank(what, LIMITS.path, words?.blank),
     v.check((s) => !s.includes('\0'), `${what} must not contain NUL`),

@@ -1,43 +1,15 @@
 // The source spec: what to read from a Delta table. Shaped after Flink's bounded Delta source builder.
-// Pure validation (sourceSpecSchema, validateSourceSpec) lives here: the UI validates with it as the user types
-// (renderer/src/App.tsx), the host at its boundary (shared/api-schemas.ts); checks that need the table itself
-// (column names, version range) happen in electron/delta/source.ts when the source is built.
+// Every rule that needs no table is in its schema (sourceSpecSchema), which the UI checks as the user types
+// (validateSourceSpec, renderer/src/App.tsx), the host at its boundary (shared/api-schemas.ts), and the CLI and the
+// builder where the source is opened (resolveSourceSpec, electron/delta/source.ts); checks that need the table
+// itself (column names, version range, the filter's columns) happen there too, once the table is read.
 import * as v from 'valibot';
 import { filterSyntaxProblem } from './expression/index.js';
-import { LIMITS, location, nameList, nonBlank, text, wholeNumber, withRules } from './schema.js';
+import { LIMITS, location, nonBlank, problemsOf, text } from './schema.js';
+import type { PathRule } from './sink-spec.js';
 import { parseTimestampAsOf } from './timestamp.js';
 
-const OPTION_VALUE = 'an option value must be a string, a boolean or a finite number';
-const optionValue = v.union([v.string(), v.boolean(), v.pipe(v.number(), v.finite(OPTION_VALUE))], OPTION_VALUE);
-
-const sourceShape = v.strictObject({
-  tablePath: location('the table path'),
-  /** Columns to read, in this order; absent means every column in schema order. */
-  columnNames: v.optional(v.nullable(nameList('the column list'))),
-  versionAsOf: v.optional(wholeNumber('versionAsOf', 0)),
-  /** One of the six accepted UTC formats, see shared/timestamp.ts. */
-  timestampAsOf: v.optional(nonBlank('timestampAsOf', 64)),
-  options: v.optional(
-    v.pipe(
-      v.custom<object>((o) => typeof o === 'object' && o !== null && !Array.isArray(o), 'the options must be an object'),
-      v.record(text('an option name', LIMITS.name), optionValue),
-      v.check((o) => Object.keys(o).length <= LIMITS.options, `the options must have at most ${LIMITS.options} entries`),
-    ),
-  ),
-  /** Rows to keep, a SQL WHERE condition (shared/expression); blank means every row. Checked against the schema
-   * when the source is opened. */
-  filter: v.optional(text('the filter', LIMITS.filter)),
-});
-
-/** The spec as it crosses to the host: its shape and sizes, then every rule that needs no table. */
-export const sourceSpecSchema = withRules(sourceShape, (spec) => validateSourceSpec(spec));
-
 export type OptionValue = string | boolean | number;
-
-export type DeltaSourceSpec = v.InferOutput<typeof sourceShape> & {
-  /** How the user wrote versionAsOf and timestampAsOf, for messages: the CLI's `--version` and `--timestamp`. */
-  settingNames?: SettingNames;
-};
 
 export interface SettingNames {
   versionAsOf?: string;
@@ -63,6 +35,174 @@ const CONTINUOUS_ONLY_OPTIONS = new Set([
 export const TIMESTAMP_FORMS =
   '2022-02-24, 2022-02-24 04:55:00, 2022-02-24 04:55:00.001, 2022-02-24T04:55:00, 2022-02-24T04:55:00.001, ' + '2022-02-24T04:55:00.001Z';
 
+/** No accepted form is longer. */
+const TIMESTAMP_MAX = 64;
+
+const OPTION_VALUE = 'an option value must be a string, a boolean or a finite number';
+const optionValue = v.union([v.string(), v.boolean(), v.pipe(v.number(), v.finite(OPTION_VALUE))], OPTION_VALUE);
+
+// Each setting's value as a number or epoch ms, or null when it is not one: the rule the schema checks and the
+// conversion resolveSourceSpec makes, in one place. Options arrive as text from the CLI and forms, hence the digits.
+const versionOf = integerFrom(0);
+const batchSizeOf = integerFrom(1);
+const timestampOf = (value: unknown): number | null =>
+  typeof value === 'string' && value.length <= TIMESTAMP_MAX ? parseTimestampAsOf(value) : null;
+
+/** `asText`: the value may be digits (an option's); a field's is a number. */
+function versionProblem(name: string, value: unknown, asText: boolean): string | null {
+  const ok = (asText || typeof value === 'number') && versionOf(value) !== null;
+  return ok ? null : `${name} must be a non-negative integer, got ${show(value)}`;
+}
+
+function timestampProblem(name: string, value: unknown): string | null {
+  if (typeof value !== 'string') return `${name} must be text in one of the forms ${TIMESTAMP_FORMS}, got ${show(value)}`;
+  if (value.length > TIMESTAMP_MAX) return `${name} must be at most ${TIMESTAMP_MAX} characters`;
+  if (timestampOf(value) === null) return `${name} ${show(value)} is not a valid UTC timestamp in one of the forms ${TIMESTAMP_FORMS}`;
+  return null;
+}
+
+/** A schema whose value is the one of type T that `problem` finds nothing wrong with; its message is the problem. */
+function setting<T>(problem: (value: unknown) => string | null) {
+  return v.custom<T>(
+    (value) => problem(value) === null,
+    (issue) => problem(issue.input) ?? '',
+  );
+}
+
+const columnList = v.pipe(
+  v.nullable(v.custom<string[]>(Array.isArray, 'the column list must be a list of names')),
+  v.check((names) => names !== null, 'the column list is null: leave it out to read every column'),
+  v.rawCheck<string[] | null>(({ dataset, addIssue }) => {
+    if (dataset.typed && dataset.value) for (const message of columnListProblems(dataset.value)) addIssue({ message });
+  }),
+);
+
+function columnListProblems(names: unknown[]): string[] {
+  if (names.length === 0) return ['the column list is empty: name at least one column'];
+  if (names.length > LIMITS.columns) return [`the column list must have at most ${LIMITS.columns} entries`];
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  names.forEach((name, i) => {
+    const where = `column name ${i + 1} of ${names.length}`;
+    if (name === null || name === undefined) problems.push(`${where} is null`);
+    else if (typeof name !== 'string') problems.push(`${where} is not a string: ${show(name)}`);
+    else if (name === '') problems.push(`${where} is empty`);
+    else if (name.trim() === '') problems.push(`${where} is blank`);
+    else if (name.length > LIMITS.name * 5) problems.push(`${where} is longer than ${LIMITS.name * 5} characters`);
+    else if (seen.has(name)) repeated.add(name);
+    else seen.add(name);
+  });
+  for (const name of repeated) problems.push(`column '${name}' is listed more than once`);
+  return problems;
+}
+
+function optionsSchema(names: Required<SettingNames>) {
+  return v.pipe(
+    v.custom<object>((o) => typeof o === 'object' && o !== null && !Array.isArray(o), 'the options must be an object'),
+    v.record(text('an option name', LIMITS.name), optionValue),
+    v.check((o) => Object.keys(o).length <= LIMITS.options, `the options must have at most ${LIMITS.options} entries`),
+    v.rawCheck<Record<string, OptionValue>>(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      for (const message of optionProblems(dataset.value, names)) addIssue({ message });
+    }),
+  );
+}
+
+function optionProblems(options: Record<string, OptionValue>, names: Required<SettingNames>): string[] {
+  const problems: string[] = [];
+  for (const name of Object.keys(options)) {
+    if ((SOURCE_OPTIONS as readonly string[]).includes(name)) continue;
+    problems.push(
+      CONTINUOUS_ONLY_OPTIONS.has(name)
+        ? `option '${name}' applies only to continuous (streaming) sources; this source reads one snapshot`
+        : `unknown option '${name}' (known options: ${SOURCE_OPTIONS.join(', ')})`,
+    );
+  }
+  const { versionAsOf, timestampAsOf, parquetBatchSize } = options;
+  const valueProblems = [
+    versionAsOf === undefined ? null : versionProblem(names.versionAsOf, versionAsOf, true),
+    timestampAsOf === undefined ? null : timestampProblem(names.timestampAsOf, timestampAsOf),
+    parquetBatchSize === undefined || batchSizeOf(parquetBatchSize) !== null
+      ? null
+      : `option parquetBatchSize must be a positive integer, got ${show(parquetBatchSize)}`,
+  ];
+  return [...problems, ...valueProblems.filter((p) => p !== null)];
+}
+
+const filterSchema = v.pipe(
+  text('the filter', LIMITS.filter),
+  v.rawCheck<string>(({ dataset, addIssue }) => {
+    const problem = dataset.typed && dataset.value.trim() !== '' ? filterSyntaxProblem(dataset.value) : null;
+    if (problem) addIssue({ message: problem });
+  }),
+);
+
+/** The spec's schema. `paths`: 'absolute' where the spec crosses to the host, which has no folder to resolve a
+ * relative path against; `names`: how the user wrote versionAsOf and timestampAsOf, for messages. */
+function sourceSpecSchemaFor(paths: PathRule, names: Required<SettingNames>) {
+  const blank = 'the table path is empty';
+  const shape = v.strictObject({
+    tablePath: paths === 'absolute' ? location('the table path', { blank }) : nonBlank('the table path', LIMITS.path, blank),
+    /** Columns to read, in this order; absent means every column in schema order. */
+    columnNames: v.optional(columnList),
+    versionAsOf: v.optional(setting<number>((value) => versionProblem(names.versionAsOf, value, false))),
+    /** One of the six accepted UTC formats, see shared/timestamp.ts. */
+    timestampAsOf: v.optional(setting<string>((value) => timestampProblem(names.timestampAsOf, value))),
+    options: v.optional(optionsSchema(names)),
+    /** Rows to keep, a SQL WHERE condition (shared/expression); blank means every row. Its columns are checked
+     * against the schema when the source is opened. */
+    filter: v.optional(filterSchema),
+  });
+  // Rules across fields, on whatever the fields hold: a setting given both as a field and as an option counts
+  // once, and a version and a timestamp cannot both be asked for, whether or not each is valid.
+  return v.pipe(
+    shape,
+    v.rawCheck(({ dataset, addIssue }) => {
+      const spec: unknown = dataset.value;
+      if (typeof spec !== 'object' || spec === null) return;
+      for (const message of settingProblems(spec as RawSpec, names)) addIssue({ message });
+    }),
+  );
+}
+
+interface RawSpec {
+  versionAsOf?: unknown;
+  timestampAsOf?: unknown;
+  options?: unknown;
+}
+
+function settingProblems(spec: RawSpec, names: Required<SettingNames>): string[] {
+  const options = optionsOf(spec);
+  const problems: string[] = [];
+  const twice = (field: unknown, option: unknown, name: string) => {
+    if (field !== undefined && option !== undefined && String(field) !== String(option)) {
+      problems.push(`${name} is set twice with different values (${show(field)} and ${show(option)})`);
+    }
+  };
+  twice(spec.versionAsOf, options.versionAsOf, names.versionAsOf);
+  twice(spec.timestampAsOf, options.timestampAsOf, names.timestampAsOf);
+  if ((spec.versionAsOf ?? options.versionAsOf) !== undefined && (spec.timestampAsOf ?? options.timestampAsOf) !== undefined) {
+    problems.push(`${names.versionAsOf} and ${names.timestampAsOf} are mutually exclusive: set one of them`);
+  }
+  return problems;
+}
+
+function optionsOf(spec: RawSpec): Record<string, unknown> {
+  const options = spec.options;
+  return typeof options === 'object' && options !== null && !Array.isArray(options) ? (options as Record<string, unknown>) : {};
+}
+
+const DEFAULT_NAMES: Required<SettingNames> = { versionAsOf: 'versionAsOf', timestampAsOf: 'timestampAsOf' };
+
+/** The spec as it crosses to the host: its shape, its sizes and every rule that needs no table. */
+export const sourceSpecSchema = sourceSpecSchemaFor('absolute', DEFAULT_NAMES);
+
+export type DeltaSourceSpec = v.InferOutput<typeof sourceSpecSchema> & {
+  /** How the user wrote versionAsOf and timestampAsOf, for messages: the CLI's `--version` and `--timestamp`. */
+  settingNames?: SettingNames;
+};
+
 /** A spec with its settings checked and put in their final form. */
 export interface ResolvedSourceSpec {
   tablePath: string;
@@ -76,127 +216,50 @@ export interface ResolvedSourceSpec {
   filter: string | undefined;
 }
 
-/** Every problem found in the spec without looking at the table, one message each. */
-export function validateSourceSpec(spec: DeltaSourceSpec): string[] {
-  return resolveSourceSpec(spec).problems;
+/** Every problem found in the spec without looking at the table, one message each, in the host's words. */
+export function validateSourceSpec(spec: unknown): string[] {
+  const result = v.safeParse(sourceSpecSchema, spec);
+  return result.success ? [] : problemsOf(result.issues);
 }
 
+// Where a source is opened in this process (the CLI, the builder), its path may be relative to the working folder.
+const localSchemas = new Map<string, ReturnType<typeof sourceSpecSchemaFor>>();
+
+/** The spec's problems, and its settings in their final form as far as they are valid (the table is still opened
+ * with a wrong spec, so that the problems it alone can find are listed with the others). */
 export function resolveSourceSpec(spec: DeltaSourceSpec): { problems: string[]; resolved: ResolvedSourceSpec } {
-  const problems: string[] = [];
-  if (typeof spec.tablePath !== 'string' || spec.tablePath.trim() === '') problems.push('the table path is empty');
-
-  const columns = checkColumns(spec, problems);
-  const options = spec.options ?? {};
-  for (const name of Object.keys(options)) {
-    if ((SOURCE_OPTIONS as readonly string[]).includes(name)) continue;
-    problems.push(
-      CONTINUOUS_ONLY_OPTIONS.has(name)
-        ? `option '${name}' applies only to continuous (streaming) sources; this source reads one snapshot`
-        : `unknown option '${name}' (known options: ${SOURCE_OPTIONS.join(', ')})`,
-    );
-  }
-
-  const versionName = spec.settingNames?.versionAsOf ?? 'versionAsOf';
-  const timestampName = spec.settingNames?.timestampAsOf ?? 'timestampAsOf';
-  const versionSetting = pickSetting(spec.versionAsOf, options.versionAsOf, versionName, problems);
-  const versionAsOf = versionSetting === undefined ? undefined : checkVersion(versionSetting, versionName, problems);
-  const timestampSetting = pickSetting(spec.timestampAsOf, options.timestampAsOf, timestampName, problems);
-  const timestampMs = timestampSetting === undefined ? undefined : checkTimestamp(timestampSetting, timestampName, problems);
-  if (versionSetting !== undefined && timestampSetting !== undefined) {
-    problems.push(`${versionName} and ${timestampName} are mutually exclusive: set one of them`);
-  }
-
-  let batchSize = DEFAULT_PARQUET_BATCH_SIZE;
-  if (options.parquetBatchSize !== undefined) {
-    const n = integerOf(options.parquetBatchSize);
-    if (n === null || n < 1) {
-      problems.push(`option parquetBatchSize must be a positive integer, got ${show(options.parquetBatchSize)}`);
-    } else {
-      batchSize = n;
-    }
-  }
-
-  let filter: string | undefined;
-  if (spec.filter !== undefined && spec.filter !== null) {
-    if (typeof spec.filter !== 'string') problems.push(`the filter must be text, got ${show(spec.filter)}`);
-    else if (spec.filter.trim() !== '') {
-      filter = spec.filter;
-      const problem = filterSyntaxProblem(filter);
-      if (problem) problems.push(problem);
-    }
-  }
-
+  const { settingNames, ...fields } = spec;
+  const names = { ...DEFAULT_NAMES, ...settingNames };
+  const key = `${names.versionAsOf}\0${names.timestampAsOf}`;
+  let schema = localSchemas.get(key);
+  if (!schema) localSchemas.set(key, (schema = sourceSpecSchemaFor('any', names)));
+  const result = v.safeParse(schema, fields);
+  const options = optionsOf(spec);
+  const version = spec.versionAsOf ?? options.versionAsOf;
+  const timestamp = spec.timestampAsOf ?? options.timestampAsOf;
+  const filter = typeof spec.filter === 'string' && spec.filter.trim() !== '' ? spec.filter : undefined;
   return {
-    problems,
-    resolved: { tablePath: spec.tablePath, columns, versionAsOf, timestampMs, batchSize, filter },
+    problems: result.success ? [] : problemsOf(result.issues),
+    resolved: {
+      tablePath: spec.tablePath,
+      columns: Array.isArray(spec.columnNames) ? spec.columnNames : undefined,
+      versionAsOf: version === undefined ? undefined : (versionOf(version) ?? undefined),
+      timestampMs: timestamp === undefined ? undefined : (timestampOf(timestamp) ?? undefined),
+      batchSize:
+        options.parquetBatchSize === undefined
+          ? DEFAULT_PARQUET_BATCH_SIZE
+          : (batchSizeOf(options.parquetBatchSize) ?? DEFAULT_PARQUET_BATCH_SIZE),
+      filter,
+    },
   };
 }
 
-function checkColumns(spec: DeltaSourceSpec, problems: string[]): string[] | undefined {
-  if (!('columnNames' in spec) || spec.columnNames === undefined) return undefined;
-  const names: unknown = spec.columnNames;
-  if (names === null) {
-    problems.push('the column list is null: leave it out to read every column');
-    return undefined;
-  }
-  if (!Array.isArray(names)) {
-    problems.push('the column list must be a list of names');
-    return undefined;
-  }
-  if (names.length === 0) problems.push('the column list is empty: name at least one column');
-  const seen = new Set<string>();
-  const repeated = new Set<string>();
-  names.forEach((name: unknown, i) => {
-    const where = `column name ${i + 1} of ${names.length}`;
-    if (name === null || name === undefined) problems.push(`${where} is null`);
-    else if (typeof name !== 'string') problems.push(`${where} is not a string: ${show(name)}`);
-    else if (name === '') problems.push(`${where} is empty`);
-    else if (name.trim() === '') problems.push(`${where} is blank`);
-    else if (seen.has(name)) repeated.add(name);
-    else seen.add(name);
-  });
-  for (const name of repeated) problems.push(`column '${name}' is listed more than once`);
-  return names as string[];
-}
-
-// A setting given both as a field and as an option counts once; two different values are an error.
-function pickSetting(field: unknown, option: OptionValue | undefined, name: string, problems: string[]): unknown {
-  if (field !== undefined && option !== undefined && String(field) !== String(option)) {
-    problems.push(`${name} is set twice with different values (${show(field)} and ${show(option)})`);
-  }
-  return field ?? option;
-}
-
-function checkVersion(value: unknown, name: string, problems: string[]): number | undefined {
-  const n = integerOf(value);
-  if (n === null || n < 0) {
-    problems.push(`${name} must be a non-negative integer, got ${show(value)}`);
-    return undefined;
-  }
-  return n;
-}
-
-function checkTimestamp(value: unknown, name: string, problems: string[]): number | undefined {
-  if (typeof value !== 'string') {
-    problems.push(`${name} must be text in one of the forms ${TIMESTAMP_FORMS}, got ${show(value)}`);
-    return undefined;
-  }
-  const ms = parseTimestampAsOf(value);
-  if (ms === null) {
-    problems.push(`${name} ${show(value)} is not a valid UTC timestamp in one of the forms ${TIMESTAMP_FORMS}`);
-    return undefined;
-  }
-  return ms;
-}
-
-/** A safe integer from a number or from decimal digits (option values arrive as text from the CLI and forms). */
-function integerOf(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : null;
-  if (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)) {
-    const n = Number(value);
-    return Number.isSafeInteger(n) ? n : null;
-  }
-  return null;
+/** A safe integer of at least `min` from a number or from decimal digits, else null. */
+function integerFrom(min: number): (value: unknown) => number | null {
+  return (value) => {
+    const n = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
+    return typeof n === 'number' && Number.isSafeInteger(n) && n >= min ? n : null;
+  };
 }
 
 function show(value: unknown): string {

@@ -1,13 +1,13 @@
 // Emitting a file's kept rows: the runs its deletion vector leaves (kept-rows.ts) in batches of at most batchSize
 // rows that never straddle a row group, each with the position after it and the progress so far. Without deletions
 // a batch is a zero-copy slice of the decoded rows; where deletions cut them into many short runs, the runs are
-// copied together into full batches, since every batch costs each sink a fixed overhead (a file with every tenth row
-// deleted would otherwise yield batches of nine rows).
+// copied together into full batches (slice-joiner.ts: a file with every tenth row deleted would otherwise yield
+// batches of nine rows).
 import * as arrow from 'apache-arrow';
-import { concatBatches } from './concat-batches.js';
 import { keptRuns } from './kept-rows.js';
 import type { DecodedRows } from './scan-decode.js';
 import type { FilePlan, ScanPlan } from './scan-plan.js';
+import { SliceJoiner } from './slice-joiner.js';
 import { checkCancelled, type ScanBatch } from './scan-types.js';
 
 /** How far the scan has come: kept rows still wanted (Infinity for all), and what the files before this one hold. */
@@ -29,18 +29,17 @@ export function* emitKept(
   progress: ScanProgress,
   cursor: FileCursor,
 ): Generator<ScanBatch> {
-  // Slices of kept rows not yet emitted, each with the position after it; together at most batchSize rows.
-  let pending: ScanBatch[] = [];
-  let pendingRows = 0;
+  // Batches end with the decoded rows: a batch never straddles a row group.
+  const joiner = new SliceJoiner(plan.batchSize);
   for (const [from, to] of keptRuns(file.deleted, rows.start, rows.start + rows.length)) {
     for (let at = from; at < to && progress.remaining > 0;) {
       checkCancelled(plan.signal);
-      const length = Math.min(plan.batchSize - pendingRows, to - at, progress.remaining);
+      const length = Math.min(joiner.room, to - at, progress.remaining);
       const data = arrow.makeData({ type: plan.structType, length, nullCount: 0, children: rows.slice(at, length) });
       cursor.emitted += length;
       progress.remaining -= length;
       at += length;
-      pending.push({
+      yield* joiner.add({
         batch: new arrow.RecordBatch(plan.schema, data),
         end: { fileIndex: file.fileIndex, rowsInFile: cursor.emitted },
         // The current file counts in proportion to its rows read: an export of a few big files would otherwise show
@@ -48,22 +47,8 @@ export function* emitKept(
         bytesDone: progress.bytesDone + Math.floor((file.file.add.size * at) / file.handle.numRows),
         filesDone: progress.filesDone,
       });
-      pendingRows += length;
-      if (pendingRows === plan.batchSize) {
-        yield* joined(pending);
-        pending = [];
-        pendingRows = 0;
-      }
     }
     if (progress.remaining <= 0) break;
   }
-  yield* joined(pending);
-}
-
-/** Consecutive slices of one file as one batch ending where the last ends; one by one where columns cannot be joined
- * (nested types). */
-function joined(slices: ScanBatch[]): ScanBatch[] {
-  if (slices.length <= 1) return slices;
-  const batch = concatBatches(slices.map((s) => s.batch));
-  return batch ? [{ ...slices[slices.length - 1], batch }] : slices;
+  yield* joiner.flush();
 }

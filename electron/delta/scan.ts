@@ -2,7 +2,7 @@
 // plan the file (scan-plan.ts: its deleted rows, partition constants, the row groups the filter rules out, the
 // columns to read), decode it (scan-decode.ts: a row group at a time, only the chosen columns, normalized), and emit
 // the rows it keeps (scan-emit.ts: batches of at most batchSize rows, with positions and progress). Files are read
-// one at a time, so memory holds one file's pieces at most.
+// one at a time, row group by row group, a decoded piece at a time.
 import { DeltaportError } from '../../shared/errors.js';
 import { keptCount, physicalRowOfKept } from './kept-rows.js';
 import { decodeGroup } from './scan-decode.js';

@@ -118,11 +118,45 @@ describe('validateSourceSpec with many problems', () => {
     ).toEqual([
       'column name 2 of 3 is empty',
       "column 'x' is listed more than once",
-      "unknown option 'nope' (known options: versionAsOf, timestampAsOf, parquetBatchSize)",
       'versionAsOf must be a non-negative integer, got -2',
       `timestampAsOf '2022-02-30' is not a valid UTC timestamp in one of the forms ${TIMESTAMP_FORMS}`,
-      'versionAsOf and timestampAsOf are mutually exclusive: set one of them',
+      "unknown option 'nope' (known options: versionAsOf, timestampAsOf, parquetBatchSize)",
       'option parquetBatchSize must be a positive integer, got 0',
+      'versionAsOf and timestampAsOf are mutually exclusive: set one of them',
     ]);
+  });
+});
+
+describe('one schema for the form, the host and the CLI', () => {
+  it('checks the spec as it crosses to the host: a full path or a cloud URL, known fields, a number for versionAsOf', () => {
+    expect(problems({ tablePath: 'tables/people' })).toEqual([
+      'the table path must be an absolute path or a cloud URL (got "tables/people")',
+    ]);
+    expect(problems({ settingNames: { versionAsOf: '--version' } })).toEqual(['has an unknown field "settingNames"']);
+    expect(problems({ versionAsOf: '3' })).toEqual(["versionAsOf must be a non-negative integer, got '3'"]);
+    expect(problems({ filter: 'a >' })).toHaveLength(1);
+    expect(problems({ filter: '  ' })).toEqual([]);
+  });
+
+  it('resolves where the source is opened: a relative path, the names the CLI gives the settings', () => {
+    const cli = { versionAsOf: '--version', timestampAsOf: '--timestamp' };
+    expect(resolveSourceSpec({ tablePath: 'tables/people' }).problems).toEqual([]);
+    expect(resolveSourceSpec({ ...base, settingNames: cli, timestampAsOf: 'soon' }).problems).toEqual([
+      `--timestamp 'soon' is not a valid UTC timestamp in one of the forms ${TIMESTAMP_FORMS}`,
+    ]);
+    expect(resolveSourceSpec({ ...base, settingNames: cli, versionAsOf: 1, options: { versionAsOf: 2 } }).problems).toEqual([
+      '--version is set twice with different values (1 and 2)',
+    ]);
+  });
+
+  it('resolves what is valid of a spec with problems, for the checks the table makes', () => {
+    const { problems: found, resolved } = resolveSourceSpec({
+      ...base,
+      columnNames: ['a', ''],
+      versionAsOf: 2,
+      options: { parquetBatchSize: 0 },
+    });
+    expect(found).toEqual(['column name 2 of 2 is empty', 'option parquetBatchSize must be a positive integer, got 0']);
+    expect(resolved).toMatchObject({ columns: ['a', ''], versionAsOf: 2, batchSize: 2048 });
   });
 });

@@ -1,13 +1,14 @@
 // A filtered read: the files the log shows cannot match are left out before anything is opened (file-skipping.ts),
 // the rest are scanned with the filter's columns added, and each decoded batch keeps only the rows where the filter
 // is true (row-filter.ts), projected back to the requested columns and joined into batches of up to batchSize
-// rows. Positions stay those of the unfiltered scan of the kept files, so a resumed export filters the same rows.
-import type { RecordBatch } from 'apache-arrow';
+// rows (slice-joiner.ts). Positions stay those of the unfiltered scan of the kept files, so a resumed export filters
+// the same rows.
 import { filterColumns, type Expr } from '../../../shared/expression/index.js';
 import type { FilterSkipping } from '../../../shared/table-info.js';
 import { columnMappingMode } from '../column-mapping.js';
-import { canConcat, concatBatches } from '../concat-batches.js';
-import type { ScanBatch, ScanPosition } from '../scan-types.js';
+import { canConcat } from '../concat-batches.js';
+import type { ScanBatch } from '../scan-types.js';
+import { SliceJoiner } from '../slice-joiner.js';
 import type { Snapshot } from '../snapshot.js';
 import { fileMayMatch } from './file-skipping.js';
 import type { FileStats } from './file-stats.js';
@@ -56,16 +57,9 @@ export async function* filterBatches(
   limit = Infinity,
 ): AsyncGenerator<ScanBatch> {
   let remaining = limit;
-  let pending: RecordBatch[] = [];
-  let pendingRows = 0;
+  const joiner = new SliceJoiner(batchSize);
   let joinable: boolean | null = null;
   let last: ScanBatch | null = null;
-  const flush = (end: ScanPosition, from: ScanBatch): ScanBatch => {
-    const batch = pending.length === 1 ? pending[0] : concatBatches(pending)!;
-    pending = [];
-    pendingRows = 0;
-    return { batch, end, bytesDone: from.bytesDone, filesDone: from.filesDone };
-  };
   for await (const scanned of batches) {
     last = scanned;
     const projected = scanned.batch.select(columns);
@@ -74,17 +68,20 @@ export async function* filterBatches(
     const first = scanned.end.rowsInFile - scanned.batch.numRows;
     for (const [from, to] of keptRows(expr, scanned.batch)) {
       for (let at = from; at < to && remaining > 0;) {
-        const length = Math.min(to - at, batchSize - pendingRows, remaining);
-        pending.push(projected.slice(at, at + length));
-        pendingRows += length;
+        const length = Math.min(to - at, joiner.room, remaining);
         remaining -= length;
         at += length;
-        if (!joinable || pendingRows === batchSize || remaining === 0) {
-          yield flush({ fileIndex: scanned.end.fileIndex, rowsInFile: first + at }, scanned);
-        }
+        yield* joiner.add({
+          batch: projected.slice(at - length, at),
+          end: { fileIndex: scanned.end.fileIndex, rowsInFile: first + at },
+          bytesDone: scanned.bytesDone,
+          filesDone: scanned.filesDone,
+        });
+        if (!joinable || remaining === 0) yield* joiner.flush();
       }
     }
     if (remaining <= 0) return;
   }
-  if (last && pendingRows > 0) yield flush(last.end, last);
+  // The last batch ends where the scan did: the rows after its last kept one were read and filtered out.
+  if (last) for (const batch of joiner.flush()) yield { ...batch, end: last.end, bytesDone: last.bytesDone, filesDone: last.filesDone };
 }

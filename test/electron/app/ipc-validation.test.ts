@@ -97,7 +97,11 @@ describe('validateCall', () => {
     rejects('preview', { source }, /preview.limit: is missing/);
     rejects('preview', { source: { tablePath: 'x' }, limit: 5 }, /preview.source.tablePath: the table path must be an absolute path/);
     rejects('preview', { source: { ...source, columnNames: 'a,b' }, limit: 5 }, /columnNames: the column list must be a list of names/);
-    rejects('preview', { source: { ...source, columnNames: ['a', 3] }, limit: 5 }, /columnNames.1: each of the column list must be text/);
+    rejects(
+      'preview',
+      { source: { ...source, columnNames: ['a', 3] }, limit: 5 },
+      /preview.source.columnNames: column name 2 of 2 is not a string: 3/,
+    );
     rejects('preview', { source: { ...source, columnNames: Array(10_001).fill('a') }, limit: 5 }, /at most 10000 entries/);
     rejects(
       'preview',
@@ -160,7 +164,7 @@ describe('validateCall', () => {
     rejects(
       'preview',
       { source: { ...source, timestampAsOf: 'yesterday' }, limit: 5 },
-      /preview.source: timestampAsOf 'yesterday' is not a valid UTC timestamp/,
+      /preview.source.timestampAsOf: timestampAsOf 'yesterday' is not a valid UTC timestamp/,
     );
     rejects('testConnection', { sink: { kind: 'postgres', connection: {}, table: 't' } }, /give a connection URL or a host/);
   });

@@ -1,14 +1,16 @@
 // The scan's steps one at a time, on tables of the corpus: planning a file (scan-plan.ts) against what the log says,
 // decoding (scan-decode.ts) and emitting the kept rows (scan-emit.ts) against DuckDB's read of the same Parquet file,
-// and the deletion-vector arithmetic (kept-rows.ts) on lists worked out by hand.
+// and the deletion-vector arithmetic (kept-rows.ts) and the joining of slices (slice-joiner.ts) on values worked
+// out by hand.
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { makeVector } from 'apache-arrow';
+import { makeVector, tableFromArrays } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { keptCount, keptRuns, NO_DELETIONS, physicalRowOfKept } from '../../../electron/delta/kept-rows.js';
 import { decodeGroup, type DecodedRows } from '../../../electron/delta/scan-decode.js';
 import { emitKept } from '../../../electron/delta/scan-emit.js';
 import { groupsFrom, planFile, planScan } from '../../../electron/delta/scan-plan.js';
+import { SliceJoiner } from '../../../electron/delta/slice-joiner.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { tablePath } from '../../support/tables.js';
 
@@ -26,6 +28,29 @@ describe('kept rows', () => {
     expect(keptCount(deleted, 0, 10)).toBe(7);
     expect(keptCount(deleted, 3, 7)).toBe(3);
     expect([0, 1, 2, 3, 4, 5, 6].map((k) => physicalRowOfKept(k, deleted))).toEqual([0, 1, 4, 5, 6, 8, 9]);
+  });
+});
+
+describe('slice joiner', () => {
+  const slice = (values: number[], rowsInFile: number) => ({
+    batch: tableFromArrays({ n: Int32Array.from(values) }).batches[0],
+    end: { fileIndex: 0, rowsInFile },
+    bytesDone: rowsInFile * 10,
+    filesDone: 0,
+  });
+
+  it('joins slices into batches of batchSize rows ending where their last slice ends', () => {
+    const joiner = new SliceJoiner(4);
+    expect(joiner.add(slice([1, 2], 2))).toEqual([]);
+    expect(joiner.room).toBe(2);
+    const [full, ...more] = joiner.add(slice([4, 5], 5));
+    expect(more).toEqual([]);
+    expect([...full.batch.getChild('n')!]).toEqual([1, 2, 4, 5]);
+    expect(full.end).toEqual({ fileIndex: 0, rowsInFile: 5 });
+    expect(full.bytesDone).toBe(50);
+    expect(joiner.add(slice([7], 7))).toEqual([]);
+    expect(joiner.flush().map((b) => [...b.batch.getChild('n')!])).toEqual([[7]]);
+    expect(joiner.flush()).toEqual([]);
   });
 });
 
