@@ -2,6 +2,7 @@
 // snapshot goes to. They have no scan positions to resume from: an exactly-once export of them is refused.
 import type { RecordBatch, Schema } from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
+import { CHANGES_NOT_EXACTLY_ONCE } from '../../../shared/change-source.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import type { ExportInput } from '../../export/run-export.js';
 import type { Snapshot } from '../snapshot.js';
@@ -19,8 +20,7 @@ export function changeExportInput(
     filesTotal: 0,
     bytesTotal: 0,
     async *batches(resumeFrom) {
-      if (resumeFrom)
-        throw new DeltaportError('VALIDATION', 'changes cannot be exported exactly once: they have no position to resume from');
+      if (resumeFrom) throw new DeltaportError('VALIDATION', CHANGES_NOT_EXACTLY_ONCE);
       let written = 0;
       for await (const batch of rows()) {
         written += batch.numRows;

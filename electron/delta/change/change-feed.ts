@@ -7,7 +7,7 @@
 import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
 import { DeltaportError } from '../../../shared/errors.js';
-import type { Action, AddFile } from '../actions.js';
+import type { Action, AddFile, Metadata } from '../actions.js';
 import { toArrowField } from '../arrow-types.js';
 import { loadDeletionVector } from '../deletion-vectors.js';
 import { resolveDataPath } from '../log-paths.js';
@@ -42,8 +42,16 @@ export async function changeFeed(table: DeltaTable, from: number, to: number): P
   const earliest = (await table.versionRange()).earliest;
   if (from < earliest)
     throw new DeltaportError('VERSION_NOT_FOUND', `version ${from} is no longer in the log; the earliest readable is ${earliest}`);
-  if (snapshot.metadata.configuration?.['delta.enableChangeDataFeed'] !== 'true') {
+  if (!recordsFeed(snapshot.metadata)) {
     throw new DeltaportError('VALIDATION', 'the table does not record a change data feed (delta.enableChangeDataFeed is not true)');
+  }
+  // Commits before the feed was turned on have no change files: their rows would pass for a feed they are not.
+  if (from < to && !recordsFeed((await table.snapshot({ version: from })).metadata)) {
+    const start = await feedStart(table, from, to);
+    throw new DeltaportError(
+      'VALIDATION',
+      `the change data feed starts at version ${start} (delta.enableChangeDataFeed was turned on then): start the range at ${start} or later`,
+    );
   }
   // Change files name their columns as data files do; under column mapping _change_type keeps its own name.
   const changeType: StructField = { ...CHANGE_TYPE, metadata: { 'delta.columnMapping.physicalName': '_change_type' } };
@@ -71,6 +79,24 @@ export async function changeFeed(table: DeltaTable, from: number, to: number): P
       }
     },
   };
+}
+
+function recordsFeed(metadata: Metadata): boolean {
+  return metadata.configuration?.['delta.enableChangeDataFeed'] === 'true';
+}
+
+/** The first version after `from` from which on, up to `to`, the feed is on (`to` has it, `from` does not). */
+async function feedStart(table: DeltaTable, from: number, to: number): Promise<number> {
+  let start = to;
+  let on = false;
+  for (let version = from + 1; version <= to; version++) {
+    const metaData = (await table.commit(version)).find((a) => a.metaData)?.metaData;
+    if (!metaData) continue;
+    const now = recordsFeed(metaData);
+    if (now && !on) start = version;
+    on = now;
+  }
+  return start;
 }
 
 async function* commitWithoutCdc(

@@ -34,11 +34,7 @@ export interface SnapshotDiff extends VersionDiff {
  * memory to find its partner, so this is for diffs of a size that can be shown.
  */
 export async function* pairedRows(diff: SnapshotDiff, keys: string[], signal?: AbortSignal): AsyncGenerator<arrow.RecordBatch> {
-  for (const key of keys) {
-    if (!diff.rowSchema.fields.some((f) => f.name === key && f.name !== CHANGE.name)) {
-      throw new DeltaportError('VALIDATION', `--pair-by: no column '${key}' in version ${diff.to}`);
-    }
-  }
+  checkPairKeys(diff, keys, '--pair-by');
   type Row = { batch: arrow.RecordBatch; values: string };
   const removed = new Map<string, Row[]>();
   const added: [string, Row][] = [];
@@ -64,6 +60,15 @@ export async function* pairedRows(diff: SnapshotDiff, keys: string[], signal?: A
     }
   }
   for (const rows of removed.values()) for (const row of rows) yield row.batch;
+}
+
+/** Refuses a key that is not a column of the newer version; `setting` is what the user called the keys. */
+export function checkPairKeys(diff: SnapshotDiff, keys: string[], setting: string): void {
+  for (const key of keys) {
+    if (!diff.rowSchema.fields.some((f) => f.name === key && f.name !== CHANGE.name)) {
+      throw new DeltaportError('VALIDATION', `${setting}: no column '${key}' in version ${diff.to}`);
+    }
+  }
 }
 
 function relabel(row: arrow.RecordBatch, change: string): arrow.RecordBatch {

@@ -1,0 +1,28 @@
+// The rows a change source names (shared/change-source.ts), opened on the table as an export's input: a diff's
+// (updates paired by key when asked) or a change feed's. Opening checks what needs the table (the versions are
+// readable, the feed is recorded over the range, the key columns exist) before a row is read, so a job, a plan or
+// the check before a job starts says what is wrong at once.
+import type { ChangeSourceSpec } from '../../../shared/change-source.js';
+import type { ExportInput } from '../../export/run-export.js';
+import { DeltaTable } from '../table.js';
+import { changeExportInput } from './change-export.js';
+
+export async function openChangeSource(
+  spec: ChangeSourceSpec,
+  signal: AbortSignal | undefined,
+  openTable: (tablePath: string) => Promise<DeltaTable> = DeltaTable.open,
+): Promise<ExportInput> {
+  const table = await openTable(spec.tablePath);
+  if (spec.rows === 'changes') {
+    const { changeFeed } = await import('./change-feed.js');
+    const feed = await changeFeed(table, spec.from, spec.to);
+    return changeExportInput(feed.fields, feed.schema, feed.snapshot, () => feed.rows(signal));
+  }
+  const { checkPairKeys, diffSnapshots, pairedRows } = await import('./snapshot-diff.js');
+  const diff = await diffSnapshots(table, spec.from, spec.to);
+  const keys = spec.pairBy ?? [];
+  checkPairKeys(diff, keys, 'pairBy');
+  return changeExportInput(diff.fields, diff.rowSchema, diff.newer, () =>
+    keys.length > 0 ? pairedRows(diff, keys, signal) : diff.rows(signal),
+  );
+}

@@ -1,0 +1,166 @@
+// An export of a table's changes (a diff's rows, a change feed's) as the hosts take it: the boundary's schema refuses
+// a bad range, pairBy where it does not apply and exactly-once, each in one line; the check before a job is queued
+// refuses what needs the table (an unknown key column, a range the feed does not cover) without queueing anything;
+// a good request becomes a job titled by its range.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeltaportApi } from '../../../shared/api.js';
+import { DeltaportError } from '../../../shared/errors.js';
+import { createApiService } from '../../../electron/app/api-service.js';
+import { validateCall } from '../../../electron/app/ipc-validation.js';
+import { JobRunner } from '../../../electron/jobs/job-runner.js';
+import { AppState } from '../../../electron/state/app-state.js';
+import { readCommit } from '../delta/log-oracle.js';
+import { tablePath } from '../../support/tables.js';
+
+const CDF = tablePath('cdf-table');
+const sqlite = (file: string, extra: Record<string, unknown> = {}) => ({ kind: 'sqlite', path: file, table: 'cdf_table_diff', ...extra });
+
+function refusal(payload: unknown): string {
+  try {
+    validateCall('startExport', payload);
+  } catch (err) {
+    expect(err).toBeInstanceOf(DeltaportError);
+    expect((err as DeltaportError).code).toBe('VALIDATION');
+    return (err as DeltaportError).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(payload)}`);
+}
+
+let dir: string;
+let state: AppState;
+let jobs: JobRunner;
+let api: DeltaportApi;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-change-export-'));
+  state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
+  jobs = new JobRunner({ store: state });
+  api = createApiService({ state, jobs, sampleTable: async () => path.join(dir, 'sample') });
+});
+
+afterAll(async () => {
+  await jobs.cancelAll();
+  state.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the boundary', () => {
+  it('takes a diff with key columns and a change feed instead of a snapshot', () => {
+    const diff = { rows: 'diff', tablePath: CDF, from: 1, to: 3, pairBy: ['id'] };
+    expect(validateCall('startExport', { source: diff, sink: { kind: 'csv', path: '/out/d.csv' } })).toEqual([
+      { source: diff, sink: { kind: 'csv', path: '/out/d.csv' } },
+    ]);
+    const feed = { rows: 'changes', tablePath: CDF, from: 0, to: 3 };
+    expect(validateCall('planExport', { source: feed, sink: { kind: 'jsonl', path: '/out/f.jsonl' } })[0].source).toEqual(feed);
+  });
+
+  it('refuses a bad range in one line naming it', () => {
+    const sink = sqlite('/out/d.db');
+    expect(refusal({ source: { rows: 'diff', tablePath: CDF, from: 3, to: 1 }, sink })).toBe(
+      'startExport.source: from (3) is after to (1): give the older version first',
+    );
+    expect(refusal({ source: { rows: 'changes', tablePath: CDF, from: -1, to: 2 }, sink })).toBe(
+      'startExport.source.from: from must be a whole number, 0 or more',
+    );
+    expect(refusal({ source: { rows: 'changes', tablePath: CDF, from: 0, to: 1.5 }, sink })).toBe(
+      'startExport.source.to: to must be a whole number, 0 or more',
+    );
+    expect(refusal({ source: { rows: 'changes', tablePath: CDF, from: 0 }, sink })).toBe('startExport.source.to: is missing');
+    expect(refusal({ source: { rows: 'history', tablePath: CDF, from: 0, to: 1 }, sink })).toBe(
+      'startExport.source.rows: the rows must be "diff" or "changes"',
+    );
+  });
+
+  it('refuses pairBy on a change feed, empty or repeated', () => {
+    const sink = sqlite('/out/d.db');
+    expect(refusal({ source: { rows: 'changes', tablePath: CDF, from: 0, to: 1, pairBy: ['id'] }, sink })).toBe(
+      'startExport.source: pairBy applies to a diff only: a change feed pairs its updates itself',
+    );
+    expect(refusal({ source: { rows: 'diff', tablePath: CDF, from: 0, to: 1, pairBy: [] }, sink })).toBe(
+      'startExport.source: pairBy is empty: name a key column or leave it out',
+    );
+    expect(refusal({ source: { rows: 'diff', tablePath: CDF, from: 0, to: 1, pairBy: ['id', 'id'] }, sink })).toBe(
+      "startExport.source: pairBy: column 'id' is named twice",
+    );
+  });
+
+  it('refuses exactly-once of changes up front, for the plan too', () => {
+    const source = { rows: 'diff', tablePath: CDF, from: 1, to: 3 };
+    const message = 'startExport: changes cannot be exported exactly once: they have no position to resume from';
+    expect(refusal({ source, sink: sqlite('/out/d.db', { exactlyOnce: true }) })).toBe(message);
+    expect(() => validateCall('planExport', { source, sink: sqlite('/out/d.db', { exactlyOnce: true }) })).toThrow(
+      /^planExport: changes cannot be exported exactly once/,
+    );
+    // A snapshot may still be exported exactly once.
+    expect(() =>
+      validateCall('startExport', { source: { tablePath: CDF }, sink: sqlite('/out/d.db', { exactlyOnce: true }) }),
+    ).not.toThrow();
+  });
+
+  it('keeps the Spark hand-off to snapshots', () => {
+    expect(() =>
+      validateCall('exportSparkJob', { source: { rows: 'diff', tablePath: CDF, from: 0, to: 1 }, sink: sqlite('/out/d.db') }),
+    ).toThrow(/exportSparkJob\.source: has an unknown field "rows"/);
+  });
+});
+
+describe('the check before a job is queued', () => {
+  const start = async (source: unknown, file: string) => {
+    const [req] = validateCall('startExport', { source, sink: sqlite(path.join(dir, file)) });
+    return api.startExport(req);
+  };
+
+  it('refuses a key column the newer version does not have, queueing nothing', async () => {
+    const result = await start({ rows: 'diff', tablePath: CDF, from: 1, to: 3, pairBy: ['nope'] }, 'nope.db');
+    expect(result).toMatchObject({ ok: false, error: { code: 'VALIDATION', message: "pairBy: no column 'nope' in version 3" } });
+    expect(jobs.list()).toEqual([]);
+    expect(fs.existsSync(path.join(dir, 'nope.db'))).toBe(false);
+  });
+
+  it('refuses a version the log does not have', async () => {
+    const result = await start({ rows: 'diff', tablePath: CDF, from: 1, to: 99 }, 'late.db');
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).not.toContain('\n');
+    expect(jobs.list()).toEqual([]);
+  });
+
+  it('refuses a change feed of a table without one, and of a range that starts before the feed was turned on', async () => {
+    const plain = await start({ rows: 'changes', tablePath: tablePath('simple_table'), from: 0, to: 2 }, 'plain.db');
+    expect(plain).toMatchObject({
+      ok: false,
+      error: { message: 'the table does not record a change data feed (delta.enableChangeDataFeed is not true)' },
+    });
+    // simple_table (v0..v4, no feed) with a v5 that turns the feed on, as ALTER TABLE ... SET TBLPROPERTIES writes it.
+    const root = path.join(dir, 'feed-later');
+    fs.cpSync(tablePath('simple_table'), root, { recursive: true });
+    const metaData = readCommit(root, 0).find((a) => a.metaData)!.metaData;
+    const v5 = [
+      { commitInfo: { timestamp: Date.now(), operation: 'SET TBLPROPERTIES', operationParameters: {} } },
+      { metaData: { ...metaData, configuration: { 'delta.enableChangeDataFeed': 'true' } } },
+    ];
+    fs.writeFileSync(path.join(root, '_delta_log', '00000000000000000005.json'), v5.map((a) => JSON.stringify(a)).join('\n') + '\n');
+    const later = await start({ rows: 'changes', tablePath: root, from: 3, to: 5 }, 'later.db');
+    expect(later).toMatchObject({
+      ok: false,
+      error: {
+        message: 'the change data feed starts at version 5 (delta.enableChangeDataFeed was turned on then): start the range at 5 or later',
+      },
+    });
+    expect(jobs.list()).toEqual([]);
+  });
+
+  it('queues a good diff as a job titled by its range, which runs to the end', async () => {
+    const file = path.join(dir, 'diff.db');
+    const result = await start({ rows: 'diff', tablePath: CDF, from: 1, to: 3, pairBy: ['id'] }, 'diff.db');
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.value.title).toBe(`cdf-table v1→v3 diff -> sqlite:${file} (cdf_table_diff)`);
+    const done = await jobs.wait(result.value.id);
+    expect(done.state).toBe('succeeded');
+    expect(done.result!.rows).toBeGreaterThan(0);
+    expect(done.progress.percent).toBe(100);
+  });
+});
