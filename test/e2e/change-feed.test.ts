@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowserSession } from '../support/browser-session.js';
 import { screenshot } from '../support/browser.js';
+import { gridRows, statValue } from '../support/change-views.js';
 import { tablePath } from '../support/tables.js';
 import { duckCells, fileSelect } from '../electron/delta/filter-oracle.js';
 import { oracleSnapshot, readCommit, type Json } from '../electron/delta/log-oracle.js';
@@ -53,37 +54,6 @@ async function openTable(page: Page, root: string): Promise<void> {
 
 async function pick(page: Page, ...versions: number[]): Promise<void> {
   for (const v of versions) await page.getByLabel(`Compare v${v}`, { exact: true }).check();
-}
-
-async function statValue(page: Page, label: string): Promise<string> {
-  return page
-    .locator('.diff-stats .stat', { has: page.locator('.stat-label', { hasText: new RegExp(`^${label}$`) }) })
-    .locator('.stat-value')
-    .innerText();
-}
-
-/** Every row of the grid: it draws only the rows in view, so it is read at the top and again scrolled to the end. */
-async function gridRows(page: Page, label: string): Promise<string[][]> {
-  const grid = page.getByRole('grid', { name: label });
-  const byIndex = new Map<string, string[]>();
-  const read = async () => {
-    const rows = await grid
-      .locator('[role=rowgroup].grid-body [role=row]')
-      .evaluateAll((els) =>
-        els.map((row) => [
-          row.getAttribute('aria-rowindex') ?? '',
-          ...[...row.querySelectorAll('[role=gridcell]')].map((c) => c.textContent ?? ''),
-        ]),
-      );
-    for (const [index, ...cells] of rows) byIndex.set(index, cells);
-  };
-  await read();
-  const count = Number(await grid.getAttribute('aria-rowcount')) - 1;
-  if (byIndex.size < count) {
-    await grid.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
-    await expect.poll(async () => (await read(), byIndex.size)).toBe(count);
-  }
-  return [...byIndex.values()];
 }
 
 describe('change feed in History', () => {

@@ -10,7 +10,7 @@ import { CHANGE_TYPES, changeTypeCounts } from '../feed-rows.js';
 import { formatCount } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
 import { Alert } from './Alert.js';
-import { ExportRowsButton, type RowsToExport } from './RowsExport.js';
+import { ChangeViewHeader, type RowsToExport } from './RowsExport.js';
 import { limitProblemOf } from './PreviewPanel.js';
 import { Stat } from './Stat.js';
 
@@ -81,18 +81,13 @@ export function ChangeFeedView({ path, from, to, onClose, onExport }: Props) {
 
   return (
     <section className="card diff-view" aria-labelledby="feed-title">
-      <header className="card-header">
-        <h3 id="feed-title">
-          Change feed from v{from} to v{to}
-        </h3>
-        <ExportRowsButton
-          rows={shown && { source: { rows: 'changes', tablePath: path, from, to }, columns: shown.columns.map((c) => c.name) }}
-          onExport={onExport}
-        />
-        <button type="button" className="button small ghost" onClick={onClose}>
-          Close
-        </button>
-      </header>
+      <ChangeViewHeader
+        titleId="feed-title"
+        title={`Change feed from v${from} to v${to}`}
+        rows={shown && { source: { rows: 'changes', tablePath: path, from, to }, columns: shown.columns.map((c) => c.name) }}
+        onExport={onExport}
+        onClose={onClose}
+      />
       <form className="toolbar-row" onSubmit={run}>
         <span className="muted small grow">
           Every row the commits v{from} to v{to} changed, both included.

@@ -11,7 +11,7 @@ import { changeCounts, pairByKeys } from '../diff-rows.js';
 import { formatCount } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
 import { Alert } from './Alert.js';
-import { ExportRowsButton, type RowsToExport } from './RowsExport.js';
+import { ChangeViewHeader, type RowsToExport } from './RowsExport.js';
 import { limitProblemOf } from './PreviewPanel.js';
 import { Stat } from './Stat.js';
 
@@ -152,23 +152,18 @@ export function DiffView({ path, from, to, columns, onClose, onExport }: Props) 
 
   return (
     <section className="card diff-view" aria-labelledby="diff-title">
-      <header className="card-header">
-        <h3 id="diff-title">
-          Changes from v{from} to v{to}
-        </h3>
-        <ExportRowsButton
-          rows={
-            shown && {
-              source: { rows: 'diff', tablePath: path, from, to, ...(shown.pairBy.length ? { pairBy: shown.pairBy } : {}) },
-              columns: shown.result.columns.map((c) => c.name),
-            }
+      <ChangeViewHeader
+        titleId="diff-title"
+        title={`Changes from v${from} to v${to}`}
+        rows={
+          shown && {
+            source: { rows: 'diff', tablePath: path, from, to, ...(shown.pairBy.length ? { pairBy: shown.pairBy } : {}) },
+            columns: shown.result.columns.map((c) => c.name),
           }
-          onExport={onExport}
-        />
-        <button type="button" className="button small ghost" onClick={onClose}>
-          Close
-        </button>
-      </header>
+        }
+        onExport={onExport}
+        onClose={onClose}
+      />
       <form className="toolbar-row" onSubmit={run}>
         <label className="field compact grow">
           <span>Pair rows by</span>

@@ -1,5 +1,5 @@
-// Exporting a diff's or a change feed's rows instead of the snapshot: the button in those views that hands their
-// rows to the Export tab, and the bar over the Export tab's sink form that says which rows it now exports.
+// Exporting a diff's or a change feed's rows instead of the snapshot: the head of those views, whose button hands
+// their rows to the Export tab, and the bar over the Export tab's sink form that says which rows it now exports.
 import type { ChangeSourceSpec } from '../../../shared/change-source.js';
 import { changeRangeLabel } from '../../../shared/change-source.js';
 
@@ -9,12 +9,31 @@ export interface RowsToExport {
   columns: string[];
 }
 
-/** Disabled until the view has read its rows (a range the host refused has none to export). */
-export function ExportRowsButton({ rows, onExport }: { rows: RowsToExport | null; onExport(rows: RowsToExport): void }) {
+/** The head of the diff and change feed views: their title, and Export these rows, disabled until the view has
+ * read its rows (a range the host refused has none to export). */
+export function ChangeViewHeader({
+  titleId,
+  title,
+  rows,
+  onExport,
+  onClose,
+}: {
+  titleId: string;
+  title: string;
+  rows: RowsToExport | null;
+  onExport(rows: RowsToExport): void;
+  onClose(): void;
+}) {
   return (
-    <button type="button" className="button small" disabled={!rows} onClick={() => rows && onExport(rows)}>
-      Export these rows
-    </button>
+    <header className="card-header">
+      <h3 id={titleId}>{title}</h3>
+      <button type="button" className="button small" disabled={!rows} onClick={() => rows && onExport(rows)}>
+        Export these rows
+      </button>
+      <button type="button" className="button small ghost" onClick={onClose}>
+        Close
+      </button>
+    </header>
   );
 }
 
