@@ -12,38 +12,13 @@ import { useBrowserSession } from '../support/browser-session.js';
 import { screenshot } from '../support/browser.js';
 import { gridRows, statValue } from '../support/change-views.js';
 import { tablePath } from '../support/tables.js';
-import { duckCells, fileSelect } from '../electron/delta/filter-oracle.js';
-import { oracleSnapshot, readCommit, type Json } from '../electron/delta/log-oracle.js';
+import { expectedDiff, expectedFeed } from '../electron/delta/change-oracle.js';
+import { readCommit, type Json } from '../electron/delta/log-oracle.js';
 
 const e2e = useBrowserSession('deltaport-e2e-feed-');
 const TABLE = tablePath('cdf-table');
 const COLUMNS = ['id', 'name', 'birthday'];
 const count = (n: number) => n.toLocaleString('en-US');
-
-/** The feed of commits from..to as 'id|name|birthday|_change_type|_commit_version', and each commit's time (ISO). */
-async function expectedFeed(from: number, to: number): Promise<{ rows: string[]; times: Map<number, string> }> {
-  const metaData = readCommit(TABLE, 0).find((a) => a.metaData)!.metaData as Json;
-  const rows: string[] = [];
-  const times = new Map<number, string>();
-  let previous = -Infinity;
-  for (let version = 0; version <= to; version++) {
-    const actions = readCommit(TABLE, version);
-    // No in-commit timestamps here: a commit's time is its file's modification time, made strictly increasing.
-    const mtime = Math.floor(fs.statSync(path.join(TABLE, '_delta_log', `${String(version).padStart(20, '0')}.json`)).mtimeMs);
-    previous = Math.max(mtime, previous + 1);
-    if (version < from) continue;
-    times.set(version, new Date(previous).toISOString());
-    const cdc = actions.filter((a) => a.cdc).map((a) => a.cdc as Json);
-    const select = async (action: Json, type?: string) =>
-      duckCells(
-        `SELECT *, ${type ? `'${type}' AS _change_type, ` : ''}${version} AS _commit_version FROM (${await fileSelect(TABLE, metaData, action, type ? [] : ['_change_type'])})`,
-        [...COLUMNS, '_change_type', '_commit_version'],
-      );
-    if (cdc.length > 0) for (const c of cdc) rows.push(...(await select(c)));
-    else for (const a of actions.filter((x) => x.add?.dataChange)) rows.push(...(await select(a.add as Json, 'insert')));
-  }
-  return { rows: rows.sort(), times };
-}
 
 async function openTable(page: Page, root: string): Promise<void> {
   await page.getByLabel('Table location', { exact: true }).fill(root);
@@ -58,7 +33,7 @@ async function pick(page: Page, ...versions: number[]): Promise<void> {
 
 describe('change feed in History', () => {
   it('shows the feed of a picked range: counts per change type and the rows, as the log and its files say', async () => {
-    const want = await expectedFeed(0, 3);
+    const want = await expectedFeed(TABLE, 0, 3);
     const typeOf = (row: string) => row.split('|')[3];
     expect(new Set(want.rows.map(typeOf))).toEqual(new Set(['insert', 'update_preimage', 'update_postimage', 'delete']));
 
@@ -80,7 +55,7 @@ describe('change feed in History', () => {
     await screenshot(e2e.page, 'change-feed');
 
     // One commit's own feed, from its details.
-    const v3 = await expectedFeed(3, 3);
+    const v3 = await expectedFeed(TABLE, 3, 3);
     await e2e.page.getByRole('button', { name: 'Details of v3', exact: true }).click();
     await e2e.page.getByRole('button', { name: "Show v3's change feed", exact: true }).click();
     await e2e.page.getByRole('heading', { name: 'Change feed from v3 to v3' }).waitFor();
@@ -130,16 +105,7 @@ describe('change feed in History', () => {
 
 describe('exporting a diff from the app', () => {
   it("sends the diff view's rows through the Export tab into SQLite, as DuckDB reads the files that differ", async () => {
-    const [older, newer] = await Promise.all([oracleSnapshot(TABLE, 1), oracleSnapshot(TABLE, 3)]);
-    const differ = (a: typeof older, b: typeof older) => [...a.adds].filter(([key]) => !b.adds.has(key)).map(([, add]) => add);
-    const rowsOf = async (files: Json[], change: string) =>
-      (await Promise.all(files.map((add) => fileSelect(TABLE, newer.metaData, add)))).length === 0
-        ? []
-        : duckCells(
-            `SELECT *, '${change}' AS _change FROM (${(await Promise.all(files.map((add) => fileSelect(TABLE, newer.metaData, add)))).join(' UNION ALL BY NAME ')})`,
-            [...COLUMNS, '_change'],
-          );
-    const want = [...(await rowsOf(differ(older, newer), 'removed')), ...(await rowsOf(differ(newer, older), 'added'))].sort();
+    const want = await expectedDiff(TABLE, 1, 3);
     expect(want.length).toBeGreaterThan(0);
 
     await openTable(e2e.page, TABLE);

@@ -5,14 +5,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DeltaportApi } from '../../../shared/api.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import { createApiService } from '../../../electron/app/api-service.js';
 import { validateCall } from '../../../electron/app/ipc-validation.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
+import { expectedDiff, expectedFeed } from '../delta/change-oracle.js';
+import { duckCells } from '../delta/filter-oracle.js';
 import { readCommit } from '../delta/log-oracle.js';
+import { createDatabase, dropDatabase } from '../../support/postgres.js';
 import { tablePath } from '../../support/tables.js';
 
 const CDF = tablePath('cdf-table');
@@ -33,8 +37,10 @@ let dir: string;
 let state: AppState;
 let jobs: JobRunner;
 let api: DeltaportApi;
+let dbUrl: string;
 
-beforeAll(() => {
+beforeAll(async () => {
+  dbUrl = await createDatabase(inject('pgUrl'), 'change_export');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-change-export-'));
   state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
   jobs = new JobRunner({ store: state });
@@ -44,6 +50,7 @@ beforeAll(() => {
 afterAll(async () => {
   await jobs.cancelAll();
   state.close();
+  await dropDatabase(dbUrl);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -162,5 +169,40 @@ describe('the check before a job is queued', () => {
     expect(done.state).toBe('succeeded');
     expect(done.result!.rows).toBeGreaterThan(0);
     expect(done.progress.percent).toBe(100);
+  });
+});
+
+describe('changes into the sinks', () => {
+  async function exported(source: unknown, sink: unknown) {
+    const [req] = validateCall('startExport', { source, sink });
+    const result = await api.startExport(req);
+    if (!result.ok) throw new Error(result.error.message);
+    const done = await jobs.wait(result.value.id);
+    expect(done.state, done.error?.message).toBe('succeeded');
+    return done;
+  }
+
+  it("writes a change feed's rows to Parquet as the table's change files and log say", async () => {
+    const file = path.join(dir, 'feed.parquet');
+    const done = await exported({ rows: 'changes', tablePath: CDF, from: 0, to: 3 }, { kind: 'parquet', path: file });
+    const want = await expectedFeed(CDF, 0, 3);
+    expect(done.result!.rows).toBe(want.rows.length);
+    const got = await duckCells(`SELECT * FROM read_parquet('${file}')`, ['id', 'name', 'birthday', '_change_type', '_commit_version']);
+    expect(got.sort()).toEqual(want.rows);
+  });
+
+  it("writes a diff's rows to PostgreSQL as DuckDB reads the files that differ", async () => {
+    const sink = { kind: 'postgres', connection: { url: dbUrl }, table: 'cdf_diff', mode: 'overwrite' };
+    const done = await exported({ rows: 'diff', tablePath: CDF, from: 0, to: 3 }, sink);
+    expect(done.title).toBe(`cdf-table v0→v3 diff -> postgres:${new URL(dbUrl).host} (cdf_diff)`);
+    const want = await expectedDiff(CDF, 0, 3);
+    const client = new pg.Client({ connectionString: dbUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ row: string }>(`SELECT concat_ws('|', id, name, birthday::text, _change) AS row FROM cdf_diff`);
+      expect(rows.map((r) => r.row).sort()).toEqual(want);
+    } finally {
+      await client.end();
+    }
   });
 });
