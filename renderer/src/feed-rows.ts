@@ -14,7 +14,7 @@ export function changeTypeCounts(result: Pick<ChangeRows, 'columns' | 'rows'>): 
   if (at < 0) return counts;
   for (const row of result.rows) {
     const type = row[at];
-    if (typeof type === 'string' && type in counts) counts[type as ChangeType] += 1;
+    if ((CHANGE_TYPES as readonly unknown[]).includes(type)) counts[type as ChangeType] += 1;
   }
   return counts;
 }
