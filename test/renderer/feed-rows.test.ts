@@ -29,15 +29,12 @@ describe('changeTypeCounts', () => {
       update_preimage: 0,
       update_postimage: 0,
     });
-    expect(
-      changeTypeCounts({
-        columns,
-        rows: [
-          [1, 'toString', 0],
-          [2, null, 0],
-        ],
-      }).insert,
-    ).toBe(0);
+    const odd = [
+      [1, 'toString', 0],
+      [2, null, 0],
+      [3, 'added', 0],
+    ];
+    expect(changeTypeCounts({ columns, rows: odd })).toEqual({ insert: 0, delete: 0, update_preimage: 0, update_postimage: 0 });
   });
 });
 
