@@ -79,7 +79,7 @@ export async function exportTask(
   const { source, sink } = request;
   if (isChangeSource(source)) {
     const started = performance.now();
-    const input = await openChangeSource(source, signal, openTable);
+    const input = await openChangeSource(source, { signal, measure: true, openTable });
     const { rows } = await writeToSink(input, { sink, signal, onProgress });
     return exportOutcome(rows, (performance.now() - started) / 1000);
   }
@@ -89,7 +89,7 @@ export async function exportTask(
 
 /** What a change source needs of the table, checked before its export is queued: nothing is read but the log. */
 export async function checkChangesTask(source: ChangeSourceSpec): Promise<null> {
-  await openChangeSource(source, undefined, openTable);
+  await openChangeSource(source, { openTable });
   return null;
 }
 
@@ -124,7 +124,7 @@ export async function previewTask(request: PreviewRequest, signal: AbortSignal):
 
 export async function planTask(request: ExportRequest): Promise<ExportPlan> {
   if (isChangeSource(request.source)) {
-    const input = await openChangeSource(request.source, undefined, openTable);
+    const input = await openChangeSource(request.source, { openTable });
     return isSqlSink(request.sink) ? planSqlExport(input.fields, request.sink) : filePlan(request.sink);
   }
   const source = await openSource(request.source, openTable);

@@ -7,22 +7,36 @@ import type { ExportInput } from '../../export/run-export.js';
 import { DeltaTable } from '../table.js';
 import { changeExportInput } from './change-export.js';
 
-export async function openChangeSource(
-  spec: ChangeSourceSpec,
-  signal: AbortSignal | undefined,
-  openTable: (tablePath: string) => Promise<DeltaTable> = DeltaTable.open,
-): Promise<ExportInput> {
+export interface OpenChangeOptions {
+  signal?: AbortSignal;
+  /** For an export's progress: a change feed's files are then counted from its commits up front. */
+  measure?: boolean;
+  openTable?: (tablePath: string) => Promise<DeltaTable>;
+}
+
+export async function openChangeSource(spec: ChangeSourceSpec, options: OpenChangeOptions = {}): Promise<ExportInput> {
+  const { signal, openTable = DeltaTable.open } = options;
   const table = await openTable(spec.tablePath);
   if (spec.rows === 'changes') {
     const { changeFeed } = await import('./change-feed.js');
     const feed = await changeFeed(table, spec.from, spec.to);
-    return changeExportInput(feed.fields, feed.schema, feed.snapshot, () => feed.rows(signal));
+    return changeExportInput(
+      feed.fields,
+      feed.schema,
+      feed.snapshot,
+      (onFileRead) => feed.rows(signal, onFileRead),
+      options.measure ? await feed.toRead() : undefined,
+    );
   }
   const { checkPairKeys, diffSnapshots, pairedRows } = await import('./snapshot-diff.js');
   const diff = await diffSnapshots(table, spec.from, spec.to);
   const keys = spec.pairBy ?? [];
   checkPairKeys(diff, keys, 'pairBy');
-  return changeExportInput(diff.fields, diff.rowSchema, diff.newer, () =>
-    keys.length > 0 ? pairedRows(diff, keys, signal) : diff.rows(signal),
+  return changeExportInput(
+    diff.fields,
+    diff.rowSchema,
+    diff.newer,
+    (onFileRead) => (keys.length > 0 ? pairedRows(diff, keys, signal, onFileRead) : diff.rows(signal, onFileRead)),
+    diff.toRead,
   );
 }

@@ -15,7 +15,7 @@ import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
 import { expectedDiff, expectedFeed } from '../delta/change-oracle.js';
 import { duckCells } from '../delta/filter-oracle.js';
-import { readCommit } from '../delta/log-oracle.js';
+import { oracleSnapshot, readCommit } from '../delta/log-oracle.js';
 import { createDatabase, dropDatabase } from '../../support/postgres.js';
 import { tablePath } from '../../support/tables.js';
 
@@ -187,6 +187,13 @@ describe('changes into the sinks', () => {
     const done = await exported({ rows: 'changes', tablePath: CDF, from: 0, to: 3 }, { kind: 'parquet', path: file });
     const want = await expectedFeed(CDF, 0, 3);
     expect(done.result!.rows).toBe(want.rows.length);
+    // Progress is of the files the commits name: v0's adds, then the _change_data files of v1 to v3.
+    const named = [0, 1, 2, 3].flatMap((version) => {
+      const actions = readCommit(CDF, version);
+      const cdc = actions.filter((a) => a.cdc).map((a) => a.cdc);
+      return cdc.length > 0 ? cdc : actions.filter((a) => a.add).map((a) => a.add);
+    });
+    expect([done.progress.filesTotal, done.progress.bytesTotal]).toEqual([named.length, named.reduce((n, f) => n + f.size, 0)]);
     const got = await duckCells(`SELECT * FROM read_parquet('${file}')`, ['id', 'name', 'birthday', '_change_type', '_commit_version']);
     expect(got.sort()).toEqual(want.rows);
   });
@@ -196,6 +203,11 @@ describe('changes into the sinks', () => {
     const done = await exported({ rows: 'diff', tablePath: CDF, from: 0, to: 3 }, sink);
     expect(done.title).toBe(`cdf-table v0→v3 diff -> postgres:${new URL(dbUrl).host} (cdf_diff)`);
     const want = await expectedDiff(CDF, 0, 3);
+    // Progress is of the files only one of the two snapshots holds.
+    const [older, newer] = await Promise.all([oracleSnapshot(CDF, 0), oracleSnapshot(CDF, 3)]);
+    const differ =
+      [...older.adds.keys()].filter((k) => !newer.adds.has(k)).length + [...newer.adds.keys()].filter((k) => !older.adds.has(k)).length;
+    expect(done.progress.filesTotal).toBe(differ);
     const client = new pg.Client({ connectionString: dbUrl });
     await client.connect();
     try {
