@@ -74,6 +74,7 @@ describe('change feed in History', () => {
       .waitFor();
     // The diff still works there.
     expect(await e2e.page.getByRole('button', { name: 'Show changes', exact: true }).isDisabled()).toBe(false);
+    await screenshot(e2e.page, 'change-feed-unavailable');
     expect(e2e.pageErrors).toEqual([]);
   }, 60_000);
 
@@ -99,6 +100,7 @@ describe('change feed in History', () => {
       )
       .waitFor();
     expect(await view.getByRole('button', { name: 'Export these rows', exact: true }).isDisabled()).toBe(true);
+    await screenshot(e2e.page, 'change-feed-refused');
     expect(e2e.pageErrors).toEqual([]);
   }, 60_000);
 });
