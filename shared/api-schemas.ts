@@ -3,7 +3,8 @@
 // its method is declared to take (the `satisfies` below).
 import * as v from 'valibot';
 import { PREVIEW_MAX_ROWS, type ApiMethod, type DeltaportApi } from './api.js';
-import { absolutePath, flag, LIMITS, location, nameList, nonBlank, text, wholeNumber } from './schema.js';
+import { changeSinkProblems, changeSourceSchema, isChangeSource, type ExportSource } from './change-source.js';
+import { absolutePath, flag, LIMITS, location, nameList, nonBlank, text, wholeNumber, withRules } from './schema.js';
 import { sinkSpecSchema } from './sink-spec.js';
 import { sourceSpecSchema } from './source-spec.js';
 
@@ -23,7 +24,13 @@ const profileName = nonBlank('the profile name', LIMITS.name);
 const connectionName = nonBlank('the connection name', LIMITS.name);
 const jobId = v.strictObject({ id: nonBlank('the job id', 100) });
 
-const exportRequest = v.strictObject({ source: sourceSpecSchema, sink, profile: v.optional(profileName) });
+// A source naming `rows` is a table's changes, any other a snapshot: each is checked by its own schema, so a
+// problem is said in that schema's words rather than as a mismatch with both.
+const exportSource: v.GenericSchema<unknown, ExportSource> = v.lazy((input) =>
+  typeof input === 'object' && input !== null && 'rows' in input ? changeSourceSchema : sourceSpecSchema,
+);
+const exportShape = { source: exportSource, sink, profile: v.optional(profileName) };
+const exportRequest = withRules(v.strictObject(exportShape), (req) => (isChangeSource(req.source) ? changeSinkProblems(req.sink) : []));
 
 const changeRows = v.strictObject({
   path: tablePath,
@@ -64,7 +71,7 @@ export const REQUEST_SCHEMAS = {
   changes: changeRows,
   planExport: exportRequest,
   testConnection: v.strictObject({ sink, profile: v.optional(profileName) }),
-  exportSparkJob: v.strictObject({ ...exportRequest.entries, savePath: v.optional(absolutePath('the save path')) }),
+  exportSparkJob: v.strictObject({ ...exportShape, source: sourceSpecSchema, savePath: v.optional(absolutePath('the save path')) }),
   startExport: exportRequest,
   cancelJob: jobId,
   listJobs: nothing,

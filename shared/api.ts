@@ -1,5 +1,6 @@
 // The contract between the renderer and the main process. Electron's preload bridge and the HTTP client of
 // `deltaport serve` both implement DeltaportApi; the main process implements it once over the engine.
+import type { ExportSource } from './change-source.js';
 import type { DeltaType } from './delta-schema.js';
 import type { ErrorValue } from './errors.js';
 import type { ConnectionReport, ExportPlan, SinkSpec } from './sink-spec.js';
@@ -79,13 +80,16 @@ export interface DiffRequest extends ChangeRowsRequest {
 export interface DiffResult extends ChangeRows, VersionDiff {}
 
 export interface ExportRequest {
-  source: DeltaSourceSpec;
+  /** A snapshot, or a table's changes (a diff's rows, a change feed's: shared/change-source.ts). */
+  source: ExportSource;
   sink: SinkSpec;
   /** A saved profile whose stored password fills in a PostgreSQL sink given without one. */
   profile?: string;
 }
 
-export interface SparkJobRequest extends ExportRequest {
+/** Spark reads snapshots: a hand-off takes no change source. */
+export interface SparkJobRequest extends Omit<ExportRequest, 'source'> {
+  source: DeltaSourceSpec;
   /** Where to save the script (absolute); absent = only return it. */
   savePath?: string;
 }
@@ -120,7 +124,7 @@ export interface JobProgress {
 export interface JobInfo {
   id: string;
   kind: 'export';
-  /** e.g. "people v3 -> sqlite:/tmp/out.db (people)". */
+  /** e.g. "people v3 -> sqlite:/tmp/out.db (people)", "people v3→v5 diff -> sqlite:/tmp/out.db (people_diff)". */
   title: string;
   request: ExportRequest;
   state: JobState;

@@ -6,6 +6,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ChangeRows, DeltaportApi, DiffResult, ExportRequest, PreviewResult, Result } from '../../shared/api.js';
+import { isChangeSource } from '../../shared/change-source.js';
 import { DeltaportError, toErrorValue } from '../../shared/errors.js';
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
 import { isSqlSink, scrubUrl, type PostgresConnection } from '../../shared/sink-spec.js';
@@ -83,7 +84,13 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
         const script = await sparkJobFor(req.source, req.sink);
         return { script, savedTo: req.savePath === undefined ? null : await saveSparkJob(script, req.savePath) };
       }),
-    startExport: (req) => attempt(() => deps.jobs.start(exportRequest(req))),
+    // Changes are checked against the table before they are queued: a range without a feed, or a key that is no
+    // column, is refused at once rather than as a failed job.
+    startExport: (req) =>
+      attempt(async () => {
+        if (isChangeSource(req.source)) await runSharedTask<null>({ kind: 'checkChanges', request: req.source });
+        return deps.jobs.start(exportRequest(req));
+      }),
     cancelJob: (req) => attempt(() => deps.jobs.cancel(req.id)),
     listJobs: () => attempt(() => deps.jobs.list()),
     revealTarget: (req) =>

@@ -3,6 +3,7 @@
 // recorded through the JobStore (app state), passwords removed.
 import { randomUUID } from 'node:crypto';
 import type { ExportOutcome, ExportRequest, JobEvent, JobInfo } from '../../shared/api.js';
+import { changeRangeLabel, isChangeSource } from '../../shared/change-source.js';
 import { cancelledError, DeltaportError, toErrorValue } from '../../shared/errors.js';
 import { type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
 import { redactSink } from '../state/secrets.js';
@@ -199,15 +200,16 @@ export class JobRunner {
   }
 }
 
-function jobTitle(request: ExportRequest): string {
-  const table = locationName(request.source.tablePath);
-  const version =
-    request.source.versionAsOf !== undefined
-      ? ` v${request.source.versionAsOf}`
-      : request.source.timestampAsOf
-        ? ` @ ${request.source.timestampAsOf}`
+function jobTitle({ source, sink }: ExportRequest): string {
+  const table = locationName(source.tablePath);
+  const rows = isChangeSource(source)
+    ? ` ${changeRangeLabel(source)}`
+    : source.versionAsOf !== undefined
+      ? ` v${source.versionAsOf}`
+      : source.timestampAsOf
+        ? ` @ ${source.timestampAsOf}`
         : '';
-  return `${table}${version} -> ${sinkTarget(request.sink)}`;
+  return `${table}${rows} -> ${sinkTarget(sink)}`;
 }
 
 function sinkTarget(sink: SinkSpec): string {

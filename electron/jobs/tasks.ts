@@ -17,6 +17,8 @@ import type {
   ProfileRequest,
   TableRef,
 } from '../../shared/api.js';
+import { exportOutcome } from '../../shared/api.js';
+import { isChangeSource, type ChangeSourceSpec } from '../../shared/change-source.js';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
@@ -29,7 +31,8 @@ import { previewRows } from '../delta/preview-rows.js';
 import { partitionSummaries } from '../delta/profile/partitions.js';
 import { TableCache } from '../delta/table-cache.js';
 import { nullKeyProblem } from '../export/null-keys.js';
-import { runExport } from '../export/run-export.js';
+import { runExport, writeToSink } from '../export/run-export.js';
+import { openChangeSource } from '../delta/change/change-source.js';
 import { planSqlExport } from '../sinks/sql-plan.js';
 import { jsonReader } from '../values/json-value.js';
 import type { RawProgress } from './progress.js';
@@ -63,6 +66,8 @@ export function runTask(task: WorkerTask, signal: AbortSignal, onProgress: (prog
       return diffTask(task.request, signal);
     case 'changes':
       return changesTask(task.request, signal);
+    case 'checkChanges':
+      return checkChangesTask(task.request);
   }
 }
 
@@ -71,7 +76,20 @@ export async function exportTask(
   signal: AbortSignal,
   onProgress: (progress: RawProgress) => void,
 ): Promise<ExportOutcome> {
-  return runExport({ source: request.source, sink: request.sink, signal, onProgress });
+  const { source, sink } = request;
+  if (isChangeSource(source)) {
+    const started = performance.now();
+    const input = await openChangeSource(source, { signal, measure: true, openTable });
+    const { rows } = await writeToSink(input, { sink, signal, onProgress });
+    return exportOutcome(rows, (performance.now() - started) / 1000);
+  }
+  return runExport({ source, sink, signal, onProgress });
+}
+
+/** What a change source needs of the table, checked before its export is queued: nothing is read but the log. */
+export async function checkChangesTask(source: ChangeSourceSpec): Promise<null> {
+  await openChangeSource(source, { openTable });
+  return null;
 }
 
 /** Reads one row more than asked, only to tell whether the snapshot has more. */
@@ -104,6 +122,10 @@ export async function previewTask(request: PreviewRequest, signal: AbortSignal):
 }
 
 export async function planTask(request: ExportRequest): Promise<ExportPlan> {
+  if (isChangeSource(request.source)) {
+    const input = await openChangeSource(request.source, { openTable });
+    return isSqlSink(request.sink) ? planSqlExport(input.fields, request.sink) : filePlan(request.sink);
+  }
   const source = await openSource(request.source, openTable);
   if (!isSqlSink(request.sink)) return filePlan(request.sink);
   const plan = await planSqlExport(source.fields, request.sink);

@@ -14,6 +14,7 @@ import { JobsDock } from './components/JobsDock.js';
 import { OverviewPanel } from './components/OverviewPanel.js';
 import { PartitionsPanel } from './components/PartitionsPanel.js';
 import { PreviewPanel } from './components/PreviewPanel.js';
+import { RowsSourceBar, type RowsToExport } from './components/RowsExport.js';
 import { ProfilePanel } from './components/ProfilePanel.js';
 import { SinkPanel } from './components/SinkPanel.js';
 import { SnapshotBar } from './components/SnapshotBar.js';
@@ -22,6 +23,7 @@ import { TableBar } from './components/TableBar.js';
 import { Tabs } from './components/Tabs.js';
 import { Welcome } from './components/Welcome.js';
 import { droppedLocation } from './drop.js';
+import { feedUnavailable } from './feed-rows.js';
 import { folderName } from './format.js';
 import { useEndNotifications, useJobs } from './jobs.js';
 import { storedValue, storeValue } from './stored.js';
@@ -53,6 +55,8 @@ export function App() {
   useEndNotifications(jobs);
   const [filterText, setFilterText] = useState('');
   const [orderText, setOrderText] = useState('');
+  // A diff's or a change feed's rows sent to the Export tab, which then exports them instead of the snapshot.
+  const [rowsToExport, setRowsToExport] = useState<RowsToExport | null>(null);
   const dragDepth = useRef(0);
 
   const setDockOpen = useCallback((next: boolean) => {
@@ -125,6 +129,12 @@ export function App() {
   const specProblem = draft ? (validateSourceSpec(draft)[0] ?? null) : null;
   const blocked = narrowed ?? specProblem;
   const source = specProblem === null ? draft : null;
+  // Rows sent from another table's History are not this table's to export.
+  const exportingRows = rowsToExport && rowsToExport.source.tablePath === path ? rowsToExport : null;
+  const exportRows = (rows: RowsToExport) => {
+    setRowsToExport(rows);
+    setTab('export');
+  };
   const preview = async (spec: DeltaSourceSpec, limit: number) => {
     const result = await api.preview({ source: spec, limit, ...(order.keys ? { orderBy: order.keys } : {}) });
     return result.ok ? { result: result.value } : { error: result.error.message };
@@ -249,7 +259,9 @@ export function App() {
                       commits={table.history}
                       error={table.historyError}
                       currentVersion={info.version}
+                      feedUnavailable={feedUnavailable(info.configuration, info.version)}
                       onPick={travel.travelTo}
+                      onExportRows={exportRows}
                     />
                   ),
                 },
@@ -257,15 +269,20 @@ export function App() {
                   key: 'export',
                   label: 'Export',
                   content: (
-                    <SinkPanel
-                      source={source}
-                      blocked={blocked}
-                      defaultTable={folderName(path)}
-                      columns={table.chosen}
-                      nativeDialogs={nativeDialogs}
-                      jobs={jobs}
-                      onStarted={started}
-                    />
+                    <>
+                      {exportingRows && (
+                        <RowsSourceBar tableName={folderName(path)} source={exportingRows.source} onBack={() => setRowsToExport(null)} />
+                      )}
+                      <SinkPanel
+                        source={exportingRows?.source ?? source}
+                        blocked={exportingRows ? null : blocked}
+                        defaultTable={exportingRows ? `${folderName(path)}_${exportingRows.source.rows}` : folderName(path)}
+                        columns={exportingRows?.columns ?? table.chosen}
+                        nativeDialogs={nativeDialogs}
+                        jobs={jobs}
+                        onStarted={started}
+                      />
+                    </>
                   ),
                 },
               ]}

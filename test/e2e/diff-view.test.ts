@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowserSession } from '../support/browser-session.js';
 import { screenshot } from '../support/browser.js';
+import { gridRows, statValue } from '../support/change-views.js';
 import { tablePath } from '../support/tables.js';
 import { commitInfo, type Json, oracleRecordCount, oracleSnapshot, type OracleSnapshot } from '../support/delta-oracle.js';
 import { duckCells, fileSelect } from '../support/delta-oracle-rows.js';
@@ -32,20 +33,6 @@ async function openTable(page: Page, root = TABLE): Promise<void> {
   await page.getByLabel('Table location', { exact: true }).fill(root);
   await page.getByRole('button', { name: 'Open', exact: true }).click();
   await page.locator('.snapshot-bar .table-name', { hasText: new RegExp(`^${path.basename(root)}$`) }).waitFor();
-}
-
-async function statValue(page: Page, label: string): Promise<string> {
-  return page
-    .locator('.diff-stats .stat', { has: page.locator('.stat-label', { hasText: new RegExp(`^${label}$`) }) })
-    .locator('.stat-value')
-    .innerText();
-}
-
-async function gridRows(page: Page, label: string): Promise<string[][]> {
-  return page
-    .getByRole('grid', { name: label })
-    .locator('[role=rowgroup].grid-body [role=row]')
-    .evaluateAll((els) => els.map((row) => [...row.querySelectorAll('[role=gridcell]')].map((c) => c.textContent ?? '')));
 }
 
 async function tableRows(page: Page, name: string, section: 'tbody' | 'tfoot' = 'tbody'): Promise<string[][]> {

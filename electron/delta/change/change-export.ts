@@ -1,7 +1,9 @@
 // A diff's or a change feed's rows as an export's input (export/run-export.ts), so that they go to every sink a
-// snapshot goes to. They have no scan positions to resume from: an exactly-once export of them is refused.
+// snapshot goes to, with the files they read (of `toRead`, when known) as the progress. They have no scan positions
+// to resume from: an exactly-once export of them is refused.
 import type { RecordBatch, Schema } from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
+import { CHANGES_NOT_EXACTLY_ONCE } from '../../../shared/change-source.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import type { ExportInput } from '../../export/run-export.js';
 import type { Snapshot } from '../snapshot.js';
@@ -10,21 +12,26 @@ export function changeExportInput(
   fields: StructField[],
   schema: Schema,
   snapshot: Snapshot,
-  rows: () => AsyncIterable<RecordBatch>,
+  rows: (onFileRead: (bytes: number) => void) => AsyncIterable<RecordBatch>,
+  toRead: { files: number; bytes: number } = { files: 0, bytes: 0 },
 ): ExportInput {
   return {
     fields,
     schema,
     snapshot: { tableId: snapshot.metadata.id, tableRoot: snapshot.tableRoot, version: snapshot.version },
-    filesTotal: 0,
-    bytesTotal: 0,
+    filesTotal: toRead.files,
+    bytesTotal: toRead.bytes,
     async *batches(resumeFrom) {
-      if (resumeFrom)
-        throw new DeltaportError('VALIDATION', 'changes cannot be exported exactly once: they have no position to resume from');
+      if (resumeFrom) throw new DeltaportError('VALIDATION', CHANGES_NOT_EXACTLY_ONCE);
       let written = 0;
-      for await (const batch of rows()) {
+      const read = { files: 0, bytes: 0 };
+      const onFileRead = (bytes: number) => {
+        read.files += 1;
+        read.bytes += bytes;
+      };
+      for await (const batch of rows(onFileRead)) {
         written += batch.numRows;
-        yield { batch, end: { fileIndex: 0, rowsInFile: written }, bytesDone: 0, filesDone: 0 };
+        yield { batch, end: { fileIndex: 0, rowsInFile: written }, bytesDone: read.bytes, filesDone: read.files };
       }
     },
   };

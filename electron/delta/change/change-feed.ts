@@ -7,7 +7,7 @@
 import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
 import { DeltaportError } from '../../../shared/errors.js';
-import type { Action, AddFile } from '../actions.js';
+import type { Action, AddFile, Metadata } from '../actions.js';
 import { toArrowField } from '../arrow-types.js';
 import { loadDeletionVector } from '../deletion-vectors.js';
 import { resolveDataPath } from '../log-paths.js';
@@ -33,7 +33,9 @@ export interface ChangeFeed {
   schema: arrow.Schema;
   /** The snapshot at `to`. */
   snapshot: Snapshot;
-  rows(signal?: AbortSignal): AsyncGenerator<arrow.RecordBatch>;
+  /** The files the commits name for rows() to read, and their bytes (an export's progress; reads every commit). */
+  toRead(): Promise<{ files: number; bytes: number }>;
+  rows(signal?: AbortSignal, onFileRead?: (bytes: number) => void): AsyncGenerator<arrow.RecordBatch>;
 }
 
 export async function changeFeed(table: DeltaTable, from: number, to: number): Promise<ChangeFeed> {
@@ -42,8 +44,16 @@ export async function changeFeed(table: DeltaTable, from: number, to: number): P
   const earliest = (await table.versionRange()).earliest;
   if (from < earliest)
     throw new DeltaportError('VERSION_NOT_FOUND', `version ${from} is no longer in the log; the earliest readable is ${earliest}`);
-  if (snapshot.metadata.configuration?.['delta.enableChangeDataFeed'] !== 'true') {
+  if (!recordsFeed(snapshot.metadata)) {
     throw new DeltaportError('VALIDATION', 'the table does not record a change data feed (delta.enableChangeDataFeed is not true)');
+  }
+  // Commits before the feed was turned on have no change files: their rows would pass for a feed they are not.
+  if (from < to && !recordsFeed((await table.snapshot({ version: from })).metadata)) {
+    const start = await feedStart(table, from, to);
+    throw new DeltaportError(
+      'VALIDATION',
+      `the change data feed starts at version ${start} (delta.enableChangeDataFeed was turned on then): start the range at ${start} or later`,
+    );
   }
   // Change files name their columns as data files do; under column mapping _change_type keeps its own name.
   const changeType: StructField = { ...CHANGE_TYPE, metadata: { 'delta.columnMapping.physicalName': '_change_type' } };
@@ -51,7 +61,12 @@ export async function changeFeed(table: DeltaTable, from: number, to: number): P
     fields: [...snapshot.schema.fields, CHANGE_TYPE, COMMIT_VERSION, COMMIT_TIMESTAMP],
     schema: new arrow.Schema([...snapshot.schema.fields.map(toArrowField), toArrowField(CHANGE_TYPE), VERSION_FIELD, TIMESTAMP_FIELD]),
     snapshot,
-    async *rows(signal?: AbortSignal) {
+    async toRead() {
+      const files: { size?: number | null }[] = [];
+      for (let version = from; version <= to; version++) files.push(...changeFiles(await table.commit(version)));
+      return { files: files.length, bytes: files.reduce((sum, f) => sum + (f.size ?? 0), 0) };
+    },
+    async *rows(signal?: AbortSignal, onFileRead?: (bytes: number) => void) {
       for (let version = from; version <= to; version++) {
         const actions = await table.commit(version);
         const micros = BigInt(await table.commitTime(version)) * 1000n;
@@ -60,17 +75,35 @@ export async function changeFeed(table: DeltaTable, from: number, to: number): P
           { field: VERSION_FIELD, value: BigInt(version) },
           { field: TIMESTAMP_FIELD, value: micros },
         ];
-        const cdc = actions.filter((a) => a.cdc).map((a) => a.cdc as CdcAction);
+        const cdc = cdcActions(actions);
         if (cdc.length > 0) {
           for (const change of cdc) {
-            yield* fileRows(snapshot, liveFile(snapshot, addOf(change)), stamp(), { extraFields: [changeType], signal });
+            yield* fileRows(snapshot, liveFile(snapshot, addOf(change)), stamp(), { extraFields: [changeType], signal, onFileRead });
           }
           continue;
         }
-        yield* commitWithoutCdc(snapshot, actions, stamp, signal);
+        yield* commitWithoutCdc(snapshot, actions, stamp, signal, onFileRead);
       }
     },
   };
+}
+
+function recordsFeed(metadata: Metadata): boolean {
+  return metadata.configuration?.['delta.enableChangeDataFeed'] === 'true';
+}
+
+/** The first version after `from` from which on, up to `to`, the feed is on (`to` has it, `from` does not). */
+async function feedStart(table: DeltaTable, from: number, to: number): Promise<number> {
+  let start = to;
+  let on = false;
+  for (let version = from + 1; version <= to; version++) {
+    const metaData = (await table.commit(version)).find((a) => a.metaData)?.metaData;
+    if (!metaData) continue;
+    const now = recordsFeed(metaData);
+    if (now && !on) start = version;
+    on = now;
+  }
+  return start;
 }
 
 async function* commitWithoutCdc(
@@ -78,26 +111,48 @@ async function* commitWithoutCdc(
   actions: Action[],
   stamp: (changeType: string) => ConstantColumn[],
   signal: AbortSignal | undefined,
+  onFileRead: ((bytes: number) => void) | undefined,
 ): AsyncGenerator<arrow.RecordBatch> {
-  const adds = actions.filter((a) => a.add?.dataChange).map((a) => a.add!);
-  const removes = actions.filter((a) => a.remove?.dataChange).map((a) => a.remove!);
+  const { adds, removes } = dataChanges(actions);
   const readded = new Map(adds.map((a) => [a.path, a]));
   for (const remove of removes) {
     const add = readded.get(remove.path);
     const old = liveFile(snapshot, { ...addOf(remove), deletionVector: remove.deletionVector ?? null });
     if (!add) {
-      yield* fileRows(snapshot, old, stamp('delete'), { signal });
+      yield* fileRows(snapshot, old, stamp('delete'), { signal, onFileRead });
       continue;
     }
     // The same file with a new deletion vector: its newly deleted rows are the deletes.
     const before = new Set(await deleted(snapshot, old.add));
     const newly = (await deleted(snapshot, add)).filter((row) => !before.has(row));
-    if (newly.length > 0) yield* fileRows(snapshot, old, stamp('delete'), { onlyRows: newly, signal });
+    if (newly.length > 0) yield* fileRows(snapshot, old, stamp('delete'), { onlyRows: newly, signal, onFileRead });
+    else onFileRead?.(old.add.size);
   }
   const removedPaths = new Set(removes.map((r) => r.path));
   for (const add of adds) {
-    if (!removedPaths.has(add.path)) yield* fileRows(snapshot, liveFile(snapshot, add), stamp('insert'), { signal });
+    if (!removedPaths.has(add.path)) yield* fileRows(snapshot, liveFile(snapshot, add), stamp('insert'), { signal, onFileRead });
   }
+}
+
+function cdcActions(actions: Action[]): CdcAction[] {
+  return actions.filter((a) => a.cdc).map((a) => a.cdc as CdcAction);
+}
+
+/** A commit's data-changing adds and removes: what it changed where it wrote no change files. */
+function dataChanges(actions: Action[]) {
+  return {
+    adds: actions.filter((a) => a.add?.dataChange).map((a) => a.add!),
+    removes: actions.filter((a) => a.remove?.dataChange).map((a) => a.remove!),
+  };
+}
+
+/** The files rows() reads for a commit: its change files, else its removes and the adds that are not re-adds. */
+function changeFiles(actions: Action[]): { size?: number | null }[] {
+  const cdc = cdcActions(actions);
+  if (cdc.length > 0) return cdc;
+  const { adds, removes } = dataChanges(actions);
+  const removed = new Set(removes.map((r) => r.path));
+  return [...removes, ...adds.filter((a) => !removed.has(a.path))];
 }
 
 function addOf(action: { path: string; partitionValues?: Record<string, string | null> | null; size?: number | null }): AddFile {

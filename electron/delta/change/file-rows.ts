@@ -19,6 +19,8 @@ export interface FileRowsOptions {
   /** Only the rows at these physical positions of the file (sorted), out of those its deletion vector keeps. */
   onlyRows?: Float64Array;
   signal?: AbortSignal;
+  /** Told the file's size once its rows are all yielded: an export's progress. */
+  onFileRead?: (bytes: number) => void;
 }
 
 /** The file's rows (data columns, then `constants` after them) in batches of up to `batchSize`. */
@@ -44,6 +46,7 @@ export async function* fileRows(
       );
     }
   }
+  options.onFileRead?.(file.add.size);
 }
 
 async function deletedRows(snapshot: Snapshot, file: LiveFile): Promise<Float64Array> {

@@ -12,7 +12,7 @@ import { constantData } from '../arrow-data.js';
 import { toArrowField } from '../arrow-types.js';
 import { valueReader } from '../filter/arrow-values.js';
 import { loadDeletionVector } from '../deletion-vectors.js';
-import type { Snapshot } from '../snapshot.js';
+import type { LiveFile, Snapshot } from '../snapshot.js';
 import type { DeltaTable } from '../table.js';
 import { fileRows } from './file-rows.js';
 
@@ -24,7 +24,9 @@ export interface SnapshotDiff extends VersionDiff {
   rowSchema: arrow.Schema;
   /** The newer snapshot (its table id and folder name an export). */
   newer: Snapshot;
-  rows(signal?: AbortSignal): AsyncGenerator<arrow.RecordBatch>;
+  /** The data files rows() reads, and their bytes. */
+  toRead: { files: number; bytes: number };
+  rows(signal?: AbortSignal, onFileRead?: (bytes: number) => void): AsyncGenerator<arrow.RecordBatch>;
 }
 
 /**
@@ -33,18 +35,19 @@ export interface SnapshotDiff extends VersionDiff {
  * copied into a rewritten file did not change); other rows keep 'removed' or 'added'. Every changed row is held in
  * memory to find its partner, so this is for diffs of a size that can be shown.
  */
-export async function* pairedRows(diff: SnapshotDiff, keys: string[], signal?: AbortSignal): AsyncGenerator<arrow.RecordBatch> {
-  for (const key of keys) {
-    if (!diff.rowSchema.fields.some((f) => f.name === key && f.name !== CHANGE.name)) {
-      throw new DeltaportError('VALIDATION', `--pair-by: no column '${key}' in version ${diff.to}`);
-    }
-  }
+export async function* pairedRows(
+  diff: SnapshotDiff,
+  keys: string[],
+  signal?: AbortSignal,
+  onFileRead?: (bytes: number) => void,
+): AsyncGenerator<arrow.RecordBatch> {
+  checkPairKeys(diff, keys, '--pair-by');
   type Row = { batch: arrow.RecordBatch; values: string };
   const removed = new Map<string, Row[]>();
   const added: [string, Row][] = [];
   const text = (values: unknown[]) => JSON.stringify(values, (_, v: unknown) => (typeof v === 'bigint' ? `${v}` : v));
   const dataColumns = diff.fields.filter((f) => f.name !== CHANGE.name).map((f) => f.name);
-  for await (const batch of diff.rows(signal)) {
+  for await (const batch of diff.rows(signal, onFileRead)) {
     const keyReaders = keys.map((k) => valueReader(batch.getChild(k)!.data[0]));
     const valueReaders = dataColumns.map((c) => valueReader(batch.getChild(c)!.data[0]));
     const change = batch.getChild(CHANGE.name)!;
@@ -64,6 +67,15 @@ export async function* pairedRows(diff: SnapshotDiff, keys: string[], signal?: A
     }
   }
   for (const rows of removed.values()) for (const row of rows) yield row.batch;
+}
+
+/** Refuses a key that is not a column of the newer version; `setting` is what the user called the keys. */
+export function checkPairKeys(diff: SnapshotDiff, keys: string[], setting: string): void {
+  for (const key of keys) {
+    if (!diff.rowSchema.fields.some((f) => f.name === key && f.name !== CHANGE.name)) {
+      throw new DeltaportError('VALIDATION', `${setting}: no column '${key}' in version ${diff.to}`);
+    }
+  }
 }
 
 function relabel(row: arrow.RecordBatch, change: string): arrow.RecordBatch {
@@ -103,19 +115,25 @@ export async function diffSnapshots(table: DeltaTable, from: number, to: number)
     fields: [...newer.schema.fields, CHANGE],
     rowSchema: new arrow.Schema([...newer.schema.fields.map(toArrowField), CHANGE_FIELD]),
     newer,
-    async *rows(signal?: AbortSignal) {
-      for (const file of removed) yield* fileRows(newer, file, tag('removed'), { signal });
+    toRead: { files: removed.length + redeleted.length + added.length, bytes: sizeOf([...removed, ...redeleted, ...added]) },
+    async *rows(signal?: AbortSignal, onFileRead?: (bytes: number) => void) {
+      for (const file of removed) yield* fileRows(newer, file, tag('removed'), { signal, onFileRead });
       for (const file of redeleted) {
         const old = oldFiles.get(file.add.path)!;
         const before = await deletedRows(older, old.add.deletionVector);
         const after = await deletedRows(newer, file.add.deletionVector);
         const beforeSet = new Set(before);
         const newly = after.filter((row) => !beforeSet.has(row));
-        if (newly.length > 0) yield* fileRows(newer, old, tag('removed'), { onlyRows: newly, signal });
+        if (newly.length > 0) yield* fileRows(newer, old, tag('removed'), { onlyRows: newly, signal, onFileRead });
+        else onFileRead?.(file.add.size);
       }
-      for (const file of added) yield* fileRows(newer, file, tag('added'), { signal });
+      for (const file of added) yield* fileRows(newer, file, tag('added'), { signal, onFileRead });
     },
   };
+}
+
+function sizeOf(files: LiveFile[]): number {
+  return files.reduce((sum, f) => sum + f.add.size, 0);
 }
 
 function dvKey(dv: DeletionVectorDescriptor | null | undefined): string {

@@ -1,6 +1,6 @@
 // What changed between two versions, as the engine's diff computes it from the two file sets: schema, property and
 // protocol changes, the data files added and removed, and the changed rows in the grid with their `_change` column.
-// Key columns pair a removed and an added row into one update.
+// Key columns pair a removed and an added row into one update. The rows can be exported from here.
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { PREVIEW_MAX_ROWS } from '../../../shared/api.js';
@@ -11,6 +11,7 @@ import { changeCounts, pairByKeys } from '../diff-rows.js';
 import { formatCount } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
 import { Alert } from './Alert.js';
+import { ChangeViewHeader, type RowsToExport } from './RowsExport.js';
 import { limitProblemOf } from './PreviewPanel.js';
 import { Stat } from './Stat.js';
 
@@ -21,6 +22,8 @@ interface Props {
   /** The table's column names, for checking the pair-by keys as they are typed. */
   columns: string[];
   onClose(): void;
+  /** Sends every row of this diff (not only those shown, paired as shown) to the Export tab's sink form. */
+  onExport(rows: RowsToExport): void;
 }
 
 const DEFAULT_LIMIT = 1000;
@@ -110,18 +113,11 @@ function DiffBody({
           <DataGrid key={gridKey} label={`Changed rows from v${from} to v${to}`} columns={result.columns} rows={result.rows} />
         </div>
       )}
-      <p className="muted small">
-        To export these rows, run{' '}
-        <code className="mono">
-          deltaport diff {'<table>'} --from {from} --to {to} --sink …
-        </code>
-        ; the app exports snapshots only.
-      </p>
     </>
   );
 }
 
-export function DiffView({ path, from, to, columns, onClose }: Props) {
+export function DiffView({ path, from, to, columns, onClose, onExport }: Props) {
   const [pairText, setPairText] = useState('');
   const [limitText, setLimitText] = useState(String(DEFAULT_LIMIT));
   const [shown, setShown] = useState<{ result: DiffResult; pairBy: string[] } | null>(null);
@@ -156,14 +152,18 @@ export function DiffView({ path, from, to, columns, onClose }: Props) {
 
   return (
     <section className="card diff-view" aria-labelledby="diff-title">
-      <header className="card-header">
-        <h3 id="diff-title">
-          Changes from v{from} to v{to}
-        </h3>
-        <button type="button" className="button small ghost" onClick={onClose}>
-          Close
-        </button>
-      </header>
+      <ChangeViewHeader
+        titleId="diff-title"
+        title={`Changes from v${from} to v${to}`}
+        rows={
+          shown && {
+            source: { rows: 'diff', tablePath: path, from, to, ...(shown.pairBy.length ? { pairBy: shown.pairBy } : {}) },
+            columns: shown.result.columns.map((c) => c.name),
+          }
+        }
+        onExport={onExport}
+        onClose={onClose}
+      />
       <form className="toolbar-row" onSubmit={run}>
         <label className="field compact grow">
           <span>Pair rows by</span>

@@ -1,6 +1,7 @@
 // Every commit of the table, newest first, one line each (version, time, operation, who, what changed); a commit's
 // parameters and metrics open on demand. Long logs are shown a page at a time; picking a version time-travels to it.
-// Two commits ticked for comparison (or one commit's "what it changed") open the diff view above the list.
+// Two commits ticked for comparison (or one commit's "what it changed") open the diff view above the list, or, where
+// the table records one, the change feed of that range; either view's rows can go to the Export tab.
 import { Fragment, useState } from 'react';
 import type { CommitSummary } from '../../../shared/table-info.js';
 import { formatEpochMs } from '../../../shared/timestamp.js';
@@ -9,8 +10,10 @@ import type { ChartMetric } from '../commit-figures.js';
 import { togglePick, versionRange } from '../diff-rows.js';
 import { formatCount } from '../format.js';
 import { Alert } from './Alert.js';
+import { ChangeFeedView } from './ChangeFeedView.js';
 import { DiffView } from './DiffView.js';
 import { HistoryChart } from './HistoryChart.js';
+import type { RowsToExport } from './RowsExport.js';
 
 interface Props {
   path: string;
@@ -19,7 +22,10 @@ interface Props {
   commits: CommitSummary[] | null;
   error: string | null;
   currentVersion: number;
+  /** Why the snapshot has no change feed to show (one line); null when it records one. */
+  feedUnavailable: string | null;
   onPick(version: number): void;
+  onExportRows(rows: RowsToExport): void;
 }
 
 /** Commits rendered at once; "Show older" adds as many again. */
@@ -54,12 +60,13 @@ function who(c: CommitSummary): string {
   return [c.userName, c.engineInfo].filter(Boolean).join(' · ') || '—';
 }
 
-export function HistoryPanel({ path, columns, commits, error, currentVersion, onPick }: Props) {
+export function HistoryPanel({ path, columns, commits, error, currentVersion, feedUnavailable, onPick, onExportRows }: Props) {
   const [metric, setMetric] = useState<ChartMetric>('rows');
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const [shown, setShown] = useState(HISTORY_PAGE);
   const [picked, setPicked] = useState<number[]>([]);
   const [compared, setCompared] = useState<{ from: number; to: number } | null>(null);
+  const [feed, setFeed] = useState<{ from: number; to: number } | null>(null);
   if (error) return <Alert message={error} />;
   if (!commits) return <p className="muted">Reading the log…</p>;
   const newest = [...commits].sort((a, b) => b.version - a.version);
@@ -105,11 +112,21 @@ export function HistoryPanel({ path, columns, commits, error, currentVersion, on
         <button type="button" className="button small primary" disabled={!range} onClick={() => setCompared(range)}>
           Show changes
         </button>
+        <button
+          type="button"
+          className="button small"
+          disabled={!range || feedUnavailable !== null}
+          title={feedUnavailable ?? 'The change data feed of the commits in this range, both ends included'}
+          onClick={() => setFeed(range)}
+        >
+          Show change feed
+        </button>
         {picked.length > 0 && (
           <button type="button" className="button small ghost" onClick={() => setPicked([])}>
             Clear
           </button>
         )}
+        {feedUnavailable && <span className="muted small">{feedUnavailable}</span>}
       </div>
       {compared && (
         <DiffView
@@ -119,6 +136,17 @@ export function HistoryPanel({ path, columns, commits, error, currentVersion, on
           to={compared.to}
           columns={columns}
           onClose={() => setCompared(null)}
+          onExport={onExportRows}
+        />
+      )}
+      {feed && (
+        <ChangeFeedView
+          key={`${feed.from}-${feed.to}`}
+          path={path}
+          from={feed.from}
+          to={feed.to}
+          onClose={() => setFeed(null)}
+          onExport={onExportRows}
         />
       )}
       <table className="history-table" aria-label="Commits">
@@ -196,6 +224,11 @@ export function HistoryPanel({ path, columns, commits, error, currentVersion, on
                       {readable.has(c.version - 1) && (
                         <button type="button" className="button small" onClick={() => setCompared({ from: c.version - 1, to: c.version })}>
                           Show what v{c.version} changed
+                        </button>
+                      )}
+                      {feedUnavailable === null && (
+                        <button type="button" className="button small" onClick={() => setFeed({ from: c.version, to: c.version })}>
+                          Show v{c.version}'s change feed
                         </button>
                       )}
                     </td>

@@ -4,7 +4,7 @@ import { useId, useReducer } from 'react';
 import type { JobInfo } from '../../../shared/api.js';
 import { isSqlSink } from '../../../shared/sink-spec.js';
 import type { SinkKind, SinkSpec } from '../../../shared/sink-spec.js';
-import type { DeltaSourceSpec } from '../../../shared/source-spec.js';
+import { isChangeSource, type ExportSource } from '../../../shared/change-source.js';
 import { api } from '../api-client.js';
 import { formatCount } from '../format.js';
 import { offerNotifications } from '../jobs.js';
@@ -19,7 +19,8 @@ import { ProfilesCard } from './ProfilesCard.js';
 import { SparkJobCard } from './SparkJobCard.js';
 
 interface Props {
-  source: DeltaSourceSpec | null;
+  /** A snapshot, or a diff's or a change feed's rows (which Spark does not take). */
+  source: ExportSource | null;
   blocked: string | null;
   defaultTable: string;
   columns: string[];
@@ -280,7 +281,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
             )}
             <Alert message={state.planError} />
           </section>
-          <SparkJobCard source={source} blocked={blocked} sink={built} />
+          {!(source && isChangeSource(source)) && <SparkJobCard source={source} blocked={blocked} sink={built} />}
         </div>
       </div>
 

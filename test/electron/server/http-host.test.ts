@@ -238,6 +238,29 @@ describe('deltaport serve host', () => {
     expect(!badKeys.result.ok && badKeys.result.error.code).toBe('VALIDATION');
   });
 
+  it("exports a change feed's rows as a job, and refuses exactly-once of them in one line", async () => {
+    const feed = { rows: 'changes', tablePath: tablePath('cdf-table'), from: 3, to: 3 };
+    const once = await call('startExport', {
+      source: feed,
+      sink: { kind: 'sqlite', path: path.join(dir, 'feed.db'), table: 'f', exactlyOnce: true },
+    });
+    expect(!once.result.ok && once.result.error.message).toBe(
+      'startExport: changes cannot be exported exactly once: they have no position to resume from',
+    );
+    const target = path.join(dir, 'feed.jsonl');
+    const started = await call<{ id: string; title: string }>('startExport', { source: feed, sink: { kind: 'jsonl', path: target } });
+    if (!started.result.ok) throw new Error(started.result.error.message);
+    expect(started.result.value.title).toBe(`cdf-table v3→v3 changes -> jsonl:${target}`);
+    expect((await jobs.wait(started.result.value.id)).state).toBe('succeeded');
+    // v3 is a DELETE whose one _change_data file holds one row (cdf-table's log).
+    const rows = fs
+      .readFileSync(target, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows.map((r) => [r._change_type, r._commit_version])).toEqual([['delete', 3]]);
+  });
+
   it('delivers job events as server-sent events', async () => {
     const controller = new AbortController();
     const res = await fetch(`${base}/api/events`, { headers: { 'X-Deltaport-Token': host.token }, signal: controller.signal });

@@ -1,0 +1,53 @@
+// Exporting a diff's or a change feed's rows instead of the snapshot: the head of those views, whose button hands
+// their rows to the Export tab, and the bar over the Export tab's sink form that says which rows it now exports.
+import type { ChangeSourceSpec } from '../../../shared/change-source.js';
+import { changeRangeLabel } from '../../../shared/change-source.js';
+
+/** Rows handed to the Export tab: the source, and the columns they have (for the custom SQL's parameters). */
+export interface RowsToExport {
+  source: ChangeSourceSpec;
+  columns: string[];
+}
+
+/** The head of the diff and change feed views: their title, and Export these rows, disabled until the view has
+ * read its rows (a range the host refused has none to export). */
+export function ChangeViewHeader({
+  titleId,
+  title,
+  rows,
+  onExport,
+  onClose,
+}: {
+  titleId: string;
+  title: string;
+  rows: RowsToExport | null;
+  onExport(rows: RowsToExport): void;
+  onClose(): void;
+}) {
+  return (
+    <header className="card-header">
+      <h3 id={titleId}>{title}</h3>
+      <button type="button" className="button small" disabled={!rows} onClick={() => rows && onExport(rows)}>
+        Export these rows
+      </button>
+      <button type="button" className="button small ghost" onClick={onClose}>
+        Close
+      </button>
+    </header>
+  );
+}
+
+export function RowsSourceBar({ tableName, source, onBack }: { tableName: string; source: ChangeSourceSpec; onBack(): void }) {
+  const paired = source.pairBy?.length ? `, updates paired by ${source.pairBy.join(', ')}` : '';
+  return (
+    <div className="banner news rows-source" role="status">
+      <span>
+        Exporting the rows of {tableName} {changeRangeLabel(source)}
+        {paired}, with their change columns, instead of the snapshot. Exactly once does not apply to them.
+      </span>
+      <button type="button" className="button small" onClick={onBack}>
+        Export the snapshot instead
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+// An export's rows can be a table's changes instead of a snapshot: a diff's rows between two versions (updates
+// paired by key columns when asked) or the change data feed of a range of commits. The spec and its rules that need
+// no table live here, for the host's boundary (shared/api-schemas.ts) and the window alike; the rules that need the
+// table (the versions exist, the feed is recorded, the key columns are columns) are the engine's
+// (electron/delta/change/change-source.ts).
+import * as v from 'valibot';
+import type { SinkSpec } from './sink-spec.js';
+import type { DeltaSourceSpec } from './source-spec.js';
+import { location, nameList, wholeNumber, withRules } from './schema.js';
+
+export type ChangeRowsKind = 'diff' | 'changes';
+
+export interface ChangeSourceSpec {
+  /** 'diff': the rows that differ between the snapshots at `from` and `to`; 'changes': the change data feed of the
+   * commits `from` to `to`, both included. */
+  rows: ChangeRowsKind;
+  tablePath: string;
+  from: number;
+  to: number;
+  /** A diff's key columns: a removed and an added row with the same key become one update. */
+  pairBy?: string[];
+}
+
+/** What an export reads: a snapshot, or a table's changes. */
+export type ExportSource = DeltaSourceSpec | ChangeSourceSpec;
+
+export function isChangeSource(source: ExportSource): source is ChangeSourceSpec {
+  return 'rows' in source;
+}
+
+export const CHANGES_NOT_EXACTLY_ONCE = 'changes cannot be exported exactly once: they have no position to resume from';
+
+const changeShape = v.strictObject({
+  rows: v.picklist(['diff', 'changes'], 'the rows must be "diff" or "changes"'),
+  tablePath: location('the table path'),
+  from: wholeNumber('from', 0),
+  to: wholeNumber('to', 0),
+  pairBy: v.optional(nameList('pairBy')),
+});
+
+export const changeSourceSchema = withRules(changeShape, changeSourceProblems);
+
+/** Every problem of a change source that needs no table. */
+export function changeSourceProblems(spec: ChangeSourceSpec): string[] {
+  const problems: string[] = [];
+  if (spec.from > spec.to) problems.push(`from (${spec.from}) is after to (${spec.to}): give the older version first`);
+  if (spec.pairBy !== undefined) {
+    if (spec.rows !== 'diff') problems.push('pairBy applies to a diff only: a change feed pairs its updates itself');
+    else if (spec.pairBy.length === 0) problems.push('pairBy is empty: name a key column or leave it out');
+    const blank = spec.pairBy.some((k) => k.trim() === '');
+    if (blank) problems.push('pairBy: a key column name is empty');
+    const repeated = spec.pairBy.find((k, i) => spec.pairBy!.indexOf(k) !== i);
+    if (repeated !== undefined) problems.push(`pairBy: column '${repeated}' is named twice`);
+  }
+  return problems;
+}
+
+/** What a sink may not do with changes, whatever the table. */
+export function changeSinkProblems(sink: SinkSpec): string[] {
+  return 'exactlyOnce' in sink && sink.exactlyOnce ? [CHANGES_NOT_EXACTLY_ONCE] : [];
+}
+
+/** How the rows are named in a job's title and a default target: "v3→v5 diff", "v3→v5 changes". */
+export function changeRangeLabel(spec: Pick<ChangeSourceSpec, 'rows' | 'from' | 'to'>): string {
+  return `v${spec.from}→v${spec.to} ${spec.rows}`;
+}
