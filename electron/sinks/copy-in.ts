@@ -71,6 +71,12 @@ export class CopyIn extends Exchange {
   }
 }
 
+/** A statement sent after the COPY, with its parameters as text (null for NULL). */
+export interface AfterStatement {
+  text: string;
+  values?: (string | null)[];
+}
+
 /** BEGIN, the transaction id, the COPY, `after` (one statement each) and COMMIT, in the extended protocol: one
  * Sync at the very end, so the server answers once and an error skips the rest up to it. */
 export class CommittedCopy extends Exchange {
@@ -83,7 +89,7 @@ export class CommittedCopy extends Exchange {
 
   constructor(
     private readonly copy: string,
-    private readonly after: string[],
+    private readonly after: AfterStatement[],
     private readonly data: Buffer[],
   ) {
     super();
@@ -98,7 +104,7 @@ export class CommittedCopy extends Exchange {
     connection.flush();
     statement(connection, this.copy);
     writeCopyData(connection.stream, this.data);
-    for (const sql of this.after) statement(connection, sql);
+    for (const { text, values } of this.after) statement(connection, text, values);
     connection.stream.uncork();
   }
 
@@ -123,8 +129,8 @@ export class CommittedCopy extends Exchange {
   }
 }
 
-function statement(connection: pg.Connection, text: string): void {
+function statement(connection: pg.Connection, text: string, values: (string | null)[] = []): void {
   connection.parse({ text, name: '', types: [] }, true);
-  connection.bind({}, true);
+  connection.bind({ values }, true);
   connection.execute({}, true);
 }

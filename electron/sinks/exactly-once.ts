@@ -78,11 +78,23 @@ export async function readProgress(query: Query, dialect: Dialect, key: string):
 }
 
 export async function saveProgress(query: Query, dialect: Dialect, key: string, target: string, p: StoredProgress): Promise<void> {
+  const { text, values } = progressStatement(dialect, key, target, p);
+  await query(text, values);
+}
+
+/** A statement and its parameters. */
+export interface SqlStatement {
+  text: string;
+  values: (string | number | boolean | null)[];
+}
+
+/** The statement that records a job's progress, with its parameters: run inside the batch's own transaction. */
+export function progressStatement(dialect: Dialect, key: string, target: string, p: StoredProgress): SqlStatement {
   const done = dialect === 'postgres' ? p.done : p.done ? 1 : 0;
-  await query(
-    saveProgressSql(dialect, (n) => placeholder(dialect, n)),
-    [key, target, p.position?.fileIndex ?? null, p.position?.rowsInFile ?? null, p.rowsAfter, p.rowsWritten, done],
-  );
+  return {
+    text: saveProgressSql(dialect, (n) => placeholder(dialect, n)),
+    values: [key, target, p.position?.fileIndex ?? null, p.position?.rowsInFile ?? null, p.rowsAfter, p.rowsWritten, done],
+  };
 }
 
 /** The progress row's upsert; its 7 parameters are key, target, file index, rows in file, rows after, rows written

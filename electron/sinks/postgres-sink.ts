@@ -10,7 +10,8 @@ import { isNullAt } from '../arrow/buffers.js';
 import { pgTextReader } from './column-values.js';
 import { DeltaportError } from '../../shared/errors.js';
 import { binaryCopyFits, binaryCopyReads, copyBinaryChunks } from './copy-binary.js';
-import { CommittedCopy, CopyIn } from './copy-in.js';
+import { CommittedCopy, CopyIn, type AfterStatement } from './copy-in.js';
+import type { SqlStatement } from './exactly-once.js';
 import { copyTextChunks } from './copy-text.js';
 import { advisoryKeys, alreadyRunning, ownerLabel } from './job-claim.js';
 import {
@@ -110,16 +111,18 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
       writers = await answered(rowWriters(client, target, format, answered));
     },
     writeRows,
-    async writeCommitted(rows, firstRow) {
+    async writeCommitted(rows, firstRow, after) {
       const { copy } = prepared();
       if (!copy) {
         await begin();
         await writeRows(rows, firstRow);
+        for (const { text, values } of after) await query(text, values);
         await commit();
         return;
       }
       if (!('copyData' in rows)) throw new Error('COPY needs the rows as COPY data');
-      const exchange = new CommittedCopy(copy.sql(rows.binary), copy.after, rows.copyData);
+      const statements = [...copy.after.map((text) => ({ text })), ...after.map(textParams)];
+      const exchange = new CommittedCopy(copy.sql(rows.binary), statements, rows.copyData);
       inDoubt = () => (exchange.commitSent ? exchange.xid : null);
       await answered(submit(client, exchange, firstRow));
       inDoubt = () => null;
@@ -164,6 +167,11 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
       dropLink(link);
     },
   };
+}
+
+/** A statement's parameters as the text the server parses them from, as node-pg's own query would send them. */
+function textParams({ text, values }: SqlStatement): AfterStatement {
+  return { text, values: values.map((v) => (v === null ? null : String(v))) };
 }
 
 /** `work` (one exchange with the server), unless the server leaves it unanswered for `ms`: then the connection is

@@ -17,7 +17,9 @@ import {
   jobKey,
   progressTableSql,
   readProgress,
+  progressStatement,
   saveProgress,
+  type SqlStatement,
   stagingPrefix,
   stagingTable,
   stagingTablesSql,
@@ -44,9 +46,10 @@ export interface SqlSession<Rows = RecordBatch[]> {
   prepare(target: WriteTarget): Promise<void>;
   /** Writes one transaction's rows inside it; `firstRow` (0-based, in the export) is for error messages. */
   writeRows(rows: Rows, firstRow: number): Promise<void>;
-  /** Where the dialect can: BEGIN, the rows and COMMIT sent as one exchange (for a transaction without a progress
-   * row). Every round trip between statements leaves the database idle until this process gets to the reply. */
-  writeCommitted?(rows: Rows, firstRow: number): Promise<void>;
+  /** Where the dialect can: BEGIN, the rows, the statements `after` them (an exactly-once job's progress row) and
+   * COMMIT sent as one exchange. Every round trip between statements leaves the database idle until this process
+   * gets to the reply. */
+  writeCommitted?(rows: Rows, firstRow: number, after: SqlStatement[]): Promise<void>;
   /** BEGIN and COMMIT of a transaction the sink runs statement by statement. */
   begin(): Promise<void>;
   commit(): Promise<void>;
@@ -310,9 +313,10 @@ class SqlSink<Rows> implements BatchSink {
   /** One batch, one transaction, with its progress row; transient failures retry on a new connection. */
   private async commit(txn: Transaction, rows: Rows, firstRow: number): Promise<void> {
     const stored = { ...txn.progress, rowsWritten: firstRow + txn.rows, done: false };
+    const after = this.spec.exactlyOnce ? [progressStatement(this.options.dialect, this.job, this.spec.table, stored)] : [];
     await this.transaction(`rows ${firstRow + 1}-${firstRow + txn.rows}`, stored, (session) =>
-      session.writeCommitted && !this.spec.exactlyOnce
-        ? session.writeCommitted(rows, firstRow)
+      session.writeCommitted
+        ? session.writeCommitted(rows, firstRow, after)
         : this.committing(session, stored, (s) => s.writeRows(rows, firstRow)),
     );
     this.rowsWritten = firstRow + txn.rows;
