@@ -51,8 +51,10 @@ const timestampOf = (value: unknown): number | null =>
 /** `asText`: the value may be digits (an option's); a field's is a number. */
 function versionProblem(name: string, value: unknown, asText: boolean): string | null {
   const ok = (asText || typeof value === 'number') && versionOf(value) !== null;
-  return ok ? null : `${name} must be a non-negative integer, got ${show(value)}`;
+  return ok ? null : versionMessage(name, value);
 }
+
+const versionMessage = (name: string, value: unknown) => `${name} must be a non-negative integer, got ${show(value)}`;
 
 function timestampProblem(name: string, value: unknown): string | null {
   if (typeof value !== 'string') return `${name} must be text in one of the forms ${TIMESTAMP_FORMS}, got ${show(value)}`;
@@ -69,7 +71,7 @@ export function versionSchema(name: string) {
 
 /** A version written as text (a command-line flag): its number, or the message the schema gives a wrong one. */
 export function versionFromText(name: string, text: string): number | string {
-  return versionOf(text) ?? versionProblem(name, text, true) ?? '';
+  return versionOf(text) ?? versionMessage(name, text);
 }
 
 /** timestampAsOf, `name` naming it. */
