@@ -1,6 +1,8 @@
 // The oracle's deletion-vector reader against the log: every deletion vector a table's commits or its latest
 // snapshot name deletes as many rows as its descriptor's cardinality says, each once and within its file.
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { deletedRows } from './delta-oracle-deletion-vectors.js';
 import { commitVersions, liveFiles, readCommit, type Json } from './delta-oracle.js';
@@ -36,6 +38,16 @@ describe("the oracle's deletion-vector reader", () => {
       expect(rows.every((row, i) => i === 0 || row > rows[i - 1])).toBe(true);
       const records = action.stats ? (JSON.parse(action.stats as string) as Json).numRecords : undefined;
       if (typeof records === 'number') expect(rows.at(-1)).toBeLessThan(records);
+    }
+  });
+
+  it("reads a 'p' descriptor, an absolute path or a file: URI, as the 'u' one naming the same file", async () => {
+    const root = tablePath('table-with-dv-small');
+    const [stored] = await withDeletionVectors(root);
+    const [file] = readdirSync(root).filter((n) => n.startsWith('deletion_vector_'));
+    const expected = await deletedRows(root, stored.deletionVector);
+    for (const where of [path.join(root, file), pathToFileURL(path.join(root, file)).href]) {
+      expect(await deletedRows('/nowhere', { ...stored.deletionVector, storageType: 'p', pathOrInlineDv: where })).toEqual(expected);
     }
   });
 });
