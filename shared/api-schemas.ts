@@ -6,15 +6,17 @@ import { PREVIEW_MAX_ROWS, type ApiMethod, type DeltaportApi } from './api.js';
 import { changeSinkProblems, changeSourceSchema, isChangeSource, type ExportSource } from './change-source.js';
 import { absolutePath, flag, LIMITS, location, nameList, nonBlank, text, wholeNumber, withRules } from './schema.js';
 import { sinkSpecSchema } from './sink-spec.js';
-import { sourceSpecSchema } from './source-spec.js';
+import { sourceSpecSchema, timestampSchema, timeTravelRules, versionSchema as version } from './source-spec.js';
 
 const HISTORY_MAX_ROWS = 1_000_000;
-const version = (what: string) => wholeNumber(what, 0);
-const timestamp = nonBlank('timestampAsOf', 64);
 
-/** A table and, optionally, the version or time to read it at; `path` is whatever the method takes as a location. */
+/** A table and, optionally, the version or time to read it at, by the source spec's rules; `path` is whatever the
+ * method takes as a location. */
 function tableRef(path: v.GenericSchema<unknown, string>) {
-  return v.strictObject({ path, versionAsOf: v.optional(version('versionAsOf')), timestampAsOf: v.optional(timestamp) });
+  return v.pipe(
+    v.strictObject({ path, versionAsOf: v.optional(version('versionAsOf')), timestampAsOf: v.optional(timestampSchema('timestampAsOf')) }),
+    timeTravelRules(),
+  );
 }
 
 const tablePath = location('the table path');

@@ -51,14 +51,32 @@ const timestampOf = (value: unknown): number | null =>
 /** `asText`: the value may be digits (an option's); a field's is a number. */
 function versionProblem(name: string, value: unknown, asText: boolean): string | null {
   const ok = (asText || typeof value === 'number') && versionOf(value) !== null;
-  return ok ? null : `${name} must be a non-negative integer, got ${show(value)}`;
+  return ok ? null : versionMessage(name, value);
 }
+
+const versionMessage = (name: string, value: unknown) => `${name} must be a non-negative integer, got ${show(value)}`;
 
 function timestampProblem(name: string, value: unknown): string | null {
   if (typeof value !== 'string') return `${name} must be text in one of the forms ${TIMESTAMP_FORMS}, got ${show(value)}`;
   if (value.length > TIMESTAMP_MAX) return `${name} must be at most ${TIMESTAMP_MAX} characters`;
   if (timestampOf(value) === null) return `${name} ${show(value)} is not a valid UTC timestamp in one of the forms ${TIMESTAMP_FORMS}`;
   return null;
+}
+
+/** A version number (versionAsOf, a diff's ends), `name` naming it: the one rule and message wherever a version is
+ * asked for. */
+export function versionSchema(name: string) {
+  return setting<number>((value) => versionProblem(name, value, false));
+}
+
+/** A version written as text (a command-line flag): its number, or the message the schema gives a wrong one. */
+export function versionFromText(name: string, text: string): number | string {
+  return versionOf(text) ?? versionMessage(name, text);
+}
+
+/** timestampAsOf, `name` naming it. */
+export function timestampSchema(name: string) {
+  return setting<string>((value) => timestampProblem(name, value));
 }
 
 /** A schema whose value is the one of type T that `problem` finds nothing wrong with; its message is the problem. */
@@ -146,24 +164,26 @@ function sourceSpecSchemaFor(paths: PathRule, names: Required<SettingNames>) {
     tablePath: paths === 'absolute' ? location('the table path', { blank }) : nonBlank('the table path', LIMITS.path, blank),
     /** Columns to read, in this order; absent means every column in schema order. */
     columnNames: v.optional(columnList),
-    versionAsOf: v.optional(setting<number>((value) => versionProblem(names.versionAsOf, value, false))),
+    versionAsOf: v.optional(versionSchema(names.versionAsOf)),
     /** One of the six accepted UTC formats, see shared/timestamp.ts. */
-    timestampAsOf: v.optional(setting<string>((value) => timestampProblem(names.timestampAsOf, value))),
+    timestampAsOf: v.optional(timestampSchema(names.timestampAsOf)),
     options: v.optional(optionsSchema(names)),
     /** Rows to keep, a SQL WHERE condition (shared/expression); blank means every row. Its columns are checked
      * against the schema when the source is opened. */
     filter: v.optional(filterSchema),
   });
-  // Rules across fields, on whatever the fields hold: a setting given both as a field and as an option counts
-  // once, and a version and a timestamp cannot both be asked for, whether or not each is valid.
-  return v.pipe(
-    shape,
-    v.rawCheck(({ dataset, addIssue }) => {
-      const spec: unknown = dataset.value;
-      if (typeof spec !== 'object' || spec === null) return;
-      for (const message of settingProblems(spec as RawSpec, names)) addIssue({ message });
-    }),
-  );
+  return v.pipe(shape, timeTravelRules(names));
+}
+
+/** The rules across the time-travel fields of a source spec or a table reference, on whatever the fields hold: a
+ * setting given both as a field and as an option counts once, and a version and a timestamp cannot both be asked
+ * for, whether or not each is valid. */
+export function timeTravelRules<T>(names: Required<SettingNames> = DEFAULT_NAMES) {
+  return v.rawCheck<T>(({ dataset, addIssue }) => {
+    const spec: unknown = dataset.value;
+    if (typeof spec !== 'object' || spec === null) return;
+    for (const message of settingProblems(spec as RawSpec, names)) addIssue({ message });
+  });
 }
 
 interface RawSpec {

@@ -1,10 +1,12 @@
 // The flags that choose what to read (--version, --timestamp, --columns, --where, --option), shared by the commands that
-// read a table, turned into a source spec. Whether the values are right is the source's to say (one message each).
-import type { DeltaSourceSpec, OptionValue } from '../../shared/source-spec.js';
+// read a table, turned into a source spec. Whether the values are right is the source's to say (one message each),
+// --version and --timestamp together included; only a --version that is not a version stops here, as the spec holds a
+// number.
+import { versionFromText, type DeltaSourceSpec, type OptionValue } from '../../shared/source-spec.js';
 import { isStoreUrl, parseStoreLocation, storeUrl } from '../../shared/store-location.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
 import { registerStoreOptions, storeOptionProblems, type StoreOptions } from '../storage/store-options.js';
-import { intFlag, listFlag, onePositional, UsageError, type FlagKind, type ParsedArgs } from './args.js';
+import { listFlag, onePositional, UsageError, type FlagKind, type ParsedArgs } from './args.js';
 
 export const TIME_TRAVEL_FLAGS: Record<string, FlagKind> = { version: 'value', timestamp: 'value' };
 /** --where "condition": the rows to read (commands that read rows). */
@@ -34,11 +36,12 @@ export function tableArgument(args: ParsedArgs): string {
 
 export function sourceSpec(tablePath: string, args: ParsedArgs): DeltaSourceSpec {
   const spec: DeltaSourceSpec = { tablePath, settingNames: { versionAsOf: '--version', timestampAsOf: '--timestamp' } };
-  const version = intFlag(args, 'version', 0, 'a version number (0 or more)');
-  if (version !== undefined && args.values.has('timestamp')) {
-    throw new UsageError('--version and --timestamp are mutually exclusive: give one of them');
+  const version = args.values.get('version');
+  if (version !== undefined) {
+    const number = versionFromText('--version', version);
+    if (typeof number === 'string') throw new UsageError(number);
+    spec.versionAsOf = number;
   }
-  if (version !== undefined) spec.versionAsOf = version;
   const timestamp = args.values.get('timestamp');
   if (timestamp !== undefined) spec.timestampAsOf = timestamp;
   const where = args.values.get('where');

@@ -65,6 +65,8 @@ export class DeltaTable {
   }
 
   async snapshot(at: { version?: number; timestampMs?: number } = {}): Promise<Snapshot> {
+    // The engine's own guard, not the user's rule (that is the source spec's, shared/source-spec.ts): a caller that
+    // skipped the schema (a test, the benchmark, a task given both) must not get one of the two silently ignored.
     if (at.version !== undefined && at.timestampMs !== undefined) {
       throw new DeltaportError('VALIDATION', 'a version and a timestamp are mutually exclusive: give one of them');
     }

@@ -29,28 +29,20 @@ export function compileExpr(expr: Expr, columns: ColumnSource): RowValue {
         return b === null ? null : test(order(a, b));
       };
     }
-    case 'and': {
-      const args = expr.args.map((a) => compileExpr(a, columns));
-      return (row) => {
-        let unknown = false;
-        for (const arg of args) {
-          const v = arg(row);
-          if (v === false) return false;
-          if (v === null) unknown = true;
-        }
-        return unknown ? null : true;
-      };
-    }
+    case 'and':
     case 'or': {
       const args = expr.args.map((a) => compileExpr(a, columns));
+      // One argument with the deciding value (false for AND, true for OR) decides, unknowns or not; else any unknown
+      // leaves the whole unknown.
+      const deciding = expr.op === 'or';
       return (row) => {
         let unknown = false;
         for (const arg of args) {
           const v = arg(row);
-          if (v === true) return true;
+          if (v === deciding) return deciding;
           if (v === null) unknown = true;
         }
-        return unknown ? null : false;
+        return unknown ? null : !deciding;
       };
     }
     case 'not': {

@@ -58,19 +58,19 @@ class Parser {
   }
 
   expression(): Syntax {
-    let left = this.conjunction();
-    while (this.isKeyword('OR')) {
-      const pos = this.next().pos;
-      left = { kind: 'or', left, right: this.conjunction(), pos };
-    }
-    return left;
+    return this.chain('or', () => this.conjunction());
   }
 
   private conjunction(): Syntax {
-    let left = this.negation();
-    while (this.isKeyword('AND')) {
+    return this.chain('and', () => this.negation());
+  }
+
+  /** Operands of the next tighter level joined by the keyword `kind`, left to right: a OR b OR c is (a OR b) OR c. */
+  private chain(kind: 'and' | 'or', operand: () => Syntax): Syntax {
+    let left = operand();
+    while (this.isKeyword(kind.toUpperCase())) {
       const pos = this.next().pos;
-      left = { kind: 'and', left, right: this.negation(), pos };
+      left = { kind, left, right: operand(), pos };
     }
     return left;
   }

@@ -63,6 +63,9 @@ describe('filter expressions', () => {
     expect(evaluate("state = 'Ohio' AND cases > 10", row)).toBe(false);
     expect(evaluate("state = 'Ohio' OR cases > 1", row)).toBe(true);
     expect(evaluate("state = 'Ohio' OR cases > 10", row)).toBeNull();
+    expect(evaluate("state = 'Ohio' AND cases > 1", row)).toBeNull();
+    expect(evaluate('cases > 1 AND cases < 10', row)).toBe(true);
+    expect(evaluate('cases > 10 OR cases < 1', row)).toBe(false);
     expect(evaluate('cases IN (1, NULL)', row)).toBeNull();
     expect(evaluate('cases IN (5, NULL)', row)).toBe(true);
     expect(evaluate('cases NOT IN (1, NULL)', row)).toBeNull();

@@ -1,6 +1,6 @@
 // The tests' independent reader of a Delta log, which expected values come from. It imports nothing of electron/:
 // JSON commits by plain JSON.parse, classic checkpoints through DuckDB, and a deliberately naive replay (every action
-// in order, no caching, no projection).
+// in order, no caching, no projection). The rows a deletion vector deletes are delta-oracle-deletion-vectors.ts's.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { duck, sqlText } from './duckdb.js';

@@ -12,6 +12,7 @@ import { openSource } from '../../../electron/delta/source.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
 import type { Encryptor } from '../../../electron/state/secrets.js';
+import { commitFile } from '../../support/delta-oracle.js';
 import { createDatabase, dropDatabase } from '../../support/postgres.js';
 import { tablePath } from '../../support/tables.js';
 
@@ -131,9 +132,7 @@ describe('API service', () => {
     const copy = path.join(dir, 'growing');
     fs.cpSync(tablePath('simple_table'), copy, { recursive: true });
     const before = value(await api.latestVersion({ path: copy })).latest;
-    const log = path.join(copy, '_delta_log');
-    const last = path.join(log, `${String(before).padStart(20, '0')}.json`);
-    fs.copyFileSync(last, path.join(log, `${String(before + 1).padStart(20, '0')}.json`));
+    fs.copyFileSync(commitFile(copy, before), commitFile(copy, before + 1));
     expect(value(await api.latestVersion({ path: copy })).latest).toBe(before + 1);
   });
 

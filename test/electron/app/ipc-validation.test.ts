@@ -82,9 +82,15 @@ describe('validateCall', () => {
     rejects('openTable', { path: 'ftp://host/table' }, /local folders and in S3, Azure and Google Cloud Storage/);
     rejects('openTable', { path: 's3://B/table' }, /not a valid bucket name/);
     rejects('openTable', { path: '/' + 'x'.repeat(5000) }, /at most 4096/);
-    rejects('openTable', { path: '/t', versionAsOf: -1 }, /openTable.versionAsOf: versionAsOf must be a whole number, 0 or more/);
-    rejects('openTable', { path: '/t', versionAsOf: 1.5 }, /versionAsOf must be a whole number/);
-    rejects('openTable', { path: '/t', versionAsOf: '3' }, /versionAsOf must be a whole number/);
+    rejects('openTable', { path: '/t', versionAsOf: -1 }, /openTable.versionAsOf: versionAsOf must be a non-negative integer, got -1/);
+    rejects('openTable', { path: '/t', versionAsOf: 1.5 }, /versionAsOf must be a non-negative integer, got 1.5/);
+    rejects('openTable', { path: '/t', versionAsOf: '3' }, /versionAsOf must be a non-negative integer, got '3'/);
+    rejects(
+      'openTable',
+      { path: '/t', versionAsOf: 1, timestampAsOf: '2020-01-01' },
+      /versionAsOf and timestampAsOf are mutually exclusive/,
+    );
+    rejects('openTable', { path: '/t', timestampAsOf: '2020-13-01' }, /timestampAsOf '2020-13-01' is not a valid UTC timestamp/);
     rejects('openTable', { path: '/t', timestampAsOf: 42 }, /openTable.timestampAsOf: timestampAsOf must be text/);
     rejects('openTable', { path: '/t', extra: 1 }, /unknown field "extra"/);
     rejects('resolveVersion', { path: 7 }, /resolveVersion.path: the table path must be text/);

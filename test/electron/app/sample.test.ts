@@ -1,13 +1,13 @@
 // The built-in sample as the app copies it into a data folder (from assets/sample-sales), checked against its own log
-// (its data files through DuckDB) and through our reader.
+// (its data files through DuckDB, its deletion vectors through the oracle's reader) and through our reader.
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleTableProvider } from '../../../electron/app/sample.js';
-import { loadDeletionVector } from '../../../electron/delta/deletion-vectors.js';
 import { openSource } from '../../../electron/delta/source.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
+import { deletedRows } from '../../support/delta-oracle-deletion-vectors.js';
 import { commitFile, commitInfo, commitVersions, dataFile, type Json, liveFiles, readCommit } from '../../support/delta-oracle.js';
 import { duck, sqlText } from '../../support/duckdb.js';
 
@@ -37,7 +37,7 @@ async function liveOrderIds(version?: number): Promise<number[]> {
     const rows = await duck(
       `SELECT order_id FROM read_parquet(${sqlText(dataFile(root, add))}, file_row_number = true) ORDER BY file_row_number`,
     );
-    const deleted = add.deletionVector ? new Set(await loadDeletionVector(root, add.deletionVector)) : new Set();
+    const deleted = add.deletionVector ? new Set(await deletedRows(root, add.deletionVector)) : new Set();
     rows.forEach((r, i) => {
       if (!deleted.has(i)) ids.push(Number(r.order_id));
     });

@@ -195,9 +195,14 @@ describe('preview', () => {
   });
 
   it('rejects --version with --timestamp, and an unknown format or flag', async () => {
-    expect((await cli('preview', simple, '--version', '1', '--timestamp', '2020-01-01')).stderr).toBe(
-      'deltaport: --version and --timestamp are mutually exclusive: give one of them\n',
-    );
+    expect(await cli('preview', simple, '--version', '1', '--timestamp', '2020-01-01')).toMatchObject({
+      code: 1,
+      stderr: 'deltaport: --version and --timestamp are mutually exclusive: set one of them\n',
+    });
+    expect(await cli('preview', simple, '--version', 'one')).toMatchObject({
+      code: 2,
+      stderr: "deltaport: --version must be a non-negative integer, got 'one'\n",
+    });
     expect(await cli('preview', simple, '--format', 'xml')).toMatchObject({
       code: 2,
       stderr: "deltaport: --format must be table, jsonl or csv, got 'xml'\n",

@@ -1,9 +1,10 @@
-// Expected histogram bins, from DuckDB: every live data file the log lists (the naive replay of test/support/delta-oracle.ts), less
-// the rows its deletion vector deletes (by file_row_number), and the same equal-width bins computed in SQL: for whole
-// types (integers, decimals, dates as days, timestamps as microseconds) width ceil((max - min + 1) / 10), bin
+// Expected histogram bins, from DuckDB: every live data file the log lists (the naive replay of
+// test/support/delta-oracle.ts), less the rows its deletion vector deletes (by file_row_number, from
+// test/support/delta-oracle-deletion-vectors.ts), and the same equal-width bins computed in SQL: for whole types
+// (integers, decimals, dates as days, timestamps as microseconds) width ceil((max - min + 1) / 10), bin
 // (v - min) // width; for float and double width (max - min) / 10, bin least(floor((v - min) / width), 9).
-import { loadDeletionVector } from '../../../electron/delta/deletion-vectors.js';
 import { duckCells, fileSelect } from '../../support/delta-oracle-rows.js';
+import { deletedRows } from '../../support/delta-oracle-deletion-vectors.js';
 import { commitVersions, oracleSnapshot, type Json } from '../../support/delta-oracle.js';
 
 const BINS = 10;
@@ -21,7 +22,7 @@ export async function liveRows(root: string, version = commitVersions(root).at(-
     [...snapshot.adds.values()].map(async (add: Json) => {
       const select = (await fileSelect(root, snapshot.metaData, add)).replace(/\)$/, ', file_row_number = true)');
       if (!add.deletionVector) return select;
-      const deleted = Array.from(await loadDeletionVector(root, add.deletionVector));
+      const deleted = await deletedRows(root, add.deletionVector);
       return `${select} WHERE file_row_number NOT IN (${deleted.join(', ')})`;
     }),
   );

@@ -13,6 +13,7 @@ import { sparkJobFor } from '../../../electron/handoff/emit-spark-job.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
 import { cli } from '../cli/run-cli.js';
+import { commitFile } from '../../support/delta-oracle.js';
 import { tablePath } from '../../support/tables.js';
 
 let dir = '';
@@ -25,7 +26,7 @@ beforeAll(() => {
   cpSync(tablePath('simple_table'), table, { recursive: true });
   for (let v = 0; v <= 4; v++) {
     const at = new Date(Date.UTC(2024, 0, 1, 12, v));
-    utimesSync(path.join(table, '_delta_log', `${String(v).padStart(20, '0')}.json`), at, at);
+    utimesSync(commitFile(table, v), at, at);
   }
 });
 
