@@ -200,7 +200,7 @@ describe('deltaport serve host', () => {
     expect(!bad.result.ok && bad.result.error).toEqual({
       code: 'VALIDATION',
       message: expect.stringMatching(/filter: the filter ends where a value or column was expected at position 18$/),
-      problems: [expect.stringMatching(/^preview.source: filter: the filter ends where/)],
+      problems: [expect.stringMatching(/^preview.source.filter: filter: the filter ends where/)],
     });
   });
 
