@@ -7,7 +7,7 @@
 import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
 import { DeltaportError } from '../../../shared/errors.js';
-import type { Action, AddFile } from '../actions.js';
+import type { Action, AddFile, RemoveFile } from '../actions.js';
 import { toArrowField } from '../arrow-types.js';
 import { loadDeletionVector } from '../deletion-vectors.js';
 import { resolveDataPath } from '../log-paths.js';
@@ -60,44 +60,61 @@ export async function changeFeed(table: DeltaTable, from: number, to: number): P
           { field: VERSION_FIELD, value: BigInt(version) },
           { field: TIMESTAMP_FIELD, value: micros },
         ];
-        const cdc = actions.filter((a) => a.cdc).map((a) => a.cdc as CdcAction);
-        if (cdc.length > 0) {
-          for (const change of cdc) {
-            yield* fileRows(snapshot, liveFile(snapshot, addOf(change)), stamp(), { extraFields: [changeType], signal });
-          }
-          continue;
+        const reads = commitReads(actions);
+        for (const change of reads.cdc) {
+          yield* fileRows(snapshot, liveFile(snapshot, addOf(change)), stamp(), { extraFields: [changeType], signal });
         }
-        yield* commitWithoutCdc(snapshot, actions, stamp, signal);
+        yield* dataFileChanges(snapshot, reads, stamp, signal);
       }
     },
   };
 }
 
-async function* commitWithoutCdc(
-  snapshot: Snapshot,
-  actions: Action[],
-  stamp: (changeType: string) => ConstantColumn[],
-  signal: AbortSignal | undefined,
-): AsyncGenerator<arrow.RecordBatch> {
+/** The files the feed reads of one commit: its change files if it has any, else the data files it removes (whole, or
+ * for a file re-added with a larger deletion vector only the rows it newly deletes) and adds, with dataChange. */
+export interface CommitReads {
+  cdc: CdcAction[];
+  removes: { remove: RemoveFile; readded: AddFile | undefined }[];
+  adds: AddFile[];
+}
+
+export function commitReads(actions: Action[]): CommitReads {
+  const cdc = actions.filter((a) => a.cdc).map((a) => a.cdc as CdcAction);
+  if (cdc.length > 0) return { cdc, removes: [], adds: [] };
   const adds = actions.filter((a) => a.add?.dataChange).map((a) => a.add!);
   const removes = actions.filter((a) => a.remove?.dataChange).map((a) => a.remove!);
   const readded = new Map(adds.map((a) => [a.path, a]));
-  for (const remove of removes) {
-    const add = readded.get(remove.path);
+  const removedPaths = new Set(removes.map((r) => r.path));
+  return {
+    cdc,
+    removes: removes.map((remove) => ({ remove, readded: readded.get(remove.path) })),
+    adds: adds.filter((a) => !removedPaths.has(a.path)),
+  };
+}
+
+/** How many files `reads` names. */
+export function readCount(reads: CommitReads): number {
+  return reads.cdc.length + reads.removes.length + reads.adds.length;
+}
+
+async function* dataFileChanges(
+  snapshot: Snapshot,
+  reads: CommitReads,
+  stamp: (changeType: string) => ConstantColumn[],
+  signal: AbortSignal | undefined,
+): AsyncGenerator<arrow.RecordBatch> {
+  for (const { remove, readded } of reads.removes) {
     const old = liveFile(snapshot, { ...addOf(remove), deletionVector: remove.deletionVector ?? null });
-    if (!add) {
+    if (!readded) {
       yield* fileRows(snapshot, old, stamp('delete'), { signal });
       continue;
     }
     // The same file with a new deletion vector: its newly deleted rows are the deletes.
     const before = new Set(await deleted(snapshot, old.add));
-    const newly = (await deleted(snapshot, add)).filter((row) => !before.has(row));
+    const newly = (await deleted(snapshot, readded)).filter((row) => !before.has(row));
     if (newly.length > 0) yield* fileRows(snapshot, old, stamp('delete'), { onlyRows: newly, signal });
   }
-  const removedPaths = new Set(removes.map((r) => r.path));
-  for (const add of adds) {
-    if (!removedPaths.has(add.path)) yield* fileRows(snapshot, liveFile(snapshot, add), stamp('insert'), { signal });
-  }
+  for (const add of reads.adds) yield* fileRows(snapshot, liveFile(snapshot, add), stamp('insert'), { signal });
 }
 
 function addOf(action: { path: string; partitionValues?: Record<string, string | null> | null; size?: number | null }): AddFile {

@@ -1,0 +1,110 @@
+// A diff's rows from the change data feed (change-feed.ts), for a range whose every commit records one: the net
+// change between the two versions. Each feed row counts +1 (insert, update_postimage) or -1 (delete,
+// update_preimage) for its values in the table's columns, and what is left over is the diff: a row inserted and
+// deleted inside the range, or copied unchanged into a rewritten file, cancels out. Netting holds every changed row
+// in memory (the feed's batches and a text key per distinct row), so it stops at FEED_ROW_LIMIT rows and the diff
+// reads the file sets instead, which stream.
+import * as arrow from 'apache-arrow';
+import type { StructField } from '../../../shared/delta-schema.js';
+import { jsonReader } from '../../values/json-value.js';
+import { constantData } from '../arrow-data.js';
+import type { Snapshot } from '../snapshot.js';
+import type { DeltaTable } from '../table.js';
+import { changeFeed, commitReads, readCount } from './change-feed.js';
+
+/** Feed rows held for netting before the diff gives up on the feed. A key is the row's values as JSON text, so with
+ * the Map entry and the row's share of its Arrow batch a row costs a few hundred bytes for a table of modest width:
+ * half a million stay near 100-200 MB, and a diff that large is past what a person reads row by row anyway. */
+export const FEED_ROW_LIMIT = 500_000;
+
+export type FeedPlan = { files: number } | { files: null; reason: string | null };
+
+/**
+ * Whether the feed has every commit in (from, to]: delta.enableChangeDataFeed true after each commit's metaData (the
+ * older snapshot's before the first), as Delta requires for reading a commit's changes. Gives how many files the feed
+ * reads, else why not (null when the feed is off throughout, which needs no saying).
+ */
+export async function feedPlan(table: DeltaTable, older: Snapshot, from: number, to: number): Promise<FeedPlan> {
+  if (from >= to) return { files: null, reason: null };
+  const enabled = (configuration: Record<string, string> | undefined) => configuration?.['delta.enableChangeDataFeed'] === 'true';
+  let on = enabled(older.metadata.configuration);
+  let offAt: number | null = null;
+  let everOn = on;
+  let files = 0;
+  for (let version = from + 1; version <= to; version++) {
+    const actions = await table.commit(version);
+    const metaData = actions.find((a) => a.metaData)?.metaData;
+    if (metaData) on = enabled(metaData.configuration);
+    everOn ||= on;
+    if (!on) offAt ??= version;
+    files += readCount(commitReads(actions));
+  }
+  if (offAt !== null) return { files: null, reason: everOn ? `the change data feed is off at v${offAt}` : null };
+  return { files };
+}
+
+/** The row of each distinct value of `columns` as text, for telling equal rows. */
+export function rowText(batch: arrow.RecordBatch, columns: string[]): (row: number) => string {
+  const readers = columns.map((c) => jsonReader(batch.getChild(c)!));
+  return (row) => JSON.stringify(readers.map((read) => read(row)));
+}
+
+/**
+ * The net change of the feed over (from, to] as rows of `schema` (the table's columns at `to`, then `change`): the
+ * removed ones, then the added. Null when the feed has more than FEED_ROW_LIMIT rows.
+ */
+export async function netFeedRows(
+  table: DeltaTable,
+  from: number,
+  to: number,
+  schema: arrow.Schema,
+  change: StructField,
+  signal?: AbortSignal,
+): Promise<arrow.RecordBatch[] | null> {
+  const feed = await changeFeed(table, from + 1, to);
+  const columns = schema.fields.filter((f) => f.name !== change.name).map((f) => f.name);
+  const batches: arrow.RecordBatch[] = [];
+  const net = new Map<string, { count: number; batch: number; row: number }>();
+  let held = 0;
+  for await (const batch of feed.rows(signal)) {
+    held += batch.numRows;
+    if (held > FEED_ROW_LIMIT) return null;
+    const text = rowText(batch, columns);
+    const type = batch.getChild('_change_type')!;
+    for (let r = 0; r < batch.numRows; r++) {
+      const key = text(r);
+      const sign = type.get(r) === 'insert' || type.get(r) === 'update_postimage' ? 1 : -1;
+      const entry = net.get(key);
+      if (entry) entry.count += sign;
+      else net.set(key, { count: sign, batch: batches.length, row: r });
+    }
+    batches.push(batch);
+  }
+  const pick = (sign: number) => {
+    const at: [number, number][] = [];
+    for (const { count, batch, row } of net.values()) for (let n = 0; n < count * sign; n++) at.push([batch, row]);
+    return at.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  };
+  return [...runs(pick(-1), batches, schema, 'removed'), ...runs(pick(1), batches, schema, 'added')];
+}
+
+/** The picked rows as batches of `schema`, one per run of neighbouring rows, with `label` as the change column. */
+function runs(picked: [number, number][], batches: arrow.RecordBatch[], schema: arrow.Schema, label: string): arrow.RecordBatch[] {
+  const out: arrow.RecordBatch[] = [];
+  const data = schema.fields.length - 1;
+  for (let i = 0; i < picked.length;) {
+    const [batch, first] = picked[i];
+    let end = i + 1;
+    while (end < picked.length && picked[end][0] === batch && picked[end][1] === first + (end - i)) end++;
+    const part = batches[batch].slice(first, first + (end - i));
+    const children = [...part.data.children.slice(0, data), constantData(schema.fields[data].type, label, part.numRows)];
+    out.push(
+      new arrow.RecordBatch(
+        schema,
+        arrow.makeData({ type: new arrow.Struct(schema.fields), length: part.numRows, nullCount: 0, children }),
+      ),
+    );
+    i = end;
+  }
+  return out;
+}
