@@ -7,6 +7,7 @@
 import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
 import { jsonReader } from '../../values/json-value.js';
+import type { Metadata } from '../actions.js';
 import { constantData } from '../arrow-data.js';
 import type { Snapshot } from '../snapshot.js';
 import type { DeltaTable } from '../table.js';
@@ -22,24 +23,20 @@ export type FeedPlan = { files: number } | { files: null; reason: string | null 
 /**
  * Whether the feed has every commit in (from, to]: delta.enableChangeDataFeed true after each commit's metaData (the
  * older snapshot's before the first), as Delta requires for reading a commit's changes. Gives how many files the feed
- * reads, else why not (null when the feed is off throughout, which needs no saying).
+ * reads, else why not (null when the feed is off at both ends, which needs no saying).
  */
-export async function feedPlan(table: DeltaTable, older: Snapshot, from: number, to: number): Promise<FeedPlan> {
-  if (from >= to) return { files: null, reason: null };
-  const enabled = (configuration: Record<string, string> | undefined) => configuration?.['delta.enableChangeDataFeed'] === 'true';
-  let on = enabled(older.metadata.configuration);
-  let offAt: number | null = null;
-  let everOn = on;
+export async function feedPlan(table: DeltaTable, older: Snapshot, newer: Snapshot, from: number, to: number): Promise<FeedPlan> {
+  const enabled = (metadata: Metadata) => metadata.configuration?.['delta.enableChangeDataFeed'] === 'true';
+  if (from >= to || (!enabled(older.metadata) && !enabled(newer.metadata))) return { files: null, reason: null };
+  let on = enabled(older.metadata);
   let files = 0;
   for (let version = from + 1; version <= to; version++) {
     const actions = await table.commit(version);
     const metaData = actions.find((a) => a.metaData)?.metaData;
-    if (metaData) on = enabled(metaData.configuration);
-    everOn ||= on;
-    if (!on) offAt ??= version;
+    if (metaData) on = enabled(metaData);
+    if (!on) return { files: null, reason: `the change data feed is off at v${version}` };
     files += readCount(commitReads(actions));
   }
-  if (offAt !== null) return { files: null, reason: everOn ? `the change data feed is off at v${offAt}` : null };
   return { files };
 }
 

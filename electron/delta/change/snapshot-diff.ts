@@ -94,7 +94,7 @@ export async function diffSnapshots(table: DeltaTable, from: number, to: number)
   const tag = (change: string) => [{ field: CHANGE_FIELD, value: change }];
   const rowSchema = new arrow.Schema([...newer.schema.fields.map(toArrowField), CHANGE_FIELD]);
   const fromFiles = { source: 'data-files' as const, files: removed.length + redeleted.length + added.length };
-  const plan = await feedPlan(table, older, from, to);
+  const plan = await feedPlan(table, older, newer, from, to);
   const diff: SnapshotDiff = {
     from,
     to,
