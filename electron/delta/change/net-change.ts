@@ -48,7 +48,7 @@ export function rowText(batch: arrow.RecordBatch, columns: string[]): (row: numb
 
 /**
  * The net change of the feed over (from, to] as rows of `schema` (the table's columns at `to`, then `change`): the
- * removed ones, then the added. Null when the feed has more than FEED_ROW_LIMIT rows.
+ * removed ones, then the added. Null when the feed has more than `limit` rows.
  */
 export async function netFeedRows(
   table: DeltaTable,
@@ -57,6 +57,7 @@ export async function netFeedRows(
   schema: arrow.Schema,
   change: StructField,
   signal?: AbortSignal,
+  limit = FEED_ROW_LIMIT,
 ): Promise<arrow.RecordBatch[] | null> {
   const feed = await changeFeed(table, from + 1, to);
   const columns = schema.fields.filter((f) => f.name !== change.name).map((f) => f.name);
@@ -65,7 +66,7 @@ export async function netFeedRows(
   let held = 0;
   for await (const batch of feed.rows(signal)) {
     held += batch.numRows;
-    if (held > FEED_ROW_LIMIT) return null;
+    if (held > limit) return null;
     const text = rowText(batch, columns);
     const type = batch.getChild('_change_type')!;
     for (let r = 0; r < batch.numRows; r++) {

@@ -5,6 +5,7 @@
 import { cpSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { netFeedRows } from '../../../electron/delta/change/net-change.js';
 import { diffSnapshots } from '../../../electron/delta/change/snapshot-diff.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { displayTextReader } from '../../../electron/values/text-formats.js';
@@ -139,6 +140,21 @@ describe('diff rows from the change data feed', () => {
     const run = await cli('diff', root, '--from', '1', '--to', '5');
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/\nrows from the data files \(\d+ files read; the change data feed is off at v4\)\n$/);
+  });
+
+  it('gives up netting past its row limit (the diff then reads the file sets)', async () => {
+    const table = await DeltaTable.open(tablePath('cdf-table'));
+    const diff = await diffSnapshots(table, 0, 3);
+    // The feed's rows, from the commits' metrics: a pre- and a postimage per updated row, one per deleted row.
+    const changed = [1, 2, 3].map((version) => readCommit(tablePath('cdf-table'), version).find((a) => a.commitInfo)!.commitInfo as Json);
+    const feed = changed.reduce(
+      (n, c) => n + 2 * Number(c.operationMetrics.numUpdatedRows ?? 0) + Number(c.operationMetrics.numDeletedRows ?? 0),
+      0,
+    );
+    const net = (limit: number) =>
+      netFeedRows(table, 0, 3, diff.rowSchema, { name: '_change', type: 'string', nullable: false }, undefined, limit);
+    expect(await net(feed - 1)).toBeNull();
+    expect(await net(feed)).not.toBeNull();
   });
 
   it('says in the CLI that the rows came from the feed', async () => {
