@@ -8,26 +8,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { netFeedRows } from '../../../electron/delta/change/net-change.js';
 import { diffSnapshots } from '../../../electron/delta/change/snapshot-diff.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
-import { displayTextReader } from '../../../electron/values/text-formats.js';
 import { tablePath } from '../../support/tables.js';
 import { duckCells } from '../../support/delta-oracle-rows.js';
 import { commitFile, type Json, liveRowCount, oracleSnapshot, readCommit } from '../../support/delta-oracle.js';
 import { cli } from '../cli/run-cli.js';
 import { liveRows } from './histogram-oracle.js';
+import { diffRows } from './diff-rows.js';
 import { scratchFolders } from './log-files.js';
 
 const scratch = scratchFolders('feed-diff');
 afterAll(() => scratch.removeAll());
-
-async function ours(root: string, from: number, to: number, columns: string[]) {
-  const diff = await diffSnapshots(await DeltaTable.open(root), from, to);
-  const rows: string[] = [];
-  for await (const batch of diff.rows()) {
-    const cells = [...columns, '_change'].map((name) => displayTextReader(batch.getChild(name)!));
-    for (let r = 0; r < batch.numRows; r++) rows.push(cells.map((cell) => cell(r) ?? 'NULL').join('|'));
-  }
-  return { diff, rows: rows.sort() };
-}
 
 /** DuckDB's net difference of the snapshots at `from` and `to`, as 'col|...|removed' and 'col|...|added'. */
 async function netDifference(root: string, from: number, to: number, columns: string[]): Promise<string[]> {
@@ -96,7 +86,7 @@ describe('diff rows from the change data feed', () => {
     for (const [from, to] of ranges) {
       it(`${table} ${from} -> ${to}: the net difference of the two snapshots`, async () => {
         const root = tablePath(table);
-        const { diff, rows } = await ours(root, from, to, columns);
+        const { diff, rows } = await diffRows(root, from, to, columns);
         expect(diff.rowsFrom).toEqual({ source: 'change-feed', files: feedFiles(root, from, to) });
         expect(rows).toEqual(await netDifference(root, from, to, columns));
       });
@@ -105,7 +95,7 @@ describe('diff rows from the change data feed', () => {
 
   it('rows copied into rewritten files (OPTIMIZE, between the UPDATEs) do not show, where the file sets show them', async () => {
     const root = tablePath('cdf-table-with-cdc-and-dvs');
-    const { rows } = await ours(root, 8, 12, ['id', 'comment']);
+    const { rows } = await diffRows(root, 8, 12, ['id', 'comment']);
     const [older, newer] = [await oracleSnapshot(root, 8), await oracleSnapshot(root, 12)];
     const only = (a: typeof older, b: typeof older) => [...a.adds].filter(([k]) => !b.adds.has(k)).map(([, add]) => add);
     const fileSetRows = (await liveRowCount(root, only(older, newer))) + (await liveRowCount(root, only(newer, older)));
@@ -128,14 +118,14 @@ describe('diff rows from the change data feed', () => {
     writeFileSync(commitFile(root, 5), lines([info('DELETE', Date.now() + 1000), { remove: { ...remove, deletionTimestamp: 0 } }]));
 
     const columns = ['id', 'name', 'birthday'];
-    const partly = await ours(root, 1, 5, columns);
+    const partly = await diffRows(root, 1, 5, columns);
     // v1 -> v5 has no copies: the rows of the files only in one version are the net difference too.
     const [older, newer] = [await oracleSnapshot(root, 1), await oracleSnapshot(root, 5)];
     const differing = [...older.adds.keys(), ...newer.adds.keys()].filter((k) => !older.adds.has(k) || !newer.adds.has(k));
     expect(partly.diff.rowsFrom).toEqual({ source: 'data-files', files: differing.length, reason: 'the change data feed is off at v4' });
     expect(partly.rows).toEqual(await netDifference(root, 1, 5, columns));
-    expect((await ours(root, 4, 5, columns)).diff.rowsFrom).toEqual({ source: 'data-files', files: 1 });
-    expect((await ours(root, 0, 3, columns)).diff.rowsFrom.source).toBe('change-feed');
+    expect((await diffRows(root, 4, 5, columns)).diff.rowsFrom).toEqual({ source: 'data-files', files: 1 });
+    expect((await diffRows(root, 0, 3, columns)).diff.rowsFrom.source).toBe('change-feed');
 
     const run = await cli('diff', root, '--from', '1', '--to', '5');
     expect(run.stderr).toBe('');

@@ -8,11 +8,11 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diffSnapshots } from '../../../electron/delta/change/snapshot-diff.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
-import { displayTextReader } from '../../../electron/values/text-formats.js';
 import { tablePath } from '../../support/tables.js';
 import { cli } from '../cli/run-cli.js';
 import { commitFile, type Json, oracleSnapshot, readCommit } from '../../support/delta-oracle.js';
 import { duckCells, fileSelect } from '../../support/delta-oracle-rows.js';
+import { diffRows } from './diff-rows.js';
 import { scratchFolders } from './log-files.js';
 
 const scratch = scratchFolders('diff');
@@ -25,16 +25,6 @@ function withoutFeed(table: string): string {
   const first = readFileSync(commitFile(root, 0), 'utf8');
   writeFileSync(commitFile(root, 0), first.replace('"delta.enableChangeDataFeed":"true"', '"delta.enableChangeDataFeed":"false"'));
   return root;
-}
-
-async function diffRows(root: string, from: number, to: number, columns: string[]) {
-  const diff = await diffSnapshots(await DeltaTable.open(root), from, to);
-  const rows: string[] = [];
-  for await (const batch of diff.rows()) {
-    const cells = [...columns, '_change'].map((name) => displayTextReader(batch.getChild(name)!));
-    for (let r = 0; r < batch.numRows; r++) rows.push(cells.map((cell) => cell(r) ?? 'NULL').join('|'));
-  }
-  return { diff, rows: rows.sort() };
 }
 
 /** Paths only in one of the two versions, by the naive replay. */
