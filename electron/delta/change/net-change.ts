@@ -3,9 +3,10 @@
 // update_preimage) for its values in the table's columns, and what is left over is the diff: a row inserted and
 // deleted inside the range, or copied unchanged into a rewritten file, cancels out. Netting holds every changed row
 // in memory (the feed's batches and a text key per distinct row), so it stops at FEED_ROW_LIMIT rows and the diff
-// reads the file sets instead, which stream.
+// reads the file sets instead, which stream; so it does where a file the feed needs is gone.
 import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
+import { DeltaportError } from '../../../shared/errors.js';
 import { jsonReader } from '../../values/json-value.js';
 import type { Metadata } from '../actions.js';
 import { constantData } from '../arrow-data.js';
@@ -16,7 +17,7 @@ import { changeFeed, commitReads, readCount } from './change-feed.js';
 /** Feed rows held for netting before the diff gives up on the feed. A key is the row's values as JSON text, so with
  * the Map entry and the row's share of its Arrow batch a row costs a few hundred bytes for a table of modest width:
  * half a million stay near 100-200 MB, and a diff that large is past what a person reads row by row anyway. */
-export const FEED_ROW_LIMIT = 500_000;
+const FEED_ROW_LIMIT = 500_000;
 
 export type FeedPlan = { files: number } | { files: null; reason: string | null };
 
@@ -40,7 +41,7 @@ export async function feedPlan(table: DeltaTable, older: Snapshot, newer: Snapsh
   return { files };
 }
 
-/** The row of each distinct value of `columns` as text, for telling equal rows. */
+/** Each row's values in `columns` (nested ones too) as one text: equal texts, equal rows. */
 export function rowText(batch: arrow.RecordBatch, columns: string[]): (row: number) => string {
   const readers = columns.map((c) => jsonReader(batch.getChild(c)!));
   return (row) => JSON.stringify(readers.map((read) => read(row)));
@@ -48,7 +49,8 @@ export function rowText(batch: arrow.RecordBatch, columns: string[]): (row: numb
 
 /**
  * The net change of the feed over (from, to] as rows of `schema` (the table's columns at `to`, then `change`): the
- * removed ones, then the added. Null when the feed has more than `limit` rows.
+ * removed ones, then the added. Or why not: the feed has more than `limit` rows, or a file of it is gone (VACUUM
+ * deletes the files only older versions use, change files among them, while the two versions' own may stay).
  */
 export async function netFeedRows(
   table: DeltaTable,
@@ -56,9 +58,25 @@ export async function netFeedRows(
   to: number,
   schema: arrow.Schema,
   change: StructField,
-  signal?: AbortSignal,
-  limit = FEED_ROW_LIMIT,
-): Promise<arrow.RecordBatch[] | null> {
+  { signal, limit = FEED_ROW_LIMIT }: { signal?: AbortSignal; limit?: number } = {},
+): Promise<{ batches: arrow.RecordBatch[] } | { reason: string }> {
+  try {
+    return await netRows(table, from, to, schema, change, signal, limit);
+  } catch (err) {
+    if (err instanceof DeltaportError && err.code === 'MISSING_FILE') return { reason: 'a file of the change data feed is gone' };
+    throw err;
+  }
+}
+
+async function netRows(
+  table: DeltaTable,
+  from: number,
+  to: number,
+  schema: arrow.Schema,
+  change: StructField,
+  signal: AbortSignal | undefined,
+  limit: number,
+): Promise<{ batches: arrow.RecordBatch[] } | { reason: string }> {
   const feed = await changeFeed(table, from + 1, to);
   const columns = schema.fields.filter((f) => f.name !== change.name).map((f) => f.name);
   const batches: arrow.RecordBatch[] = [];
@@ -66,7 +84,7 @@ export async function netFeedRows(
   let held = 0;
   for await (const batch of feed.rows(signal)) {
     held += batch.numRows;
-    if (held > limit) return null;
+    if (held > limit) return { reason: `the change data feed has more than ${limit} rows` };
     const text = rowText(batch, columns);
     const type = batch.getChild('_change_type')!;
     for (let r = 0; r < batch.numRows; r++) {
@@ -83,7 +101,7 @@ export async function netFeedRows(
     for (const { count, batch, row } of net.values()) for (let n = 0; n < count * sign; n++) at.push([batch, row]);
     return at.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   };
-  return [...runs(pick(-1), batches, schema, 'removed'), ...runs(pick(1), batches, schema, 'added')];
+  return { batches: [...runs(pick(-1), batches, schema, 'removed'), ...runs(pick(1), batches, schema, 'added')] };
 }
 
 /** The picked rows as batches of `schema`, one per run of neighbouring rows, with `label` as the change column. */

@@ -16,7 +16,7 @@ import { loadDeletionVector } from '../deletion-vectors.js';
 import type { Snapshot } from '../snapshot.js';
 import type { DeltaTable } from '../table.js';
 import { fileRows } from './file-rows.js';
-import { feedPlan, FEED_ROW_LIMIT, netFeedRows, rowText } from './net-change.js';
+import { feedPlan, netFeedRows, rowText } from './net-change.js';
 
 export interface SnapshotDiff extends VersionDiff {
   from: number;
@@ -113,9 +113,9 @@ export async function diffSnapshots(table: DeltaTable, from: number, to: number)
     newer,
     async *rows(signal?: AbortSignal) {
       if (diff.rowsFrom.source === 'change-feed') {
-        const net = await netFeedRows(table, from, to, rowSchema, CHANGE, signal);
-        if (net) return yield* net;
-        diff.rowsFrom = { ...fromFiles, reason: `the change data feed has more than ${FEED_ROW_LIMIT} rows` };
+        const net = await netFeedRows(table, from, to, rowSchema, CHANGE, { signal });
+        if ('batches' in net) return yield* net.batches;
+        diff.rowsFrom = { ...fromFiles, reason: net.reason };
       }
       for (const file of removed) yield* fileRows(newer, file, tag('removed'), { signal });
       for (const file of redeleted) {
