@@ -117,4 +117,13 @@ export interface VersionDiff {
   filesRemoved: string[];
   /** Files in both versions whose deletion vector changed: rows deleted in place. */
   filesWithNewDeletions: string[];
+  /** Where the rows came from and how many files were read for them; with `reason` when the change data feed was
+   * not used though the table has one. Final once the rows are read (a feed too large to net gives way to files). */
+  rowsFrom: { source: 'change-feed' | 'data-files'; files: number; reason?: string };
+}
+
+/** The CLI's and the app's line on VersionDiff.rowsFrom: "rows from the change data feed (3 files read)". */
+export function rowsFromText({ source, files, reason }: VersionDiff['rowsFrom']): string {
+  const read = `${files} file${files === 1 ? '' : 's'} read${reason ? `; ${reason}` : ''}`;
+  return `rows from the ${source === 'change-feed' ? 'change data feed' : 'data files'} (${read})`;
 }

@@ -1,7 +1,7 @@
 // `deltaport diff <table> --from V1 --to V2 [--limit N] [--format table|jsonl|csv] [--sink TARGET ...]`: what
 // changed between two versions: schema, properties, protocol, files, and the rows added and removed
 // (electron/delta/change/), printed or exported like a snapshot.
-import type { VersionChange } from '../../shared/table-info.js';
+import { rowsFromText, type VersionChange } from '../../shared/table-info.js';
 import { diffSnapshots, pairedRows } from '../delta/change/snapshot-diff.js';
 import { changeExportInput } from '../delta/change/change-export.js';
 import { exportRows, SINK_FLAGS } from './export-command.js';
@@ -38,6 +38,7 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
   );
   const { written, more } = await writeRows(rows(), diff.rowSchema, columns, format, limit, io);
   io.stdout.write(more ? `(${written} changed rows shown; more exist, see --limit)\n` : `(${written} changed rows)\n`);
+  io.stdout.write(`${rowsFromText(diff.rowsFrom)}\n`);
   return 0;
 }
 

@@ -208,6 +208,7 @@ export async function diffTask(request: DiffRequest, signal: AbortSignal): Promi
     filesRemoved: d.filesRemoved,
     filesWithNewDeletions: d.filesWithNewDeletions,
     ...(await jsonRows(d.fields, d.rowSchema, rows, request.limit)),
+    rowsFrom: d.rowsFrom, // after the rows: a feed too large to net falls back to files as they are read
   };
 }
 

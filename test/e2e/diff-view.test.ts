@@ -9,7 +9,7 @@ import { useBrowserSession } from '../support/browser-session.js';
 import { screenshot } from '../support/browser.js';
 import { gridRows, statValue } from '../support/change-views.js';
 import { tablePath } from '../support/tables.js';
-import { commitInfo, type Json, oracleRecordCount, oracleSnapshot, type OracleSnapshot } from '../support/delta-oracle.js';
+import { commitInfo, type Json, oracleRecordCount, oracleSnapshot, type OracleSnapshot, readCommit } from '../support/delta-oracle.js';
 import { duckCells, fileSelect } from '../support/delta-oracle-rows.js';
 import { expectedHistogram, liveRows } from '../electron/delta/histogram-oracle.js';
 
@@ -65,6 +65,9 @@ describe('diff view', () => {
     expect(await statValue(e2e.page, 'Rows removed')).toBe(count(removed.length));
     expect(await statValue(e2e.page, 'Files added')).toBe(count(addedFiles.length));
     expect(await statValue(e2e.page, 'Files removed')).toBe(count(removedFiles.length));
+    // The feed covers v2 and v3 (the table's commits updating without copies: its net change is the file sets').
+    const changeFiles = [2, 3].reduce((n, version) => n + readCommit(TABLE, version).filter((a) => a.cdc).length, 0);
+    expect(await e2e.page.locator('.diff-rows-from').innerText()).toBe(`rows from the change data feed (${changeFiles} files read)`);
     const headers = await e2e.page.getByRole('grid', { name: label }).locator('[role=columnheader] .header-name').allTextContents();
     expect(headers).toEqual([...COLUMNS, '_change']);
     const shown = await gridRows(e2e.page, label);

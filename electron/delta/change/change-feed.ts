@@ -7,7 +7,7 @@
 import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
 import { DeltaportError } from '../../../shared/errors.js';
-import type { Action, AddFile, Metadata } from '../actions.js';
+import type { Action, AddFile, Metadata, RemoveFile } from '../actions.js';
 import { toArrowField } from '../arrow-types.js';
 import { loadDeletionVector } from '../deletion-vectors.js';
 import { resolveDataPath } from '../log-paths.js';
@@ -62,9 +62,14 @@ export async function changeFeed(table: DeltaTable, from: number, to: number): P
     schema: new arrow.Schema([...snapshot.schema.fields.map(toArrowField), toArrowField(CHANGE_TYPE), VERSION_FIELD, TIMESTAMP_FIELD]),
     snapshot,
     async toRead() {
-      const files: { size?: number | null }[] = [];
-      for (let version = from; version <= to; version++) files.push(...changeFiles(await table.commit(version)));
-      return { files: files.length, bytes: files.reduce((sum, f) => sum + (f.size ?? 0), 0) };
+      let files = 0;
+      let bytes = 0;
+      for (let version = from; version <= to; version++) {
+        const reads = commitReads(await table.commit(version));
+        files += readCount(reads);
+        bytes += readBytes(reads);
+      }
+      return { files, bytes };
     },
     async *rows(signal?: AbortSignal, onFileRead?: (bytes: number) => void) {
       for (let version = from; version <= to; version++) {
@@ -75,14 +80,11 @@ export async function changeFeed(table: DeltaTable, from: number, to: number): P
           { field: VERSION_FIELD, value: BigInt(version) },
           { field: TIMESTAMP_FIELD, value: micros },
         ];
-        const cdc = cdcActions(actions);
-        if (cdc.length > 0) {
-          for (const change of cdc) {
-            yield* fileRows(snapshot, liveFile(snapshot, addOf(change)), stamp(), { extraFields: [changeType], signal, onFileRead });
-          }
-          continue;
+        const reads = commitReads(actions);
+        for (const change of reads.cdc) {
+          yield* fileRows(snapshot, liveFile(snapshot, addOf(change)), stamp(), { extraFields: [changeType], signal, onFileRead });
         }
-        yield* commitWithoutCdc(snapshot, actions, stamp, signal, onFileRead);
+        yield* dataFileChanges(snapshot, reads, stamp, signal, onFileRead);
       }
     },
   };
@@ -106,53 +108,59 @@ async function feedStart(table: DeltaTable, from: number, to: number): Promise<n
   return start;
 }
 
-async function* commitWithoutCdc(
+/** The files the feed reads of one commit: its change files if it has any, else the data files it removes (whole, or
+ * for a file re-added with a larger deletion vector only the rows it newly deletes) and adds, with dataChange. */
+export interface CommitReads {
+  cdc: CdcAction[];
+  removes: { remove: RemoveFile; readded: AddFile | undefined }[];
+  adds: AddFile[];
+}
+
+export function commitReads(actions: Action[]): CommitReads {
+  const cdc = actions.filter((a) => a.cdc).map((a) => a.cdc as CdcAction);
+  if (cdc.length > 0) return { cdc, removes: [], adds: [] };
+  const adds = actions.filter((a) => a.add?.dataChange).map((a) => a.add!);
+  const removes = actions.filter((a) => a.remove?.dataChange).map((a) => a.remove!);
+  const readded = new Map(adds.map((a) => [a.path, a]));
+  const removedPaths = new Set(removes.map((r) => r.path));
+  return {
+    cdc,
+    removes: removes.map((remove) => ({ remove, readded: readded.get(remove.path) })),
+    adds: adds.filter((a) => !removedPaths.has(a.path)),
+  };
+}
+
+/** How many files `reads` names. */
+export function readCount(reads: CommitReads): number {
+  return reads.cdc.length + reads.removes.length + reads.adds.length;
+}
+
+/** The bytes of the files `reads` names. */
+export function readBytes(reads: CommitReads): number {
+  const sizes = [...reads.cdc, ...reads.removes.map((r) => r.remove), ...reads.adds].map((f) => f.size ?? 0);
+  return sizes.reduce((sum, size) => sum + size, 0);
+}
+
+async function* dataFileChanges(
   snapshot: Snapshot,
-  actions: Action[],
+  reads: CommitReads,
   stamp: (changeType: string) => ConstantColumn[],
   signal: AbortSignal | undefined,
   onFileRead: ((bytes: number) => void) | undefined,
 ): AsyncGenerator<arrow.RecordBatch> {
-  const { adds, removes } = dataChanges(actions);
-  const readded = new Map(adds.map((a) => [a.path, a]));
-  for (const remove of removes) {
-    const add = readded.get(remove.path);
+  for (const { remove, readded } of reads.removes) {
     const old = liveFile(snapshot, { ...addOf(remove), deletionVector: remove.deletionVector ?? null });
-    if (!add) {
+    if (!readded) {
       yield* fileRows(snapshot, old, stamp('delete'), { signal, onFileRead });
       continue;
     }
     // The same file with a new deletion vector: its newly deleted rows are the deletes.
     const before = new Set(await deleted(snapshot, old.add));
-    const newly = (await deleted(snapshot, add)).filter((row) => !before.has(row));
+    const newly = (await deleted(snapshot, readded)).filter((row) => !before.has(row));
     if (newly.length > 0) yield* fileRows(snapshot, old, stamp('delete'), { onlyRows: newly, signal, onFileRead });
     else onFileRead?.(old.add.size);
   }
-  const removedPaths = new Set(removes.map((r) => r.path));
-  for (const add of adds) {
-    if (!removedPaths.has(add.path)) yield* fileRows(snapshot, liveFile(snapshot, add), stamp('insert'), { signal, onFileRead });
-  }
-}
-
-function cdcActions(actions: Action[]): CdcAction[] {
-  return actions.filter((a) => a.cdc).map((a) => a.cdc as CdcAction);
-}
-
-/** A commit's data-changing adds and removes: what it changed where it wrote no change files. */
-function dataChanges(actions: Action[]) {
-  return {
-    adds: actions.filter((a) => a.add?.dataChange).map((a) => a.add!),
-    removes: actions.filter((a) => a.remove?.dataChange).map((a) => a.remove!),
-  };
-}
-
-/** The files rows() reads for a commit: its change files, else its removes and the adds that are not re-adds. */
-function changeFiles(actions: Action[]): { size?: number | null }[] {
-  const cdc = cdcActions(actions);
-  if (cdc.length > 0) return cdc;
-  const { adds, removes } = dataChanges(actions);
-  const removed = new Set(removes.map((r) => r.path));
-  return [...removes, ...adds.filter((a) => !removed.has(a.path))];
+  for (const add of reads.adds) yield* fileRows(snapshot, liveFile(snapshot, add), stamp('insert'), { signal, onFileRead });
 }
 
 function addOf(action: { path: string; partitionValues?: Record<string, string | null> | null; size?: number | null }): AddFile {

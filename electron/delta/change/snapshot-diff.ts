@@ -1,8 +1,10 @@
-// What changed between two versions of a table, from their two snapshots alone: schema, properties and protocol,
-// the data files added and removed, and the rows. Rows come only from the files that differ: a file only in the
-// old version gives its live rows as removed, a file only in the new one its live rows as added, and a file in both
-// whose deletion vector grew gives the rows it newly deletes as removed. Rows have the newer version's columns (as
-// it reads the data) and then `_change`, 'added' or 'removed'; an update shows as a removed and an added row.
+// What changed between two versions of a table, from their two snapshots: schema, properties and protocol, the data
+// files added and removed, and the rows. Where the change data feed has every commit from the older version to the
+// newer, the rows are its net change (net-change.ts): rows an UPDATE copied unchanged into a rewritten file do not
+// show. Otherwise they come only from the files that differ: a file only in the old version gives its live rows as
+// removed, a file only in the new one its live rows as added, and a file in both whose deletion vector grew gives
+// the rows it newly deletes as removed. Rows have the newer version's columns (as it reads the data) and then
+// `_change`, 'added' or 'removed'; an update shows as a removed and an added row.
 import * as arrow from 'apache-arrow';
 import { typeLabel, type StructField } from '../../../shared/delta-schema.js';
 import type { VersionChange, VersionDiff } from '../../../shared/table-info.js';
@@ -10,11 +12,11 @@ import type { DeletionVectorDescriptor } from '../actions.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import { constantData } from '../arrow-data.js';
 import { toArrowField } from '../arrow-types.js';
-import { valueReader } from '../filter/arrow-values.js';
 import { loadDeletionVector } from '../deletion-vectors.js';
 import type { LiveFile, Snapshot } from '../snapshot.js';
 import type { DeltaTable } from '../table.js';
 import { fileRows } from './file-rows.js';
+import { feedPlan, netFeedRows, rowText } from './net-change.js';
 
 export interface SnapshotDiff extends VersionDiff {
   from: number;
@@ -45,15 +47,14 @@ export async function* pairedRows(
   type Row = { batch: arrow.RecordBatch; values: string };
   const removed = new Map<string, Row[]>();
   const added: [string, Row][] = [];
-  const text = (values: unknown[]) => JSON.stringify(values, (_, v: unknown) => (typeof v === 'bigint' ? `${v}` : v));
   const dataColumns = diff.fields.filter((f) => f.name !== CHANGE.name).map((f) => f.name);
   for await (const batch of diff.rows(signal, onFileRead)) {
-    const keyReaders = keys.map((k) => valueReader(batch.getChild(k)!.data[0]));
-    const valueReaders = dataColumns.map((c) => valueReader(batch.getChild(c)!.data[0]));
+    const keyText = rowText(batch, keys);
+    const valuesText = rowText(batch, dataColumns);
     const change = batch.getChild(CHANGE.name)!;
     for (let r = 0; r < batch.numRows; r++) {
-      const key = text(keyReaders.map((read) => read(r)));
-      const row = { batch: batch.slice(r, r + 1), values: text(valueReaders.map((read) => read(r))) };
+      const key = keyText(r);
+      const row = { batch: batch.slice(r, r + 1), values: valuesText(r) };
       if (change.get(r) === 'removed') removed.set(key, [...(removed.get(key) ?? []), row]);
       else added.push([key, row]);
     }
@@ -103,7 +104,10 @@ export async function diffSnapshots(table: DeltaTable, from: number, to: number)
     return old !== undefined && dvKey(old.add.deletionVector) !== dvKey(f.add.deletionVector);
   });
   const tag = (change: string) => [{ field: CHANGE_FIELD, value: change }];
-  return {
+  const rowSchema = new arrow.Schema([...newer.schema.fields.map(toArrowField), CHANGE_FIELD]);
+  const fromFiles = { source: 'data-files' as const, files: removed.length + redeleted.length + added.length };
+  const plan = await feedPlan(table, older, newer, from, to);
+  const diff: SnapshotDiff = {
     from,
     to,
     schema: valueChanges(columnTypes(older.schema.fields), columnTypes(newer.schema.fields)),
@@ -112,11 +116,23 @@ export async function diffSnapshots(table: DeltaTable, from: number, to: number)
     filesAdded: added.map((f) => f.add.path),
     filesRemoved: removed.map((f) => f.add.path),
     filesWithNewDeletions: redeleted.map((f) => f.add.path),
+    rowsFrom:
+      plan.files !== null
+        ? { source: 'change-feed', files: plan.files }
+        : { ...fromFiles, ...(plan.reason ? { reason: plan.reason } : {}) },
     fields: [...newer.schema.fields, CHANGE],
-    rowSchema: new arrow.Schema([...newer.schema.fields.map(toArrowField), CHANGE_FIELD]),
+    rowSchema,
     newer,
-    toRead: { files: removed.length + redeleted.length + added.length, bytes: sizeOf([...removed, ...redeleted, ...added]) },
+    toRead:
+      plan.files !== null
+        ? { files: plan.files, bytes: plan.bytes }
+        : { files: removed.length + redeleted.length + added.length, bytes: sizeOf([...removed, ...redeleted, ...added]) },
     async *rows(signal?: AbortSignal, onFileRead?: (bytes: number) => void) {
+      if (diff.rowsFrom.source === 'change-feed') {
+        const net = await netFeedRows(table, from, to, rowSchema, CHANGE, { signal, onFileRead });
+        if ('batches' in net) return yield* net.batches;
+        diff.rowsFrom = { ...fromFiles, reason: net.reason };
+      }
       for (const file of removed) yield* fileRows(newer, file, tag('removed'), { signal, onFileRead });
       for (const file of redeleted) {
         const old = oldFiles.get(file.add.path)!;
@@ -130,6 +146,7 @@ export async function diffSnapshots(table: DeltaTable, from: number, to: number)
       for (const file of added) yield* fileRows(newer, file, tag('added'), { signal, onFileRead });
     },
   };
+  return diff;
 }
 
 function sizeOf(files: LiveFile[]): number {

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { PREVIEW_MAX_ROWS } from '../../../shared/api.js';
 import type { DiffResult } from '../../../shared/api.js';
-import type { VersionChange } from '../../../shared/table-info.js';
+import { rowsFromText, type VersionChange } from '../../../shared/table-info.js';
 import { api } from '../api-client.js';
 import { changeCounts, pairByKeys } from '../diff-rows.js';
 import { formatCount } from '../format.js';
@@ -104,6 +104,7 @@ function DiffBody({
       <FileList title="Files added" files={result.filesAdded} />
       <FileList title="Files removed" files={result.filesRemoved} />
       <FileList title="Files with rows newly deleted" files={result.filesWithNewDeletions} />
+      <p className="muted small diff-rows-from">{rowsFromText(result.rowsFrom)}</p>
       {result.rows.length === 0 ? (
         <p className="muted diff-none">
           No rows changed between v{from} and v{to}.

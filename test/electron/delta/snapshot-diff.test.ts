@@ -1,34 +1,35 @@
 // Diffs of two versions against the logs: files added and removed by path, schema and property changes from the
 // metaData actions, rows from DuckDB's reads of the differing files (a deletion-vector DELETE: the rows of the
-// file its logged predicate matches).
+// file its logged predicate matches). The rows of the file sets are read on copies of the CDF tables with the feed
+// turned off (feed-diff.test.ts has the diffs from the feed).
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diffSnapshots } from '../../../electron/delta/change/snapshot-diff.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
-import { displayTextReader } from '../../../electron/values/text-formats.js';
 import { tablePath } from '../../support/tables.js';
 import { cli } from '../cli/run-cli.js';
-import { type Json, oracleSnapshot, readCommit } from '../../support/delta-oracle.js';
+import { commitFile, type Json, oracleSnapshot, readCommit } from '../../support/delta-oracle.js';
 import { duckCells, fileSelect } from '../../support/delta-oracle-rows.js';
+import { diffRows } from './diff-rows.js';
 import { scratchFolders } from './log-files.js';
 
 const scratch = scratchFolders('diff');
 afterAll(() => scratch.removeAll());
 
-async function diffRows(table: string, from: number, to: number, columns: string[]) {
-  const diff = await diffSnapshots(await DeltaTable.open(tablePath(table)), from, to);
-  const rows: string[] = [];
-  for await (const batch of diff.rows()) {
-    const cells = [...columns, '_change'].map((name) => displayTextReader(batch.getChild(name)!));
-    for (let r = 0; r < batch.numRows; r++) rows.push(cells.map((cell) => cell(r) ?? 'NULL').join('|'));
-  }
-  return { diff, rows: rows.sort() };
+/** A copy of a corpus table whose commit 0 does not turn the change data feed on. */
+function withoutFeed(table: string): string {
+  const root = path.join(scratch.make(), table);
+  cpSync(tablePath(table), root, { recursive: true });
+  const first = readFileSync(commitFile(root, 0), 'utf8');
+  writeFileSync(commitFile(root, 0), first.replace('"delta.enableChangeDataFeed":"true"', '"delta.enableChangeDataFeed":"false"'));
+  return root;
 }
 
 /** Paths only in one of the two versions, by the naive replay. */
-async function fileChanges(table: string, from: number, to: number) {
-  const [a, b] = [await oracleSnapshot(tablePath(table), from), await oracleSnapshot(tablePath(table), to)];
+async function fileChanges(root: string, from: number, to: number) {
+  const [a, b] = [await oracleSnapshot(root, from), await oracleSnapshot(root, to)];
   const paths = (s: typeof a) => new Set([...s.adds.values()].map((x) => x.path as string));
   const [pa, pb] = [paths(a), paths(b)];
   return {
@@ -42,10 +43,12 @@ async function fileChanges(table: string, from: number, to: number) {
 describe('snapshot diff', () => {
   it('cdf-table 0 -> 3: the rows of the files removed and added (updates as removed + added)', async () => {
     const columns = ['id', 'name', 'birthday'];
-    const { diff, rows } = await diffRows('cdf-table', 0, 3, columns);
-    const files = await fileChanges('cdf-table', 0, 3);
+    const root = withoutFeed('cdf-table');
+    const { diff, rows } = await diffRows(root, 0, 3, columns);
+    const files = await fileChanges(root, 0, 3);
     expect([...diff.filesRemoved].sort()).toEqual(files.removed.map((x) => x.path).sort());
     expect([...diff.filesAdded].sort()).toEqual(files.added.map((x) => x.path).sort());
+    expect(diff.rowsFrom).toEqual({ source: 'data-files', files: files.removed.length + files.added.length });
     const expected: string[] = [];
     for (const [list, change, meta] of [
       [files.removed, 'removed', files.older.metaData],
@@ -53,10 +56,7 @@ describe('snapshot diff', () => {
     ] as const) {
       for (const add of list)
         expected.push(
-          ...(await duckCells(`SELECT *, '${change}' AS _change FROM (${await fileSelect(tablePath('cdf-table'), meta, add)})`, [
-            ...columns,
-            '_change',
-          ])),
+          ...(await duckCells(`SELECT *, '${change}' AS _change FROM (${await fileSelect(root, meta, add)})`, [...columns, '_change'])),
         );
     }
     expect(rows).toEqual(expected.sort());
@@ -65,9 +65,10 @@ describe('snapshot diff', () => {
   });
 
   it('cdf-table-with-cdc-and-dvs 4 -> 5: a DELETE by deletion vector reads only that file, the rows its predicate matched', async () => {
-    const root = tablePath('cdf-table-with-cdc-and-dvs');
-    const { diff, rows } = await diffRows('cdf-table-with-cdc-and-dvs', 4, 5, ['id', 'comment']);
+    const root = withoutFeed('cdf-table-with-cdc-and-dvs');
+    const { diff, rows } = await diffRows(root, 4, 5, ['id', 'comment']);
     expect([diff.filesAdded, diff.filesRemoved]).toEqual([[], []]);
+    expect(diff.rowsFrom).toEqual({ source: 'data-files', files: 1 });
     const commit = readCommit(root, 5);
     const remove = commit.find((a) => a.remove)!.remove as Json;
     expect(diff.filesWithNewDeletions).toEqual([remove.path]);
@@ -96,7 +97,7 @@ describe('snapshot diff', () => {
     const run = await cli('diff', tablePath('cdf-table-with-cdc-and-dvs'), '--from', '4', '--to', '5');
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/^version 4 -> 5\nfiles: 0 added, 0 removed, 1 with rows newly deleted\n/);
-    expect(run.stdout).toMatch(/\(2 changed rows\)\n$/);
+    expect(run.stdout).toMatch(/\(2 changed rows\)\nrows from the change data feed \(1 file read\)\n$/);
     const jsonl = await cli('diff', tablePath('cdf-table-with-cdc-and-dvs'), '--from', '4', '--to', '5', '--format', 'jsonl');
     expect(
       jsonl.stdout
@@ -113,7 +114,7 @@ describe('snapshot diff', () => {
 describe('updates paired by key', () => {
   it('cdf-table 0 -> 3 by id: changed rows as updated_from/updated_to, copies dropped, the deleted row removed', async () => {
     const columns = ['id', 'name', 'birthday'];
-    const files = await fileChanges('cdf-table', 0, 3);
+    const files = await fileChanges(tablePath('cdf-table'), 0, 3);
     const read = async (list: Json[], meta: Json) =>
       (await Promise.all(list.map(async (a) => duckCells(await fileSelect(tablePath('cdf-table'), meta, a), columns)))).flat();
     const [before, after] = [await read(files.removed, files.older.metaData), await read(files.added, files.newer.metaData)];
@@ -151,7 +152,7 @@ describe('diff and changes exported like a snapshot', () => {
     const parquet = path.join(dir, 'diff.parquet');
     const run = await cli('diff', tablePath('cdf-table'), '--from', '0', '--to', '3', '--sink', `parquet:${parquet}`);
     expect(run.stderr).toBe('');
-    const { rows } = await diffRows('cdf-table', 0, 3, ['id', 'name', 'birthday']);
+    const { rows } = await diffRows(tablePath('cdf-table'), 0, 3, ['id', 'name', 'birthday']);
     expect(run.stdout).toMatch(new RegExp(`^exported ${rows.length} rows in `));
     const back = await duckCells(`SELECT * FROM read_parquet('${parquet}')`, ['id', 'name', 'birthday', '_change']);
     expect(back.sort()).toEqual(rows);
