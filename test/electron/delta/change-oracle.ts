@@ -1,10 +1,11 @@
 // Expected changes of cdf-table-like tables (partitioned, without deletion vectors), from their own log and DuckDB
 // over the files it names: a change feed's rows are each commit's _change_data files, else its data-changing adds
-// as inserts, with the commit times of the log; a diff's rows are the live rows of the files only in one snapshot.
+// as inserts, with the commit times of the log; a diff's rows are the net difference of the two snapshots' rows.
 import fs from 'node:fs';
 import path from 'node:path';
 import { duckCells, fileSelect } from '../../support/delta-oracle-rows.js';
-import { oracleSnapshot, readCommit, type Json, type OracleSnapshot } from '../../support/delta-oracle.js';
+import { readCommit, type Json } from '../../support/delta-oracle.js';
+import { liveRows } from './histogram-oracle.js';
 import { v } from './log-files.js';
 
 const dataColumns = (metaData: Json) =>
@@ -36,17 +37,25 @@ export async function expectedFeed(root: string, from: number, to: number): Prom
   return { rows: rows.sort(), times };
 }
 
-/** The diff of from..to as 'col|...|_change' sorted: rows of files only at `from` removed, only at `to` added. */
-export async function expectedDiff(root: string, from: number, to: number): Promise<string[]> {
-  const [older, newer] = await Promise.all([oracleSnapshot(root, from), oracleSnapshot(root, to)]);
-  const only = (a: OracleSnapshot, b: OracleSnapshot) => [...a.adds].filter(([key]) => !b.adds.has(key)).map(([, add]) => add);
-  const rowsOf = async (files: Json[], change: string) => {
-    if (files.length === 0) return [];
-    const parts = await Promise.all(files.map((add) => fileSelect(root, newer.metaData, add)));
-    return duckCells(`SELECT *, '${change}' AS _change FROM (${parts.join(' UNION ALL BY NAME ')})`, [
-      ...dataColumns(newer.metaData),
-      '_change',
-    ]);
-  };
-  return [...(await rowsOf(only(older, newer), 'removed')), ...(await rowsOf(only(newer, older), 'added'))].sort();
+/** DuckDB's net difference of the snapshots at `from` and `to` as 'col|...|_change' sorted: the rows of `from`
+ * EXCEPT ALL those of `to` as removed, and the other way round as added. */
+export async function expectedNetDiff(root: string, from: number, to: number, columns: string[]): Promise<string[]> {
+  const [older, newer] = [await liveRows(root, from), await liveRows(root, to)];
+  const side = (a: string, b: string, change: string) =>
+    duckCells(`SELECT *, '${change}' AS _change FROM ((${a}) EXCEPT ALL (${b}))`, [...columns, '_change']);
+  return [...(await side(older, newer, 'removed')), ...(await side(newer, older, 'added'))].sort();
+}
+
+/** The files the change feed of (from, to] reads, counted from the log: each commit's change files, else its
+ * data-changing removes and the adds that are not re-adds. */
+export function feedFileCount(root: string, from: number, to: number): number {
+  let files = 0;
+  for (let version = from + 1; version <= to; version++) {
+    const actions = readCommit(root, version);
+    const cdc = actions.filter((a) => a.cdc).length;
+    const removes = actions.filter((a) => a.remove?.dataChange).map((a) => a.remove.path as string);
+    const adds = actions.filter((a) => a.add?.dataChange && !removes.includes(a.add.path)).length;
+    files += cdc > 0 ? cdc : removes.length + adds;
+  }
+  return files;
 }

@@ -9,35 +9,14 @@ import { netFeedRows } from '../../../electron/delta/change/net-change.js';
 import { diffSnapshots } from '../../../electron/delta/change/snapshot-diff.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { tablePath } from '../../support/tables.js';
-import { duckCells } from '../../support/delta-oracle-rows.js';
 import { commitFile, type Json, liveRowCount, oracleSnapshot, readCommit } from '../../support/delta-oracle.js';
 import { cli } from '../cli/run-cli.js';
-import { liveRows } from './histogram-oracle.js';
+import { expectedNetDiff, feedFileCount } from './change-oracle.js';
 import { diffRows } from './diff-rows.js';
 import { scratchFolders } from './log-files.js';
 
 const scratch = scratchFolders('feed-diff');
 afterAll(() => scratch.removeAll());
-
-/** DuckDB's net difference of the snapshots at `from` and `to`, as 'col|...|removed' and 'col|...|added'. */
-async function netDifference(root: string, from: number, to: number, columns: string[]): Promise<string[]> {
-  const [older, newer] = [await liveRows(root, from), await liveRows(root, to)];
-  const side = (a: string, b: string, change: string) =>
-    duckCells(`SELECT *, '${change}' AS _change FROM ((${a}) EXCEPT ALL (${b}))`, [...columns, '_change']);
-  return [...(await side(older, newer, 'removed')), ...(await side(newer, older, 'added'))].sort();
-}
-
-function feedFiles(root: string, from: number, to: number): number {
-  let files = 0;
-  for (let version = from + 1; version <= to; version++) {
-    const actions = readCommit(root, version);
-    const cdc = actions.filter((a) => a.cdc).length;
-    const removes = actions.filter((a) => a.remove?.dataChange).map((a) => a.remove.path as string);
-    const adds = actions.filter((a) => a.add?.dataChange && !removes.includes(a.add.path)).length;
-    files += cdc > 0 ? cdc : removes.length + adds;
-  }
-  return files;
-}
 
 const CASES: [string, string[], [number, number][]][] = [
   [
@@ -87,8 +66,8 @@ describe('diff rows from the change data feed', () => {
       it(`${table} ${from} -> ${to}: the net difference of the two snapshots`, async () => {
         const root = tablePath(table);
         const { diff, rows } = await diffRows(root, from, to, columns);
-        expect(diff.rowsFrom).toEqual({ source: 'change-feed', files: feedFiles(root, from, to) });
-        expect(rows).toEqual(await netDifference(root, from, to, columns));
+        expect(diff.rowsFrom).toEqual({ source: 'change-feed', files: feedFileCount(root, from, to) });
+        expect(rows).toEqual(await expectedNetDiff(root, from, to, columns));
       });
     }
   }
@@ -123,7 +102,7 @@ describe('diff rows from the change data feed', () => {
     const [older, newer] = [await oracleSnapshot(root, 1), await oracleSnapshot(root, 5)];
     const differing = [...older.adds.keys(), ...newer.adds.keys()].filter((k) => !older.adds.has(k) || !newer.adds.has(k));
     expect(partly.diff.rowsFrom).toEqual({ source: 'data-files', files: differing.length, reason: 'the change data feed is off at v4' });
-    expect(partly.rows).toEqual(await netDifference(root, 1, 5, columns));
+    expect(partly.rows).toEqual(await expectedNetDiff(root, 1, 5, columns));
     expect((await diffRows(root, 4, 5, columns)).diff.rowsFrom).toEqual({ source: 'data-files', files: 1 });
     expect((await diffRows(root, 0, 3, columns)).diff.rowsFrom.source).toBe('change-feed');
 
@@ -140,7 +119,7 @@ describe('diff rows from the change data feed', () => {
     const { diff, rows } = await diffRows(root, 0, 3, columns);
     expect(diff.rowsFrom).toMatchObject({ source: 'data-files', reason: 'a file of the change data feed is gone' });
     // cdf-table's updates copy no rows, so its file sets give the net difference too.
-    expect(rows).toEqual(await netDifference(root, 0, 3, columns));
+    expect(rows).toEqual(await expectedNetDiff(root, 0, 3, columns));
   });
 
   it('gives up netting past its row limit (the diff then reads the file sets)', async () => {
@@ -162,7 +141,7 @@ describe('diff rows from the change data feed', () => {
     const run = await cli('diff', tablePath('cdf-table'), '--from', '0', '--to', '3');
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(
-      new RegExp(`\\nrows from the change data feed \\(${feedFiles(tablePath('cdf-table'), 0, 3)} files read\\)\\n$`),
+      new RegExp(`\\nrows from the change data feed \\(${feedFileCount(tablePath('cdf-table'), 0, 3)} files read\\)\\n$`),
     );
   });
 });
