@@ -1,5 +1,6 @@
-// What changed between two versions, as the engine's diff computes it from the two file sets: schema, property and
-// protocol changes, the data files added and removed, and the changed rows in the grid with their `_change` column.
+// What changed between two versions, as the engine's diff computes it (rows from the change data feed where the table
+// records one over the range, else from the two file sets): schema, property and protocol changes, the data files
+// added and removed, and the changed rows in the grid with their `_change` column.
 // Key columns pair a removed and an added row into one update. The rows can be exported from here.
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
