@@ -4,9 +4,9 @@
 // copied into one batch, which lets the scanned batches go. Rows tied on every key keep their scan order.
 import type { RecordBatch } from 'apache-arrow';
 import type { DeltaValue } from '../../shared/delta-values.js';
-import { comparator, familyOf } from '../../shared/expression/compare.js';
+import { comparator } from '../../shared/expression/compare.js';
 import { DeltaportError } from '../../shared/errors.js';
-import type { SortKey } from '../../shared/sort-spec.js';
+import { sortKeysProblem, type SortKey } from '../../shared/sort-spec.js';
 import { canConcat, concatBatches } from './concat-batches.js';
 import { valueReader } from './filter/arrow-values.js';
 import type { DeltaSource } from './source.js';
@@ -37,13 +37,9 @@ export async function topRows(
   columns: string[],
   signal?: AbortSignal,
 ): Promise<TopRows> {
-  const fields = keys.map((key) => {
-    const field = source.fields.find((f) => f.name === key.column);
-    if (!field) throw new DeltaportError('VALIDATION', `order-by: no column '${key.column}' in version ${source.snapshot.version}`);
-    if (familyOf(field.type) === null)
-      throw new DeltaportError('VALIDATION', `order-by: column '${key.column}' of type ${JSON.stringify(field.type)} cannot be sorted`);
-    return field;
-  });
+  const problem = sortKeysProblem(keys, source.fields, `in version ${source.snapshot.version}`);
+  if (problem) throw new DeltaportError('VALIDATION', problem);
+  const fields = keys.map((key) => source.fields.find((f) => f.name === key.column)!);
   const orders = fields.map((f) => comparator(f.type, f.type));
   const compare = (a: Candidate, b: Candidate): number => {
     for (let k = 0; k < keys.length; k++) {

@@ -1,8 +1,7 @@
 // The preview's order over the whole snapshot ("cases desc, state"): checked against the schema as typed; the
 // preview then shows the first rows in that order of every row the filter keeps, not just of the rows loaded.
 import type { StructType } from '../../../shared/delta-schema.js';
-import { familyOf } from '../../../shared/expression/compare.js';
-import { parseOrderBy, type SortKey } from '../../../shared/sort-spec.js';
+import { parseOrderBy, sortKeysProblem, type SortKey } from '../../../shared/sort-spec.js';
 import { CheckedField } from './Field.js';
 
 interface Props {
@@ -16,13 +15,8 @@ export function checkedOrder(text: string, schema: StructType): { keys?: SortKey
   if (text.trim() === '') return { problem: null };
   const parsed = parseOrderBy(text);
   if ('problem' in parsed) return { problem: parsed.problem };
-  for (const key of parsed.keys) {
-    const field = schema.fields.find((f) => f.name === key.column);
-    if (!field) return { problem: `order-by: no column '${key.column}'` };
-    const family = familyOf(field.type);
-    if (family === null || family === 'void') return { problem: `order-by: column '${key.column}' cannot be sorted` };
-  }
-  return { keys: parsed.keys, problem: null };
+  const problem = sortKeysProblem(parsed.keys, schema.fields);
+  return problem ? { problem } : { keys: parsed.keys, problem: null };
 }
 
 export function OrderField({ text, schema, onChange }: Props) {
