@@ -135,10 +135,8 @@ export function App() {
     setRowsToExport(rows);
     setTab('export');
   };
-  const preview = async (spec: DeltaSourceSpec, limit: number) => {
-    const result = await api.preview({ source: spec, limit, ...(order.keys ? { orderBy: order.keys } : {}) });
-    return result.ok ? { result: result.value } : { error: result.error.message };
-  };
+  const preview = (spec: DeltaSourceSpec, limit: number) =>
+    api.preview({ source: spec, limit, ...(order.keys ? { orderBy: order.keys } : {}) });
   return (
     <div
       className={dragging ? 'app dragging' : 'app'}

@@ -2,18 +2,17 @@
 // records one over the range, else from the two file sets): schema, property and protocol changes, the data files
 // added and removed, and the changed rows in the grid with their `_change` column.
 // Key columns pair a removed and an added row into one update. The rows can be exported from here.
-import { useEffect, useRef, useState } from 'react';
-import type { FormEvent } from 'react';
-import { PREVIEW_MAX_ROWS } from '../../../shared/api.js';
-import type { DiffResult } from '../../../shared/api.js';
+import { useState } from 'react';
+import type { DiffResult, Result } from '../../../shared/api.js';
 import { rowsFromText, type VersionChange } from '../../../shared/table-info.js';
 import { api } from '../api-client.js';
 import { changeCounts, pairByKeys } from '../diff-rows.js';
 import { formatCount } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
+import { useLimitedRead } from '../use-limited-read.js';
 import { Alert } from './Alert.js';
+import { RowLimitField } from './RowLimitField.js';
 import { ChangeViewHeader, type RowsToExport } from './RowsExport.js';
-import { limitProblemOf } from './PreviewPanel.js';
 import { Stat } from './Stat.js';
 
 interface Props {
@@ -27,7 +26,16 @@ interface Props {
   onExport(rows: RowsToExport): void;
 }
 
-const DEFAULT_LIMIT = 1000;
+/** A diff's answer with the keys its rows were paired by, which the counts and the export follow. */
+interface PairedDiff {
+  result: DiffResult;
+  pairBy: string[];
+}
+
+async function pairedDiff(path: string, from: number, to: number, pairBy: string[], limit: number): Promise<Result<PairedDiff>> {
+  const answer = await api.diff({ path, from, to, limit, ...(pairBy.length ? { pairBy } : {}) });
+  return answer.ok ? { ok: true, value: { result: answer.value, pairBy } } : answer;
+}
 
 function ChangeTable({ title, changes }: { title: string; changes: VersionChange[] }) {
   return (
@@ -121,36 +129,9 @@ function DiffBody({
 
 export function DiffView({ path, from, to, columns, onClose, onExport }: Props) {
   const [pairText, setPairText] = useState('');
-  const [limitText, setLimitText] = useState(String(DEFAULT_LIMIT));
-  const [shown, setShown] = useState<{ result: DiffResult; pairBy: string[] } | null>(null);
-  const [reads, setReads] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const autoRead = useRef(false);
   const pairing = pairByKeys(pairText, columns);
-  const limitProblem = limitProblemOf(limitText);
-
-  const read = async (pairBy: string[], rows: number) => {
-    setBusy(true);
-    setError(null);
-    const answer = await api.diff({ path, from, to, limit: rows, ...(pairBy.length ? { pairBy } : {}) });
-    setBusy(false);
-    if (!answer.ok) return setError(answer.error.message);
-    setShown({ result: answer.value, pairBy });
-    setReads((n) => n + 1);
-  };
-
-  // The view is keyed by its range: showing it is asking for that diff.
-  useEffect(() => {
-    if (autoRead.current) return;
-    autoRead.current = true;
-    void read([], DEFAULT_LIMIT);
-  });
-
-  const run = (event: FormEvent) => {
-    event.preventDefault();
-    if (!pairing.problem && !limitProblem) void read(pairing.keys, Number(limitText));
-  };
+  // The view is keyed by its range: showing it is asking for that diff (no key columns are typed yet).
+  const read = useLimitedRead(pairing.problem === null ? (limit) => pairedDiff(path, from, to, pairing.keys, limit) : null);
 
   return (
     <section className="card diff-view" aria-labelledby="diff-title">
@@ -158,15 +139,15 @@ export function DiffView({ path, from, to, columns, onClose, onExport }: Props) 
         titleId="diff-title"
         title={`Changes from v${from} to v${to}`}
         rows={
-          shown && {
-            source: { rows: 'diff', tablePath: path, from, to, ...(shown.pairBy.length ? { pairBy: shown.pairBy } : {}) },
-            columns: shown.result.columns.map((c) => c.name),
+          read.value && {
+            source: { rows: 'diff', tablePath: path, from, to, ...(read.value.pairBy.length ? { pairBy: read.value.pairBy } : {}) },
+            columns: read.value.result.columns.map((c) => c.name),
           }
         }
         onExport={onExport}
         onClose={onClose}
       />
-      <form className="toolbar-row" onSubmit={run}>
+      <form className="toolbar-row" onSubmit={read.run}>
         <label className="field compact grow">
           <span>Pair rows by</span>
           <input
@@ -178,19 +159,16 @@ export function DiffView({ path, from, to, columns, onClose, onExport }: Props) 
             onChange={(e) => setPairText(e.target.value)}
           />
         </label>
-        <label className="field compact">
-          <span>Row limit</span>
-          <input type="number" min={1} max={PREVIEW_MAX_ROWS} step={1} value={limitText} onChange={(e) => setLimitText(e.target.value)} />
-        </label>
-        <button type="submit" className="button primary" disabled={busy || pairing.problem !== null || limitProblem !== null}>
-          {busy ? 'Reading…' : 'Compare'}
+        <RowLimitField text={read.limitText} onChange={read.setLimitText} />
+        <button type="submit" className="button primary" disabled={read.busy || pairing.problem !== null || read.limitProblem !== null}>
+          {read.busy ? 'Reading…' : 'Compare'}
         </button>
       </form>
-      <Alert message={pairing.problem ?? limitProblem ?? error} />
-      {shown ? (
-        <DiffBody {...shown} from={from} to={to} gridKey={reads} />
+      <Alert message={pairing.problem ?? read.limitProblem ?? read.error} />
+      {read.value ? (
+        <DiffBody {...read.value} from={from} to={to} gridKey={read.reads} />
       ) : (
-        <p className="muted">{busy ? 'Reading the files that differ…' : ''}</p>
+        <p className="muted">{read.busy ? 'Reading the files that differ…' : ''}</p>
       )}
     </section>
   );

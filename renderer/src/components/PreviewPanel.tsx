@@ -1,14 +1,13 @@
 // The first rows of the chosen snapshot and columns, read as soon as the table is open. The grid always says which
 // snapshot and columns it shows; once the choice moves away from them, it is marked stale with one Refresh action.
-import { useEffect, useRef, useState } from 'react';
-import type { FormEvent } from 'react';
-import { PREVIEW_MAX_ROWS } from '../../../shared/api.js';
-import type { PreviewResult } from '../../../shared/api.js';
+import type { PreviewResult, Result } from '../../../shared/api.js';
 import type { DeltaSourceSpec } from '../../../shared/source-spec.js';
 import { orderByText } from '../../../shared/sort-spec.js';
 import { formatCount } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
+import { useLimitedRead } from '../use-limited-read.js';
 import { Alert } from './Alert.js';
+import { RowLimitField } from './RowLimitField.js';
 
 interface Props {
   source: DeltaSourceSpec | null;
@@ -16,17 +15,7 @@ interface Props {
   blocked: string | null;
   /** The version the current choice resolves to; null while unknown. */
   wantedVersion: number | null;
-  preview(source: DeltaSourceSpec, limit: number): Promise<{ result?: PreviewResult; error?: string }>;
-}
-
-const DEFAULT_LIMIT = '1000';
-
-/** Why a typed row limit cannot be used; null when it can. */
-export function limitProblemOf(text: string): string | null {
-  const limit = Number(text);
-  return text.trim() !== '' && Number.isInteger(limit) && limit >= 1 && limit <= PREVIEW_MAX_ROWS
-    ? null
-    : `Row limit must be a whole number from 1 to ${formatCount(PREVIEW_MAX_ROWS)}.`;
+  preview(source: DeltaSourceSpec, limit: number): Promise<Result<PreviewResult>>;
 }
 
 /** Why the rows shown are not those of the current choice; null while they are. */
@@ -44,48 +33,16 @@ export function staleness(result: PreviewResult, source: DeltaSourceSpec | null,
 }
 
 export function PreviewPanel({ source, blocked, wantedVersion, preview }: Props) {
-  const [limitText, setLimitText] = useState(DEFAULT_LIMIT);
-  const [result, setResult] = useState<PreviewResult | null>(null);
-  const [reads, setReads] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const autoRead = useRef(false);
-
-  const limitProblem = limitProblemOf(limitText);
-  const read = async (spec: DeltaSourceSpec, limit: number) => {
-    setBusy(true);
-    setError(null);
-    const answer = await preview(spec, limit);
-    setBusy(false);
-    if (answer.error) setError(answer.error);
-    else if (answer.result) {
-      setResult(answer.result);
-      setReads((n) => n + 1);
-    }
-  };
-
   // Opening a table shows its first rows: the first time the choice is readable, it is read.
-  useEffect(() => {
-    if (autoRead.current || source === null) return;
-    autoRead.current = true;
-    void read(source, Number(DEFAULT_LIMIT));
-  });
-
-  const run = (event?: FormEvent) => {
-    event?.preventDefault();
-    if (source && !limitProblem) void read(source, Number(limitText));
-  };
-
+  const read = useLimitedRead(source && ((limit) => preview(source, limit)));
+  const result = read.value;
   const stale = result ? staleness(result, source, wantedVersion) : null;
   return (
     <div className="preview">
-      <form className="toolbar-row" onSubmit={run}>
-        <label className="field compact">
-          <span>Row limit</span>
-          <input type="number" min={1} max={PREVIEW_MAX_ROWS} step={1} value={limitText} onChange={(e) => setLimitText(e.target.value)} />
-        </label>
-        <button type="submit" className="button primary" disabled={busy || !source || limitProblem !== null}>
-          {busy ? 'Reading…' : 'Preview'}
+      <form className="toolbar-row" onSubmit={read.run}>
+        <RowLimitField text={read.limitText} onChange={read.setLimitText} />
+        <button type="submit" className="button primary" disabled={read.busy || !source || read.limitProblem !== null}>
+          {read.busy ? 'Reading…' : 'Preview'}
         </button>
         {blocked && <span className="muted small">{blocked}</span>}
         <span className="spacer" />
@@ -108,22 +65,27 @@ export function PreviewPanel({ source, blocked, wantedVersion, preview }: Props)
           </span>
         )}
       </form>
-      <Alert message={limitProblem ?? error} />
+      <Alert message={read.limitProblem ?? read.error} />
       {stale && (
         <div className="stale-bar" role="status">
           <span>{stale}</span>
-          <button type="button" className="button small primary" onClick={() => run()} disabled={busy || !source || limitProblem !== null}>
-            {busy ? 'Reading…' : 'Refresh'}
+          <button
+            type="button"
+            className="button small primary"
+            onClick={() => read.run()}
+            disabled={read.busy || !source || read.limitProblem !== null}
+          >
+            {read.busy ? 'Reading…' : 'Refresh'}
           </button>
         </div>
       )}
       {result ? (
         <div className={stale ? 'grid-frame stale' : 'grid-frame'}>
-          <DataGrid key={reads} label={`Rows of snapshot v${result.version}`} columns={result.columns} rows={result.rows} />
+          <DataGrid key={read.reads} label={`Rows of snapshot v${result.version}`} columns={result.columns} rows={result.rows} />
         </div>
       ) : (
         <div className="empty-state">
-          <p>{busy ? 'Reading the first rows…' : (blocked ?? 'Press Preview to read the first rows of this snapshot.')}</p>
+          <p>{read.busy ? 'Reading the first rows…' : (blocked ?? 'Press Preview to read the first rows of this snapshot.')}</p>
         </div>
       )}
     </div>

@@ -1,0 +1,71 @@
+// A read of rows capped by a typed row limit, shown in the grid (the snapshot's preview, a diff, a change feed): the
+// limit as typed and why it cannot be used, the latest answer or the host's one-line error, and whether a read is under
+// way. The view's first read is made as soon as it has something to read, with the default limit.
+import { useEffect, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
+import { PREVIEW_MAX_ROWS } from '../../shared/api.js';
+import type { Result } from '../../shared/api.js';
+import { formatCount } from './format.js';
+
+export const DEFAULT_ROW_LIMIT = 1000;
+
+/** Why a typed row limit cannot be used; null when it can. */
+export function limitProblemOf(text: string): string | null {
+  const limit = Number(text);
+  return text.trim() !== '' && Number.isInteger(limit) && limit >= 1 && limit <= PREVIEW_MAX_ROWS
+    ? null
+    : `Row limit must be a whole number from 1 to ${formatCount(PREVIEW_MAX_ROWS)}.`;
+}
+
+/** Asks the host for at most `limit` rows. */
+export type LimitedAsk<T> = (limit: number) => Promise<Result<T>>;
+
+export interface LimitedRead<T> {
+  limitText: string;
+  setLimitText(text: string): void;
+  limitProblem: string | null;
+  /** The latest answer; it stays while another read runs or fails. */
+  value: T | null;
+  /** How many answers have come: keyed on it, the grid starts afresh (scroll, sort, selection) with each read. */
+  reads: number;
+  error: string | null;
+  busy: boolean;
+  /** Reads again with the typed limit, unless it or the request cannot be used. */
+  run(event?: FormEvent): void;
+}
+
+/** `ask` is null while the view has nothing it can read (no source yet, a key column that is not there). */
+export function useLimitedRead<T>(ask: LimitedAsk<T> | null): LimitedRead<T> {
+  const [limitText, setLimitText] = useState(String(DEFAULT_ROW_LIMIT));
+  const [state, setState] = useState<{ value: T | null; reads: number; error: string | null; busy: boolean }>({
+    value: null,
+    reads: 0,
+    error: null,
+    busy: false,
+  });
+  const firstRead = useRef(false);
+  const limitProblem = limitProblemOf(limitText);
+
+  const read = async (request: LimitedAsk<T>, limit: number) => {
+    setState((s) => ({ ...s, error: null, busy: true }));
+    const answer = await request(limit);
+    setState((s) =>
+      answer.ok
+        ? { value: answer.value, reads: s.reads + 1, error: null, busy: false }
+        : { ...s, error: answer.error.message, busy: false },
+    );
+  };
+
+  useEffect(() => {
+    if (firstRead.current || ask === null) return;
+    firstRead.current = true;
+    void read(ask, DEFAULT_ROW_LIMIT);
+  });
+
+  const run = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (ask && !limitProblem) void read(ask, Number(limitText));
+  };
+
+  return { limitText, setLimitText, limitProblem, ...state, run };
+}
