@@ -25,8 +25,14 @@ export function changeCounts(result: Pick<ChangeRows, 'columns' | 'rows'>): Chan
   return counts;
 }
 
-/** Two picked versions as a range, older first; null until exactly two are picked. */
-export function versionRange(picked: readonly number[]): { from: number; to: number } | null {
+/** Two commits' versions, older first. */
+export interface VersionRange {
+  from: number;
+  to: number;
+}
+
+/** Two picked versions as a range; null until exactly two are picked. */
+export function versionRange(picked: readonly number[]): VersionRange | null {
   if (picked.length !== 2 || picked[0] === picked[1]) return null;
   return { from: Math.min(picked[0], picked[1]), to: Math.max(picked[0], picked[1]) };
 }

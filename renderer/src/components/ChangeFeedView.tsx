@@ -9,17 +9,8 @@ import { DataGrid } from '../grid/DataGrid.js';
 import { useLimitedRead } from '../use-limited-read.js';
 import { Alert } from './Alert.js';
 import { RowLimitField } from './RowLimitField.js';
-import { ChangeViewHeader, type RowsToExport } from './RowsExport.js';
+import { ChangeViewHeader, type ChangeViewProps } from './RowsExport.js';
 import { Stat } from './Stat.js';
-
-interface Props {
-  path: string;
-  from: number;
-  to: number;
-  onClose(): void;
-  /** Sends every row of this feed (not only those shown) to the Export tab's sink form. */
-  onExport(rows: RowsToExport): void;
-}
 
 function FeedBody({ result, from, to, gridKey }: { result: ChangeRows; from: number; to: number; gridKey: number }) {
   const counts = changeTypeCounts(result);
@@ -44,7 +35,7 @@ function FeedBody({ result, from, to, gridKey }: { result: ChangeRows; from: num
   );
 }
 
-export function ChangeFeedView({ path, from, to, onClose, onExport }: Props) {
+export function ChangeFeedView({ path, from, to, onClose, onExport }: ChangeViewProps) {
   // The view is keyed by its range: showing it is asking for that feed.
   const read = useLimitedRead((limit) => api.changes({ path, from, to, limit }));
 

@@ -12,18 +12,12 @@ import { DataGrid } from '../grid/DataGrid.js';
 import { useLimitedRead } from '../use-limited-read.js';
 import { Alert } from './Alert.js';
 import { RowLimitField } from './RowLimitField.js';
-import { ChangeViewHeader, type RowsToExport } from './RowsExport.js';
+import { ChangeViewHeader, type ChangeViewProps } from './RowsExport.js';
 import { Stat } from './Stat.js';
 
-interface Props {
-  path: string;
-  from: number;
-  to: number;
+interface Props extends ChangeViewProps {
   /** The table's column names, for checking the pair-by keys as they are typed. */
   columns: string[];
-  onClose(): void;
-  /** Sends every row of this diff (not only those shown, paired as shown) to the Export tab's sink form. */
-  onExport(rows: RowsToExport): void;
 }
 
 /** A diff's answer with the keys its rows were paired by, which the counts and the export follow. */

@@ -7,13 +7,13 @@ import type { CommitSummary } from '../../../shared/table-info.js';
 import { formatEpochMs } from '../../../shared/timestamp.js';
 import { commitSummaryText } from '../commit-figures.js';
 import type { ChartMetric } from '../commit-figures.js';
-import { togglePick, versionRange } from '../diff-rows.js';
+import { togglePick, versionRange, type VersionRange } from '../diff-rows.js';
 import { formatCount } from '../format.js';
 import { Alert } from './Alert.js';
 import { ChangeFeedView } from './ChangeFeedView.js';
 import { DiffView } from './DiffView.js';
 import { HistoryChart } from './HistoryChart.js';
-import type { RowsToExport } from './RowsExport.js';
+import type { ChangeViewProps, RowsToExport } from './RowsExport.js';
 
 interface Props {
   path: string;
@@ -27,6 +27,9 @@ interface Props {
   onPick(version: number): void;
   onExportRows(rows: RowsToExport): void;
 }
+
+/** A diff or change feed view is keyed by its range: another range is another view, read afresh. */
+const rangeKey = ({ from, to }: VersionRange) => `${from}-${to}`;
 
 /** Commits rendered at once; "Show older" adds as many again. */
 export const HISTORY_PAGE = 100;
@@ -65,8 +68,8 @@ export function HistoryPanel({ path, columns, commits, error, currentVersion, fe
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const [shown, setShown] = useState(HISTORY_PAGE);
   const [picked, setPicked] = useState<number[]>([]);
-  const [compared, setCompared] = useState<{ from: number; to: number } | null>(null);
-  const [feed, setFeed] = useState<{ from: number; to: number } | null>(null);
+  const [compared, setCompared] = useState<VersionRange | null>(null);
+  const [feed, setFeed] = useState<VersionRange | null>(null);
   if (error) return <Alert message={error} />;
   if (!commits) return <p className="muted">Reading the log…</p>;
   const newest = [...commits].sort((a, b) => b.version - a.version);
@@ -78,6 +81,12 @@ export function HistoryPanel({ path, columns, commits, error, currentVersion, fe
       return next;
     });
   const range = versionRange(picked);
+  const viewOf = (opened: VersionRange, close: () => void): ChangeViewProps => ({
+    path,
+    ...opened,
+    onClose: close,
+    onExport: onExportRows,
+  });
   const readable = new Set(commits.map((c) => c.version));
   return (
     <div className="history">
@@ -128,27 +137,8 @@ export function HistoryPanel({ path, columns, commits, error, currentVersion, fe
         )}
         {feedUnavailable && <span className="muted small">{feedUnavailable}</span>}
       </div>
-      {compared && (
-        <DiffView
-          key={`${compared.from}-${compared.to}`}
-          path={path}
-          from={compared.from}
-          to={compared.to}
-          columns={columns}
-          onClose={() => setCompared(null)}
-          onExport={onExportRows}
-        />
-      )}
-      {feed && (
-        <ChangeFeedView
-          key={`${feed.from}-${feed.to}`}
-          path={path}
-          from={feed.from}
-          to={feed.to}
-          onClose={() => setFeed(null)}
-          onExport={onExportRows}
-        />
-      )}
+      {compared && <DiffView key={rangeKey(compared)} {...viewOf(compared, () => setCompared(null))} columns={columns} />}
+      {feed && <ChangeFeedView key={rangeKey(feed)} {...viewOf(feed, () => setFeed(null))} />}
       <table className="history-table" aria-label="Commits">
         <colgroup>
           <col className="col-toggle" />

@@ -2,11 +2,20 @@
 // their rows to the Export tab, and the bar over the Export tab's sink form that says which rows it now exports.
 import type { ChangeSourceSpec } from '../../../shared/change-source.js';
 import { changeRangeLabel } from '../../../shared/change-source.js';
+import type { VersionRange } from '../diff-rows.js';
 
 /** Rows handed to the Export tab: the source, and the columns they have (for the custom SQL's parameters). */
 export interface RowsToExport {
   source: ChangeSourceSpec;
   columns: string[];
+}
+
+/** What the diff and change feed views are opened with: a range of a table's commits, and where their rows go. */
+export interface ChangeViewProps extends VersionRange {
+  path: string;
+  onClose(): void;
+  /** Sends every row of the view (not only those shown, paired as shown) to the Export tab's sink form. */
+  onExport(rows: RowsToExport): void;
 }
 
 /** The head of the diff and change feed views: their title, and Export these rows, disabled until the view has
