@@ -34,7 +34,8 @@ describe('useLimitedRead', () => {
     const root = tablePath('delta-0.8.0-partitioned');
     const rowCount = Number((await duck(`SELECT count(*) AS n FROM read_parquet(${sqlText(path.join(root, '**/*.parquet'))})`))[0].n);
     expect(rowCount).toBeGreaterThan(2);
-    const previewOf = (tablePath: string | null) => tablePath && ((limit: number) => api.preview({ source: { tablePath }, limit }));
+    const previewOf = (tablePath: string | null) =>
+      tablePath === null ? null : (limit: number) => api.preview({ source: { tablePath }, limit });
 
     const { result, rerender } = renderHook(({ location }) => hook.useLimitedRead(previewOf(location)), {
       initialProps: { location: null as string | null },
