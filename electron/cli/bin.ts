@@ -2,12 +2,9 @@
 // The `deltaport` executable (package.json "bin", compiled to dist/electron/cli/bin.js and bundled there by
 // electron/bundle.config.ts).
 import { main } from './main.js';
-import { capYoungGeneration } from '../threads/young-generation.js';
 import { keepWasmBaselineFor } from './short-process.js';
 
 keepWasmBaselineFor(process.argv[2]);
-// An export runs on this thread (see young-generation.ts).
-capYoungGeneration();
 
 // `deltaport preview ... | head` closes the pipe early: that is the reader being done, not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {

@@ -5,7 +5,7 @@ import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import { exportStoreOptions } from '../storage/store-options.js';
 import { startWorker } from '../threads/start-worker.js';
-import { YOUNG_GENERATION_MB } from '../threads/young-generation.js';
+import { capsYoungGeneration, YOUNG_GENERATION_MB } from '../threads/young-generation.js';
 import type { RawProgress } from './progress.js';
 import type { FromWorker, ToWorker, WorkerStart, WorkerTask } from './worker-protocol.js';
 
@@ -85,9 +85,9 @@ export function startTask<T>(
   onProgress?: (progress: RawProgress) => void,
   cancelGraceMs = CANCEL_GRACE_MS,
 ): TaskHandle<T> {
-  // An export's thread (see young-generation.ts: through this thread, the CSV export of its benchmark table peaked at
-  // 212 instead of 237 MB).
-  const worker = new TaskWorker({ maxYoungGenerationSizeMb: YOUNG_GENERATION_MB });
+  // A thread's young generation is sized when it starts (young-generation.ts says which exports get the cap and why).
+  const capped = task.kind === 'export' && capsYoungGeneration(task.request.sink.kind);
+  const worker = new TaskWorker(capped ? { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } : undefined);
   const { id, result } = worker.run<T>(task, onProgress);
   let cancelTimer: NodeJS.Timeout | undefined;
   let forced = false;
