@@ -66,7 +66,7 @@ export function guarded<T>(instance: WasmInstance, call: () => T): T {
 export async function untilTrap<T>(instance: WasmInstance, call: () => Promise<T>): Promise<T> {
   // Each call waits on a trap of its own and stops waiting when it settles. A race with one promise per instance,
   // which settles only on a trap, left every call's result reachable from it for the rest of the process: the
-  // Parquet writer's output chunks, the whole file (peak RSS of the benchmark's Parquet export 243 -> 310 MB).
+  // Parquet writer's output chunks, the whole file (the benchmark's Parquet export peaked at 310-325 MB with them kept, 252 MB without).
   let stop!: (err: unknown) => void;
   const trapped = new Promise<never>((_, reject) => (stop = reject));
   instance.waiting.add(stop);

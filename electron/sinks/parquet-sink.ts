@@ -3,8 +3,8 @@
 // in memory. Arrow types pass through unchanged, so decimals, UTC vs local timestamps and nested types keep their
 // exact Parquet logical types. The writer runs on the reader's instance of parquet-wasm (parquet-wasm-instance.ts):
 // an instance's memory only grows, and two of them each kept their own high-water mark (the export of the
-// benchmark's 2M-row table to Parquet: 43 MB for the writer beside 27 MB for the reader, 51 MB in one; peak RSS
-// 257 -> 243 MB), and the package's own instance compiled the 5 MB module a second time.
+// benchmark's 2M-row table to Parquet, its young generation capped: 43 MB for the writer beside 27 MB for the reader,
+// 51 MB in one; peak RSS 257 -> 243 MB), and the package's own instance compiled the 5 MB module a second time.
 import { makeData, RecordBatch, Struct, Table, tableToIPC, vectorFromArray, type Schema } from 'apache-arrow';
 import type * as ParquetWasm from 'parquet-wasm/node';
 import { cancelledError, DeltaportError } from '../../shared/errors.js';
