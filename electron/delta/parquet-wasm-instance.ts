@@ -1,10 +1,12 @@
-// Instances of parquet-wasm, for parquet-file.ts and the Parquet sink's writer (parquet-sink.ts). A Rust panic inside WebAssembly (a corrupt page makes the
-// decoder index out of bounds) traps the instance: its memory is left mid-update, so the instance must never run
-// again. Worse, most traps happen in a task that wasm-bindgen-futures runs from queueMicrotask, where the error is
-// uncaught and ends the process with a stack trace, and the promise the caller awaits never settles.
+// Instances of parquet-wasm, for parquet-file.ts and the Parquet sink's writer (parquet-sink.ts). A Rust panic inside
+// WebAssembly (a corrupt page makes the decoder index out of bounds) traps the instance: its memory is left
+// mid-update, so the instance must never run again. Worse, most traps happen in a task that wasm-bindgen-futures runs
+// from queueMicrotask, where the error is uncaught and ends the process with a stack trace, and the promise the
+// caller awaits never settles.
 //
 // So the package's glue code is run here as a function of our own, once per instance, with a queueMicrotask that
-// catches what a task throws: the instance is marked broken and every operation still waiting on it fails. The next caller gets a fresh instance.
+// catches what a task throws: the instance is marked broken and every operation still waiting on it fails. The next
+// caller gets a fresh instance.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -65,8 +67,9 @@ export function guarded<T>(instance: WasmInstance, call: () => T): T {
  * settles its promise); a trap, in the call itself or later, marks the instance broken. */
 export async function untilTrap<T>(instance: WasmInstance, call: () => Promise<T>): Promise<T> {
   // Each call waits on a trap of its own and stops waiting when it settles. A race with one promise per instance,
-  // which settles only on a trap, left every call's result reachable from it for the rest of the process: the
-  // Parquet writer's output chunks, the whole file (the benchmark's Parquet export peaked at 310-325 MB with them kept, 252 MB without).
+  // which settles only on a trap, left every call's result reachable from it for the rest of the process: for the
+  // Parquet writer's output chunks, the whole file (the benchmark's Parquet export peaked at 310-325 MB with them
+  // kept, 252 MB without).
   let stop!: (err: unknown) => void;
   const trapped = new Promise<never>((_, reject) => (stop = reject));
   instance.waiting.add(stop);
