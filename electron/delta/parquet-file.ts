@@ -8,7 +8,7 @@ import type * as ParquetWasm from 'parquet-wasm/node';
 import { DeltaportError } from '../../shared/errors.js';
 import { isCloudLocation, storageFor, StorageError, type StorageFailure } from '../storage/storage.js';
 import { int96Columns, withExactInt96, type DecodedInt96, type Int96Columns } from './int96-columns.js';
-import { isTrap, markBroken, privateInstance, wasmInstance, type WasmInstance } from './parquet-wasm-instance.js';
+import { guarded, isTrap, privateInstance, untilTrap, wasmInstance, type WasmInstance } from './parquet-wasm-instance.js';
 
 export interface ReadRequest {
   /** Top-level names or dotted paths into structs ("add.path"); absent = every column. */
@@ -199,27 +199,6 @@ function selectedRows(rowGroupRows: number[], request: ReadRequest): [number, nu
 async function openOn(instance: WasmInstance, path: string, size: number): Promise<Opened> {
   const blob = await storageFor(path).blob(path, size);
   return { instance, file: await untilTrap(instance, () => instance.api.ParquetFile.fromFile(blob)) };
-}
-
-/** A call into the instance that returns at once; a trap marks the instance broken. */
-function guarded<T>(instance: WasmInstance, call: () => T): T {
-  try {
-    return call();
-  } catch (err) {
-    if (isTrap(err)) markBroken(instance);
-    throw err;
-  }
-}
-
-/** A call into the instance that returns a promise, until it settles or the instance traps (a trapped task never
- * settles its promise); a trap, in the call itself or later, marks the instance broken. */
-async function untilTrap<T>(instance: WasmInstance, call: () => Promise<T>): Promise<T> {
-  try {
-    return await Promise.race([call(), instance.trapped]);
-  } catch (err) {
-    if (isTrap(err)) markBroken(instance);
-    throw err;
-  }
 }
 
 const FILE_CAUSES: Partial<Record<StorageFailure, string>> = {

@@ -1,10 +1,11 @@
 // Runs tasks in worker threads and settles each with its value or its error. An export gets a thread of its own:
 // cancel asks it to abort, and if it has not stopped within the grace period the thread is terminated, so a cancel
 // always takes effect. Previews and plans share one long-lived thread (unref'd, restarted if it dies).
-import type { Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import { exportStoreOptions } from '../storage/store-options.js';
 import { startWorker } from '../threads/start-worker.js';
+import { capsYoungGeneration, YOUNG_GENERATION_MB } from '../threads/young-generation.js';
 import type { RawProgress } from './progress.js';
 import type { FromWorker, ToWorker, WorkerStart, WorkerTask } from './worker-protocol.js';
 
@@ -31,8 +32,8 @@ class TaskWorker {
   alive = true;
   private stopped: Promise<void> = Promise.resolve();
 
-  constructor() {
-    this.worker = startWorker('jobs/worker', { workerData: { storeOptions: exportStoreOptions() } satisfies WorkerStart });
+  constructor(resourceLimits?: ResourceLimits) {
+    this.worker = startWorker('jobs/worker', { workerData: { storeOptions: exportStoreOptions() } satisfies WorkerStart, resourceLimits });
     this.worker.on('message', (message: FromWorker) => {
       const task = this.pending.get(message.id);
       if (!task) return;
@@ -84,7 +85,9 @@ export function startTask<T>(
   onProgress?: (progress: RawProgress) => void,
   cancelGraceMs = CANCEL_GRACE_MS,
 ): TaskHandle<T> {
-  const worker = new TaskWorker();
+  // A thread's young generation is sized when it starts (young-generation.ts says which exports get the cap and why).
+  const capped = task.kind === 'export' && capsYoungGeneration(task.request.sink.kind);
+  const worker = new TaskWorker(capped ? { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } : undefined);
   const { id, result } = worker.run<T>(task, onProgress);
   let cancelTimer: NodeJS.Timeout | undefined;
   let forced = false;

@@ -1,12 +1,16 @@
 // Parquet through parquet-wasm's streaming writer: each Arrow batch crosses into WebAssembly as an IPC stream and
 // is fed to transformParquetStream, which emits the file row group by row group; only the open row group is held
 // in memory. Arrow types pass through unchanged, so decimals, UTC vs local timestamps and nested types keep their
-// exact Parquet logical types.
+// exact Parquet logical types. The writer runs on the reader's instance of parquet-wasm (parquet-wasm-instance.ts):
+// an instance's memory only grows, and two of them each kept their own high-water mark (the export of the
+// benchmark's 2M-row table to Parquet, its young generation capped: 43 MB for the writer beside 27 MB for the reader,
+// 51 MB in one; peak RSS 257 -> 243 MB), and the package's own instance compiled the 5 MB module a second time.
 import { makeData, RecordBatch, Struct, Table, tableToIPC, vectorFromArray, type Schema } from 'apache-arrow';
-import * as wasm from 'parquet-wasm/node';
+import type * as ParquetWasm from 'parquet-wasm/node';
 import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import { joinBatches } from '../delta/concat-batches.js';
 import { openParquet } from '../delta/parquet-file.js';
+import { guarded, untilTrap, wasmInstance, type WasmInstance } from '../delta/parquet-wasm-instance.js';
 import type { ScanBatch } from '../delta/scan-types.js';
 import { AtomicFile } from './atomic-file.js';
 import type { BatchSink, SinkOpenContext } from './sink.js';
@@ -20,6 +24,7 @@ const FEED_ROWS = 32_768;
 
 export function createParquetSink(target: string): BatchSink {
   let file: AtomicFile | null = null;
+  let instance: WasmInstance | null = null;
   let schema: Schema | null = null;
   let input: BatchFeed | null = null;
   let pump: Promise<void> | null = null;
@@ -39,14 +44,15 @@ export function createParquetSink(target: string): BatchSink {
   }
 
   async function feed(batch: RecordBatch): Promise<void> {
-    const table = wasm.Table.fromIPCStream(tableToIPC(new Table([batch]), 'stream'));
+    const on = instance!;
+    const table = guarded(on, () => on.api.Table.fromIPCStream(tableToIPC(new Table([batch]), 'stream')));
     try {
-      for (const rb of table.recordBatches()) await input!.push(rb);
+      for (const rb of guarded(on, () => table.recordBatches())) await input!.push(rb);
     } catch (err) {
       // Once the writer has failed, its input is closed: its own error says why, the closed stream does not.
       throw writerError ?? err;
     } finally {
-      table.free();
+      if (!on.broken) table.free();
     }
   }
 
@@ -54,8 +60,12 @@ export function createParquetSink(target: string): BatchSink {
     async open(ctx: SinkOpenContext) {
       file = await AtomicFile.create(target);
       schema = ctx.schema;
-      input = new BatchFeed();
+      const batches = new BatchFeed();
+      input = batches;
       const out = file;
+      const on = wasmInstance();
+      instance = on;
+      const wasm = on.api;
       const properties = new wasm.WriterPropertiesBuilder()
         .setCompression(wasm.Compression.SNAPPY)
         // Dictionary pages cost the writer three times the CPU of plain ones (100k rows x 8 columns: 704 vs 207 ms);
@@ -65,9 +75,9 @@ export function createParquetSink(target: string): BatchSink {
         .setCreatedBy('Deltaport')
         .build();
       pump = (async () => {
-        const reader = (await wasm.transformParquetStream(input.stream, properties)).getReader();
+        const reader = (await untilTrap(on, () => wasm.transformParquetStream(batches.stream, properties))).getReader();
         for (;;) {
-          const { done, value } = await reader.read();
+          const { done, value } = await untilTrap(on, () => reader.read());
           if (done) return;
           await out.write(value as Uint8Array);
         }
@@ -79,7 +89,7 @@ export function createParquetSink(target: string): BatchSink {
             : new DeltaportError('SINK_WRITE', `cannot write Parquet file ${out.target}: ${detail.split('\n')[0]}`);
         throw writerError;
       });
-      input.failOn(pump);
+      batches.failOn(pump);
       return null;
     },
 
@@ -111,13 +121,13 @@ export function createParquetSink(target: string): BatchSink {
 
 /** A pull-driven stream of batches for the writer: push() waits while the writer is busy, so memory stays bounded. */
 class BatchFeed {
-  readonly stream: ReadableStream<wasm.RecordBatch>;
-  private controller!: ReadableStreamDefaultController<wasm.RecordBatch>;
+  readonly stream: ReadableStream<ParquetWasm.RecordBatch>;
+  private controller!: ReadableStreamDefaultController<ParquetWasm.RecordBatch>;
   private wanted: (() => void) | null = null;
   private failure: Promise<never> | null = null;
 
   constructor() {
-    this.stream = new ReadableStream<wasm.RecordBatch>(
+    this.stream = new ReadableStream<ParquetWasm.RecordBatch>(
       {
         start: (controller) => {
           this.controller = controller;
@@ -139,7 +149,7 @@ class BatchFeed {
     this.failure.catch(() => undefined);
   }
 
-  async push(batch: wasm.RecordBatch): Promise<void> {
+  async push(batch: ParquetWasm.RecordBatch): Promise<void> {
     while ((this.controller.desiredSize ?? 0) <= 0) {
       await Promise.race([new Promise<void>((resolve) => (this.wanted = resolve)), this.failure]);
     }
