@@ -7,7 +7,6 @@ import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { runExport, writeToSink, type ExportInput, type ExportProgress } from '../export/run-export.js';
 import { saveSparkJob, sparkJobFor } from '../handoff/emit-spark-job.js';
 import { canonicalLocation, locationName } from '../storage/storage.js';
-import { capsYoungGeneration, capYoungGeneration } from '../threads/young-generation.js';
 import { listFlag, numberFlag, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 import { FILTER_FLAGS, skippingLine, sourceSpec, STORAGE_FLAGS, tableArgument, TIME_TRAVEL_FLAGS } from './source-flags.js';
@@ -50,8 +49,6 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   const emit = args.values.get('emit');
   if (emit !== undefined) return emitJob(emit, source, sink, args.values.get('out'), io);
   if (args.values.has('out')) throw new UsageError('--out applies only with --emit spark');
-  // The export runs on this thread (see young-generation.ts).
-  if (capsYoungGeneration(sink.kind)) capYoungGeneration();
   const result = await withProgress(io, (signal, onProgress) => runExport({ source, sink, signal, onProgress }));
   const resumed =
     result.resumedAfterRows !== undefined ? `; resumed after row ${result.resumedAfterRows}, which an earlier run had committed` : '';
