@@ -5,8 +5,8 @@
 // (electron/delta/change/change-source.ts).
 import * as v from 'valibot';
 import type { SinkSpec } from './sink-spec.js';
-import type { DeltaSourceSpec } from './source-spec.js';
-import { location, nameList, wholeNumber, withRules } from './schema.js';
+import { versionSchema, type DeltaSourceSpec } from './source-spec.js';
+import { location, nameList, withRules } from './schema.js';
 
 export type ChangeRowsKind = 'diff' | 'changes';
 
@@ -33,8 +33,8 @@ export const CHANGES_NOT_EXACTLY_ONCE = 'changes cannot be exported exactly once
 const changeShape = v.strictObject({
   rows: v.picklist(['diff', 'changes'], 'the rows must be "diff" or "changes"'),
   tablePath: location('the table path'),
-  from: wholeNumber('from', 0),
-  to: wholeNumber('to', 0),
+  from: versionSchema('from'),
+  to: versionSchema('to'),
   pairBy: v.optional(nameList('pairBy')),
 });
 

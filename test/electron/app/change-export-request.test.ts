@@ -70,10 +70,10 @@ describe('the boundary', () => {
       'startExport.source: from (3) is after to (1): give the older version first',
     );
     expect(refusal({ source: { rows: 'changes', tablePath: CDF, from: -1, to: 2 }, sink })).toBe(
-      'startExport.source.from: from must be a whole number, 0 or more',
+      'startExport.source.from: from must be a non-negative integer, got -1',
     );
     expect(refusal({ source: { rows: 'changes', tablePath: CDF, from: 0, to: 1.5 }, sink })).toBe(
-      'startExport.source.to: to must be a whole number, 0 or more',
+      'startExport.source.to: to must be a non-negative integer, got 1.5',
     );
     expect(refusal({ source: { rows: 'changes', tablePath: CDF, from: 0 }, sink })).toBe('startExport.source.to: is missing');
     expect(refusal({ source: { rows: 'history', tablePath: CDF, from: 0, to: 1 }, sink })).toBe(
