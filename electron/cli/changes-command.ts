@@ -2,7 +2,7 @@
 // table's change data feed over those versions, with Delta's _change_type, _commit_version and _commit_timestamp,
 // printed or exported like a snapshot.
 import { changeFeed } from '../delta/change/change-feed.js';
-import { changeExportInput } from '../delta/change/change-export.js';
+import { openChangeSource } from '../delta/change/change-source.js';
 import { exportRows, SINK_FLAGS } from './export-command.js';
 import { parseArgs } from './args.js';
 import { versionRangeFlags, writeRows } from './batch-output.js';
@@ -12,16 +12,15 @@ import { STORAGE_FLAGS } from './source-flags.js';
 export async function changesCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, { from: 'value', to: 'value', limit: 'value', format: 'value', ...SINK_FLAGS, ...STORAGE_FLAGS }, 'changes');
   const { tablePath, table, from, to, format, limit } = await versionRangeFlags(args);
-  const feed = await changeFeed(table, from, to);
   if (args.values.has('sink')) {
-    await exportRows(
-      changeExportInput(feed.fields, feed.schema, feed.snapshot, () => feed.rows(io.signal)),
-      tablePath,
-      args,
-      io,
+    const input = await openChangeSource(
+      { rows: 'changes', tablePath, from, to },
+      { signal: io.signal, measure: true, openTable: async () => table },
     );
+    await exportRows(input, tablePath, args, io);
     return 0;
   }
+  const feed = await changeFeed(table, from, to);
   const columns = feed.schema.fields.map((f) => f.name);
   const { written, more } = await writeRows(feed.rows(io.signal), feed.schema, columns, format, limit, io);
   if (format === 'table') {

@@ -2,8 +2,8 @@
 // changed between two versions: schema, properties, protocol, files, and the rows added and removed
 // (electron/delta/change/), printed or exported like a snapshot.
 import { rowsFromText, type VersionChange } from '../../shared/table-info.js';
-import { diffSnapshots, pairedRows } from '../delta/change/snapshot-diff.js';
-import { changeExportInput } from '../delta/change/change-export.js';
+import { openChangeSource } from '../delta/change/change-source.js';
+import { checkPairKeys, diffSnapshots, pairedRows } from '../delta/change/snapshot-diff.js';
 import { exportRows, SINK_FLAGS } from './export-command.js';
 import { listFlag, parseArgs } from './args.js';
 import { versionRangeFlags, writeRows } from './batch-output.js';
@@ -19,11 +19,17 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
   const { tablePath, table, from, to, format, limit } = await versionRangeFlags(args);
   const diff = await diffSnapshots(table, from, to);
   const pairBy = listFlag(args, 'pair-by');
-  const rows = () => (pairBy ? pairedRows(diff, pairBy, io.signal) : diff.rows(io.signal));
+  // Said in the flag's own name before the export opens the diff (which names the setting pairBy).
+  checkPairKeys(diff, pairBy ?? [], '--pair-by');
   if (args.values.has('sink')) {
-    await exportRows(changeExportInput(diff.fields, diff.rowSchema, diff.newer, rows), tablePath, args, io);
+    const input = await openChangeSource(
+      { rows: 'diff', tablePath, from, to, pairBy },
+      { signal: io.signal, openTable: async () => table },
+    );
+    await exportRows(input, tablePath, args, io);
     return 0;
   }
+  const rows = () => (pairBy ? pairedRows(diff, pairBy, io.signal) : diff.rows(io.signal));
   const columns = diff.rowSchema.fields.map((f) => f.name);
   if (format !== 'table') {
     await writeRows(rows(), diff.rowSchema, columns, format, limit, io);
