@@ -3,10 +3,11 @@
 // thread's event-loop delay is sampled the whole time.
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { ExportRequest, JobInfo, Result } from '../../shared/api.js';
+import type { ExportRequest, JobInfo } from '../../shared/api.js';
 import { createApiService } from '../../electron/app/api-service.js';
 import { JobRunner } from '../../electron/jobs/job-runner.js';
 import { AppState } from '../../electron/state/app-state.js';
+import { resultValue } from '../support/app-state-helpers.js';
 
 export interface LagResult {
   p99Ms: number;
@@ -46,11 +47,6 @@ function memoryStore(history: JobInfo[]) {
   return { recordJob: (job: JobInfo) => void history.push(job), jobHistory: () => [], unfinishedJobs: () => [] };
 }
 
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
-
 /**
  * Lag while the app opens a table it has not read before (a long log), shows its history and resolves a timestamp,
  * each call made as the window makes it. `expected` checks the answers: the latest version and the middle one.
@@ -67,11 +63,11 @@ export async function openLag(
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   try {
-    const info = value(await api.openTable({ path: tablePath }));
+    const info = resultValue(await api.openTable({ path: tablePath }));
     if (info.version !== expected.latest) throw new Error(`opened version ${info.version}, not ${expected.latest}`);
-    const commits = value(await api.history({ path: tablePath }));
+    const commits = resultValue(await api.history({ path: tablePath }));
     if (commits.length !== expected.latest + 1) throw new Error(`history listed ${commits.length} commits`);
-    const resolved = value(await api.resolveVersion({ path: tablePath, timestampAsOf: timestamp }));
+    const resolved = resultValue(await api.resolveVersion({ path: tablePath, timestampAsOf: timestamp }));
     if (resolved.version !== expected.atTimestamp) throw new Error(`the timestamp resolved to version ${resolved.version}`);
     return { p99Ms: histogram.percentile(99) / 1e6, maxMs: histogram.max / 1e6 };
   } finally {

@@ -4,27 +4,17 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { DeltaportApi, Result } from '../../../shared/api.js';
+import type { DeltaportApi } from '../../../shared/api.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { createApiService } from '../../../electron/app/api-service.js';
 import { validateCall } from '../../../electron/app/ipc-validation.js';
 import { openSource } from '../../../electron/delta/source.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
-import type { Encryptor } from '../../../electron/state/secrets.js';
 import { commitFile } from '../../support/delta-oracle.js';
 import { createDatabase, dropDatabase } from '../../support/postgres.js';
 import { tablePath } from '../../support/tables.js';
-
-const xorEncryptor: Encryptor = {
-  encrypt: (plain) => Buffer.from(Buffer.from(plain, 'utf8').map((b) => b ^ 0x33)),
-  decrypt: (cipher) => Buffer.from(cipher.map((b) => b ^ 0x33)).toString('utf8'),
-};
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
+import { resultValue, xorEncryptor } from '../../support/app-state-helpers.js';
 
 let dir: string;
 let state: AppState;
@@ -67,11 +57,11 @@ function pgSink(url: string): SinkSpec {
 describe('API service', () => {
   it('opens tables at a version, remembers them, and explains a bad timestamp', async () => {
     const table = tablePath('simple_table');
-    const latest = value(await api.openTable({ path: table }));
-    const first = value(await api.openTable({ path: table, versionAsOf: 0 }));
+    const latest = resultValue(await api.openTable({ path: table }));
+    const first = resultValue(await api.openTable({ path: table, versionAsOf: 0 }));
     expect(first.version).toBe(0);
     expect(latest.version).toBe(latest.versionRange.latest);
-    expect(value(await api.recentTables()).map((r) => r.path)).toEqual([table]);
+    expect(resultValue(await api.recentTables()).map((r) => r.path)).toEqual([table]);
     const bad = await api.resolveVersion({ path: table, timestampAsOf: 'last tuesday' });
     expect(!bad.ok && bad.error).toEqual({
       code: 'VALIDATION',
@@ -82,15 +72,15 @@ describe('API service', () => {
   });
 
   it("uses a saved profile's password for testConnection and exports, without ever storing it in clear", async () => {
-    const saved = value(await api.saveProfile({ name: 'local pg', sink: pgSink(dbUrl) }));
+    const saved = resultValue(await api.saveProfile({ name: 'local pg', sink: pgSink(dbUrl) }));
     expect(saved.hasPassword).toBe(true);
 
     const without = await api.testConnection({ sink: pgSink(urlWithoutPassword) });
     expect(!without.ok && without.error.code).toBe('SINK_AUTH');
-    const report = value(await api.testConnection({ sink: pgSink(urlWithoutPassword), profile: 'local pg' }));
+    const report = resultValue(await api.testConnection({ sink: pgSink(urlWithoutPassword), profile: 'local pg' }));
     expect(report.serverVersion).toMatch(/PostgreSQL \d+/);
 
-    const job = value(
+    const job = resultValue(
       await api.startExport({
         source: { tablePath: tablePath('delta-0.8.0-partitioned') },
         sink: pgSink(urlWithoutPassword),
@@ -109,13 +99,13 @@ describe('API service', () => {
     // The table's only commit wrote 7 rows (commitInfo.operationMetrics.numOutputRows).
     expect(Number(rows[0]!.n)).toBe(7);
 
-    expect(JSON.stringify(value(await api.listJobs()))).not.toContain(password);
+    expect(JSON.stringify(resultValue(await api.listJobs()))).not.toContain(password);
     state.close();
     expect(fs.readFileSync(path.join(dir, 'state.db')).includes(Buffer.from(password))).toBe(false);
     state = AppState.open(path.join(dir, 'state.db'), { encryptor: xorEncryptor });
     jobs = new JobRunner({ store: state });
     api = createApiService({ state, jobs, sampleTable: async () => path.join(dir, 'sample') });
-    expect(value(await api.listProfiles()).map((p) => p.name)).toEqual(['local pg']);
+    expect(resultValue(await api.listProfiles()).map((p) => p.name)).toEqual(['local pg']);
   });
 
   it('opens a table typed as a relative path, with ~, in quotes or as a file:// URI, and answers its resolved path', async () => {
@@ -124,25 +114,27 @@ describe('API service', () => {
     if (table.startsWith(os.homedir() + path.sep)) typed.push(`~${table.slice(os.homedir().length)}`);
     for (const location of typed) {
       const [ref] = validateCall('openTable', { path: location });
-      expect(value(await api.openTable(ref)).path).toBe(table);
+      expect(resultValue(await api.openTable(ref)).path).toBe(table);
     }
   });
 
   it('answers the latest version from the log listing, new commits included', async () => {
     const copy = path.join(dir, 'growing');
     fs.cpSync(tablePath('simple_table'), copy, { recursive: true });
-    const before = value(await api.latestVersion({ path: copy })).latest;
+    const before = resultValue(await api.latestVersion({ path: copy })).latest;
     fs.copyFileSync(commitFile(copy, before), commitFile(copy, before + 1));
-    expect(value(await api.latestVersion({ path: copy })).latest).toBe(before + 1);
+    expect(resultValue(await api.latestVersion({ path: copy })).latest).toBe(before + 1);
   });
 
   it("says where a job's target is, never with a password", async () => {
     const target = path.join(dir, 'reveal.csv');
-    const job = value(await api.startExport({ source: { tablePath: tablePath('simple_table') }, sink: { kind: 'csv', path: target } }));
+    const job = resultValue(
+      await api.startExport({ source: { tablePath: tablePath('simple_table') }, sink: { kind: 'csv', path: target } }),
+    );
     await jobs.wait(job.id);
-    expect(value(await api.revealTarget({ id: job.id }))).toEqual({ shown: false, location: target });
-    const pgJob = value(await api.listJobs()).find((j) => j.request.sink.kind === 'postgres')!;
-    const where = value(await api.revealTarget({ id: pgJob.id }));
+    expect(resultValue(await api.revealTarget({ id: job.id }))).toEqual({ shown: false, location: target });
+    const pgJob = resultValue(await api.listJobs()).find((j) => j.request.sink.kind === 'postgres')!;
+    const where = resultValue(await api.revealTarget({ id: pgJob.id }));
     expect(where.location).toMatch(/^postgres:\/\/.*, table people$/);
     expect(where.location).not.toContain(password);
     const unknown = await api.revealTarget({ id: 'nope' });
@@ -150,9 +142,9 @@ describe('API service', () => {
   });
 
   it('answers plain values for the rest', async () => {
-    expect(value(await api.chooseTableFolder())).toBeNull();
-    expect(value(await api.chooseSqliteFile())).toBeNull();
-    expect(value(await api.sampleTable())).toEqual({ path: path.join(dir, 'sample') });
+    expect(resultValue(await api.chooseTableFolder())).toBeNull();
+    expect(resultValue(await api.chooseSqliteFile())).toBeNull();
+    expect(resultValue(await api.sampleTable())).toEqual({ path: path.join(dir, 'sample') });
     const missing = await api.deleteProfile({ name: 'nope' });
     expect(!missing.ok && missing.error.code).toBe('NOT_FOUND');
     const notSql = await api.testConnection({ sink: { kind: 'csv', path: '/tmp/x.csv' } });
@@ -163,7 +155,7 @@ describe('API service', () => {
 
   it('plans an export in a worker: SQL DDL for SQLite, the file for file sinks', async () => {
     const source = { tablePath: tablePath('delta-0.8.0-partitioned') };
-    const sqlitePlan = value(
+    const sqlitePlan = resultValue(
       await api.planExport({
         source,
         sink: {
@@ -179,7 +171,7 @@ describe('API service', () => {
     expect(sqlitePlan.sink).toBe('sqlite');
     expect(sqlitePlan.ddl.join('\n')).toMatch(/CREATE TABLE/i);
     expect(sqlitePlan.targetExists).toBe(false);
-    const filePlan = value(await api.planExport({ source, sink: { kind: 'parquet', path: path.join(dir, 'out.parquet') } }));
+    const filePlan = resultValue(await api.planExport({ source, sink: { kind: 'parquet', path: path.join(dir, 'out.parquet') } }));
     expect(filePlan).toMatchObject({
       sink: 'parquet',
       target: path.join(dir, 'out.parquet'),
@@ -194,7 +186,7 @@ describe('API service', () => {
     fs.cpSync(tablePath('simple_table'), copy, { recursive: true });
     const opened: string[] = [];
     const service = createApiService({ state, jobs, sampleTable: async () => copy, onTableOpened: (p) => opened.push(p) });
-    const info = value(await service.openTable({ path: copy }));
+    const info = resultValue(await service.openTable({ path: copy }));
     expect(opened).toEqual([info.path]);
 
     // Every commit file's bytes become garbage, with its size and times kept: the folder lists as before, and
@@ -208,19 +200,19 @@ describe('API service', () => {
     }
     await expect(openSource({ tablePath: copy })).rejects.toThrow();
 
-    const preview = value(await service.preview({ source: { tablePath: copy }, limit: 100 }));
-    const fromIntact = value(await service.preview({ source: { tablePath: tablePath('simple_table') }, limit: 100 }));
+    const preview = resultValue(await service.preview({ source: { tablePath: copy }, limit: 100 }));
+    const fromIntact = resultValue(await service.preview({ source: { tablePath: tablePath('simple_table') }, limit: 100 }));
     expect(preview.version).toBe(info.version);
     expect(preview.rows).toEqual(fromIntact.rows);
     expect(
-      value(await service.planExport({ source: { tablePath: copy }, sink: { kind: 'csv', path: path.join(dir, 'c.csv') } })).target,
+      resultValue(await service.planExport({ source: { tablePath: copy }, sink: { kind: 'csv', path: path.join(dir, 'c.csv') } })).target,
     ).toBe(path.join(dir, 'c.csv'));
-    const history = value(await service.history({ path: copy }));
+    const history = resultValue(await service.history({ path: copy }));
     expect(history.map((c) => c.version)).toEqual([...Array(info.version + 1).keys()].reverse());
     const first = history.at(-1)!;
-    expect(value(await service.resolveVersion({ path: copy, versionAsOf: 0 }))).toEqual({ version: 0, timestamp: first.timestamp });
+    expect(resultValue(await service.resolveVersion({ path: copy, versionAsOf: 0 }))).toEqual({ version: 0, timestamp: first.timestamp });
     const at = new Date(first.timestamp).toISOString();
-    expect(value(await service.resolveVersion({ path: copy, timestampAsOf: at })).version).toBe(0);
+    expect(resultValue(await service.resolveVersion({ path: copy, timestampAsOf: at })).version).toBe(0);
     expect(opened).toEqual([info.path]);
   });
 });

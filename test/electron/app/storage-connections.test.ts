@@ -6,27 +6,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import type { DeltaportApi, Result } from '../../../shared/api.js';
+import type { DeltaportApi } from '../../../shared/api.js';
 import { createApiService } from '../../../electron/app/api-service.js';
 import { validateCall } from '../../../electron/app/ipc-validation.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
-import type { Encryptor } from '../../../electron/state/secrets.js';
 import { storeOptionsFor } from '../../../electron/storage/store-options.js';
 import type { S3Store } from '../../support/object-stores.js';
 import { startS3WithTable } from '../../support/s3-table.js';
 import { tablePath } from '../../support/tables.js';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
-
-const xorEncryptor: Encryptor = {
-  encrypt: (plain) => Buffer.from(Buffer.from(plain, 'utf8').map((b) => b ^ 0x33)),
-  decrypt: (cipher) => Buffer.from(cipher.map((b) => b ^ 0x33)).toString('utf8'),
-};
-
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
+import { resultValue, xorEncryptor } from '../../support/app-state-helpers.js';
 
 function validationMessage(payload: unknown): string {
   try {
@@ -106,18 +96,18 @@ describe('storage connection payloads', () => {
 
 describe('storage connections in use', () => {
   it('registers the options for the prefix, keeps a secret left out, forgets one given empty, and withdraws on delete', async () => {
-    value(
+    resultValue(
       await api.saveStorageConnection({ name: 'other', prefix: 's3://other', options: { region: 'eu-west-1', secret_access_key: 's1' } }),
     );
     expect(storeOptionsFor(bucketOf('other'))).toEqual({ region: 'eu-west-1', secret_access_key: 's1' });
-    const kept = value(await api.saveStorageConnection({ name: 'other', prefix: 's3://other', options: { region: 'eu-west-2' } }));
+    const kept = resultValue(await api.saveStorageConnection({ name: 'other', prefix: 's3://other', options: { region: 'eu-west-2' } }));
     expect(kept.secretsSet).toEqual(['secret_access_key']);
     expect(storeOptionsFor(bucketOf('other'))).toEqual({ region: 'eu-west-2', secret_access_key: 's1' });
-    const listed = value(await api.listStorageConnections());
+    const listed = resultValue(await api.listStorageConnections());
     expect(JSON.stringify(listed)).not.toContain('s1"');
     expect(listed.secretsSaved).toBe(true);
     expect(listed.options.find((o) => o.name === 'secret_access_key')).toMatchObject({ secret: true, kinds: ['s3'] });
-    value(
+    resultValue(
       await api.saveStorageConnection({ name: 'other', prefix: 's3://other', options: { region: 'eu-west-2', secret_access_key: '' } }),
     );
     expect(storeOptionsFor(bucketOf('other'))).toEqual({ region: 'eu-west-2' });
@@ -126,7 +116,7 @@ describe('storage connections in use', () => {
       ok: false,
       error: { code: 'VALIDATION', message: 'the storage connection "other" already applies to s3://other' },
     });
-    value(await api.deleteStorageConnection({ name: 'other' }));
+    resultValue(await api.deleteStorageConnection({ name: 'other' }));
     expect(storeOptionsFor(bucketOf('other'))).toEqual({});
     expect(await api.deleteStorageConnection({ name: 'other' })).toEqual({
       ok: false,
@@ -152,28 +142,30 @@ describe('storage connections in use', () => {
       options: { endpoint: s3.endpoint, region: 'us-east-1', path_style: 'true', access_key_id: s3.accessKeyId },
     };
     const wrong = 'wrong-secret-9f8e7d';
-    value(await api.saveStorageConnection({ ...connection, options: { ...connection.options, secret_access_key: wrong } }));
+    resultValue(await api.saveStorageConnection({ ...connection, options: { ...connection.options, secret_access_key: wrong } }));
     const refused = await api.openTable({ path: table });
     expect(refused.ok).toBe(false);
     expect(JSON.stringify(refused)).not.toContain(wrong);
 
-    value(await api.saveStorageConnection({ ...connection, options: { ...connection.options, secret_access_key: s3.secretAccessKey } }));
-    const info = value(await api.openTable({ path: table }));
+    resultValue(
+      await api.saveStorageConnection({ ...connection, options: { ...connection.options, secret_access_key: s3.secretAccessKey } }),
+    );
+    const info = resultValue(await api.openTable({ path: table }));
     const expected = await duckdbRows(tablePath('simple_table'), info.version, 'true', ['id']);
     expect(info.schema.fields.map((f) => f.name)).toEqual(['id']);
-    const preview = value(await api.preview({ source: { tablePath: table }, limit: 100 }));
+    const preview = resultValue(await api.preview({ source: { tablePath: table }, limit: 100 }));
     expect(preview.rows.map((r) => String(r[0])).sort()).toEqual(expected.rows);
 
     // An export runs in a thread of its own, started after the connection was saved.
     const out = path.join(dir, 'simple.csv');
-    const job = value(await api.startExport({ source: { tablePath: table }, sink: { kind: 'csv', path: out } }));
+    const job = resultValue(await api.startExport({ source: { tablePath: table }, sink: { kind: 'csv', path: out } }));
     const done = await jobs.wait(job.id);
     expect([done.state, done.error]).toEqual(['succeeded', null]);
     const lines = fs.readFileSync(out, 'utf8').trim().split('\n');
     expect(lines.slice(1).sort()).toEqual(expected.rows);
     for (const secret of [s3.secretAccessKey, wrong]) {
       expect(JSON.stringify(state.jobHistory())).not.toContain(secret);
-      expect(JSON.stringify(value(await api.listStorageConnections()))).not.toContain(secret);
+      expect(JSON.stringify(resultValue(await api.listStorageConnections()))).not.toContain(secret);
     }
   }, 120_000);
 });

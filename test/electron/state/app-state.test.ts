@@ -6,14 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobInfo } from '../../../shared/api.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { AppState, SCHEMA_VERSION, STATE_FILE_NAME } from '../../../electron/state/app-state.js';
-import type { Encryptor } from '../../../electron/state/secrets.js';
+import { xorEncryptor } from '../../support/app-state-helpers.js';
 
 // A reversible stand-in for safeStorage: XOR with a key, so the plain text never appears in the output bytes.
-const xorEncryptor: Encryptor = {
-  encrypt: (plain) => Buffer.from(Buffer.from(plain, 'utf8').map((b) => b ^ 0x5a)),
-  decrypt: (cipher) => Buffer.from(cipher.map((b) => b ^ 0x5a)).toString('utf8'),
-};
-
 const SECRET = 'hunter2-Very-Secret-Pass';
 
 function pgSink(connection: Extract<SinkSpec, { kind: 'postgres' }>['connection']): SinkSpec {

@@ -6,12 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppState, SCHEMA_VERSION, STATE_FILE_NAME } from '../../../electron/state/app-state.js';
-import type { Encryptor } from '../../../electron/state/secrets.js';
-
-const xorEncryptor: Encryptor = {
-  encrypt: (plain) => Buffer.from(Buffer.from(plain, 'utf8').map((b) => b ^ 0x5a)),
-  decrypt: (cipher) => Buffer.from(cipher.map((b) => b ^ 0x5a)).toString('utf8'),
-};
+import { xorEncryptor } from '../../support/app-state-helpers.js';
 
 const SECRET = 'wJalrXUtnFEMI-K7MDENG-bPxRfiCYEXAMPLEKEY';
 const lake = {
