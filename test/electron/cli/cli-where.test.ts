@@ -11,6 +11,9 @@ import { cli } from './run-cli.js';
 const dir = mkdtempSync(path.join(tmpdir(), 'deltaport-where-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** CSV data lines (the header left out) as duckdbRows gives rows, cells joined by '|', sorted. */
+const csvRows = (lines: string[]) => lines.map((l) => l.replaceAll(',', '|')).sort();
+
 describe('--where', () => {
   it('previews only matching rows and says what was skipped', async () => {
     const table = tablePath('delta-0.8.0-partitioned');
@@ -20,12 +23,7 @@ describe('--where', () => {
     expect(run.stderr).toBe('');
     const lines = run.stdout.trim().split('\n');
     expect(lines[0]).toBe('value,year,month,day');
-    expect(
-      lines
-        .slice(1)
-        .map((l) => l.replaceAll(',', '|'))
-        .sort(),
-    ).toEqual(expected.rows);
+    expect(csvRows(lines.slice(1))).toEqual(expected.rows);
     const files = expected.files.filter((a) => a.partitionValues.year !== '2021').length;
     const table2 = await cli('preview', table, '--where', where);
     expect(table2.stdout).toMatch(
@@ -46,12 +44,7 @@ describe('--where', () => {
       ),
     );
     const lines = readFileSync(out, 'utf8').trim().split('\n');
-    expect(
-      lines
-        .slice(1)
-        .map((l) => l.replaceAll(',', '|'))
-        .sort(),
-    ).toEqual(expected.rows);
+    expect(csvRows(lines.slice(1))).toEqual(expected.rows);
   }, 60_000);
 
   it("ends the export's summary line with the files the filter skipped, as the log says", async () => {
