@@ -17,18 +17,17 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
     'diff',
   );
   const { tablePath, table, from, to, format, limit } = await versionRangeFlags(args);
-  const diff = await diffSnapshots(table, from, to);
   const pairBy = listFlag(args, 'pair-by');
-  // Said in the flag's own name before the export opens the diff (which names the setting pairBy).
-  checkPairKeys(diff, pairBy ?? [], '--pair-by');
   if (args.values.has('sink')) {
     const input = await openChangeSource(
       { rows: 'diff', tablePath, from, to, pairBy },
-      { signal: io.signal, openTable: async () => table },
+      { signal: io.signal, openTable: async () => table, pairBySetting: '--pair-by' },
     );
     await exportRows(input, tablePath, args, io);
     return 0;
   }
+  const diff = await diffSnapshots(table, from, to);
+  checkPairKeys(diff, pairBy ?? [], '--pair-by');
   const rows = () => (pairBy ? pairedRows(diff, pairBy, io.signal) : diff.rows(io.signal));
   const columns = diff.rowSchema.fields.map((f) => f.name);
   if (format !== 'table') {

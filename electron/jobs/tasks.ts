@@ -195,8 +195,9 @@ export async function partitionsTask(ref: TableRef): Promise<PartitionSummary[]>
 export async function diffTask(request: DiffRequest, signal: AbortSignal): Promise<DiffResult> {
   const table = await openTable(request.path);
   const to = request.to ?? (await table.versionRange()).latest;
-  const { diffSnapshots, pairedRows } = await import('../delta/change/snapshot-diff.js');
+  const { checkPairKeys, diffSnapshots, pairedRows } = await import('../delta/change/snapshot-diff.js');
   const d = await diffSnapshots(table, request.from, to);
+  checkPairKeys(d, request.pairBy ?? [], 'pairBy');
   const rows = request.pairBy?.length ? pairedRows(d, request.pairBy, signal) : d.rows(signal);
   return {
     from: d.from,

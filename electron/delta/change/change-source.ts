@@ -12,6 +12,8 @@ export interface OpenChangeOptions {
   /** For an export's progress: a change feed's files are then counted from its commits up front. */
   measure?: boolean;
   openTable?: (tablePath: string) => Promise<DeltaTable>;
+  /** What the caller's user calls the pair-by keys, for the message about a wrong one (default pairBy). */
+  pairBySetting?: string;
 }
 
 export async function openChangeSource(spec: ChangeSourceSpec, options: OpenChangeOptions = {}): Promise<ExportInput> {
@@ -31,7 +33,7 @@ export async function openChangeSource(spec: ChangeSourceSpec, options: OpenChan
   const { checkPairKeys, diffSnapshots, pairedRows } = await import('./snapshot-diff.js');
   const diff = await diffSnapshots(table, spec.from, spec.to);
   const keys = spec.pairBy ?? [];
-  checkPairKeys(diff, keys, 'pairBy');
+  checkPairKeys(diff, keys, options.pairBySetting ?? 'pairBy');
   return changeExportInput(
     diff.fields,
     diff.rowSchema,

@@ -35,7 +35,8 @@ export interface SnapshotDiff extends VersionDiff {
  * The diff's rows with updates paired by key: a removed and an added row with the same values in the key columns
  * become 'updated_from' and 'updated_to', next to each other, or are dropped when every column is equal (a row
  * copied into a rewritten file did not change); other rows keep 'removed' or 'added'. Every changed row is held in
- * memory to find its partner, so this is for diffs of a size that can be shown.
+ * memory to find its partner, so this is for diffs of a size that can be shown. The keys are the caller's to check
+ * first (checkPairKeys), in the words its user gave them.
  */
 export async function* pairedRows(
   diff: SnapshotDiff,
@@ -43,7 +44,6 @@ export async function* pairedRows(
   signal?: AbortSignal,
   onFileRead?: (bytes: number) => void,
 ): AsyncGenerator<arrow.RecordBatch> {
-  checkPairKeys(diff, keys, '--pair-by');
   type Row = { batch: arrow.RecordBatch; values: string };
   const removed = new Map<string, Row[]>();
   const added: [string, Row][] = [];
