@@ -28,6 +28,11 @@ export function isChangeSource(source: ExportSource): source is ChangeSourceSpec
   return 'rows' in source;
 }
 
+/** Whether a table's configuration records a change data feed (delta.enableChangeDataFeed). */
+export function recordsChangeFeed(configuration: Record<string, string> | undefined): boolean {
+  return configuration?.['delta.enableChangeDataFeed'] === 'true';
+}
+
 export const CHANGES_NOT_EXACTLY_ONCE = 'changes cannot be exported exactly once: they have no position to resume from';
 
 const changeShape = v.strictObject({

@@ -1,6 +1,7 @@
 // The pieces of a change data feed the History tab works out itself: whether the snapshot records one, and how many
 // rows of each change type the feed's rows hold.
 import type { ChangeRows } from '../../shared/api.js';
+import { recordsChangeFeed } from '../../shared/change-source.js';
 
 /** Delta's column that says what happened to a row of the feed, and its values in the order they are shown. */
 export const CHANGE_TYPE_COLUMN = '_change_type';
@@ -22,7 +23,7 @@ export function changeTypeCounts(result: Pick<ChangeRows, 'columns' | 'rows'>): 
 /** Why the snapshot at `version` has no change feed to show, in one line; null when it records one. A range that
  * starts before the feed was turned on is the host's to refuse: it alone reads the older commits. */
 export function feedUnavailable(configuration: Record<string, string>, version: number): string | null {
-  return configuration['delta.enableChangeDataFeed'] === 'true'
+  return recordsChangeFeed(configuration)
     ? null
     : `No change feed: the table does not record one at v${version} (delta.enableChangeDataFeed is not true).`;
 }

@@ -6,6 +6,7 @@
 // not change data (OPTIMIZE: dataChange false) give no rows.
 import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
+import { recordsChangeFeed } from '../../../shared/change-source.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import type { Action, AddFile, Metadata, RemoveFile } from '../actions.js';
 import { toArrowField } from '../arrow-types.js';
@@ -90,8 +91,9 @@ export async function changeFeed(table: DeltaTable, from: number, to: number): P
   };
 }
 
-function recordsFeed(metadata: Metadata): boolean {
-  return metadata.configuration?.['delta.enableChangeDataFeed'] === 'true';
+/** Whether the table records a change data feed as of this metadata. */
+export function recordsFeed(metadata: Metadata): boolean {
+  return recordsChangeFeed(metadata.configuration);
 }
 
 /** The first version after `from` from which on, up to `to`, the feed is on (`to` has it, `from` does not). */

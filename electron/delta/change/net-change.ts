@@ -8,11 +8,10 @@ import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import { jsonReader } from '../../values/json-value.js';
-import type { Metadata } from '../actions.js';
 import { constantData } from '../arrow-data.js';
 import type { Snapshot } from '../snapshot.js';
 import type { DeltaTable } from '../table.js';
-import { changeFeed, commitReads, readBytes, readCount } from './change-feed.js';
+import { changeFeed, commitReads, readBytes, readCount, recordsFeed } from './change-feed.js';
 
 /** Feed rows held for netting before the diff gives up on the feed. A key is the row's values as JSON text, so with
  * the Map entry and the row's share of its Arrow batch a row costs a few hundred bytes for a table of modest width:
@@ -27,15 +26,14 @@ export type FeedPlan = { files: number; bytes: number } | { files: null; reason:
  * reads and their bytes, else why not (null when the feed is off at both ends, which needs no saying).
  */
 export async function feedPlan(table: DeltaTable, older: Snapshot, newer: Snapshot, from: number, to: number): Promise<FeedPlan> {
-  const enabled = (metadata: Metadata) => metadata.configuration?.['delta.enableChangeDataFeed'] === 'true';
-  if (from >= to || (!enabled(older.metadata) && !enabled(newer.metadata))) return { files: null, reason: null };
-  let on = enabled(older.metadata);
+  if (from >= to || (!recordsFeed(older.metadata) && !recordsFeed(newer.metadata))) return { files: null, reason: null };
+  let on = recordsFeed(older.metadata);
   let files = 0;
   let bytes = 0;
   for (let version = from + 1; version <= to; version++) {
     const actions = await table.commit(version);
     const metaData = actions.find((a) => a.metaData)?.metaData;
-    if (metaData) on = enabled(metaData);
+    if (metaData) on = recordsFeed(metaData);
     if (!on) return { files: null, reason: `the change data feed is off at v${version}` };
     const reads = commitReads(actions);
     files += readCount(reads);
