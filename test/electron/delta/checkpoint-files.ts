@@ -1,49 +1,16 @@
 // Writes checkpoint Parquet files for the reader's tests from plain action objects: one row per action, one nullable
-// struct column per action kind, as Spark and delta-rs lay them out.
+// struct column per action kind, as Spark and delta-rs lay them out (the test writer's columns, delta-writer/checkpoint.ts).
 import { writeFileSync } from 'node:fs';
-import { Bool, Field, Int32, Int64, List, Map_, Struct, Table, Utf8, tableToIPC, vectorFromArray, type DataType } from 'apache-arrow';
-import * as wasm from 'parquet-wasm/node';
+import { Field, Int64, Map_, Struct, Table, Utf8, vectorFromArray, type DataType } from 'apache-arrow';
 import type { Json } from '../../support/delta-oracle.js';
+import { CHECKPOINT_ACTION_TYPES } from '../../support/delta-writer/checkpoint.js';
+import { encodeParquet } from '../../support/delta-writer/parquet-writer.js';
 
 const f = (name: string, type: DataType): Field => new Field(name, type, true);
-const stringMap = (): Map_ =>
-  new Map_(new Field('key_value', new Struct([new Field('key', new Utf8(), false), f('value', new Utf8())]), false));
-const stringList = (): List => new List(f('element', new Utf8()));
 
+// The writer's action columns, and the two that only V2 checkpoints and their sidecars have.
 const COLUMNS: Record<string, Struct> = {
-  protocol: new Struct([
-    f('minReaderVersion', new Int32()),
-    f('minWriterVersion', new Int32()),
-    f('readerFeatures', stringList()),
-    f('writerFeatures', stringList()),
-  ]),
-  metaData: new Struct([
-    f('id', new Utf8()),
-    f('format', new Struct([f('provider', new Utf8()), f('options', stringMap())])),
-    f('schemaString', new Utf8()),
-    f('partitionColumns', stringList()),
-    f('configuration', stringMap()),
-    f('createdTime', new Int64()),
-  ]),
-  add: new Struct([
-    f('path', new Utf8()),
-    f('partitionValues', stringMap()),
-    f('size', new Int64()),
-    f('modificationTime', new Int64()),
-    f('dataChange', new Bool()),
-    f('stats', new Utf8()),
-    f(
-      'deletionVector',
-      new Struct([
-        f('storageType', new Utf8()),
-        f('pathOrInlineDv', new Utf8()),
-        f('offset', new Int32()),
-        f('sizeInBytes', new Int32()),
-        f('cardinality', new Int64()),
-      ]),
-    ),
-  ]),
-  remove: new Struct([f('path', new Utf8()), f('deletionTimestamp', new Int64()), f('dataChange', new Bool())]),
+  ...CHECKPOINT_ACTION_TYPES,
   sidecar: new Struct([f('path', new Utf8()), f('sizeInBytes', new Int64()), f('modificationTime', new Int64())]),
   checkpointMetadata: new Struct([f('version', new Int64())]),
 };
@@ -72,5 +39,5 @@ export function writeCheckpointParquet(file: string, actions: Json[]): void {
     ]),
   );
   const table = new Table(columns);
-  writeFileSync(file, wasm.writeParquet(wasm.Table.fromIPCStream(tableToIPC(table, 'stream'))));
+  writeFileSync(file, encodeParquet(table));
 }

@@ -32,7 +32,8 @@ const dvType = new Struct([
   field('cardinality', new Int64()),
 ]);
 
-const actionType = {
+/** The struct column of each action kind in a checkpoint, as Spark and delta-rs lay them out. */
+export const CHECKPOINT_ACTION_TYPES = {
   protocol: new Struct([
     field('minReaderVersion', new Int32()),
     field('minWriterVersion', new Int32()),
@@ -131,10 +132,10 @@ export function checkpointTable(state: CheckpointState): Table {
     return vectorFromArray(all, type);
   };
   return new Table({
-    protocol: column(actionType.protocol, protocolRows, 0),
-    metaData: column(actionType.metaData, metadataRows, 1),
-    add: column(actionType.add, addRows, 2),
-    remove: column(actionType.remove, removeRows, 2 + adds.length),
+    protocol: column(CHECKPOINT_ACTION_TYPES.protocol, protocolRows, 0),
+    metaData: column(CHECKPOINT_ACTION_TYPES.metaData, metadataRows, 1),
+    add: column(CHECKPOINT_ACTION_TYPES.add, addRows, 2),
+    remove: column(CHECKPOINT_ACTION_TYPES.remove, removeRows, 2 + adds.length),
   });
 }
 
