@@ -108,9 +108,8 @@ function readsLayout(kind: ValueKind, data: Data): boolean {
 /** Writes a cell: its length word and its bytes. */
 type CellWriter = (out: CopyOutput, i: number) => void;
 
-/** The binary COPY stream of the batches' rows (header to trailer), in chunks of about CHUNK_BYTES. */
-export function* copyBinaryChunks(batches: RecordBatch[], fields: StructField[]): Generator<Buffer> {
-  const out = new CopyOutput();
+/** The binary COPY stream of the batches' rows (header to trailer), in chunks of about CHUNK_BYTES written into `out`. */
+export function* copyBinaryChunks(batches: RecordBatch[], fields: StructField[], out = new CopyOutput()): Generator<Buffer> {
   out.ensure(HEADER.length);
   out.put(HEADER, 0, HEADER.length);
   const count = fields.length;

@@ -25,9 +25,9 @@ export function escapeCopy(text: string): string {
 /** Writes a cell and leaves room in the buffer for the separator after it. */
 type CellWriter = (out: CopyOutput, i: number) => void;
 
-/** COPY text of the batches' rows, in chunks of about CHUNK_BYTES (a batch may hold only a few rows). */
-export function* copyTextChunks(batches: RecordBatch[], fields: StructField[]): Generator<Buffer> {
-  const out = new CopyOutput();
+/** COPY text of the batches' rows, in chunks of about CHUNK_BYTES written into `out` (a batch may hold only a few
+ * rows). */
+export function* copyTextChunks(batches: RecordBatch[], fields: StructField[], out = new CopyOutput()): Generator<Buffer> {
   const last = fields.length - 1;
   for (const batch of batches) {
     const writers = fields.map((field, c) => cellWriter(batch.data.children[c], field));

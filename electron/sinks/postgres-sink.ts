@@ -11,6 +11,7 @@ import { pgTextReader } from './column-values.js';
 import { DeltaportError } from '../../shared/errors.js';
 import { binaryCopyFits, binaryCopyReads, copyBinaryChunks } from './copy-binary.js';
 import { CommittedCopy, CopyIn, type AfterStatement } from './copy-in.js';
+import { CopyOutput, SlabPool } from './copy-output.js';
 import type { SqlStatement } from './exactly-once.js';
 import { copyTextChunks } from './copy-text.js';
 import { advisoryKeys, alreadyRunning, ownerLabel } from './job-claim.js';
@@ -31,20 +32,24 @@ export function createPostgresSink(spec: Extract<SinkSpec, { kind: 'postgres' }>
   const password = clientConfig(spec.connection).password;
   const timeoutMs = spec.connection.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const format: CopyFormat = { binary: false };
+  const slabs = new SlabPool();
   return createSqlSink<PgRows>(spec, {
     dialect: 'postgres',
     connect: async (owner) => pgSession(await connectPg(spec.connection, ownerLabel(owner)), timeoutMs, format),
     checkBeforeReuse: spec.connection.checkBeforeReuse ?? true,
     explain: (err) => pgMessage(err, typeof password === 'string' ? password : undefined),
-    encode: (chunks, target) => encodeRows(chunks, target, format),
+    encode: (chunks, target) => encodeRows(chunks, target, format, slabs),
+    release: (rows) => {
+      if ('slabs' in rows) slabs.give(rows.slabs);
+    },
     // One transaction being sent and one encoded behind it, ready when the server is.
     maxUncommitted: 2,
   });
 }
 
-/** A transaction's rows as sent: a COPY stream and its format, or (mode 'sql') the batches whose values are bound
- * row by row. */
-type PgRows = { copyData: Buffer[]; binary: boolean } | { batches: RecordBatch[] };
+/** A transaction's rows as sent: a COPY stream, its format and the slabs it lies in, or (mode 'sql') the batches
+ * whose values are bound row by row. */
+type PgRows = { copyData: Buffer[]; binary: boolean; slabs: Buffer[] } | { batches: RecordBatch[] };
 
 /** Whether the COPY target takes binary COPY, decided from its column types each time a session prepares. */
 interface CopyFormat {
@@ -62,16 +67,17 @@ interface RowWriters {
 /** A connection that answered this recently needs no check before it is used again. */
 const RECENTLY_ALIVE_MS = 1000;
 
-async function encodeRows(chunks: RecordBatch[], { fields, spec }: WriteTarget, format: CopyFormat): Promise<PgRows> {
+async function encodeRows(chunks: RecordBatch[], { fields, spec }: WriteTarget, format: CopyFormat, pool: SlabPool): Promise<PgRows> {
   if (spec.mode === 'sql') return { batches: chunks };
   const binary = format.binary && binaryCopyReads(chunks, fields);
   const copyData: Buffer[] = [];
-  for (const chunk of (binary ? copyBinaryChunks : copyTextChunks)(chunks, fields)) {
+  const out = new CopyOutput(pool);
+  for (const chunk of (binary ? copyBinaryChunks : copyTextChunks)(chunks, fields, out)) {
     copyData.push(chunk);
     // Replies for the transaction in flight are handled between chunks, not after the whole encoding.
     await nextTurn();
   }
-  return { copyData, binary };
+  return { copyData, binary, slabs: out.slabs };
 }
 
 function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSession<PgRows> {

@@ -85,6 +85,8 @@ export interface SqlSinkOptions<Rows> {
   /** Runs once per transaction, as soon as it is queued (while the database still works on the ones before); a
    * retry resends the same encoded rows. Without it a session writes the batches as they are. */
   encode: RowEncoder<Rows>;
+  /** Called with a transaction's rows once they are committed, never to be sent again (a retry resends them). */
+  release?: (rows: Rows) => void;
   /** Transactions that may still be uncommitted when a write resolves; 0 (the default): a write resolves after
    * its commit, which suits an in-process database that would only take turns with the scan anyway. */
   maxUncommitted?: number;
@@ -321,6 +323,7 @@ class SqlSink<Rows> implements BatchSink {
     );
     this.rowsWritten = firstRow + txn.rows;
     this.queuedRows -= txn.rows;
+    this.options.release?.(rows);
   }
 
   /** The last transaction: the overwrite's swap, and the job marked done. */
