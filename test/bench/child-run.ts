@@ -1,6 +1,7 @@
 // Runs the built CLI as its own process, as a user would, and measures it whole: wall time from spawn to exit, peak
-// RSS and CPU time (reported by the preloaded report-usage module). The processes are started by a launcher process
-// forked when this module loads, while the benchmark is still small (see launcher.ts).
+// RSS and CPU time (reported by the preloaded report-usage module); and the benchmark's Python scripts the same way,
+// which report their own usage. The processes are started by a launcher process forked when this module loads, while
+// the benchmark is still small (see launcher.ts).
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,6 +11,8 @@ import { USAGE_MARKER, type ChildUsage } from './usage-marker.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** dist/test/bench -> dist/electron/cli/bin.js */
 export const CLI_BIN = path.resolve(here, '../../electron/cli/bin.js');
+/** dist/test/bench -> test/bench: tsc emits only its own output, so the scripts stay beside the sources. */
+const PYTHON_SCRIPTS = path.resolve(here, '../../../test/bench');
 const PRELOAD = pathToFileURL(path.join(here, 'report-usage.js')).href;
 
 const launcher = fork(path.join(here, 'launcher.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -30,21 +33,40 @@ export interface ChildRun {
   stdout: string;
 }
 
-export async function runCli(args: string[]): Promise<ChildRun> {
+function launch(program: string, argv: string[]): Promise<LaunchReply> {
   const id = nextId++;
-  const reply = await new Promise<LaunchReply>((resolve) => {
+  return new Promise<LaunchReply>((resolve) => {
     waiting.set(id, resolve);
     launcher.channel?.ref();
-    launcher.send({ id, argv: ['--import', PRELOAD, CLI_BIN, ...args] } satisfies LaunchRequest);
+    launcher.send({ id, program, argv } satisfies LaunchRequest);
   }).finally(() => {
     if (waiting.size === 0) launcher.channel?.unref();
   });
-  const { stdout, stderr, code } = reply;
+}
+
+/** The last line a failed process wrote, or its exit code. */
+const lastLine = (text: string, code: number | null) => text.trim().split('\n').pop() || `exit code ${code}`;
+
+const childRun = (reply: LaunchReply, usage: ChildUsage | null): ChildRun => ({
+  ms: reply.ms,
+  maxRssMb: usage && usage.maxRssKb / 1024,
+  cpuSeconds: usage && usage.cpuMicros / 1e6,
+  stdout: reply.stdout,
+});
+
+export async function runCli(args: string[]): Promise<ChildRun> {
+  const reply = await launch(process.execPath, ['--import', PRELOAD, CLI_BIN, ...args]);
+  const { stderr, code } = reply;
   const marker = stderr.lastIndexOf(USAGE_MARKER);
   const usage = marker >= 0 ? (JSON.parse(stderr.slice(marker + USAGE_MARKER.length).split('\n')[0]) as ChildUsage) : null;
-  if (code !== 0) {
-    const message = (marker >= 0 ? stderr.slice(0, marker) : stderr).trim().split('\n').pop() || `exit code ${code}`;
-    throw new Error(`deltaport ${args[0]} failed: ${message}`);
-  }
-  return { ms: reply.ms, maxRssMb: usage && usage.maxRssKb / 1024, cpuSeconds: usage && usage.cpuMicros / 1e6, stdout };
+  if (code !== 0) throw new Error(`deltaport ${args[0]} failed: ${lastLine(marker >= 0 ? stderr.slice(0, marker) : stderr, code)}`);
+  return childRun(reply, usage);
+}
+
+/** Runs one of the benchmark's Python scripts (in test/bench/), which reports its own usage: a JSON line on stdout
+ * with ChildUsage's fields. */
+export async function runPython(script: string, args: string[]): Promise<ChildRun> {
+  const reply = await launch('python3', [path.join(PYTHON_SCRIPTS, script), ...args]);
+  if (reply.code !== 0) throw new Error(`${script}: ${lastLine(reply.stderr, reply.code)}`);
+  return childRun(reply, JSON.parse(reply.stdout) as ChildUsage);
 }

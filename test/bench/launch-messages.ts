@@ -1,7 +1,8 @@
 // What the benchmark and its launcher process (launcher.ts) say to each other.
 export interface LaunchRequest {
   id: number;
-  /** Arguments of `node`. */
+  /** The program (`node` itself, or `python3`) and its arguments. */
+  program: string;
   argv: string[];
 }
 

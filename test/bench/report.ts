@@ -8,6 +8,19 @@ export type Figure = { value: number } | { error: string };
 
 export type ExportKind = 'sqlite' | 'postgres' | 'postgresExactlyOnce' | 'parquet';
 
+/** The peer tool's name in the table and the log. */
+export const PEER = 'delta-rs + ADBC';
+
+/** The sinks a peer tool exports to, beside Deltaport. */
+export type PeerSink = 'sqlite' | 'postgres';
+
+/** A peer tool's export of the same table to the same sink, in the same run, as its own process. */
+export interface PeerFigures {
+  rowsPerSec: Figure;
+  rssMb: Figure;
+  cpuSeconds: Figure;
+}
+
 export interface Figures {
   rows: number;
   columns: number;
@@ -37,6 +50,8 @@ export interface Figures {
   rssMb: Record<ExportKind, Figure>;
   /** CPU time (user + system) per export process: what the export cost, whatever else the machine was doing. */
   cpuSeconds: Record<ExportKind, Figure>;
+  /** delta-rs reading the table, ADBC's driver ingesting it (test/bench/deltars-adbc-export.py). */
+  peers: { deltarsAdbc: Record<PeerSink, PeerFigures> };
   lagP99Ms: Figure;
   /** The same while the API service opens the long log, lists its history and resolves a timestamp. */
   openLagP99Ms: Figure;
@@ -51,6 +66,13 @@ export interface Figures {
 }
 
 const valueOf = (f: Figure): number | null => ('value' in f ? f.value : null);
+
+/** a / b, or the reason one of them is missing. */
+function quotient(a: Figure, b: Figure): Figure {
+  if (!('value' in a)) return a;
+  if (!('value' in b)) return b;
+  return { value: a.value / b.value };
+}
 
 export function peakRss(figures: Figures): Figure {
   const values = Object.values(figures.rssMb)
@@ -98,10 +120,10 @@ function verdict(line: Line): string {
 
 export function markdownTable(figures: Figures): string {
   const ratio = (f: Figure, limit: Figure) => {
-    const v = valueOf(f);
-    const l = valueOf(limit);
-    return v !== null && l !== null ? `${fmt(v / l, 2)}x` : '';
+    const r = quotient(f, limit);
+    return 'value' in r ? `${fmt(r.value, 2)}x` : '';
   };
+  const peer = figures.peers.deltarsAdbc;
   const atLeast08 = (v: number, l: number | null) => l !== null && v >= 0.8 * l;
   const atMost = (max: number) => (v: number) => v <= max;
   const below = (max: number) => (v: number) => v < max;
@@ -121,6 +143,7 @@ export function markdownTable(figures: Figures): string {
       limit: figures.export.sqliteLimitCpu,
       target: '',
     },
+    ...peerLines(figures.rows, figures.export.sqlite, figures.cpuSeconds.sqlite, peer.sqlite),
     {
       measure: 'export to PostgreSQL (limit: `psql \\copy` BINARY)',
       figure: figures.export.postgres,
@@ -136,6 +159,7 @@ export function markdownTable(figures: Figures): string {
       limit: figures.export.postgresLimit,
       target: '',
     },
+    ...peerLines(figures.rows, figures.export.postgres, figures.cpuSeconds.postgres, peer.postgres),
     {
       measure: 'export to PostgreSQL `--exactly-once` (limit: the export without it)',
       figure: figures.export.postgresExactlyOnce,
@@ -169,6 +193,8 @@ export function markdownTable(figures: Figures): string {
     { measure: '  peak RSS, PostgreSQL export', figure: figures.rssMb.postgres, unit: 'MB', target: '' },
     { measure: '  peak RSS, PostgreSQL `--exactly-once` export', figure: figures.rssMb.postgresExactlyOnce, unit: 'MB', target: '' },
     { measure: '  peak RSS, Parquet export', figure: figures.rssMb.parquet, unit: 'MB', target: '' },
+    { measure: `  peak RSS, ${PEER} SQLite export (peer)`, figure: peer.sqlite.rssMb, unit: 'MB', target: '' },
+    { measure: `  peak RSS, ${PEER} PostgreSQL export (peer)`, figure: peer.postgres.rssMb, unit: 'MB', target: '' },
     { measure: 'CPU time, SQLite export process', figure: figures.cpuSeconds.sqlite, unit: 's', digits: 1, target: '' },
     { measure: 'CPU time, PostgreSQL export process', figure: figures.cpuSeconds.postgres, unit: 's', digits: 1, target: '' },
     {
@@ -179,6 +205,14 @@ export function markdownTable(figures: Figures): string {
       target: '',
     },
     { measure: 'CPU time, Parquet export process', figure: figures.cpuSeconds.parquet, unit: 's', digits: 1, target: '' },
+    { measure: `CPU time, ${PEER} SQLite export process (peer)`, figure: peer.sqlite.cpuSeconds, unit: 's', digits: 1, target: '' },
+    {
+      measure: `CPU time, ${PEER} PostgreSQL export process (peer)`,
+      figure: peer.postgres.cpuSeconds,
+      unit: 's',
+      digits: 1,
+      target: '',
+    },
     {
       measure: 'event-loop lag p99 during an export job',
       figure: figures.lagP99Ms,
@@ -243,6 +277,21 @@ export function markdownTable(figures: Figures): string {
     out.push(`| ${line.measure} | ${shown(line.figure, line.unit, line.digits)} | ${limit} | ${r} | ${line.target} | ${verdict(line)} |`);
   }
   return out.join('\n');
+}
+
+/** Deltaport's export held against the peer's of the same table to the same sink: the ratio is Deltaport's over the
+ * peer's, by wall time and by each process's CPU time (delta-rs reads on several threads; the CPU time counts them). */
+function peerLines(rows: number, deltaport: Figure, deltaportCpu: Figure, peer: PeerFigures): Line[] {
+  return [
+    { measure: `  the same against ${PEER} (peer tool, same run)`, figure: deltaport, unit: 'rows/s', limit: peer.rowsPerSec, target: '' },
+    {
+      measure: `  per CPU-second of each process, against ${PEER}`,
+      figure: perCpuSecond(rows, deltaportCpu),
+      unit: 'rows/s',
+      limit: perCpuSecond(rows, peer.cpuSeconds),
+      target: '',
+    },
+  ];
 }
 
 /** Lines whose figure should equal another one (the reader's count and the log's, say). */
@@ -347,6 +396,13 @@ export function jsonReport(figures: Figures): unknown {
   // Every figure of a group, by name (the groups are interfaces of Figures, hence `object`).
   const all = (prefix: string, group: object) =>
     Object.fromEntries((Object.entries(group) as [string, Figure][]).map(([name, f]) => [name, pick(`${prefix}.${name}`, f)]));
+  const peer = (prefix: string, deltaport: Figure, f: PeerFigures) => ({
+    rowsPerSec: pick(`${prefix}.rowsPerSec`, f.rowsPerSec),
+    /** Deltaport's rows/s over the peer's. */
+    deltaportRatio: pick(`${prefix}.deltaportRatio`, quotient(deltaport, f.rowsPerSec)),
+    rssMb: pick(`${prefix}.rssMb`, f.rssMb),
+    cpuSeconds: pick(`${prefix}.cpuSeconds`, f.cpuSeconds),
+  });
   const q = figures.queries;
   const stats = q.statsFilter;
   const read = valueOf(stats.filesRead);
@@ -359,12 +415,18 @@ export function jsonReport(figures: Figures): unknown {
       sqlite: {
         rowsPerSec: pick('export.sqlite', figures.export.sqlite),
         limitRowsPerSec: pick('export.sqliteLimit', figures.export.sqliteLimit),
+        peers: {
+          deltarsAdbc: peer('export.sqlite.peers.deltarsAdbc', figures.export.sqlite, figures.peers.deltarsAdbc.sqlite),
+        },
       },
       postgres: {
         rowsPerSec: pick('export.postgres', figures.export.postgres),
         limitRowsPerSec: pick('export.postgresLimit', figures.export.postgresLimit),
         binaryLimitRowsPerSec: pick('export.postgresBinaryLimit', figures.export.postgresBinaryLimit),
         exactlyOnceRowsPerSec: pick('export.postgresExactlyOnce', figures.export.postgresExactlyOnce),
+        peers: {
+          deltarsAdbc: peer('export.postgres.peers.deltarsAdbc', figures.export.postgres, figures.peers.deltarsAdbc.postgres),
+        },
       },
       parquet: { rowsPerSec: pick('export.parquet', figures.export.parquet) },
     },

@@ -16,15 +16,17 @@ import { startTask } from '../../electron/jobs/task-worker.js';
 import { previewTask } from '../../electron/jobs/tasks.js';
 import { createDatabase, startPostgres, type PgServer } from '../support/postgres.js';
 import { SEED, writeLongLog, writeWideTable, type WideTable } from './bench-tables.js';
-import { runCli } from './child-run.js';
+import { runCli, runPython, type ChildRun } from './child-run.js';
 import { exportLag, openLag } from './event-loop-lag.js';
 import { queryCases } from './filter-sort-diff.js';
 import { psqlCopyLimits, sqliteInsertLimit } from './limits.js';
 import { objectStoreCase } from './object-store.js';
 import { PARTITIONED_FILES, writePartitionedTable } from './partitioned-table.js';
-import { jsonReport, markdownTable, type ExportKind, type Figure, type Figures } from './report.js';
+import { jsonReport, markdownTable, PEER, type ExportKind, type Figure, type Figures, type PeerFigures, type PeerSink } from './report.js';
 
 const CHECKPOINT_INTERVAL = 100;
+/** The peer tool: delta-rs reads the table, ADBC ingests it (see the script). */
+const PEER_SCRIPT = 'deltars-adbc-export.py';
 const PREVIEW_ROWS = 100;
 /** A single process start is at the mercy of whatever else the machine does in that half second. */
 const COLD_RUNS = 5;
@@ -91,6 +93,15 @@ async function postgresRowsDropped(url: string, table: string): Promise<number> 
   }
 }
 
+/** A process's peak RSS and CPU time as figures. */
+function usageFigures(run: ChildRun): Pick<PeerFigures, 'rssMb' | 'cpuSeconds'> {
+  const unreported = { error: 'the process did not report it' };
+  return {
+    rssMb: run.maxRssMb === null ? unreported : { value: run.maxRssMb },
+    cpuSeconds: run.cpuSeconds === null ? unreported : { value: run.cpuSeconds },
+  };
+}
+
 function expectRows(what: string, got: number, want: number): void {
   if (got !== want) throw new Error(`${what} holds ${got} rows, expected ${want}`);
 }
@@ -144,21 +155,38 @@ async function main(): Promise<void> {
     /** Exports the wide table through the CLI; returns rows/s over the whole process. */
     const cliExport = async (kind: ExportKind, sinkArgs: string[], check: () => Promise<number>) => {
       const run = await runCli(['export', wide.root, ...sinkArgs]);
-      const unreported = { error: 'the process did not report it' };
-      rssMb[kind] = run.maxRssMb === null ? unreported : { value: run.maxRssMb };
-      cpuSeconds[kind] = run.cpuSeconds === null ? unreported : { value: run.cpuSeconds };
+      ({ rssMb: rssMb[kind], cpuSeconds: cpuSeconds[kind] } = usageFigures(run));
       expectRows(`the ${kind} export`, await check(), wide.liveRows);
       return wide.liveRows / (run.ms / 1000);
+    };
+    const unmeasuredPeer = (error: string): PeerFigures => ({ rowsPerSec: { error }, rssMb: { error }, cpuSeconds: { error } });
+    /** The same export by the peer tool, right after Deltaport's to the same sink, so that their ratio comes from
+     * one stretch of the machine's load; a failure (Python or its packages missing) is the figures' reason. */
+    const peerExport = async (sink: PeerSink, target: string, table: string, check: () => Promise<number>) => {
+      let usage: Pick<PeerFigures, 'rssMb' | 'cpuSeconds'> = { rssMb: notRun(), cpuSeconds: notRun() };
+      const rowsPerSec = await measure(`${PEER} export to ${sink}, rows/s`, async () => {
+        const run = await runPython(PEER_SCRIPT, [wide.root, sink, target, table]);
+        usage = usageFigures(run);
+        expectRows(`the ${PEER} ${sink} export`, await check(), wide.liveRows);
+        return wide.liveRows / (run.ms / 1000);
+      });
+      return 'value' in rowsPerSec ? { rowsPerSec, ...usage } : unmeasuredPeer(rowsPerSec.error);
     };
     const sqliteFile = path.join(dir, 'export.sqlite');
     const sqlite = await measure('export to SQLite, rows/s', () =>
       cliExport('sqlite', ['--sink', `sqlite:${sqliteFile}`, '--target', 'wide'], async () => sqliteRows(sqliteFile, 'wide')),
     );
+    // In the same folder as Deltaport's file, a file of its own: ADBC's ingest creates the table.
+    const peerSqliteFile = path.join(dir, 'deltars-adbc.sqlite');
+    const peerSqlite = await peerExport('sqlite', peerSqliteFile, 'wide', async () => sqliteRows(peerSqliteFile, 'wide'));
     const postgres = databaseUrl
       ? await measure('export to PostgreSQL, rows/s', () =>
           cliExport('postgres', ['--sink', databaseUrl, '--target', 'wide'], () => postgresRowsDropped(databaseUrl, 'wide')),
         )
       : { error: pgProblem };
+    const peerPostgres = databaseUrl
+      ? await peerExport('postgres', databaseUrl, 'wide_deltars_adbc', () => postgresRowsDropped(databaseUrl, 'wide_deltars_adbc'))
+      : unmeasuredPeer(pgProblem);
     const postgresExactlyOnce = databaseUrl
       ? await measure('export to PostgreSQL --exactly-once, rows/s', () =>
           cliExport('postgresExactlyOnce', ['--sink', databaseUrl, '--target', 'wide_once', '--exactly-once'], () =>
@@ -266,6 +294,7 @@ async function main(): Promise<void> {
       timeTravelMs,
       rssMb,
       cpuSeconds,
+      peers: { deltarsAdbc: { sqlite: peerSqlite, postgres: peerPostgres } },
       lagP99Ms,
       openLagP99Ms,
       idleLagP99Ms,
