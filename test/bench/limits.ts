@@ -121,39 +121,84 @@ export interface PsqlLimits {
   csvRowsPerSec: number;
   /** `psql \copy ... FROM file (FORMAT binary)`: the server only checks and stores the values, its fastest load. */
   binaryRowsPerSec: number;
+  /** The same rows as binary COPYs of `transactionRows` rows each, each its own transaction, as an export with that
+   * batch size commits them: the server's cost per COPY counts in. */
+  binaryBatchedRowsPerSec: number;
 }
 
 /** Rows per second of `psql \copy` into a fresh table, from a CSV file and from a binary COPY file. The binary file is
  * written by the server itself (`\copy ... TO ... (FORMAT binary)` of the CSV-loaded table), so the limit owes
  * nothing to Deltaport's encoder. */
-export async function psqlCopyLimits(dir: string, databaseUrl: string, source: RowSource): Promise<PsqlLimits> {
+export async function psqlCopyLimits(dir: string, databaseUrl: string, source: RowSource, transactionRows: number): Promise<PsqlLimits> {
   const csv = path.join(dir, 'limit.csv');
   const binary = path.join(dir, 'limit.bin');
   await writeCsv(csv, source);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const psql = (command: string) =>
-    execFileAsync('psql', [databaseUrl, '-v', 'ON_ERROR_STOP=1', '-q', '-c', command], { maxBuffer: 1 << 20 });
-  /** Seconds to load the file into a fresh table, whose rows are counted and which is then dropped. */
-  const load = async (file: string, format: string, keep = false): Promise<number> => {
+  const psql = (args: string[]) => execFileAsync('psql', [databaseUrl, '-v', 'ON_ERROR_STOP=1', '-q', ...args], { maxBuffer: 1 << 20 });
+  /** Seconds to load the files (one `\\copy` each, in autocommit) into a fresh table, whose rows are counted and
+   * which is then dropped. */
+  const load = async (files: string[], format: string, keep = false): Promise<number> => {
     await client.query('DROP TABLE IF EXISTS bench_limit');
     await client.query(`CREATE TABLE bench_limit (${PG_COLUMNS})`);
     const started = performance.now();
-    await psql(`\\copy bench_limit FROM '${file}' WITH (FORMAT ${format})`);
+    await psql(files.flatMap((file) => ['-c', `\\copy bench_limit FROM '${file}' WITH (FORMAT ${format})`]));
     const seconds = (performance.now() - started) / 1000;
     const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM bench_limit');
     if (Number(rows[0].n) !== source.rows) throw new Error(`psql \\copy (${format}) loaded ${rows[0].n} of ${source.rows} rows`);
     if (!keep) await client.query('DROP TABLE bench_limit');
     return seconds;
   };
+  const parts = path.join(dir, 'limit-parts');
   try {
-    const csvSeconds = await load(csv, 'csv', true);
-    await psql(`\\copy bench_limit TO '${binary}' WITH (FORMAT binary)`);
-    const binarySeconds = await load(binary, 'binary');
-    return { csvRowsPerSec: source.rows / csvSeconds, binaryRowsPerSec: source.rows / binarySeconds };
+    const csvSeconds = await load([csv], 'csv', true);
+    await psql(['-c', `\\copy bench_limit TO '${binary}' WITH (FORMAT binary)`]);
+    const binarySeconds = await load([binary], 'binary');
+    const batchedSeconds = await load(await splitBinaryCopy(binary, transactionRows, parts), 'binary');
+    return {
+      csvRowsPerSec: source.rows / csvSeconds,
+      binaryRowsPerSec: source.rows / binarySeconds,
+      binaryBatchedRowsPerSec: source.rows / batchedSeconds,
+    };
   } finally {
     await client.end();
     await fs.rm(csv, { force: true });
     await fs.rm(binary, { force: true });
+    await fs.rm(parts, { recursive: true, force: true });
   }
+}
+
+/** The header of a binary COPY file without OIDs or extension: signature, flags, extension length. */
+const BINARY_HEADER_BYTES = 19;
+
+/** Splits a binary COPY file (as the server wrote it) into files of `rows` rows each, every one with the header and
+ * the trailer: the server's bytes, only regrouped. */
+async function splitBinaryCopy(file: string, rows: number, dir: string): Promise<string[]> {
+  const bytes = await fs.readFile(file);
+  const header = bytes.subarray(0, BINARY_HEADER_BYTES);
+  const trailer = Buffer.from([0xff, 0xff]);
+  await fs.mkdir(dir, { recursive: true });
+  const files: string[] = [];
+  let pos = BINARY_HEADER_BYTES;
+  let partStart = pos;
+  let inPart = 0;
+  const flush = async () => {
+    const part = path.join(dir, `part-${files.length}.bin`);
+    await fs.writeFile(part, Buffer.concat([header, bytes.subarray(partStart, pos), trailer]));
+    files.push(part);
+    partStart = pos;
+    inPart = 0;
+  };
+  for (;;) {
+    const fields = bytes.readInt16BE(pos);
+    if (fields === -1) break;
+    pos += 2;
+    for (let f = 0; f < fields; f++) {
+      const length = bytes.readInt32BE(pos);
+      pos += 4 + Math.max(length, 0);
+    }
+    if (++inPart === rows) await flush();
+  }
+  if (inPart > 0) await flush();
+  return files;
 }

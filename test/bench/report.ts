@@ -1,5 +1,6 @@
 // The benchmark's output: a Markdown table (figures, limits, ratios, targets; printed, never asserted) and the JSON
 // shape of issue 5. A figure that could not be measured carries the reason instead of a number.
+import { DEFAULT_EXECUTION } from '../../shared/sink-spec.js';
 import type { FilterFigures, QueryFigures } from './filter-sort-diff.js';
 import type { ObjectStoreFigures } from './object-store.js';
 
@@ -38,6 +39,8 @@ export interface Figures {
     postgresLimit: Figure;
     /** `psql \copy` of a binary COPY file: what the server can take, the limit the exports are measured against. */
     postgresBinaryLimit: Figure;
+    /** `psql \\copy` BINARY of the same rows in one COPY per transaction of the default batch size. */
+    postgresBatchedLimit: Figure;
     parquet: Figure;
   };
   previewWarmMs: Figure;
@@ -151,6 +154,13 @@ export function markdownTable(figures: Figures): string {
       limit: figures.export.postgresBinaryLimit,
       target: '>= 0.8x limit',
       meets: atLeast08,
+    },
+    {
+      measure: `  the same against \`psql \\copy\` BINARY in transactions of ${DEFAULT_EXECUTION.batchSize.toLocaleString('en-US')} rows, as the export commits`,
+      figure: figures.export.postgres,
+      unit: 'rows/s',
+      limit: figures.export.postgresBatchedLimit,
+      target: '',
     },
     {
       measure: '  the same against `psql \\copy` CSV',
@@ -423,6 +433,7 @@ export function jsonReport(figures: Figures): unknown {
         rowsPerSec: pick('export.postgres', figures.export.postgres),
         limitRowsPerSec: pick('export.postgresLimit', figures.export.postgresLimit),
         binaryLimitRowsPerSec: pick('export.postgresBinaryLimit', figures.export.postgresBinaryLimit),
+        binaryBatchedLimitRowsPerSec: pick('export.postgresBatchedLimit', figures.export.postgresBatchedLimit),
         exactlyOnceRowsPerSec: pick('export.postgresExactlyOnce', figures.export.postgresExactlyOnce),
         peers: {
           deltarsAdbc: peer('export.postgres.peers.deltarsAdbc', figures.export.postgres, figures.peers.deltarsAdbc.postgres),

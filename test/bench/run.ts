@@ -140,11 +140,16 @@ async function main(): Promise<void> {
       return limit.rowsPerSec;
     });
     let postgresBinaryLimit: Figure = { error: pgProblem || 'not run' };
+    let postgresBatchedLimit: Figure = { error: pgProblem || 'not run' };
     const postgresLimit = databaseUrl
       ? await measure('psql \\copy CSV limit, rows/s', async () => {
-          const limits = await psqlCopyLimits(dir, databaseUrl, rowSource);
+          const limits = await psqlCopyLimits(dir, databaseUrl, rowSource, DEFAULT_EXECUTION.batchSize);
           postgresBinaryLimit = { value: limits.binaryRowsPerSec };
+          postgresBatchedLimit = { value: limits.binaryBatchedRowsPerSec };
           log(`psql \\copy BINARY limit, rows/s: ${limits.binaryRowsPerSec.toFixed(1)}`);
+          log(
+            `psql \\copy BINARY in ${DEFAULT_EXECUTION.batchSize}-row transactions, rows/s: ${limits.binaryBatchedRowsPerSec.toFixed(1)}`,
+          );
           return limits.csvRowsPerSec;
         })
       : { error: pgProblem };
@@ -286,7 +291,17 @@ async function main(): Promise<void> {
       files: wide.files,
       tableMb: wide.bytes / 1e6,
       commits: size.commits,
-      export: { sqlite, sqliteLimit, sqliteLimitCpu, postgres, postgresExactlyOnce, postgresLimit, postgresBinaryLimit, parquet },
+      export: {
+        sqlite,
+        sqliteLimit,
+        sqliteLimitCpu,
+        postgres,
+        postgresExactlyOnce,
+        postgresLimit,
+        postgresBinaryLimit,
+        postgresBatchedLimit,
+        parquet,
+      },
       previewWarmMs,
       previewColdMs,
       previewAppMs,
