@@ -47,9 +47,10 @@ interface Leaf {
   values: ArrayLike<unknown>;
   /** Per level, the index of its value in `values`, or -1 where it is null. */
   valueAt: Int32Array;
-  /** Per row, the index of its first level, and the number of levels at the end: a row of a list or map has one
-   * level per entry (none for an empty or null one but the first). */
-  rowStart: Int32Array;
+  /** For a leaf in a list or map, per row, the index of its first level, and the number of levels at the end: such a
+   * row has one level per entry (an empty or null one has one level all the same). Null for other leaves, whose
+   * rows and levels are one to one. */
+  rowStart: Int32Array | null;
 }
 
 export class CheckpointParquet {
@@ -126,13 +127,14 @@ export class CheckpointParquet {
     const leaf = node && this.leafUnder(node, path);
     if (!leaf) return null;
     const level = leaf.defAt[path.length - 1];
-    return (row) => leaf.defs[leaf.rowStart[row]] >= level;
+    const { rowStart } = leaf;
+    return rowStart ? (row) => leaf.defs[rowStart[row]] >= level : (row) => leaf.defs[row] >= level;
   }
 
   /** A scalar field; INT64 as numbers (log counters and epoch-ms times fit in 2^53). */
   scalar<T = unknown>(path: string[]): RowReader<T> | null {
     const leaf = this.leaves.get(path.join('.'));
-    if (!leaf || leaf.repeated >= 0) return null;
+    if (!leaf || leaf.rowStart) return null;
     return (row) => valueOf(leaf, row) as T | null;
   }
 
@@ -141,10 +143,11 @@ export class CheckpointParquet {
     const node = this.node(path);
     const element = node && leafPaths(node, path)[0];
     const leaf = element && this.leaves.get(element.join('.'));
-    if (!leaf || leaf.repeated < 0) return null;
+    const rowStart = leaf && leaf.rowStart;
+    if (!leaf || !rowStart) return null;
     const at = path.length - 1;
     return (row) => {
-      const [from, to] = entryLevels(leaf, row, at);
+      const [from, to] = entryLevels(leaf, rowStart, row, at);
       if (from < 0) return null;
       const out: unknown[] = [];
       for (let i = from; i < to; i++) out.push(valueOf(leaf, i));
@@ -158,10 +161,11 @@ export class CheckpointParquet {
     const [keyPath, valuePath] = node ? leafPaths(node, path) : [];
     const keys = keyPath && this.leaves.get(keyPath.join('.'));
     const values = valuePath && this.leaves.get(valuePath.join('.'));
-    if (!keys || !values || keys.repeated < 0) return null;
+    const rowStart = keys && keys.rowStart;
+    if (!keys || !values || !rowStart) return null;
     const at = path.length - 1;
     return (row) => {
-      const [from, to] = entryLevels(keys, row, at);
+      const [from, to] = entryLevels(keys, rowStart, row, at);
       if (from < 0) return null;
       // The key and the value of an entry are at the same level in their columns.
       const out: Record<string, unknown> = {};
@@ -277,10 +281,8 @@ function leafOf(defAt: number[], repeated: number, pages: Page[]): Leaf {
   const max = defAt[defAt.length - 1];
   const valueAt = new Int32Array(defs.length);
   for (let i = 0, next = 0; i < defs.length; i++) valueAt[i] = defs[i] === max ? next++ : -1;
-  let rowStart: Int32Array;
-  if (repeated < 0) {
-    rowStart = new Int32Array(defs.length + 1).map((_, i) => i);
-  } else {
+  let rowStart: Int32Array | null = null;
+  if (repeated >= 0) {
     const starts: number[] = [];
     for (let i = 0; i < reps.length; i++) if (reps[i] === 0) starts.push(i);
     starts.push(reps.length);
@@ -297,12 +299,12 @@ function valueOf(leaf: Leaf, level: number): unknown {
 
 /** The levels of a row's entries of the list or map at depth `at` on the leaf's path: [from, to), or [-1, -1] where
  * the list or map is null. */
-function entryLevels(leaf: Leaf, row: number, at: number): [number, number] {
-  const from = leaf.rowStart[row];
+function entryLevels(leaf: Leaf, rowStart: Int32Array, row: number, at: number): [number, number] {
+  const from = rowStart[row];
   const def = leaf.defs[from];
   if (def < leaf.defAt[at]) return [-1, -1];
   // An empty list or map has one level, which holds no entry.
-  return def < leaf.defAt[leaf.repeated] ? [from, from] : [from, leaf.rowStart[row + 1]];
+  return def < leaf.defAt[leaf.repeated] ? [from, from] : [from, rowStart[row + 1]];
 }
 
 function plain(value: unknown): unknown {
