@@ -108,7 +108,7 @@ export class CheckpointParquet {
       }
       for (const [key, pages] of parts) {
         const path = wanted.get(key)!;
-        const nodes = this.nodesOn(path);
+        const nodes = this.nodesOn(path)!;
         const defAt: number[] = [];
         let def = 0;
         for (const n of nodes) defAt.push(n.element.repetition_type === 'REQUIRED' ? def : ++def);
@@ -188,20 +188,18 @@ export class CheckpointParquet {
   }
 
   private node(path: string[]): SchemaTree | null {
-    let node: SchemaTree | undefined = this.root;
-    for (const name of path) {
-      node = node.children.find((c) => c.element.name === name);
-      if (!node) return null;
-    }
-    return node;
+    const nodes = this.nodesOn(path);
+    return nodes ? (nodes[nodes.length - 1] ?? this.root) : null;
   }
 
-  private nodesOn(path: string[]): SchemaTree[] {
+  /** The schema nodes on `path`, from the top-level column down; null when the file has no such field. */
+  private nodesOn(path: string[]): SchemaTree[] | null {
     const nodes: SchemaTree[] = [];
     let node = this.root;
     for (const name of path) {
-      node = node.children.find((c) => c.element.name === name)!;
-      nodes.push(node);
+      const child = node.children.find((c) => c.element.name === name);
+      if (!child) return null;
+      nodes.push((node = child));
     }
     return nodes;
   }
@@ -215,7 +213,7 @@ export class CheckpointParquet {
   }
 
   private decoder(meta: ColumnMetaData, compressors: Compressors | undefined): Decoder {
-    const schemaPath = [this.root, ...this.nodesOn(meta.path_in_schema)];
+    const schemaPath = [this.root, ...this.nodesOn(meta.path_in_schema)!];
     const element = schemaPath[schemaPath.length - 1].element;
     return {
       pathInSchema: meta.path_in_schema,
@@ -294,7 +292,7 @@ function leafOf(defAt: number[], repeated: number, pages: Page[]): Leaf {
 /** The value at a level (of a scalar leaf: at a row), or null. */
 function valueOf(leaf: Leaf, level: number): unknown {
   const at = leaf.valueAt[level];
-  return at < 0 ? null : plain(leaf.values[at]);
+  return at < 0 ? null : fromBigint(leaf.values[at]);
 }
 
 /** The levels of a row's entries of the list or map at depth `at` on the leaf's path: [from, to), or [-1, -1] where
@@ -307,7 +305,7 @@ function entryLevels(leaf: Leaf, rowStart: Int32Array, row: number, at: number):
   return def < leaf.defAt[leaf.repeated] ? [from, from] : [from, rowStart[row + 1]];
 }
 
-function plain(value: unknown): unknown {
+function fromBigint(value: unknown): unknown {
   return typeof value === 'bigint' ? Number(value) : value;
 }
 

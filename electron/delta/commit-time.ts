@@ -18,7 +18,7 @@ export function inCommitTimestampsFrom(metadata: Metadata): number | null {
 }
 
 /** `times` followed by `more`, each time at least 1 ms after the previous one. */
-export function extendMonotonic(times: number[], more: number[]): number[] {
+function extendMonotonic(times: number[], more: number[]): number[] {
   const out = times.slice();
   for (const t of more) out.push(out.length > 0 && t <= out[out.length - 1] ? out[out.length - 1] + 1 : t);
   return out;
