@@ -2,15 +2,10 @@
 // level, whose add actions may live in _delta_log/_sidecars). Only the columns a snapshot needs are decoded;
 // file statistics are read separately, on demand, by recordCounts().
 import { joinLocation, parentLocation } from '../storage/storage.js';
-import type { Data, Field, RecordBatch, Schema, Table } from 'apache-arrow';
-import { DeltaportError } from '../../shared/errors.js';
 import type { Action, AddFile, DeletionVectorDescriptor, Metadata, Protocol } from './actions.js';
-import { childReaders, numberReader, stringMapReader, structChild, utf8Reader, validity, type ColumnReader } from './arrow-columns.js';
-import { toPlain } from './arrow-plain.js';
+import { CheckpointParquet, type RowReader } from './checkpoint-parquet.js';
 import { readJsonActions } from './commit-file.js';
-import { corruptLog, missingFile } from './errors.js';
 import type { CheckpointRef } from './log-listing.js';
-import { openParquet, type ParquetHandle } from './parquet-file.js';
 import { resolveDataPath } from './log-paths.js';
 
 export interface CheckpointState {
@@ -81,11 +76,10 @@ export async function readCheckpointMetadata(ref: CheckpointRef): Promise<Metada
       (await readJsonActions(file)).forEach(take);
       continue;
     }
-    await withParquet(file, async (handle) => {
-      if (structFieldNames(handle.schema, ['metaData'])) {
-        takeNonFileActions(await handle.read({ columns: ['metaData'] }), take, ['metaData']);
-      }
-    });
+    const checkpoint = await CheckpointParquet.open(file);
+    if (!checkpoint.fields(['metaData'])) continue;
+    await checkpoint.read([['metaData']]);
+    takeNonFileActions(checkpoint, take, ['metaData']);
   }
   return metadata;
 }
@@ -97,26 +91,22 @@ export async function readCheckpointMetadata(ref: CheckpointRef): Promise<Metada
 export async function recordCounts(state: CheckpointState): Promise<Map<string, number | null>> {
   const counts = new Map<string, number | null>();
   for (const file of state.parquetAddSources) {
-    await withParquet(file, async (handle) => {
-      const addFields = structFieldNames(handle.schema, ['add']);
-      if (!addFields) return;
-      const columns = ['add.path'];
-      if (addFields.includes('stats')) columns.push('add.stats');
-      if (structFieldNames(handle.schema, ['add', 'stats_parsed'])?.includes('numRecords')) columns.push('add.stats_parsed.numRecords');
-      for (const batch of (await handle.read({ columns })).batches) {
-        const add = topLevel(batch, 'add');
-        if (!add) continue;
-        const paths = utf8Reader(structChild(add, 'path'));
-        const stats = utf8Reader(structChild(add, 'stats'));
-        const parsed = structChild(add, 'stats_parsed');
-        const parsedCount = numberReader(parsed && structChild(parsed, 'numRecords'));
-        const isAdd = validity(add);
-        for (let i = 0; i < batch.numRows; i++) {
-          const p = paths(i);
-          if (p !== null && isAdd(i)) counts.set(p, parsedCount(i) ?? numRecordsOf(stats(i)));
-        }
-      }
-    });
+    const checkpoint = await CheckpointParquet.open(file);
+    const addFields = checkpoint.fields(['add']);
+    if (!addFields) continue;
+    const columns = [['add', 'path']];
+    if (addFields.includes('stats')) columns.push(['add', 'stats']);
+    if (checkpoint.fields(['add', 'stats_parsed'])?.includes('numRecords')) columns.push(['add', 'stats_parsed', 'numRecords']);
+    await checkpoint.read(columns);
+    const isAdd = checkpoint.presence(['add']);
+    const paths = checkpoint.scalar<string>(['add', 'path']);
+    const stats = checkpoint.scalar<string>(['add', 'stats']);
+    const parsedCount = checkpoint.scalar<number>(['add', 'stats_parsed', 'numRecords']);
+    if (!isAdd || !paths) continue;
+    for (let i = 0; i < checkpoint.numRows; i++) {
+      const p = paths(i);
+      if (p !== null && isAdd(i)) counts.set(p, parsedCount?.(i) ?? numRecordsOf(stats?.(i)));
+    }
   }
   return counts;
 }
@@ -133,124 +123,68 @@ export function numRecordsOf(stats: string | null | undefined): number | null {
 }
 
 async function readParquetActions(file: string, withNonFileActions: boolean, take: (action: Action) => void): Promise<void> {
-  await withParquet(file, async (handle) => {
-    const addFields = structFieldNames(handle.schema, ['add']) ?? [];
-    const columns = ADD_FIELDS.filter((f) => addFields.includes(f)).map((f) => `add.${f}`);
-    if (withNonFileActions) {
-      columns.push(...NON_FILE_ACTIONS.filter((name) => handle.schema.fields.some((f) => f.name === name)));
-    }
-    if (columns.length === 0) return;
-    const table = await handle.read({ columns });
-    takeAdds(table, take);
-    if (withNonFileActions) takeNonFileActions(table, take);
-  });
+  const checkpoint = await CheckpointParquet.open(file);
+  const addFields = checkpoint.fields(['add']) ?? [];
+  const nonFile = withNonFileActions ? NON_FILE_ACTIONS.filter((name) => checkpoint.fields([name])) : [];
+  await checkpoint.read([...ADD_FIELDS.filter((f) => addFields.includes(f)).map((f) => ['add', f]), ...nonFile.map((name) => [name])]);
+  takeAdds(checkpoint, take);
+  takeNonFileActions(checkpoint, take, nonFile);
 }
 
-function takeAdds(table: Table, take: (action: Action) => void): void {
-  for (const batch of table.batches) {
-    const add = topLevel(batch, 'add');
-    if (!add) continue;
-    const read = childReaders(add, {
-      path: utf8Reader,
-      partitionValues: stringMapReader,
-      size: numberReader,
-      modificationTime: numberReader,
-      deletionVector: deletionVectorReader,
+function takeAdds(checkpoint: CheckpointParquet, take: (action: Action) => void): void {
+  // Rows of other actions (protocol, metaData, txn) have a null add; delta-rs writes add.path as required, so the
+  // add's own presence is what tells.
+  const isAdd = checkpoint.presence(['add']);
+  const path = checkpoint.scalar<string>(['add', 'path']);
+  if (!isAdd || !path) return;
+  const partitionValues = checkpoint.map(['add', 'partitionValues']);
+  const size = checkpoint.scalar<number>(['add', 'size']);
+  const modificationTime = checkpoint.scalar<number>(['add', 'modificationTime']);
+  const deletionVector = deletionVectorReader(checkpoint);
+  for (let i = 0; i < checkpoint.numRows; i++) {
+    const p = path(i);
+    if (p === null || !isAdd(i)) continue;
+    take({
+      add: {
+        path: p,
+        partitionValues: (partitionValues?.(i) ?? {}) as AddFile['partitionValues'],
+        size: size?.(i) ?? 0,
+        modificationTime: modificationTime?.(i) ?? 0,
+        // A checkpoint describes state, not change.
+        dataChange: false,
+        deletionVector: deletionVector(i),
+      },
     });
-    // Rows of other actions (protocol, metaData, txn) have a null add; delta-rs writes add.path as required, so
-    // under a null add it reads as '' rather than null: the struct's own validity is what tells.
-    const isAdd = validity(add);
-    for (let i = 0; i < batch.numRows; i++) {
-      const path = read.path(i);
-      if (path === null || !isAdd(i)) continue;
-      take({
-        add: {
-          path,
-          partitionValues: read.partitionValues(i) ?? {},
-          size: read.size(i) ?? 0,
-          modificationTime: read.modificationTime(i) ?? 0,
-          // A checkpoint describes state, not change.
-          dataChange: false,
-          deletionVector: read.deletionVector(i),
-        },
-      });
-    }
   }
 }
 
-function deletionVectorReader(data: Data | null): ColumnReader<DeletionVectorDescriptor> {
-  if (!data) return () => null;
-  const read = childReaders(data, {
-    storageType: utf8Reader,
-    pathOrInlineDv: utf8Reader,
-    offset: numberReader,
-    sizeInBytes: numberReader,
-    cardinality: numberReader,
-  });
-  const valid = validity(data);
+function deletionVectorReader(checkpoint: CheckpointParquet): RowReader<DeletionVectorDescriptor> {
+  const present = checkpoint.presence(['add', 'deletionVector']);
+  if (!present) return () => null;
+  const field = <T>(name: string): RowReader<T> => checkpoint.scalar<T>(['add', 'deletionVector', name]) ?? (() => null);
+  const storageType = field<DeletionVectorDescriptor['storageType']>('storageType');
+  const pathOrInlineDv = field<string>('pathOrInlineDv');
+  const offset = field<number>('offset');
+  const sizeInBytes = field<number>('sizeInBytes');
+  const cardinality = field<number>('cardinality');
   return (row) =>
-    valid(row)
+    present(row)
       ? {
-          storageType: read.storageType(row) as DeletionVectorDescriptor['storageType'],
-          pathOrInlineDv: read.pathOrInlineDv(row) ?? '',
-          offset: read.offset(row),
-          sizeInBytes: read.sizeInBytes(row) ?? 0,
-          cardinality: read.cardinality(row) ?? 0,
+          storageType: storageType(row)!,
+          pathOrInlineDv: pathOrInlineDv(row) ?? '',
+          offset: offset(row),
+          sizeInBytes: sizeInBytes(row) ?? 0,
+          cardinality: cardinality(row) ?? 0,
         }
       : null;
 }
 
-// protocol, metaData and sidecar rows are few: the generic (slow) conversion is fine once the row is found.
-function takeNonFileActions(table: Table, take: (action: Action) => void, names: readonly string[] = NON_FILE_ACTIONS): void {
-  for (const batch of table.batches) {
-    for (const name of names) {
-      const data = topLevel(batch, name);
-      if (!data || data.nullCount === data.length) continue;
-      const column = batch.getChild(name);
-      const valid = validity(data);
-      for (let i = 0; i < batch.numRows; i++) {
-        if (valid(i)) take({ [name]: toPlain(column?.get(i)) } as Action);
-      }
-    }
+// protocol, metaData and sidecar rows are few: each is put together whole, as it reads in a JSON commit.
+function takeNonFileActions(checkpoint: CheckpointParquet, take: (action: Action) => void, names: readonly string[]): void {
+  for (const name of names) {
+    const present = checkpoint.presence([name]);
+    const read = checkpoint.plain([name]);
+    if (!present || !read) continue;
+    for (let i = 0; i < checkpoint.numRows; i++) if (present(i)) take({ [name]: read(i) } as Action);
   }
-}
-
-function topLevel(batch: RecordBatch, name: string): Data | null {
-  const index = batch.schema.fields.findIndex((f) => f.name === name);
-  return index < 0 ? null : batch.data.children[index];
-}
-
-/** The field names of the struct at `path` (["add"], ["add", "stats_parsed"]), or null when the file has none. */
-function structFieldNames(schema: Schema, path: string[]): string[] | null {
-  let fields: Field[] = schema.fields;
-  for (const name of path) {
-    const field = fields.find((f) => f.name === name);
-    if (!field) return null;
-    fields = (field.type.children ?? []) as Field[];
-  }
-  return fields.map((f) => f.name);
-}
-
-async function withParquet(file: string, use: (handle: ParquetHandle) => Promise<void>): Promise<void> {
-  let handle: ParquetHandle;
-  try {
-    handle = await openParquet(file, 'checkpoint file');
-  } catch (err) {
-    throw checkpointError(err);
-  }
-  try {
-    await use(handle);
-  } catch (err) {
-    throw checkpointError(err);
-  } finally {
-    handle.close();
-  }
-}
-
-/** The door's errors keep their message and become log errors: a checkpoint is part of the log. */
-function checkpointError(err: unknown): unknown {
-  if (!(err instanceof DeltaportError)) return err;
-  if (err.code === 'MISSING_FILE') return missingFile(err.message);
-  if (err.code === 'CORRUPT_DATA') return corruptLog(err.message);
-  return err;
 }

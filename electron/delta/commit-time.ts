@@ -17,36 +17,46 @@ export function inCommitTimestampsFrom(metadata: Metadata): number | null {
   return Number.isInteger(from) && from >= 0 ? from : 0;
 }
 
-/** Each time at least 1 ms after the previous one. */
-export function makeMonotonic(times: number[]): number[] {
-  const out: number[] = [];
-  for (const t of times) out.push(out.length > 0 && t <= out[out.length - 1] ? out[out.length - 1] + 1 : t);
+/** `times` followed by `more`, each time at least 1 ms after the previous one. */
+function extendMonotonic(times: number[], more: number[]): number[] {
+  const out = times.slice();
+  for (const t of more) out.push(out.length > 0 && t <= out[out.length - 1] ? out[out.length - 1] + 1 : t);
   return out;
 }
 
 export interface ClockSources {
-  /** Modification time (epoch ms) of a log file; cached by the caller since log files are immutable. */
-  mtime(file: string): Promise<number>;
+  /** Modification times (epoch ms) of log files, in the order given; cached by the caller since log files are
+   * immutable. */
+  mtimes(files: string[]): Promise<number[]>;
   commitInfo(version: number): Promise<CommitInfo | null>;
 }
 
-/** Commit times of the readable versions of one listing. */
+/**
+ * Commit times of the readable versions of one listing. A version's monotonic file time depends on the file time of
+ * every version before it, so file times are read from the earliest version on, only as far as a question needs:
+ * a timestamp in the middle of a long log reads the times of the versions up to it, not of all.
+ */
 export class CommitClock {
-  private fileTimes: Promise<number[]> | null = null;
+  /** The last version timed by its file; the later ones have in-commit timestamps. */
+  private readonly lastFileTimed: number;
+  /** Monotonic file times of the versions from the earliest on, as far as they were needed. */
+  private prefix: Promise<number[]> = Promise.resolve([]);
 
   constructor(
     private readonly listing: LogListing,
     /** From inCommitTimestampsFrom() on the latest metadata. */
     private readonly ictFrom: number | null,
     private readonly sources: ClockSources,
-  ) {}
+  ) {
+    const { earliest, latest, commits } = listing;
+    const beforeIct = ictFrom === null ? latest : Math.min(latest, ictFrom - 1);
+    // The earliest version may exist only as a checkpoint (its commit cleaned up): with no commitInfo, its file times it.
+    this.lastFileTimed = commits.has(earliest) ? beforeIct : Math.max(beforeIct, earliest);
+  }
 
   async timeOf(version: number): Promise<number> {
-    const { earliest } = this.listing;
-    const jsonGone = !this.listing.commits.has(version);
-    if (this.ictFrom === null || version < this.ictFrom || jsonGone) return (await this.monotonicFileTimes())[version - earliest];
-    const info = await this.sources.commitInfo(version);
-    const ict = info?.inCommitTimestamp;
+    if (version <= this.lastFileTimed) return (await this.fileTimesThrough(version))[version - this.listing.earliest];
+    const ict = (await this.sources.commitInfo(version))?.inCommitTimestamp;
     if (typeof ict !== 'number') {
       throw corruptLog(`commit ${version} has no inCommitTimestamp, though in-commit timestamps are enabled from version ${this.ictFrom}`);
     }
@@ -63,14 +73,23 @@ export class CommitClock {
     if (timestampMs < first) {
       throw timestampOutOfRange(`timestamp ${iso(timestampMs)} is before the earliest commit (version ${earliest} at ${iso(first)})`);
     }
-    const last = await this.timeOf(latest);
-    if (timestampMs > last) {
-      throw timestampOutOfRange(`timestamp ${iso(timestampMs)} is after the latest commit (version ${latest} at ${iso(last)})`);
+    const ictStart = this.lastFileTimed + 1;
+    const inIct = ictStart <= latest && timestampMs >= (await this.timeOf(ictStart));
+    const version = inIct ? await this.searchInCommitTimestamps(timestampMs, ictStart) : await this.searchFileTimes(timestampMs);
+    if (version === latest) {
+      const last = await this.timeOf(latest);
+      if (timestampMs > last) {
+        throw timestampOutOfRange(`timestamp ${iso(timestampMs)} is after the latest commit (version ${latest} at ${iso(last)})`);
+      }
     }
-    // Invariant: timeOf(lo) <= timestampMs. Commit times rise with the version, so binary search applies; with
-    // in-commit timestamps it reads only the commitInfo of the versions it probes.
-    let lo = earliest;
-    let hi = latest;
+    return version;
+  }
+
+  // Commit times rise with the version, so binary search applies: it reads only the commitInfo of the versions it
+  // probes. Invariant: timeOf(lo) <= timestampMs.
+  private async searchInCommitTimestamps(timestampMs: number, from: number): Promise<number> {
+    let lo = from;
+    let hi = this.listing.latest;
     while (lo < hi) {
       const mid = lo + Math.ceil((hi - lo) / 2);
       if ((await this.timeOf(mid)) <= timestampMs) lo = mid;
@@ -79,34 +98,78 @@ export class CommitClock {
     return lo;
   }
 
-  // Index = version - earliest, up to the last version timed by its file. The earliest version may exist only as a
-  // checkpoint (its commit cleaned up): its checkpoint file's time stands in.
-  private monotonicFileTimes(): Promise<number[]> {
-    if (!this.fileTimes) {
-      const { earliest, latest, commits, checkpoints } = this.listing;
-      const last = this.ictFrom === null ? latest : Math.min(latest, this.ictFrom - 1);
-      const files: string[] = [];
-      for (let v = earliest; v <= Math.max(last, earliest); v++) {
-        const file = commits.get(v) ?? checkpoints.find((c) => c.version === v)?.files[0];
-        if (!file) throw corruptLog(`commit ${v} is missing from _delta_log`);
-        files.push(file);
+  /** Among the file-timed versions; the earliest's time is at or before `timestampMs`. */
+  private async searchFileTimes(timestampMs: number): Promise<number> {
+    const { earliest } = this.listing;
+    // A version whose file is later than the timestamp was committed after it (making times monotonic only moves
+    // them later), and so was every version after it: the answer is before the first such version. It is found by
+    // binary search on the files' own times, which rise with the version in any usual log; where they do not, the
+    // bound found is only later than needed, never wrong.
+    let after = this.lastFileTimed + 1;
+    let lo = earliest + 1;
+    let hi = this.lastFileTimed;
+    while (lo <= hi) {
+      const mid = lo + Math.floor((hi - lo) / 2);
+      const [raw] = await this.sources.mtimes([this.fileOf(mid)]);
+      if (raw > timestampMs) {
+        after = mid;
+        hi = mid - 1;
+      } else {
+        lo = mid + 1;
       }
-      this.fileTimes = Promise.all(files.map((file) => this.sources.mtime(file))).then(makeMonotonic);
-      this.fileTimes.catch(() => (this.fileTimes = null));
     }
-    return this.fileTimes;
+    const times = await this.fileTimesThrough(after - 1);
+    // Invariant: times[lo] <= timestampMs (times[0] is the earliest's).
+    lo = 0;
+    hi = after - 1 - earliest;
+    while (lo < hi) {
+      const mid = lo + Math.ceil((hi - lo) / 2);
+      if (times[mid] <= timestampMs) lo = mid;
+      else hi = mid - 1;
+    }
+    return earliest + lo;
+  }
+
+  /** The monotonic file times from the earliest version through `version`, reading the file times not yet read. */
+  private fileTimesThrough(version: number): Promise<number[]> {
+    const known = this.prefix;
+    const extended = known.then(async (times) => {
+      const from = this.listing.earliest + times.length;
+      if (version < from) return times;
+      const files: string[] = [];
+      for (let v = from; v <= version; v++) files.push(this.fileOf(v));
+      return extendMonotonic(times, await this.sources.mtimes(files));
+    });
+    // A failed read is reported to its caller; the next question tries again from what was known.
+    this.prefix = extended.catch(() => known);
+    return extended;
+  }
+
+  /** The file that times a version: its commit, or its checkpoint where only that is left. */
+  private fileOf(version: number): string {
+    const file = this.listing.commits.get(version) ?? this.listing.checkpoints.find((c) => c.version === version)?.files[0];
+    if (!file) throw corruptLog(`commit ${version} is missing from _delta_log`);
+    return file;
   }
 }
 
-/** Modification time in whole ms, as object stores and Spark report it: from the listing where it gave one. */
-export async function fileMtime(file: string, listing: LogListing): Promise<number> {
-  const listed = listing.modified.get(file);
-  if (listed !== undefined) return listed;
+/** Modification times in whole ms, as object stores and Spark report them: from the listing where it gave them,
+ * else from the storage, many at once where it can. */
+export async function fileMtimes(files: string[], listing: LogListing): Promise<number[]> {
+  const times = files.map((file) => listing.modified.get(file));
+  const unlisted = files.filter((_, i) => times[i] === undefined);
+  if (unlisted.length === 0) return times as number[];
+  const storage = storageFor(listing.logDir);
+  let read: number[];
   try {
-    return (await storageFor(file).stat(file)).modifiedMs;
+    read = storage.modifiedTimes
+      ? await storage.modifiedTimes(unlisted)
+      : await Promise.all(unlisted.map(async (file) => (await storage.stat(file)).modifiedMs));
   } catch (err) {
-    throw corruptLog(`cannot read the time of ${file}: ${err instanceof DeltaportError ? err.message : String(err)}`);
+    throw corruptLog(`cannot read a commit time: ${err instanceof DeltaportError ? err.message : String(err)}`);
   }
+  let next = 0;
+  return times.map((t) => t ?? read[next++]);
 }
 
 export function iso(ms: number): string {

@@ -18,17 +18,24 @@ const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]+:/;
  * The result is normalized so that the add and the remove of one file yield the same string however each spelled it.
  */
 export function resolveDataPath(base: string, logPath: string): string {
+  return dataPathResolver(base)(logPath);
+}
+
+/** resolveDataPath for the many paths of one base (a replay's adds): what the base is, is found once. */
+export function dataPathResolver(base: string): (logPath: string) => string {
   const cloudBase = isCloudLocation(base);
-  if (!cloudBase && path.sep === '/' && PLAIN_RELATIVE.test(logPath) && path.isAbsolute(base)) {
-    return base.endsWith('/') ? base + logPath : `${base}/${logPath}`;
-  }
-  if (SCHEME.test(logPath)) return absoluteLocation(logPath);
-  const decoded = decodeLogPath(logPath);
-  if (cloudBase) {
-    if (decoded.startsWith('/')) throw corruptLog(`cannot read file path '${logPath}': an absolute local path in a table in the cloud`);
-    return joinLocation(base, decoded);
-  }
-  return path.isAbsolute(decoded) ? path.normalize(decoded) : path.resolve(base, decoded);
+  const plainJoins = !cloudBase && path.sep === '/' && path.isAbsolute(base);
+  const prefix = base.endsWith('/') ? base : `${base}/`;
+  return (logPath) => {
+    if (plainJoins && PLAIN_RELATIVE.test(logPath)) return prefix + logPath;
+    if (SCHEME.test(logPath)) return absoluteLocation(logPath);
+    const decoded = decodeLogPath(logPath);
+    if (cloudBase) {
+      if (decoded.startsWith('/')) throw corruptLog(`cannot read file path '${logPath}': an absolute local path in a table in the cloud`);
+      return joinLocation(base, decoded);
+    }
+    return path.isAbsolute(decoded) ? path.normalize(decoded) : path.resolve(base, decoded);
+  };
 }
 
 /** An absolute URI in the log (a data file, a 'p' deletion vector): a local file: URI or a cloud URL. */

@@ -4,7 +4,7 @@ import type { Action, AddFile, DeletionVectorDescriptor, Metadata, Protocol } fr
 import type { CheckpointState } from './checkpoint-reader.js';
 import { corruptLog } from './errors.js';
 import type { LiveFile } from './snapshot.js';
-import { resolveDataPath } from './log-paths.js';
+import { dataPathResolver } from './log-paths.js';
 
 export interface ReplayResult {
   protocol: Protocol;
@@ -18,15 +18,16 @@ export function replay(tableRoot: string, version: number, checkpoint: Checkpoin
   let protocol = checkpoint?.protocol ?? null;
   let metadata = checkpoint?.metadata ?? null;
   const live = new Map<string, LiveFile>();
+  const resolve = dataPathResolver(tableRoot);
   const addLive = (add: AddFile): void => {
-    const absolutePath = resolveDataPath(tableRoot, add.path);
+    const absolutePath = resolve(add.path);
     live.set(fileKey(absolutePath, add.deletionVector), { add, absolutePath });
   };
   checkpoint?.adds.forEach(addLive);
   for (const actions of commits) {
     for (const action of actions) {
       if (action.add) addLive(action.add);
-      else if (action.remove) live.delete(fileKey(resolveDataPath(tableRoot, action.remove.path), action.remove.deletionVector));
+      else if (action.remove) live.delete(fileKey(resolve(action.remove.path), action.remove.deletionVector));
       else if (action.protocol) protocol = action.protocol;
       else if (action.metaData) metadata = action.metaData;
     }

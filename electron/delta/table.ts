@@ -8,7 +8,7 @@ import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
 import type { Action, CommitInfo, Metadata } from './actions.js';
 import { numRecordsOf, readCheckpoint, readCheckpointMetadata, recordCounts, type CheckpointState } from './checkpoint-reader.js';
 import { readJsonActions } from './commit-file.js';
-import { CommitClock, fileMtime, inCommitTimestampsFrom } from './commit-time.js';
+import { CommitClock, fileMtimes, inCommitTimestampsFrom } from './commit-time.js';
 import { corruptLog, tableNotFound } from './errors.js';
 import { checkpointStats, parseStats, type FileStats } from './filter/file-stats.js';
 import { commitSummary, historyVersions } from './history.js';
@@ -38,7 +38,7 @@ export class DeltaTable {
   private readonly checkpointCounts = new Map<string, Promise<Map<string, number | null>>>();
   private readonly checkpointFileStats = new Map<string, Promise<Map<string, FileStats | null>>>();
   private readonly states = new Map<number, Promise<ReplayResult>>();
-  private readonly mtimes = new Map<string, Promise<number>>();
+  private readonly fileTimes = new Map<string, number>();
   /** The checkpoint each file list was built from: where its adds' statistics are. */
   private readonly fileSources = new WeakMap<LiveFile[], CheckpointRef | null>();
   private clock: { listing: LogListing; clock: Promise<CommitClock> } | null = null;
@@ -227,10 +227,10 @@ export class DeltaTable {
   // whenever the folder changed.
   private clockFor(listing: LogListing): Promise<CommitClock> {
     if (this.clock?.listing !== listing) {
-      const clock = this.latestMetadata(listing).then(
-        (metadata) =>
-          new CommitClock(listing, inCommitTimestampsFrom(metadata), {
-            mtime: (file) => this.mtime(file, listing),
+      const clock = this.inCommitTimestampsStart(listing).then(
+        (ictFrom) =>
+          new CommitClock(listing, ictFrom, {
+            mtimes: (files) => this.mtimes(files, listing),
             commitInfo: (v) => this.commitInfo(v, listing),
           }),
       );
@@ -242,8 +242,19 @@ export class DeltaTable {
     return this.clock.clock;
   }
 
-  // Time travel needs the latest metadata, not the latest file list: the newest metaData among the commits after the
-  // checkpoint, else the checkpoint's own, read alone.
+  // Where in-commit timestamps are on, every commit carries one in its commitInfo (PROTOCOL.md "In-Commit
+  // Timestamps"): a latest commit without one says they are off without the latest metadata, often only in the
+  // checkpoint, a Parquet read of its own.
+  private async inCommitTimestampsStart(listing: LogListing): Promise<number | null> {
+    if (listing.commits.has(listing.latest)) {
+      const info = await this.commitInfo(listing.latest, listing);
+      if (typeof info?.inCommitTimestamp !== 'number') return null;
+    }
+    return inCommitTimestampsFrom(await this.latestMetadata(listing));
+  }
+
+  // The latest metadata, not the latest file list: the newest metaData among the commits after the checkpoint, else
+  // the checkpoint's own, read alone.
   private async latestMetadata(listing: LogListing): Promise<Metadata> {
     const known = this.states.get(listing.latest);
     if (known) return (await known).metadata;
@@ -259,14 +270,10 @@ export class DeltaTable {
     return metadata ?? (await this.stateAt(listing, listing.latest)).metadata;
   }
 
-  private mtime(file: string, listing: LogListing): Promise<number> {
-    let t = this.mtimes.get(file);
-    if (t === undefined) {
-      t = fileMtime(file, listing);
-      this.mtimes.set(file, t);
-      t.catch(() => this.mtimes.delete(file));
-    }
-    return t;
+  private async mtimes(files: string[], listing: LogListing): Promise<number[]> {
+    const unknown = files.filter((file) => !this.fileTimes.has(file));
+    if (unknown.length > 0) (await fileMtimes(unknown, listing)).forEach((t, i) => this.fileTimes.set(unknown[i], t));
+    return files.map((file) => this.fileTimes.get(file)!);
   }
 
   private async commitInfo(version: number, listing: LogListing): Promise<CommitInfo | null> {

@@ -1,6 +1,6 @@
 // A local folder as storage: the one module of the reader that calls node:fs.
-import { openAsBlob } from 'node:fs';
-import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { openAsBlob, readFileSync, statSync } from 'node:fs';
+import { open, readdir, stat } from 'node:fs/promises';
 import { countFetch } from './fetch-counter.js';
 import { StorageError, type ListedObject, type ObjectMeta, type Storage } from './storage.js';
 
@@ -12,6 +12,9 @@ const CAUSES: Record<string, [StorageError['reason'], string]> = {
   EISDIR: ['is-folder', 'it is a folder, not a file'],
   EIO: ['failed', 'an input/output error from the disk'],
 };
+
+// Stats asked synchronously before the thread is let go: about a millisecond's worth.
+const STAT_SLICE = 256;
 
 export class LocalStorage implements Storage {
   async list(folder: string, startAfter?: string): Promise<ListedObject[]> {
@@ -29,9 +32,11 @@ export class LocalStorage implements Storage {
     return names.map((name) => ({ name, size: null, modifiedMs: null }));
   }
 
+  /** What is read whole is the log's JSON: small files, many of them, each read in a fraction of what a round trip
+   * through the thread pool costs (the 99 commits after a checkpoint: 3 ms of CPU time instead of 12), so synchronously. */
   async read(location: string): Promise<Uint8Array> {
     try {
-      const bytes = await readFile(location);
+      const bytes = readFileSync(location);
       countFetch(bytes.length);
       return bytes;
     } catch (err) {
@@ -64,6 +69,22 @@ export class LocalStorage implements Storage {
     } catch (err) {
       throw failure(err, location);
     }
+  }
+
+  /** A disk answers a stat from its cache in microseconds, a small part of what a round trip through the thread pool
+   * costs (the times of a 10,000-commit log: a fifth of the CPU time), so these are asked synchronously, a slice at a
+   * time, the thread free between slices. */
+  async modifiedTimes(locations: string[]): Promise<number[]> {
+    const times: number[] = [];
+    for (const location of locations) {
+      if (times.length > 0 && times.length % STAT_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+      try {
+        times.push(Math.floor(statSync(location).mtimeMs));
+      } catch (err) {
+        throw failure(err, location);
+      }
+    }
+    return times;
   }
 
   /** The disk's own lazy Blob: parquet-wasm's slices read straight from the file. It opens nothing until read, so

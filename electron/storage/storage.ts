@@ -32,6 +32,8 @@ export interface Storage {
   /** Exactly `length` bytes from `offset`; a file that ends sooner fails. */
   readRange(location: string, offset: number, length: number): Promise<Uint8Array>;
   stat(location: string): Promise<ObjectMeta>;
+  /** A disk only: the modification times (epoch ms) of many files, in the order given; a store's listing gives them. */
+  modifiedTimes?(locations: string[]): Promise<number[]>;
   /** The file as a Blob for parquet-wasm, whose reads become ranged reads; `size` from stat(). */
   blob(location: string, size: number): Promise<Blob>;
   /** A disk's folder changes its modification time when a file is added or removed: a stamp of that, and the time

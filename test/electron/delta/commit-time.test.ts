@@ -102,6 +102,44 @@ describe('commit times from file modification times', () => {
   });
 });
 
+describe('timestamp search over a long log', () => {
+  // 40 commits a minute apart, but version 10's file is 4.5 minutes late: versions 10 to 14 are moved to 1 ms apart
+  // after it. The search bounds the answer by the files' own times, which here do not rise everywhere.
+  const MINUTE = 60_000;
+  const fileTime = (version: number): number => BASE + version * MINUTE + (version === 10 ? 4.5 * MINUTE : 0);
+
+  function longLog(): string {
+    const root = scratch.make();
+    const log = path.join(root, '_delta_log');
+    mkdirSync(log);
+    const schemaString = JSON.stringify({ type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] });
+    for (let version = 0; version < 40; version++) {
+      const actions: Json[] = [{ commitInfo: { timestamp: fileTime(version), operation: 'WRITE' } }];
+      if (version === 0) {
+        actions.push({ protocol: { minReaderVersion: 1, minWriterVersion: 2 } });
+        actions.push({
+          metaData: { id: 'long', format: { provider: 'parquet', options: {} }, schemaString, partitionColumns: [], configuration: {} },
+        });
+      }
+      const file = path.join(log, `${v(version)}.json`);
+      writeFileSync(file, actions.map((a) => JSON.stringify(a)).join('\n'));
+      setTime(file, fileTime(version));
+    }
+    return root;
+  }
+
+  it('resolves timestamps around a commit file written late', async () => {
+    const table = await DeltaTable.open(longLog());
+    expect(await table.resolveTimestamp(BASE + 9 * MINUTE)).toBe(9);
+    expect(await table.resolveTimestamp(BASE + 14.5 * MINUTE - 1)).toBe(9);
+    expect(await table.resolveTimestamp(BASE + 14.5 * MINUTE)).toBe(10);
+    expect(await table.resolveTimestamp(BASE + 14.5 * MINUTE + 4)).toBe(14);
+    expect(await table.resolveTimestamp(BASE + 29 * MINUTE + 59_999)).toBe(29);
+    expect(await table.commitTime(12)).toBe(BASE + 14.5 * MINUTE + 2);
+    expect(await table.resolveTimestamp(BASE + 39 * MINUTE)).toBe(39);
+  });
+});
+
 describe('commit times from in-commit timestamps', () => {
   it('uses inCommitTimestamp, not the file time, when the table enables it from its creation', async () => {
     const root = copyOf('cdc_ict_table');
