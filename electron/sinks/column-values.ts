@@ -18,22 +18,8 @@ export type SqliteValue = number | bigint | string | Buffer;
 
 const MS_PER_DAY = 86_400_000;
 
-/** Writes rows [first, first + rows) of a column into `into` at `at`, `at + stride`, ... (null for SQL NULL). */
-export type ColumnFiller = (into: unknown[], first: number, rows: number, at: number, stride: number) => void;
-
-/** A SQLite filler: the null check disappears for columns without nulls, the common case. */
-export function sqliteFiller(data: Data, field: StructField): ColumnFiller {
-  const read = sqliteReader(data, field);
-  if (data.nullCount === 0 && data.type.typeId !== Type.Null) {
-    return (into, first, rows, at, stride) => {
-      for (let i = first, end = first + rows; i < end; i++, at += stride) into[at] = read(i);
-    };
-  }
-  const isNull = isNullAt(data);
-  return (into, first, rows, at, stride) => {
-    for (let i = first, end = first + rows; i < end; i++, at += stride) into[at] = isNull(i) ? null : read(i);
-  };
-}
+/** SQLite stores NaN as NULL; this text keeps the value distinguishable from a missing one. */
+export const NAN_TEXT = 'NaN';
 
 /** Values bound into SQLite: INTEGER, REAL, exact TEXT, BLOB. */
 export function sqliteReader(data: Data, field: StructField): CellReader<SqliteValue> {
@@ -46,10 +32,9 @@ export function sqliteReader(data: Data, field: StructField): CellReader<SqliteV
     case 'real':
     case 'double': {
       const number = numberReader(data);
-      // SQLite stores NaN as NULL; the text keeps the value distinguishable from a missing one.
       return (i) => {
         const v = number(i);
-        return v === v ? v : 'NaN';
+        return v === v ? v : NAN_TEXT;
       };
     }
     case 'binary':
@@ -156,19 +141,29 @@ function dateReader(data: Data): CellReader<string> {
  * when bound). */
 function timestampReader(data: Data, utc: boolean): CellReader<string> {
   if (data.type.typeId !== Type.Timestamp) return genericText(data);
+  const { bytes, ends } = timestampBytes(data, utc, scratchBytes(data.length * MAX_TIMESTAMP_BYTES));
+  const text = bytes.toString('latin1', 0, ends[data.length]);
+  return (i) => text.substring(ends[i], ends[i + 1]);
+}
+
+/** A Timestamp column's texts as ASCII bytes: row i's are bytes[ends[i], ends[i + 1]) (none for a null). `bytes`
+ * needs MAX_TIMESTAMP_BYTES per row. */
+export function timestampBytes(
+  data: Data,
+  utc: boolean,
+  bytes: Buffer = Buffer.allocUnsafe(data.length * MAX_TIMESTAMP_BYTES),
+): { bytes: Buffer; ends: Int32Array } {
   const write = timestampByteWriter((data.type as Timestamp).unit, utc);
   const ticks = int64Reader(data.values as BigInt64Array);
   const isNull = isNullAt(data);
   const rows = data.length;
-  const bytes = scratchBytes(rows * MAX_TIMESTAMP_BYTES);
   const ends = new Int32Array(rows + 1);
   let pos = 0;
   for (let i = 0; i < rows; i++) {
     if (!isNull(i)) pos = write(bytes, pos, ticks(i));
     ends[i + 1] = pos;
   }
-  const text = bytes.toString('latin1', 0, pos);
-  return (i) => text.substring(ends[i], ends[i + 1]);
+  return { bytes, ends };
 }
 
 let scratch = Buffer.alloc(0);

@@ -6,7 +6,7 @@ import { validationError } from '../../shared/errors.js';
 import { exportSinkProblems, type ExportPlan, type SqlSinkSpec } from '../../shared/sink-spec.js';
 import { binaryCopyFits } from './copy-binary.js';
 import { quoteIdent, quoteList } from './sql-identifiers.js';
-import { copySql, insertValuesSql, upsertMergeSql, upsertTempSql, UPSERT_TEMP } from './sql-statements.js';
+import { copySql, sameColumns, sqliteInsertSql, upsertMergeSql, upsertTempSql, UPSERT_TEMP } from './sql-statements.js';
 import { createTableSql, incompatibility, type Dialect, type ExistingColumn } from './sql-types.js';
 
 export interface TableDescription {
@@ -63,7 +63,7 @@ export function buildPlan(
         `DROP TABLE IF EXISTS ${quoteIdent(table)}`,
         `ALTER TABLE ${quoteIdent(stage)} RENAME TO ${quoteIdent(table)}`,
       ];
-      plan.statement = dialect === 'postgres' ? copySql(stage, fields, binary) : insertValuesSql(stage, fields, 1, null);
+      plan.statement = dialect === 'postgres' ? copySql(stage, fields, binary) : sqliteInsertSql(stage, fields, null, true);
       return plan;
     }
     default:
@@ -71,7 +71,7 @@ export function buildPlan(
       else plan.incompatibility = incompatibility(dialect, table, fields, existing.columns) ?? missingUniqueKey(table, keys, existing);
       plan.statement =
         dialect === 'sqlite'
-          ? insertValuesSql(table, fields, 1, keys)
+          ? sqliteInsertSql(table, fields, keys, existing === null || sameColumns(existing.columns, fields))
           : keys
             ? `${upsertTempSql(fields)}; ${copySql(UPSERT_TEMP, fields, binary)}; ${upsertMergeSql(table, fields, keys)}`
             : copySql(table, fields, binary);

@@ -2,17 +2,26 @@
 // parameters or COPY data.
 import type { StructField } from '../../shared/delta-schema.js';
 import { quoteIdent, quoteList } from './sql-identifiers.js';
-import { sqlType } from './sql-types.js';
+import { IMAGE_TABLE, imageColumn } from './sqlite-image.js';
+import { sqlType, type ExistingColumn } from './sql-types.js';
 
-/** Rows per SQLite INSERT: enough to amortize the statement, within SQLite's 32766 bound parameters. */
-export function sqliteRowsPerInsert(columns: number): number {
-  return Math.max(1, Math.min(100, Math.floor(32_766 / Math.max(1, columns))));
+/** The schema a SQLite transaction's rows are attached as (sqlite-image.ts). */
+export const SQLITE_IMAGE_SCHEMA = 'deltaport_batch';
+
+/** SQLite: a transaction's rows copied from their attached image. Into every column of the target in its order the
+ * SELECT is `*`, which lets SQLite copy the records as they are (its transfer optimization needs exactly that form);
+ * SQLite's upsert after a SELECT needs a WHERE clause. */
+export function sqliteInsertSql(table: string, fields: StructField[], keys: string[] | null, allColumns: boolean): string {
+  const into = `INSERT INTO main.${quoteIdent(table)}`;
+  const source = `${quoteIdent(SQLITE_IMAGE_SCHEMA)}.${quoteIdent(IMAGE_TABLE)}`;
+  if (allColumns && !keys) return `${into} SELECT * FROM ${source}`;
+  const columns = fields.map((_, c) => quoteIdent(imageColumn(c))).join(', ');
+  return `${into} (${columnList(fields)}) SELECT ${columns} FROM ${source}${keys ? ` WHERE true${onConflict(fields, keys)}` : ''}`;
 }
 
-export function insertValuesSql(table: string, fields: StructField[], rows: number, keys: string[] | null): string {
-  const row = `(${fields.map(() => '?').join(', ')})`;
-  const values = Array.from({ length: rows }, () => row).join(', ');
-  return `INSERT INTO ${quoteIdent(table)} (${columnList(fields)}) VALUES ${values}${keys ? onConflict(fields, keys) : ''}`;
+/** Whether a SQLite table's columns are the exported ones, in their order. */
+export function sameColumns(columns: ExistingColumn[], fields: StructField[]): boolean {
+  return columns.length === fields.length && columns.every((c, i) => c.name === fields[i].name);
 }
 
 /** The upsert clause, the same in both dialects; rows whose every column is a key have nothing to update. */

@@ -1,7 +1,6 @@
-// The SQLite sink: prepared multi-row INSERTs (up to 100 rows per statement, reused) inside one transaction per
-// batch, bound from the Arrow columns one column at a time into a reused parameter array. A statement's rows may come
-// from several record batches: a scan over deletion vectors yields batches of a few rows, each of which would
-// otherwise end in a short statement of its own.
+// The SQLite sink: one transaction per batch, whose rows are written as a database image of their own
+// (sqlite-image.ts), attached, and copied into the target with one INSERT ... SELECT. Mode 'sql' runs the user's
+// statement once per row.
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { RecordBatch } from 'apache-arrow';
@@ -9,14 +8,14 @@ import type Database from 'better-sqlite3';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
 import { isNullAt } from '../arrow/buffers.js';
-import { sqliteFiller, sqliteReader } from './column-values.js';
+import { sqliteReader } from './column-values.js';
 import { alreadyRunning, claimSqliteLease, releaseProcessLeases, releaseSqliteLease, RENEW_LEASE_SQL, RUNS_TABLE } from './job-claim.js';
 import type { BatchSink } from './sink.js';
 import { requireOutputFolder } from './output-folder.js';
 import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js';
 import { quoteIdent } from './sql-identifiers.js';
-import { insertValuesSql, sqliteRowsPerInsert } from './sql-statements.js';
 import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
+import { ImageInserter, removeLeftImages } from './sqlite-image-inserter.js';
 import { BUSY_TIMEOUT_MS, describeSqliteTable, openSqlite, sqliteMessage } from './sqlite-connection.js';
 
 export function createSqliteSink(spec: Extract<SinkSpec, { kind: 'sqlite' }>): BatchSink {
@@ -93,10 +92,13 @@ type RowWriter = (chunks: RecordBatch[]) => void;
 /** A session on the file at `path`; the end of its checkpoint thread, once it stops, is added to `stopped`. */
 function sqliteSession(path: string, stopped: Promise<void>[] = []): SqlSession {
   const db = openSqlite(path);
+  // As a connection folds a killed run's WAL into the file, the session removes its rows' image.
+  removeLeftImages();
   let checkpointer: Checkpointer | null = null;
   let writeRows: RowWriter = () => {
     throw new Error('the SQLite session was not prepared');
   };
+  let inserter: ImageInserter | null = null;
   const query = async (sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> => {
     const statement = db.prepare(sql);
     if (statement.reader) return statement.all(params) as Record<string, unknown>[];
@@ -108,11 +110,15 @@ function sqliteSession(path: string, stopped: Promise<void>[] = []): SqlSession 
   return {
     query,
     async begin() {
+      inserter?.detach();
       await query('BEGIN');
       // A lease that is no longer this run's (taken over as left behind) means another run writes now: stop.
       if (lease && db.prepare(RENEW_LEASE_SQL).run(Date.now(), ...lease).changes !== 1) throw alreadyRunning(null);
     },
-    commit: () => query('COMMIT').then(() => undefined),
+    async commit() {
+      await query('COMMIT');
+      inserter?.detach();
+    },
     // A COMMIT here returns or throws before anything else happens: its outcome is never in doubt.
     unsettledCommit: () => null,
     committed: async () => false,
@@ -127,7 +133,11 @@ function sqliteSession(path: string, stopped: Promise<void>[] = []): SqlSession 
       return describeSqliteTable(db, table);
     },
     async prepare(target) {
-      writeRows = target.spec.mode === 'sql' ? statementWriter(db, target) : insertWriter(db, target);
+      // A set-up retried on the same session prepares it again.
+      inserter?.remove();
+      const images = target.spec.mode === 'sql' ? null : new ImageInserter(db, target);
+      inserter = images;
+      writeRows = images ? (chunks) => images.write(chunks) : statementWriter(db, target);
       checkpointer ??= startCheckpointer(db, BUSY_TIMEOUT_MS);
     },
     async writeRows(chunks) {
@@ -140,11 +150,13 @@ function sqliteSession(path: string, stopped: Promise<void>[] = []): SqlSession 
     },
     async close() {
       db.close();
+      inserter?.remove();
       if (checkpointer) stopped.push(checkpointer.stop());
       await Promise.all(stopped);
     },
     kill() {
       if (db.open) db.close();
+      inserter?.remove();
       if (checkpointer) stopped.push(checkpointer.stop());
     },
   };
@@ -154,37 +166,6 @@ function sqliteSession(path: string, stopped: Promise<void>[] = []): SqlSession 
 function columnsOf(batch: RecordBatch, target: WriteTarget) {
   const columns = batch.data.children;
   return target.fields.map((field, c) => ({ isNull: isNullAt(columns[c]), read: sqliteReader(columns[c], field) }));
-}
-
-function insertWriter(db: Database.Database, target: WriteTarget): RowWriter {
-  const width = target.fields.length;
-  const perStatement = sqliteRowsPerInsert(width);
-  const keys = target.spec.mode === 'upsert' ? target.spec.keyColumns! : null;
-  const statements = new Map<number, Database.Statement>();
-  const statementFor = (rows: number): Database.Statement => {
-    let statement = statements.get(rows);
-    if (!statement) statements.set(rows, (statement = db.prepare(insertValuesSql(target.table, target.fields, rows, keys))));
-    return statement;
-  };
-  const full = statementFor(perStatement);
-  const params: unknown[] = new Array(perStatement * width);
-  return (chunks) => {
-    let filled = 0;
-    for (const batch of chunks) {
-      const fillers = target.fields.map((field, c) => sqliteFiller(batch.data.children[c], field));
-      for (let row = 0; row < batch.numRows;) {
-        const rows = Math.min(perStatement - filled, batch.numRows - row);
-        for (let c = 0; c < width; c++) fillers[c](params, row, rows, filled * width + c, width);
-        filled += rows;
-        row += rows;
-        if (filled === perStatement) {
-          full.run(params);
-          filled = 0;
-        }
-      }
-    }
-    if (filled > 0) statementFor(filled).run(params.slice(0, filled * width));
-  };
 }
 
 /** Mode 'sql': the user's statement, run once per row with its :column parameters bound. */

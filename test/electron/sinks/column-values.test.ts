@@ -1,9 +1,10 @@
-// The SQLite bind values of a column must be the texts and numbers the formatters define, whatever slice of a column
-// a batch is and wherever its nulls are.
+// The SQLite values of a column must be the texts and numbers the formatters define, whatever slice of a column a
+// batch is and wherever its nulls are.
 import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { StructField } from '../../../shared/delta-schema.js';
-import { sqliteFiller } from '../../../electron/sinks/column-values.js';
+import { isNullAt } from '../../../electron/arrow/buffers.js';
+import { sqliteReader } from '../../../electron/sinks/column-values.js';
 import { timestampFormatter } from '../../../electron/values/time-text.js';
 
 const field = (name: string, type: string): StructField => ({ name, type, nullable: true, metadata: {} }) as StructField;
@@ -25,12 +26,12 @@ function timestamps(unit: arrow.TimeUnit, values: bigint[]): arrow.Data {
 }
 
 function fill(data: arrow.Data, f: StructField): unknown[] {
-  const out: unknown[] = new Array(data.length);
-  sqliteFiller(data, f)(out, 0, data.length, 0, 1);
-  return out;
+  const read = sqliteReader(data, f);
+  const isNull = isNullAt(data);
+  return Array.from({ length: data.length }, (_, i) => (isNull(i) ? null : read(i)));
 }
 
-describe('sqliteFiller', () => {
+describe('sqliteReader', () => {
   it('spells timestamps of every unit as the timestamp formatter does, extremes and slices included', () => {
     const units = [arrow.TimeUnit.SECOND, arrow.TimeUnit.MILLISECOND, arrow.TimeUnit.MICROSECOND, arrow.TimeUnit.NANOSECOND];
     let seed = 11;

@@ -1,5 +1,6 @@
 // A SQLite target is one file again after any failure, and after the first run that follows a kill: no -wal, -shm
-// or -journal file is left beside it (the WAL holds committed rows until it is checkpointed into the file).
+// or -journal file is left beside it (the WAL holds committed rows until it is checkpointed into the file), and
+// the killed run's transaction image is gone from the temporary folder.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -106,9 +107,10 @@ describe('no -wal or -shm beside a SQLite target', () => {
       const file = fileInFolder();
       const sink = sqliteSpec(file, { table: 'covid', batchSize: 5000, exactlyOnce: true });
       const request = { source: { tablePath: tablePath('COVID-19_NYT'), columnNames: ['date', 'cases'] }, sink };
-      await killMidway(request, 100_000);
-      // The kill left the WAL (and its index) behind: that is the case to clean up.
+      const killed = await killMidway(request, 100_000);
+      // The kill left the WAL (and its index) behind, and its rows' image: that is the case to clean up.
       expect(folderOf(file)).toEqual(['target.db', 'target.db-shm', 'target.db-wal']);
+      expect(imagesOf(killed)).toHaveLength(1);
       if (rerunFails) {
         // Another job into the same table, refused at open: the table has no unique index for the key.
         const upsert = { ...request, sink: { ...sink, mode: 'upsert' as const, keyColumns: ['date'] } };
@@ -117,9 +119,13 @@ describe('no -wal or -shm beside a SQLite target', () => {
         await runExport(request);
       }
       expect(await settledFolderOf(file)).toEqual(['target.db']);
+      expect(imagesOf(killed)).toEqual([]);
     }
   });
 });
+
+/** The transaction images a process left in the temporary folder. */
+const imagesOf = (pid: number) => readdirSync(tmpdir()).filter((name) => name.startsWith(`deltaport-rows-${pid}-`));
 
 describe('a failed export into a new SQLite file', () => {
   it('leaves no file when nothing committed: a cancel before the first commit (exactly-once and not)', async () => {
@@ -173,8 +179,8 @@ describe('a failed export into a new SQLite file', () => {
   });
 });
 
-/** Runs the export in a child process and kills it once it has read `rows` rows. */
-function killMidway(request: object, rows: number): Promise<void> {
+/** Runs the export in a child process and kills it once it has read `rows` rows; resolves to its process id. */
+function killMidway(request: object, rows: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...RUN_SOURCES, path.join(import.meta.dirname, 'export-child.ts')], {
       env: { ...process.env, DELTAPORT_CHILD_EXPORT: JSON.stringify(request) },
@@ -186,7 +192,7 @@ function killMidway(request: object, rows: number): Promise<void> {
       if (seen >= rows && child.exitCode === null) child.kill('SIGKILL');
     });
     child.on('exit', (code, signal) =>
-      signal === 'SIGKILL' ? resolve() : reject(new Error(`the export child ended on its own (code ${code})`)),
+      signal === 'SIGKILL' ? resolve(child.pid!) : reject(new Error(`the export child ended on its own (code ${code})`)),
     );
   });
 }

@@ -32,7 +32,7 @@ describe('sqlite sink: modes', () => {
     expect(readAll(file, 'SELECT label FROM target WHERE id = 777')).toEqual([{ label: 'row 777' }]);
   });
 
-  it('fills statements across batches of a few rows each, in order', async () => {
+  it('writes a transaction from batches of a few rows each, in order', async () => {
     const file = freshFile();
     await drive(createSqliteSink(sqliteSpec(file, { batchSize: 1000 })), streamOf(numberedTable(2_345), NUMBERED_FIELDS, 7));
     const rows = readAll(file, 'SELECT rowid, id, label FROM target ORDER BY rowid');
@@ -202,7 +202,8 @@ describe('sqlite plan and connection test', () => {
       sink: 'sqlite',
       target: 'my table',
       ddl: ['CREATE TABLE "my table" ("id" INTEGER NOT NULL, "label" TEXT, PRIMARY KEY ("id"))'],
-      statement: 'INSERT INTO "my table" ("id", "label") VALUES (?, ?) ON CONFLICT ("id") DO UPDATE SET "label" = excluded."label"',
+      statement:
+        'INSERT INTO main."my table" ("id", "label") SELECT "c0", "c1" FROM "deltaport_batch"."rows" WHERE true ON CONFLICT ("id") DO UPDATE SET "label" = excluded."label"',
       targetExists: false,
       incompatibility: null,
     });
