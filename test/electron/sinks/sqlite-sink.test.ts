@@ -40,6 +40,19 @@ describe('sqlite sink: modes', () => {
     expect(rows.every((r, i) => r.id === BigInt(i) && r.rowid === BigInt(i + 1) && r.label === `row ${i}`)).toBe(true);
   });
 
+  it('creates a file of 16 KiB pages; an existing file keeps its own', async () => {
+    const file = freshFile();
+    await drive(createSqliteSink(sqliteSpec(file)), streamOf(numberedTable(10), NUMBERED_FIELDS, 10));
+    const existing = freshFile();
+    const db = new Database(existing);
+    db.exec('CREATE TABLE other (x)');
+    db.close();
+    await drive(createSqliteSink(sqliteSpec(existing)), streamOf(numberedTable(10), NUMBERED_FIELDS, 10));
+    expect(readAll(file, 'PRAGMA page_size')).toEqual([{ page_size: 16_384n }]);
+    expect(readAll(existing, 'PRAGMA page_size')).toEqual([{ page_size: 4096n }]);
+    expect(readAll(existing, 'SELECT count(*) AS n FROM target')).toEqual([{ n: 10n }]);
+  });
+
   it('leaves every committed row in the database file itself, with no WAL left over', async () => {
     const file = freshFile();
     await drive(createSqliteSink(sqliteSpec(file, { batchSize: 100 })), streamOf(numberedTable(20_000), NUMBERED_FIELDS, 2048));
