@@ -4,8 +4,8 @@ import { execFile } from 'node:child_process';
 import { createWriteStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import Database from 'better-sqlite3';
 import pg from 'pg';
+import { openSqlite } from '../../electron/sinks/sqlite-connection.js';
 import { timestampFormatter } from '../../electron/values/time-text.js';
 import { activeAt, textAt, wideChunk, type WideChunk } from './wide-data.js';
 
@@ -49,11 +49,9 @@ export interface SqliteLimit {
 export async function sqliteInsertLimit(dir: string, source: RowSource): Promise<SqliteLimit> {
   const file = path.join(dir, 'limit.sqlite');
   await fs.rm(file, { force: true });
-  const db = new Database(file);
+  // Opened as the SQLite sink opens its target: the same page size, journal and synchronous settings.
+  const db = openSqlite(file);
   try {
-    // The same settings the SQLite sink uses.
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
     db.exec(
       'CREATE TABLE t (id INTEGER NOT NULL, code TEXT, amount REAL, event_time TEXT, active INTEGER, category TEXT, quantity INTEGER, comment TEXT)',
     );
