@@ -1,6 +1,7 @@
-// Regroups the scan's batches (~2048 rows) into transactions of exactly batchSize rows. A transaction records how
-// far the stream has come as a scan position plus a count of rows beyond it: a transaction may end inside one of
-// the scan's batches, and the scan can only resume at a batch's end, so a resumed sink skips those rows itself.
+// Regroups the scan's batches (~2048 rows) into batches of exactly batchSize rows, the unit a SQL sink commits in
+// (one or, for PostgreSQL's COPY, several per transaction). A batch records how far the stream has come as a scan
+// position plus a count of rows beyond it: a batch may end inside one of the scan's batches, and the scan can only
+// resume at a batch's end, so a resumed sink skips those rows itself.
 import type { RecordBatch } from 'apache-arrow';
 import type { ScanBatch, ScanPosition } from '../delta/scan-types.js';
 
@@ -10,10 +11,10 @@ export interface StreamProgress {
   rowsAfter: number;
 }
 
-export interface Transaction {
+export interface Batch {
   chunks: RecordBatch[];
   rows: number;
-  /** Progress once this transaction is committed. */
+  /** Progress once this batch is committed. */
   progress: StreamProgress;
 }
 
@@ -23,7 +24,7 @@ interface Chunk {
   end: ScanPosition | null;
 }
 
-export class TransactionBatcher {
+export class Batcher {
   private pending: Chunk[] = [];
   private pendingRows = 0;
   /** Progress after everything handed out so far. */
@@ -59,17 +60,17 @@ export class TransactionBatcher {
     this.pendingRows += batch.numRows;
   }
 
-  /** The next full transaction, or null while fewer than batchSize rows wait. */
-  takeFull(): Transaction | null {
+  /** The next full batch, or null while fewer than batchSize rows wait. */
+  takeFull(): Batch | null {
     return this.pendingRows >= this.batchSize ? this.take(this.batchSize) : null;
   }
 
-  /** Whatever waits, as one transaction (for the flush interval and the end of the stream), or null. */
-  takeRest(): Transaction | null {
+  /** Whatever waits, as one batch (for the flush interval and the end of the stream), or null. */
+  takeRest(): Batch | null {
     return this.pending.length > 0 ? this.take(this.pendingRows) : null;
   }
 
-  private take(rows: number): Transaction {
+  private take(rows: number): Batch {
     const chunks: RecordBatch[] = [];
     let progress = this.progress;
     let taken = 0;

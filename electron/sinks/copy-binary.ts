@@ -110,8 +110,20 @@ type CellWriter = (out: CopyOutput, i: number) => void;
 
 /** The binary COPY stream of the batches' rows (header to trailer), in chunks of about CHUNK_BYTES written into `out`. */
 export function* copyBinaryChunks(batches: RecordBatch[], fields: StructField[], out = new CopyOutput()): Generator<Buffer> {
+  startBinaryCopy(out);
+  yield* binaryCopyRows(batches, fields, out);
+  yield endBinaryCopy(out);
+}
+
+/** Writes the stream's header into `out`. */
+export function startBinaryCopy(out: CopyOutput): void {
   out.ensure(HEADER.length);
   out.put(HEADER, 0, HEADER.length);
+}
+
+/** The batches' rows, in chunks of at least CHUNK_BYTES; the rest of the last one stays in `out` for the rows that
+ * follow (one stream may take many calls). */
+export function* binaryCopyRows(batches: RecordBatch[], fields: StructField[], out: CopyOutput): Generator<Buffer> {
   const count = fields.length;
   for (const batch of batches) {
     const writers = fields.map((field, c) => cellWriter(batch.data.children[c], field));
@@ -123,10 +135,14 @@ export function* copyBinaryChunks(batches: RecordBatch[], fields: StructField[],
       if (out.pos - out.start >= CHUNK_BYTES) yield out.take();
     }
   }
+}
+
+/** The stream's last chunk: the rows still in `out` and the trailer. */
+export function endBinaryCopy(out: CopyOutput): Buffer {
   out.ensure(2);
   out.buf[out.pos++] = 0xff;
   out.buf[out.pos++] = 0xff;
-  yield out.take();
+  return out.take();
 }
 
 function put32(buf: Buffer, pos: number, v: number): void {

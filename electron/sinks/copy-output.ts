@@ -8,14 +8,18 @@ const SLAB_BYTES = 1 << 20;
 /** Runs longer than this are copied by one native call (the wide benchmark's 25-70 byte comments encode faster
  * byte by byte). */
 const SHORT_COPY = 64;
-/** Slabs kept for reuse: the transaction being encoded and the two in flight fill about this many. */
-const POOLED_SLABS = 8;
 
 /** Slabs of transactions already committed, for the next ones. Every slab allocated is external memory, and V8
  * starts a full collection each time some tens of megabytes of it have been allocated: a 2M-row export allocated a
  * quarter of a gigabyte of slabs and ran 55 full collections, most of them for nothing else. */
 export class SlabPool {
   private readonly free: Buffer[] = [];
+  /** Slabs kept for reuse at most: about what the transactions alive at once fill. */
+  private readonly capacity: number;
+
+  constructor(bytes = 8 * SLAB_BYTES) {
+    this.capacity = Math.ceil(bytes / SLAB_BYTES);
+  }
 
   take(): Buffer {
     return this.free.pop() ?? Buffer.allocUnsafe(SLAB_BYTES);
@@ -23,7 +27,7 @@ export class SlabPool {
 
   /** Slabs whose every chunk has been sent and answered: nothing reads them any more. */
   give(slabs: Buffer[]): void {
-    for (const slab of slabs) if (slab.length === SLAB_BYTES && this.free.length < POOLED_SLABS) this.free.push(slab);
+    for (const slab of slabs) if (slab.length === SLAB_BYTES && this.free.length < this.capacity) this.free.push(slab);
   }
 }
 

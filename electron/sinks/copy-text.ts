@@ -28,6 +28,13 @@ type CellWriter = (out: CopyOutput, i: number) => void;
 /** COPY text of the batches' rows, in chunks of about CHUNK_BYTES written into `out` (a batch may hold only a few
  * rows). */
 export function* copyTextChunks(batches: RecordBatch[], fields: StructField[], out = new CopyOutput()): Generator<Buffer> {
+  yield* textCopyRows(batches, fields, out);
+  if (out.pos > out.start) yield out.take();
+}
+
+/** The batches' rows, in chunks of at least CHUNK_BYTES; the rest of the last one stays in `out` for the rows that
+ * follow (one stream may take many calls). */
+export function* textCopyRows(batches: RecordBatch[], fields: StructField[], out: CopyOutput): Generator<Buffer> {
   const last = fields.length - 1;
   for (const batch of batches) {
     const writers = fields.map((field, c) => cellWriter(batch.data.children[c], field));
@@ -41,7 +48,6 @@ export function* copyTextChunks(batches: RecordBatch[], fields: StructField[], o
       if (out.pos - out.start >= CHUNK_BYTES) yield out.take();
     }
   }
-  if (out.pos > out.start) yield out.take();
 }
 
 /** The column's writer; null cells become \N, and a column without nulls skips the check. */

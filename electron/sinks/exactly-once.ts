@@ -1,6 +1,7 @@
-// Exactly-once bookkeeping in the target database, and the names of a job's tables. Each batch's transaction also writes how far the job has come,
-// so a batch and its progress row commit together or not at all: a rerun after a crash, kill, cancel or lost
-// connection resumes after the last committed batch, and a finished job run again finds itself done.
+// Exactly-once bookkeeping in the target database, and the names of a job's tables. Each transaction also writes
+// how far the job has come, so its rows and its progress row commit together or not at all: a rerun after a crash,
+// kill, cancel or lost connection resumes after the last committed transaction, and a finished job run again finds
+// itself done.
 import { createHash } from 'node:crypto';
 import type { StructField } from '../../shared/delta-schema.js';
 import type { SqlSinkSpec } from '../../shared/sink-spec.js';
@@ -88,7 +89,7 @@ export interface SqlStatement {
   values: (string | number | boolean | null)[];
 }
 
-/** The statement that records a job's progress, with its parameters: run inside the batch's own transaction. */
+/** The statement that records a job's progress, with its parameters: run inside the transaction of the rows it counts. */
 export function progressStatement(dialect: Dialect, key: string, target: string, p: StoredProgress): SqlStatement {
   const done = dialect === 'postgres' ? p.done : p.done ? 1 : 0;
   return {

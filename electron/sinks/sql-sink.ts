@@ -1,17 +1,17 @@
 // The part both SQL sinks share: open (validate, claim the job, check or create the target, resume an exactly-once
-// job), regroup batches into transactions, commit each with its progress row, retry transient failures on a fresh
-// connection (first learning whether a COMMIT whose answer was lost landed), swap an overwrite into place, and roll
-// back on abort. The dialects plug in a SqlSession, and may encode a
-// transaction's rows as soon as it is queued and let writes return before their commits (up to a few uncommitted
-// transactions): the scan and the encoding of the next transaction then overlap the database's work on the one
-// before, while memory stays bounded.
+// job), regroup the scan's batches into batches of batchSize rows and those into transactions, commit each with its
+// progress row, retry transient failures on a fresh connection (first learning whether a COMMIT whose answer was
+// lost landed), swap an overwrite into place, and roll back on abort. The dialects plug in a SqlSession, and may
+// encode each batch as it comes and let writes return before their commits (up to a few uncommitted transactions):
+// the scan and the encoding of the next transaction then overlap the database's work on the one before, while
+// memory stays bounded.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RecordBatch } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { SqlSinkSpec } from '../../shared/sink-spec.js';
 import type { ScanBatch, ScanPosition } from '../delta/scan-types.js';
-import { TransactionBatcher, type StreamProgress, type Transaction } from './batching.js';
+import { Batcher, type Batch, type StreamProgress } from './batching.js';
 import {
   forgetProgress,
   jobKey,
@@ -76,15 +76,30 @@ export interface SqlSession<Rows = RecordBatch[]> {
 /** What an exactly-once job's progress row says once a transaction commits. */
 type Progress = StreamProgress & { rowsWritten: number; done: boolean };
 
-/** Turns a transaction's batches into what its session writes. */
-export type RowEncoder<Rows> = (chunks: RecordBatch[], target: WriteTarget) => Promise<Rows>;
+/** A transaction's rows as they are encoded, batch by batch. */
+export interface TransactionRows<Rows> {
+  /** Whether a batch can join the rows so far (else it starts the next transaction). */
+  accepts(chunks: RecordBatch[]): boolean;
+  add(chunks: RecordBatch[]): Promise<void>;
+  /** The size of the encoded rows so far. */
+  readonly bytes: number;
+  /** What the session writes; nothing is added after it. */
+  finish(): Rows;
+}
+
+/** Starts a transaction's encoded rows. */
+export type RowEncoder<Rows> = (target: WriteTarget) => TransactionRows<Rows>;
 
 export interface SqlSinkOptions<Rows> {
   dialect: Dialect;
   connect: (owner: RunOwner) => Promise<SqlSession<Rows>>;
-  /** Runs once per transaction, as soon as it is queued (while the database still works on the ones before); a
-   * retry resends the same encoded rows. Without it a session writes the batches as they are. */
+  /** Encodes each batch as it comes (while the database still works on the transactions before); a retry resends
+   * the same encoded rows. Without it a session writes the batches as they are. */
   encode: RowEncoder<Rows>;
+  /** Where set, consecutive batches share a transaction until its encoded rows reach this many bytes, the batch
+   * interval elapses or the stream ends (for a database whose every statement costs a fixed amount of work); else
+   * every batch is a transaction of its own. */
+  transactionBytes?: number;
   /** Called with a transaction's rows once they are committed, never to be sent again (a retry resends them). */
   release?: (rows: Rows) => void;
   /** Transactions that may still be uncommitted when a write resolves; 0 (the default): a write resolves after
@@ -102,13 +117,42 @@ export function createSqlSink<Rows>(
   options: SqlSinkOptions<Rows> | Omit<SqlSinkOptions<RecordBatch[]>, 'encode'>,
 ): BatchSink {
   if ('encode' in options) return new SqlSink(spec, options);
-  return new SqlSink<RecordBatch[]>(spec, { ...options, encode: async (chunks) => chunks });
+  return new SqlSink<RecordBatch[]>(spec, { ...options, encode: batchesAsTheyAre });
+}
+
+/** A transaction's batches, unencoded. */
+export function batchesAsTheyAre(): TransactionRows<RecordBatch[]> {
+  const batches: RecordBatch[] = [];
+  return {
+    accepts: () => true,
+    add: async (chunks) => {
+      batches.push(...chunks);
+    },
+    bytes: 0,
+    finish: () => batches,
+  };
+}
+
+/** A transaction being filled: its rows so far and how far the stream has come with them. */
+interface OpenTransaction<Rows> {
+  rows: TransactionRows<Rows>;
+  firstRow: number;
+  count: number;
+  progress: StreamProgress;
+}
+
+/** A transaction whose rows are complete. */
+interface Transaction<Rows> {
+  rows: Rows;
+  firstRow: number;
+  count: number;
+  progress: StreamProgress;
 }
 
 class SqlSink<Rows> implements BatchSink {
   private session: SqlSession<Rows> | null = null;
   private target: WriteTarget | null = null;
-  private batcher!: TransactionBatcher;
+  private batcher!: Batcher;
   /** The job this run belongs to (the same for every run of the same export); claimed while it writes. */
   private job = '';
   private readonly owner = newRun();
@@ -121,8 +165,12 @@ class SqlSink<Rows> implements BatchSink {
   private rowsWritten = 0;
   /** Rows an earlier run of this exactly-once job had committed when this one started. */
   private rowsBefore = 0;
-  /** Rows handed to transactions that have not committed yet. */
+  /** Rows handed to transactions that have not committed yet (the open one included). */
   private queuedRows = 0;
+  /** The transaction being filled, or null. */
+  private filling: OpenTransaction<Rows> | null = null;
+  /** Rows cut into batches and not yet in a complete transaction. */
+  private unfinishedRows = 0;
   private lastCommitted: StreamProgress = { position: null, rowsAfter: 0 };
   /** A transaction whose COMMIT went out unanswered: its id, until a new session has learnt its outcome. */
   private unsettled: string | null = null;
@@ -130,9 +178,9 @@ class SqlSink<Rows> implements BatchSink {
   private lostBackend: number | null = null;
   /** Serializes transactions: writes, interval flushes and close never overlap. */
   private chain: Promise<void> = Promise.resolve();
-  /** Serializes encoding, so that the transaction sent next is the one encoded first. */
-  private encoding: Promise<unknown> = Promise.resolve();
-  /** The commits of the queued transactions, oldest first. */
+  /** Serializes encoding, so that batches join transactions in their order. */
+  private encoding: Promise<void> = Promise.resolve();
+  /** The commits of the complete transactions, oldest first. */
   private uncommitted: Promise<void>[] = [];
   private failure: unknown = null;
   private timer: NodeJS.Timeout | null = null;
@@ -205,7 +253,7 @@ class SqlSink<Rows> implements BatchSink {
 
   private startFrom(resumed: StreamProgress): ScanPosition | null {
     this.rowsBefore = this.rowsWritten;
-    this.batcher = new TransactionBatcher(this.spec.execution.batchSize, resumed);
+    this.batcher = new Batcher(this.spec.execution.batchSize, resumed);
     this.lastCommitted = resumed;
     return resumed.position;
   }
@@ -214,21 +262,32 @@ class SqlSink<Rows> implements BatchSink {
     if (this.failure) return Promise.reject(this.failure);
     if (this.done) return Promise.resolve();
     this.batcher.add(batch);
-    let txn: Transaction | null;
-    while ((txn = this.batcher.takeFull())) this.enqueue(txn);
+    let next: Batch | null;
+    while ((next = this.batcher.takeFull())) this.encode(next, false);
     this.armTimer();
+    // The batches wait for no more than their encoding, so that the scan never runs far ahead of it.
+    return this.encoding.then(() => this.room());
+  }
+
+  /** Once no more transactions than allowed are uncommitted. */
+  private async room(): Promise<void> {
+    if (this.failure) throw this.failure;
     const waits = this.uncommitted.length - (this.options.maxUncommitted ?? 0);
-    if (waits <= 0) return Promise.resolve();
-    // Resolved a turn after the commit, so that the next transaction goes out before the scan continues.
-    return this.uncommitted[waits - 1].then(() => nextTurn());
+    if (waits <= 0) return;
+    await this.uncommitted[waits - 1];
+    // A turn after the commit, so that the next transaction goes out before the scan continues.
+    await nextTurn();
   }
 
   async close(): Promise<void> {
     this.disarmTimer();
     if (this.failure) throw this.failure;
     if (!this.done) {
-      const rest = this.batcher.takeRest();
-      if (rest) this.enqueue(rest);
+      this.flush();
+      await this.encoding;
+      if (this.failure) throw this.failure;
+      // A cancel before the last transaction was complete: it is not sent.
+      if (this.aborted) throw cancelled();
       await this.chain;
       if (this.spec.mode === 'overwrite')
         await this.finish([
@@ -246,6 +305,7 @@ class SqlSink<Rows> implements BatchSink {
     this.aborted = true;
     this.disarmTimer();
     this.cancelNow();
+    await this.encoding;
     await this.chain.catch(() => undefined);
     try {
       // Without exactly-once the staging table has no future; with it, a rerun continues filling it.
@@ -280,13 +340,50 @@ class SqlSink<Rows> implements BatchSink {
     }
   }
 
-  private enqueue(txn: Transaction): void {
-    const firstRow = this.rowsWritten + this.queuedRows;
-    this.queuedRows += txn.rows;
-    const target = this.target!;
-    const rows = this.encoding.then(() => this.options.encode(txn.chunks, target));
-    this.encoding = rows.catch(() => undefined);
-    const committed = this.chain.then(async () => this.commit(txn, await rows, firstRow));
+  /** Adds a batch to the open transaction (starting one where there is none, or where the batch cannot join it),
+   * then completes the transaction once it is full, or when `last` says so. */
+  private encode(batch: Batch, last: boolean): void {
+    this.unfinishedRows += batch.rows;
+    this.encoding = this.encoding
+      .then(async () => {
+        if (this.failure || this.aborted) return;
+        if (this.filling && !this.filling.rows.accepts(batch.chunks)) this.complete();
+        const open = (this.filling ??= {
+          rows: this.options.encode(this.target!),
+          firstRow: this.rowsWritten + this.queuedRows,
+          count: 0,
+          progress: batch.progress,
+        });
+        this.queuedRows += batch.rows;
+        await open.rows.add(batch.chunks);
+        open.count += batch.rows;
+        open.progress = batch.progress;
+        const budget = this.options.transactionBytes;
+        if (last || budget === undefined || open.rows.bytes >= budget) this.complete();
+      })
+      .catch((err: unknown) => {
+        this.failure ??= err;
+      });
+  }
+
+  /** Completes what waits (for the batch interval and the end of the stream): the rest of the batcher's rows and the
+   * open transaction. */
+  private flush(): void {
+    const rest = this.batcher.takeRest();
+    if (rest) this.encode(rest, true);
+    else
+      this.encoding = this.encoding.then(() => {
+        if (this.filling && !this.failure && !this.aborted) this.complete();
+      });
+  }
+
+  /** Queues the open transaction's commit. */
+  private complete(): void {
+    const open = this.filling!;
+    this.filling = null;
+    this.unfinishedRows -= open.count;
+    const txn: Transaction<Rows> = { rows: open.rows.finish(), firstRow: open.firstRow, count: open.count, progress: open.progress };
+    const committed = this.chain.then(() => this.commit(txn));
     this.chain = committed;
     this.uncommitted.push(committed);
     committed.then(
@@ -299,11 +396,10 @@ class SqlSink<Rows> implements BatchSink {
 
   private armTimer(): void {
     const interval = this.spec.execution.batchIntervalMs;
-    if (interval <= 0 || this.timer || this.batcher.rowsPending === 0) return;
+    if (interval <= 0 || this.timer || this.batcher.rowsPending + this.unfinishedRows === 0) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      const rest = this.batcher.takeRest();
-      if (rest && !this.aborted) this.enqueue(rest);
+      if (!this.aborted) this.flush();
     }, interval);
   }
 
@@ -312,17 +408,17 @@ class SqlSink<Rows> implements BatchSink {
     this.timer = null;
   }
 
-  /** One batch, one transaction, with its progress row; transient failures retry on a new connection. */
-  private async commit(txn: Transaction, rows: Rows, firstRow: number): Promise<void> {
-    const stored = { ...txn.progress, rowsWritten: firstRow + txn.rows, done: false };
+  /** One transaction with its progress row; transient failures retry on a new connection. */
+  private async commit({ rows, firstRow, count, progress }: Transaction<Rows>): Promise<void> {
+    const stored = { ...progress, rowsWritten: firstRow + count, done: false };
     const after = this.spec.exactlyOnce ? [progressStatement(this.options.dialect, this.job, this.spec.table, stored)] : [];
-    await this.transaction(`rows ${firstRow + 1}-${firstRow + txn.rows}`, stored, (session) =>
+    await this.transaction(`rows ${firstRow + 1}-${firstRow + count}`, stored, (session) =>
       session.writeCommitted
         ? session.writeCommitted(rows, firstRow, after)
         : this.committing(session, stored, (s) => s.writeRows(rows, firstRow)),
     );
-    this.rowsWritten = firstRow + txn.rows;
-    this.queuedRows -= txn.rows;
+    this.rowsWritten = firstRow + count;
+    this.queuedRows -= count;
     this.options.release?.(rows);
   }
 

@@ -1,6 +1,6 @@
 import { makeVector, RecordBatch, Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { TransactionBatcher } from '../../../electron/sinks/batching.js';
+import { Batcher } from '../../../electron/sinks/batching.js';
 import type { ScanBatch } from '../../../electron/delta/scan-types.js';
 
 function scanBatch(from: number, rows: number, fileIndex: number, rowsInFile: number): ScanBatch {
@@ -11,9 +11,9 @@ function scanBatch(from: number, rows: number, fileIndex: number, rowsInFile: nu
 
 const ids = (chunks: RecordBatch[]): number[] => chunks.flatMap((c) => Array.from(c.getChild('id')!.toArray() as Int32Array));
 
-describe('TransactionBatcher', () => {
+describe('Batcher', () => {
   it('cuts exactly batchSize rows and records the position plus rows past it', () => {
-    const b = new TransactionBatcher(5, { position: null, rowsAfter: 0 });
+    const b = new Batcher(5, { position: null, rowsAfter: 0 });
     b.add(scanBatch(0, 3, 0, 3));
     expect(b.takeFull()).toBeNull();
     b.add(scanBatch(3, 4, 0, 7));
@@ -28,7 +28,7 @@ describe('TransactionBatcher', () => {
   });
 
   it('a resumed batcher skips the rows an earlier run committed past its position', () => {
-    const b = new TransactionBatcher(4, { position: { fileIndex: 0, rowsInFile: 3 }, rowsAfter: 2 });
+    const b = new Batcher(4, { position: { fileIndex: 0, rowsInFile: 3 }, rowsAfter: 2 });
     b.add(scanBatch(3, 4, 0, 7)); // rows 3 and 4 were committed before
     const rest = b.takeRest()!;
     expect(ids(rest.chunks)).toEqual([5, 6]);
@@ -36,7 +36,7 @@ describe('TransactionBatcher', () => {
   });
 
   it('skipping a whole batch moves the position past it', () => {
-    const b = new TransactionBatcher(4, { position: null, rowsAfter: 5 });
+    const b = new Batcher(4, { position: null, rowsAfter: 5 });
     b.add(scanBatch(0, 3, 0, 3));
     b.add(scanBatch(3, 3, 0, 6));
     const rest = b.takeRest()!;

@@ -37,6 +37,17 @@ describe('postgres sink: modes', () => {
     expect(await census('append1')).toEqual({ n: 12_445, distinct: 12_445, lo: 0, hi: 20_099 });
   });
 
+  it('batches share one COPY as text as well (into a column type that binary COPY does not fill)', async () => {
+    await db.client.query('CREATE TABLE text_copy (id numeric, label text)');
+    await drive(
+      createPostgresSink(pgSpec({ url: db.url }, { table: 'text_copy', batchSize: 1000 })),
+      streamOf(numberedTable(12_345), NUMBERED_FIELDS, 2048, 5000),
+    );
+    expect(await census('text_copy')).toEqual({ n: 12_345, distinct: 12_345, lo: 0, hi: 12_344 });
+    expect(await rows(`SELECT count(DISTINCT xmin::text)::int AS n FROM text_copy`)).toEqual([{ n: 1 }]);
+    expect(await rows(`SELECT label FROM text_copy WHERE id = 12344`)).toEqual([{ label: 'row 12344' }]);
+  });
+
   it('overwrite replaces the contents atomically: readers see the old rows until the swap', async () => {
     await db.client.query('CREATE TABLE over1 (id bigint, label text)');
     await db.client.query(`INSERT INTO over1 SELECT g, 'old' FROM generate_series(1, 50) g`);
@@ -183,7 +194,8 @@ describe('postgres sink: failures and retries', () => {
       let terminated = 0;
       const table = `killed_${checkBeforeReuse}`;
       const spec = pgSpec({ url: db.url, checkBeforeReuse }, { table, batchSize: 1000 });
-      await drive(createPostgresSink(spec), streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000), {
+      // A transaction per batch, so that the connections are writing when they are terminated.
+      await drive(createPostgresSink(spec, { transactionBytes: 1 }), streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000), {
         afterBatch: async (i) => {
           if (i === 2 || i === 6) terminated += await terminateWriters();
         },
@@ -193,11 +205,22 @@ describe('postgres sink: failures and retries', () => {
     },
   );
 
-  it('a constraint violation fails at once, naming the batch rows and the database message', async () => {
+  it('a constraint violation fails at once, naming the transaction rows, the row and the database message', async () => {
     await db.client.query('CREATE TABLE checked (id bigint CHECK (id < 4500), label text)');
-    const err = await failure(
+    // These 10,000 rows are far less COPY data than a transaction takes: they go as one.
+    const whole = await failure(
       drive(
         createPostgresSink(pgSpec({ url: db.url }, { table: 'checked', batchSize: 1000 })),
+        streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000),
+      ),
+    );
+    expect(whole.code).toBe('SINK_WRITE');
+    expect(whole.message).toMatch(/^rows 1-10000 failed: row 4501: new row for relation "checked" violates check constraint/);
+    expect(await census('checked')).toEqual({ n: 0, distinct: 0, lo: null, hi: null });
+    // A transaction per batch: those before the failed one stay.
+    const err = await failure(
+      drive(
+        createPostgresSink(pgSpec({ url: db.url }, { table: 'checked', batchSize: 1000 }), { transactionBytes: 1 }),
         streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000),
       ),
     );
@@ -207,9 +230,10 @@ describe('postgres sink: failures and retries', () => {
     expect(await census('checked')).toEqual({ n: 4000, distinct: 4000, lo: 0, hi: 3999 });
   });
 
-  it('cancel rolls back the batch in flight', async () => {
+  it('cancel rolls back the transaction in flight', async () => {
     const controller = new AbortController();
-    const sink = createPostgresSink(pgSpec({ url: db.url }, { table: 'cancelled', batchSize: 200_000 }));
+    // The 200,000-row batch is a transaction of its own.
+    const sink = createPostgresSink(pgSpec({ url: db.url }, { table: 'cancelled', batchSize: 200_000 }), { transactionBytes: 1 });
     const stream = streamOf(numberedTable(100), NUMBERED_FIELDS, 100);
     await sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: controller.signal });
     await sink.write(stream.batches[0]); // 100 rows wait for the batch to fill
@@ -233,7 +257,8 @@ describe('postgres sink: failures and retries', () => {
 describe('postgres sink: queued transactions', () => {
   it('a write returns while two transactions are uncommitted, the third waits; a failed queued one surfaces and lands nothing', async () => {
     await db.client.query('CREATE TABLE queued1 (id bigint CHECK (id <> 2500), label text)');
-    const sink = createPostgresSink(pgSpec({ url: db.url }, { table: 'queued1', batchSize: 1000 }));
+    // A transaction per batch (1 byte of COPY data fills one).
+    const sink = createPostgresSink(pgSpec({ url: db.url }, { table: 'queued1', batchSize: 1000 }), { transactionBytes: 1 });
     const stream = streamOf(numberedTable(5000), NUMBERED_FIELDS, 1000);
     await sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: new AbortController().signal });
     // A lock holds the COPYs back: the first transaction waits in the server, the second behind it.
@@ -268,11 +293,12 @@ describe('postgres sink: queued transactions', () => {
 
 describe('postgres sink: exactly-once', () => {
   it('an interrupted job resumes after its last committed batch; a finished job run again changes nothing', async () => {
-    const spec = pgSpec({ url: db.url }, { table: 'eo1', batchSize: 1500, exactlyOnce: true });
+    const spec = pgSpec({ url: db.url }, { table: 'eo1', batchSize: 1000, exactlyOnce: true });
     const stream = streamOf(numberedTable(20_000), NUMBERED_FIELDS, 1024, 3000);
     const stop = new AbortController();
+    // Transactions of two batches (1,000 of these rows are about 27 KB of COPY data), ending inside scan batches.
     const cancelled = await failure(
-      drive(createPostgresSink(spec), stream, {
+      drive(createPostgresSink(spec, { transactionBytes: 50_000 }), stream, {
         signal: stop.signal,
         afterBatch: (i) => {
           if (i === 7) stop.abort();
@@ -299,8 +325,12 @@ describe('postgres sink: exactly-once', () => {
     const spec = pgSpec({ url: db.url }, { table: 'eo2', mode: 'overwrite', batchSize: 1000, exactlyOnce: true });
     const stream = streamOf(numberedTable(6000), NUMBERED_FIELDS, 1000);
     const stop = new AbortController();
+    // A transaction per batch.
     await failure(
-      drive(createPostgresSink(spec), stream, { signal: stop.signal, afterBatch: (i) => (i === 2 ? stop.abort() : undefined) }),
+      drive(createPostgresSink(spec, { transactionBytes: 1 }), stream, {
+        signal: stop.signal,
+        afterBatch: (i) => (i === 2 ? stop.abort() : undefined),
+      }),
     );
     expect(await census('eo2')).toEqual({ n: 1, distinct: 1, lo: -1, hi: -1 });
     // Transactions still queued at the cancel were rolled back; the rerun starts after the last committed one.

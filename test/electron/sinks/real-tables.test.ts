@@ -70,6 +70,24 @@ describe('real tables into SQL', () => {
     expect(rows.map((r) => r.column_name)).toContain('Company Very Short');
   });
 
+  it('a default PostgreSQL export commits whole batches of 5,000 rows, several to a transaction, every row once', async () => {
+    const oracle = await covidOracle();
+    const batches = Math.ceil(oracle.n / 5000);
+    const result = await runExport({ source: { tablePath: COVID }, sink: pgSpec({ url: target.url }, { table: 'covid_default' }) });
+    expect(result.rows).toBe(oracle.n);
+    expect(await pgCensus('covid_default')).toEqual(oracle);
+    // The rows of one transaction share its id (xmin); sorted by it, the transactions are in the export's order.
+    const { rows } = await target.client.query(
+      `SELECT xmin::text::bigint AS txn, count(*)::int AS n FROM covid_default GROUP BY 1 ORDER BY 1`,
+    );
+    const sizes = rows.map((r) => r.n as number);
+    expect(sizes.length).toBeGreaterThan(1);
+    expect(sizes.length).toBeLessThan(batches / 10);
+    // Every transaction but the last holds whole batches.
+    for (const n of sizes.slice(0, -1)) expect(n % 5000).toBe(0);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(oracle.n);
+  });
+
   it('an export killed mid-way with SIGKILL, run again with exactly-once, ends with every row exactly once', async () => {
     const oracle = await covidOracle();
     expect(oracle.n).toBe(await liveRowCount(COVID));
@@ -82,6 +100,7 @@ describe('real tables into SQL', () => {
       const request = { source: { tablePath: COVID, columnNames: ['date', 'cases', 'deaths'] }, sink };
       const killedAt = await killMidway(request, 200_000);
       expect(killedAt).toBeGreaterThanOrEqual(200_000);
+      await killedWritersGone();
       const partial = await census();
       expect(partial.n).toBeGreaterThan(0);
       expect(partial.n).toBeLessThan(oracle.n);
@@ -95,6 +114,19 @@ describe('real tables into SQL', () => {
   });
 });
 
+/** Waits until the server has ended the sessions of a killed export: it reads to the end of what the killed process
+ * had sent (up to a whole transaction's COPY) before it sees the connection closed, and holds the job until then. */
+async function killedWritersGone(): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const { rows } = await target.client.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'deltaport%' AND datname = current_database()`,
+    );
+    if (rows[0].n === 0) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the killed export still has a session after 60 s');
+}
+
 /** Runs the export in a child process and kills it once it has reported `rows` committed rows; returns that count. */
 function killMidway(request: object, rows: number): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -106,7 +138,7 @@ function killMidway(request: object, rows: number): Promise<number> {
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.stdout.on('data', (d: Buffer) => {
-      for (const m of d.toString().matchAll(/rows (\d+)/g)) seen = Math.max(seen, Number(m[1]));
+      for (const m of d.toString().matchAll(/committed (\d+)/g)) seen = Math.max(seen, Number(m[1]));
       if (seen >= rows && child.exitCode === null) child.kill('SIGKILL');
     });
     child.on('exit', (code, signal) => {
