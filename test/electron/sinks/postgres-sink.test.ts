@@ -291,6 +291,24 @@ describe('postgres sink: queued transactions', () => {
   });
 });
 
+describe('postgres sink: batch interval', () => {
+  it('commits the open transaction once the interval has elapsed, before it is full or the export ends', async () => {
+    const sink = createPostgresSink(pgSpec({ url: db.url }, { table: 'interval1', batchSize: 1000, batchIntervalMs: 50 }));
+    const stream = streamOf(numberedTable(3500), NUMBERED_FIELDS, 500);
+    await sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: new AbortController().signal });
+    for (const batch of stream.batches) await sink.write(batch);
+    // Far less COPY data than a transaction takes, and no close yet: only the interval commits these rows.
+    let landed = 0;
+    for (let i = 0; i < 200 && landed < 3500; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      landed = (await census('interval1')).n;
+    }
+    expect(landed).toBe(3500);
+    await sink.close();
+    expect(await census('interval1')).toEqual({ n: 3500, distinct: 3500, lo: 0, hi: 3499 });
+  });
+});
+
 describe('postgres sink: exactly-once', () => {
   it('an interrupted job resumes after its last committed batch; a finished job run again changes nothing', async () => {
     const spec = pgSpec({ url: db.url }, { table: 'eo1', batchSize: 1000, exactlyOnce: true });
