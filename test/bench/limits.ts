@@ -119,15 +119,15 @@ export interface PsqlLimits {
   csvRowsPerSec: number;
   /** `psql \copy ... FROM file (FORMAT binary)`: the server only checks and stores the values, its fastest load. */
   binaryRowsPerSec: number;
-  /** The same rows as binary COPYs of `transactionRows` rows each, each its own transaction, as an export with that
-   * batch size commits them: the server's cost per COPY counts in. */
+  /** The same rows cut as the export cuts its PostgreSQL transactions (whole batches of `batch.rows` rows until the
+   * part holds `batch.bytes`), each part its own COPY and transaction: the server's cost per COPY counts in. */
   binaryBatchedRowsPerSec: number;
 }
 
 /** Rows per second of `psql \copy` into a fresh table, from a CSV file and from a binary COPY file. The binary file is
  * written by the server itself (`\copy ... TO ... (FORMAT binary)` of the CSV-loaded table), so the limit owes
  * nothing to Deltaport's encoder. */
-export async function psqlCopyLimits(dir: string, databaseUrl: string, source: RowSource, transactionRows: number): Promise<PsqlLimits> {
+export async function psqlCopyLimits(dir: string, databaseUrl: string, source: RowSource, batch: TransactionCut): Promise<PsqlLimits> {
   const csv = path.join(dir, 'limit.csv');
   const binary = path.join(dir, 'limit.bin');
   await writeCsv(csv, source);
@@ -152,7 +152,7 @@ export async function psqlCopyLimits(dir: string, databaseUrl: string, source: R
     const csvSeconds = await load([csv], 'csv', true);
     await psql(['-c', `\\copy bench_limit TO '${binary}' WITH (FORMAT binary)`]);
     const binarySeconds = await load([binary], 'binary');
-    const batchedSeconds = await load(await splitBinaryCopy(binary, transactionRows, parts), 'binary');
+    const batchedSeconds = await load(await splitBinaryCopy(binary, batch, parts), 'binary');
     return {
       csvRowsPerSec: source.rows / csvSeconds,
       binaryRowsPerSec: source.rows / binarySeconds,
@@ -169,9 +169,15 @@ export async function psqlCopyLimits(dir: string, databaseUrl: string, source: R
 /** The header of a binary COPY file without OIDs or extension: signature, flags, extension length. */
 const BINARY_HEADER_BYTES = 19;
 
-/** Splits a binary COPY file (as the server wrote it) into files of `rows` rows each, every one with the header and
- * the trailer: the server's bytes, only regrouped. */
-async function splitBinaryCopy(file: string, rows: number, dir: string): Promise<string[]> {
+/** Where the export ends a PostgreSQL transaction: after the batch of `rows` rows that brings it to `bytes`. */
+export interface TransactionCut {
+  rows: number;
+  bytes: number;
+}
+
+/** Splits a binary COPY file (as the server wrote it) into files cut as `cut` says, every one with the header and the
+ * trailer: the server's bytes, only regrouped. */
+async function splitBinaryCopy(file: string, cut: TransactionCut, dir: string): Promise<string[]> {
   const bytes = await fs.readFile(file);
   const header = bytes.subarray(0, BINARY_HEADER_BYTES);
   const trailer = Buffer.from([0xff, 0xff]);
@@ -195,7 +201,7 @@ async function splitBinaryCopy(file: string, rows: number, dir: string): Promise
       const length = bytes.readInt32BE(pos);
       pos += 4 + Math.max(length, 0);
     }
-    if (++inPart === rows) await flush();
+    if (++inPart % cut.rows === 0 && pos - partStart >= cut.bytes) await flush();
   }
   if (inPart > 0) await flush();
   return files;

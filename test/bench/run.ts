@@ -12,6 +12,7 @@ import type { ExportRequest } from '../../shared/api.js';
 import { DEFAULT_EXECUTION } from '../../shared/sink-spec.js';
 import { DeltaTable } from '../../electron/delta/table.js';
 import { openParquet } from '../../electron/delta/parquet-file.js';
+import { TRANSACTION_BYTES } from '../../electron/sinks/postgres-sink.js';
 import { startTask } from '../../electron/jobs/task-worker.js';
 import { previewTask } from '../../electron/jobs/tasks.js';
 import { createDatabase, startPostgres, type PgServer } from '../support/postgres.js';
@@ -143,13 +144,14 @@ async function main(): Promise<void> {
     let postgresBatchedLimit: Figure = { error: pgProblem || 'not run' };
     const postgresLimit = databaseUrl
       ? await measure('psql \\copy CSV limit, rows/s', async () => {
-          const limits = await psqlCopyLimits(dir, databaseUrl, rowSource, DEFAULT_EXECUTION.batchSize);
+          const limits = await psqlCopyLimits(dir, databaseUrl, rowSource, {
+            rows: DEFAULT_EXECUTION.batchSize,
+            bytes: TRANSACTION_BYTES,
+          });
           postgresBinaryLimit = { value: limits.binaryRowsPerSec };
           postgresBatchedLimit = { value: limits.binaryBatchedRowsPerSec };
           log(`psql \\copy BINARY limit, rows/s: ${limits.binaryRowsPerSec.toFixed(1)}`);
-          log(
-            `psql \\copy BINARY in ${DEFAULT_EXECUTION.batchSize}-row transactions, rows/s: ${limits.binaryBatchedRowsPerSec.toFixed(1)}`,
-          );
+          log(`psql \\copy BINARY in the export's transactions, rows/s: ${limits.binaryBatchedRowsPerSec.toFixed(1)}`);
           return limits.csvRowsPerSec;
         })
       : { error: pgProblem };
