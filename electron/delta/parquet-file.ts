@@ -4,8 +4,10 @@
 // (parquet-wasm-instance.ts).
 import * as arrow from 'apache-arrow';
 import { tableFromIPC, type Schema, type Table } from 'apache-arrow';
+import type { FileMetaData } from 'hyparquet';
 import type * as ParquetWasm from 'parquet-wasm/node';
 import { DeltaportError } from '../../shared/errors.js';
+import { rangeBuffer } from '../storage/ranged-file.js';
 import { isCloudLocation, storageFor, StorageError, type StorageFailure } from '../storage/storage.js';
 import { int96Columns, withExactInt96, type DecodedInt96, type Int96Columns } from './int96-columns.js';
 import { guarded, isTrap, privateInstance, untilTrap, wasmInstance, type WasmInstance } from './parquet-wasm-instance.js';
@@ -28,10 +30,15 @@ export interface ParquetHandle {
   /** The file's Arrow schema (field metadata carries Parquet field ids as PARQUET:field_id). */
   readonly schema: Schema;
   read(request?: ReadRequest): Promise<Table>;
-  /** The same rows as read(), one table per decoded batch. parquet-wasm still decodes a whole row group at a time,
-   * but each batch then crosses into JavaScript on its own: read() encodes the whole result as one IPC stream inside
-   * WebAssembly memory, which only ever grows, so a large read sets its size for the rest of the process. */
+  /** The same rows as read(), one table per decoded batch. parquet-wasm still decodes all the rows a call asks for of
+   * a row group before the first batch comes (its stream collects each row group), but each batch then crosses into
+   * JavaScript on its own: read() encodes the whole result as one IPC stream inside WebAssembly memory, which only
+   * ever grows, so a large read sets its size for the rest of the process. */
   stream(request: ReadRequest & { batchSize: number }): AsyncGenerator<Table>;
+  /** Whether every column chunk of the row group has an offset index (where each page starts, and its first row).
+   * parquet-wasm loads it, and a read of some of the group's rows then fetches and decodes only the pages that hold
+   * them; without it, every such read fetches the whole column chunks. */
+  pagesIndexed(group: number): Promise<boolean>;
   close(): void;
 }
 
@@ -80,6 +87,8 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
   } catch (err) {
     return fail(err);
   }
+  // parquet-wasm tells nothing of the page indexes it loads: the footer is read again, once, by hyparquet.
+  let footer: Promise<FileMetaData> | null = null;
   // A handle whose instance trapped (its own file's trap or another's) reopens its file on an instance of its own.
   const current = async (): Promise<Opened> => {
     if (opened.instance.broken) opened = await openOn(privateInstance(), path, size);
@@ -145,6 +154,15 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
           // A consumer that stops early (a cancel) leaves row groups undecoded: the stream is told so it drops them.
           if (!done && !instance.broken) await reader.cancel().catch(() => undefined);
         }
+      }
+    },
+    async pagesIndexed(group: number): Promise<boolean> {
+      footer ??= import('hyparquet').then(({ parquetMetadataAsync }) => parquetMetadataAsync(rangeBuffer(path, size)));
+      try {
+        return (await footer).row_groups[group].columns.every((c) => c.offset_index_offset !== undefined);
+      } catch {
+        // parquet-wasm read this footer: what hyparquet cannot read of it, the file's reads report if it matters.
+        return false;
       }
     },
     close(): void {

@@ -9,6 +9,7 @@ import type { StructField } from '../../../shared/delta-schema.js';
 import type { AddFile, DeletionVectorDescriptor } from '../../../electron/delta/actions.js';
 import { inlineDescriptor } from '../../../electron/delta/deletion-vectors.js';
 import { outputSchema } from '../../../electron/delta/arrow-types.js';
+import { openParquet } from '../../../electron/delta/parquet-file.js';
 import { scan } from '../../../electron/delta/scan.js';
 import type { ScanBatch, ScanOptions } from '../../../electron/delta/scan-types.js';
 import type { Snapshot } from '../../../electron/delta/snapshot.js';
@@ -127,6 +128,37 @@ describe('scan', () => {
       expect(column(rest, 'id')).toEqual(kept.slice(resumeAt));
     }
     expect(column(await all(snapshot, { limit: 6 }), 'id')).toEqual(kept.slice(0, 6));
+  });
+
+  it('reads a row group larger than one parquet-wasm read in several: the same rows, deletions and resume positions', async () => {
+    const rows = 300_000; // past two reads of 131072 rows
+    const deleted = [0, 131_071, 131_072, 131_073, 200_000, 262_143, 262_144, rows - 1];
+    const snapshot = snapshotOf(
+      [field('id', 'integer'), field('label', 'string')],
+      [
+        {
+          name: 'a.parquet',
+          table: arrow.tableFromArrays({ id: ints(rows), label: Array.from(ints(rows), (i) => `r${i % 7}`) }),
+          rowGroupRows: rows,
+          deletionVector: inlineDescriptor(deleted),
+        },
+      ],
+    );
+    const handle = await openParquet(snapshot.files[0].absolutePath);
+    // The writer indexes its pages, so the group is read in parts.
+    expect([handle.rowGroupRows, await handle.pagesIndexed(0)]).toEqual([[rows], true]);
+    handle.close();
+    const gone = new Set(deleted);
+    const kept = Array.from(ints(rows)).filter((i) => !gone.has(i));
+    const batches = await all(snapshot);
+    expect(column(batches, 'id')).toEqual(kept);
+    expect(column(batches, 'label').slice(-2)).toEqual([`r${kept.at(-2)! % 7}`, `r${kept.at(-1)! % 7}`]);
+    expect(Math.max(...batches.map((b) => b.batch.numRows))).toBe(2048);
+    expect(batches.at(-1)!.end).toEqual({ fileIndex: 0, rowsInFile: kept.length });
+    for (const resumeAt of [131_069, 131_070, 200_000, 262_140, kept.length - 1]) {
+      const rest = await all(snapshot, { resumeFrom: { fileIndex: 0, rowsInFile: resumeAt } });
+      expect(column(rest, 'id'), `resume at ${resumeAt}`).toEqual(kept.slice(resumeAt));
+    }
   });
 
   it('joins the short runs between deleted rows into full batches within a row group, ending where their rows end', async () => {
