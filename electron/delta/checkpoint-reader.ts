@@ -126,7 +126,11 @@ async function readParquetActions(file: string, withNonFileActions: boolean, tak
   const checkpoint = await CheckpointParquet.open(file);
   const addFields = checkpoint.fields(['add']) ?? [];
   const nonFile = withNonFileActions ? NON_FILE_ACTIONS.filter((name) => checkpoint.fields([name])) : [];
-  await checkpoint.read([...ADD_FIELDS.filter((f) => addFields.includes(f)).map((f) => ['add', f]), ...nonFile.map((name) => [name])]);
+  // A field null (or empty) in every row is left unread: it reads as absent, as it is.
+  const addPaths = ADD_FIELDS.filter((f) => addFields.includes(f))
+    .map((f) => ['add', f])
+    .filter((path) => path[1] === 'path' || !checkpoint.allNull(path));
+  await checkpoint.read([...addPaths, ...nonFile.map((name) => [name])]);
   takeAdds(checkpoint, take);
   takeNonFileActions(checkpoint, take, nonFile);
 }
