@@ -125,7 +125,7 @@ export function numRecordsOf(stats: string | null | undefined): number | null {
 async function readParquetActions(file: string, withNonFileActions: boolean, take: (action: Action) => void): Promise<void> {
   const checkpoint = await CheckpointParquet.open(file);
   const addFields = checkpoint.fields(['add']) ?? [];
-  const nonFile = withNonFileActions ? NON_FILE_ACTIONS.filter((name) => checkpoint.fields([name])) : [];
+  const nonFile = withNonFileActions ? NON_FILE_ACTIONS.filter((name) => checkpoint.fields([name]) && !checkpoint.allNull([name])) : [];
   // A field null (or empty) in every row is left unread: it reads as absent, as it is.
   const addPaths = ADD_FIELDS.filter((f) => addFields.includes(f))
     .map((f) => ['add', f])
