@@ -357,8 +357,13 @@ function decodeChunk(bytes: Uint8Array, decoder: Decoder): Page[] {
     let levels: number;
     if (header.type === 'DICTIONARY_PAGE' && header.dictionary_page_header) {
       const raw = decompressPage(page, header.uncompressed_page_size, codec, compressors);
-      const rawReader = { view: new DataView(raw.buffer, raw.byteOffset, raw.byteLength), offset: 0 };
-      dictionary = convert(readPlain(rawReader, type, header.dictionary_page_header.num_values, element.type_length), decoder);
+      const count = header.dictionary_page_header.num_values;
+      if (type === 'BYTE_ARRAY' && (element.converted_type === 'UTF8' || element.logical_type?.type === 'STRING')) {
+        dictionary = plainStrings(raw, count);
+      } else {
+        const rawReader = { view: new DataView(raw.buffer, raw.byteOffset, raw.byteLength), offset: 0 };
+        dictionary = convert(readPlain(rawReader, type, count, element.type_length), decoder);
+      }
       continue;
     } else if (header.type === 'DATA_PAGE' && header.data_page_header) {
       decoded = readDataPage(decompressPage(page, header.uncompressed_page_size, codec, compressors), header.data_page_header, decoder);
@@ -378,6 +383,23 @@ function decodeChunk(bytes: Uint8Array, decoder: Decoder): Page[] {
     });
   }
   return pages;
+}
+
+/** `count` PLAIN-encoded strings (each a 4-byte length and its UTF-8 bytes): a checkpoint's add.path dictionary, one
+ * string per file. Decoded straight from the page, where hyparquet makes a view of each value and then decodes each
+ * alone: half of the time of that column. */
+function plainStrings(raw: Uint8Array, count: number): string[] {
+  const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  const out = new Array<string>(count);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const length = bytes.readUInt32LE(at);
+    at += 4;
+    if (at + length > bytes.length) throw new Error('a dictionary page ends inside a value');
+    out[i] = bytes.toString('utf8', at, at + length);
+    at += length;
+  }
+  return out;
 }
 
 /** The pages' arrays one after the other; a single page's as it is. */
