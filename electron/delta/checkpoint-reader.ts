@@ -24,36 +24,52 @@ const NON_FILE_ACTIONS = ['protocol', 'metaData', 'sidecar'] as const;
 export async function readCheckpoint(ref: CheckpointRef): Promise<CheckpointState> {
   const state: CheckpointState = { version: ref.version, protocol: null, metadata: null, adds: [], parquetAddSources: [] };
   const sidecars: string[] = [];
-  const take = (action: Action): void => {
-    if (action.protocol) state.protocol = action.protocol;
-    if (action.metaData) state.metadata = action.metaData;
-    if (action.add) state.adds.push(action.add);
-    if (action.sidecar) sidecars.push(action.sidecar.path);
+  const take = ({ adds, others }: PartActions): void => {
+    // A classic checkpoint's one part: its list as it is, not copied file by file.
+    if (state.adds.length === 0) state.adds = adds;
+    else for (const add of adds) state.adds.push(add);
+    for (const action of others) {
+      if (action.protocol) state.protocol = action.protocol;
+      if (action.metaData) state.metadata = action.metaData;
+      if (action.sidecar) sidecars.push(action.sidecar.path);
+    }
   };
-  for (const actions of await readAll(ref.files, (file) => fileActions(file, true))) actions.forEach(take);
+  (await readAll(ref.files, (file) => fileActions(file, true))).forEach(take);
   state.parquetAddSources.push(...ref.files.filter((file) => !file.endsWith('.json')));
   // Sidecar paths are relative to _delta_log/_sidecars (PROTOCOL.md "Sidecar File Information").
   const sidecarDir = joinLocation(parentLocation(ref.files[0]), '_sidecars');
   const sidecarFiles = sidecars.map((sidecar) => resolveDataPath(sidecarDir, sidecar));
-  for (const actions of await readAll(sidecarFiles, (file) => fileActions(file, false))) actions.forEach(take);
+  (await readAll(sidecarFiles, (file) => fileActions(file, false))).forEach(take);
   state.parquetAddSources.push(...sidecarFiles);
   return state;
 }
 
+/** A part's or sidecar's add actions, apart from the rest: in a long log's checkpoint they are nearly all of it. */
+interface PartActions {
+  adds: AddFile[];
+  others: Action[];
+}
+
 /** The actions of one part or sidecar (JSON or Parquet); `withNonFileActions`: protocol, metaData, sidecar too. */
-async function fileActions(file: string, withNonFileActions: boolean): Promise<Action[]> {
-  if (file.endsWith('.json')) return readJsonActions(file);
-  const actions: Action[] = [];
-  await readParquetActions(file, withNonFileActions, (action) => actions.push(action));
-  return actions;
+async function fileActions(file: string, withNonFileActions: boolean): Promise<PartActions> {
+  const part: PartActions = { adds: [], others: [] };
+  if (file.endsWith('.json')) {
+    for (const action of await readJsonActions(file)) {
+      if (action.add) part.adds.push(action.add);
+      else part.others.push(action);
+    }
+  } else {
+    await readParquetActions(file, withNonFileActions, part);
+  }
+  return part;
 }
 
 /** Parts and sidecars read at once: in an object store each costs round trips (stat, footer, chunks). */
 const PART_CONCURRENCY = 8;
 
 /** Each file's actions, in file order, read at most PART_CONCURRENCY at a time. */
-async function readAll(files: string[], read: (file: string) => Promise<Action[]>): Promise<Action[][]> {
-  const out: Action[][] = new Array<Action[]>(files.length);
+async function readAll(files: string[], read: (file: string) => Promise<PartActions>): Promise<PartActions[]> {
+  const out: PartActions[] = new Array<PartActions>(files.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < files.length) {
@@ -122,16 +138,20 @@ export function numRecordsOf(stats: string | null | undefined): number | null {
   }
 }
 
-async function readParquetActions(file: string, withNonFileActions: boolean, take: (action: Action) => void): Promise<void> {
+async function readParquetActions(file: string, withNonFileActions: boolean, part: PartActions): Promise<void> {
   const checkpoint = await CheckpointParquet.open(file);
   const addFields = checkpoint.fields(['add']) ?? [];
-  const nonFile = withNonFileActions ? NON_FILE_ACTIONS.filter((name) => checkpoint.fields([name])) : [];
-  await checkpoint.read([...ADD_FIELDS.filter((f) => addFields.includes(f)).map((f) => ['add', f]), ...nonFile.map((name) => [name])]);
-  takeAdds(checkpoint, take);
-  takeNonFileActions(checkpoint, take, nonFile);
+  const nonFile = withNonFileActions ? NON_FILE_ACTIONS.filter((name) => checkpoint.fields([name]) && !checkpoint.allNull([name])) : [];
+  // A field null (or empty) in every row is left unread: it reads as absent, as it is.
+  const addPaths = ADD_FIELDS.filter((f) => addFields.includes(f))
+    .map((f) => ['add', f])
+    .filter((path) => path[1] === 'path' || !checkpoint.allNull(path));
+  await checkpoint.read([...addPaths, ...nonFile.map((name) => [name])]);
+  takeAdds(checkpoint, part.adds);
+  takeNonFileActions(checkpoint, (action) => part.others.push(action), nonFile);
 }
 
-function takeAdds(checkpoint: CheckpointParquet, take: (action: Action) => void): void {
+function takeAdds(checkpoint: CheckpointParquet, adds: AddFile[]): void {
   // Rows of other actions (protocol, metaData, txn) have a null add; delta-rs writes add.path as required, so the
   // add's own presence is what tells.
   const isAdd = checkpoint.presence(['add']);
@@ -144,16 +164,14 @@ function takeAdds(checkpoint: CheckpointParquet, take: (action: Action) => void)
   for (let i = 0; i < checkpoint.numRows; i++) {
     const p = path(i);
     if (p === null || !isAdd(i)) continue;
-    take({
-      add: {
-        path: p,
-        partitionValues: (partitionValues?.(i) ?? {}) as AddFile['partitionValues'],
-        size: size?.(i) ?? 0,
-        modificationTime: modificationTime?.(i) ?? 0,
-        // A checkpoint describes state, not change.
-        dataChange: false,
-        deletionVector: deletionVector(i),
-      },
+    adds.push({
+      path: p,
+      partitionValues: (partitionValues?.(i) ?? {}) as AddFile['partitionValues'],
+      size: size?.(i) ?? 0,
+      modificationTime: modificationTime?.(i) ?? 0,
+      // A checkpoint describes state, not change.
+      dataChange: false,
+      deletionVector: deletionVector(i),
     });
   }
 }

@@ -17,7 +17,10 @@ export function commitSummary(version: number, timestamp: number, info: CommitIn
 }
 
 /** Versions that have a history entry: readable ones whose commit file is still there, newest first. */
-export function historyVersions(listing: { earliest: number; latest: number; commits: Map<number, string> }, limit: number): number[] {
+export function historyVersions(
+  listing: { earliest: number; latest: number; commits: ReadonlyMap<number, string> },
+  limit: number,
+): number[] {
   const versions: number[] = [];
   for (let v = listing.latest; v >= listing.earliest && versions.length < limit; v--) {
     if (listing.commits.has(v)) versions.push(v);

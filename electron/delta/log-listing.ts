@@ -18,7 +18,7 @@ export interface CheckpointRef {
 export interface LogListing {
   logDir: string;
   /** Version -> location of its NNN.json commit file. */
-  commits: Map<number, string>;
+  commits: ReadonlyMap<number, string>;
   /** Modification times (epoch ms) of the files the listing gave them for (object stores list them; a disk does not). */
   modified: Map<string, number>;
   /** Complete checkpoints, oldest first; at most one per version. */
@@ -158,7 +158,7 @@ function versionPrefix(version: number): string {
 
 /** Classifies the files in a _delta_log folder; anything not a commit or a checkpoint (.crc, compacted, ...) is ignored. */
 export function parseListing(logDir: string, entries: ListedObject[]): LogListing {
-  const commits = new Map<number, string>();
+  const commitNames: string[] = [];
   const modified = new Map<string, number>();
   const single = new Map<number, CheckpointRef>();
   const parts = new Map<string, { version: number; total: number; byPart: Map<number, string> }>();
@@ -167,7 +167,7 @@ export function parseListing(logDir: string, entries: ListedObject[]): LogListin
     if (modifiedMs !== null) modified.set(prefix + name, modifiedMs);
     // Commits are nearly all of a long log: recognized without a regex.
     if (name.length === 25 && name.endsWith('.json') && COMMIT.test(name)) {
-      commits.set(Number(name.slice(0, 20)), prefix + name);
+      commitNames.push(name);
       continue;
     }
     let m = CLASSIC_CHECKPOINT.exec(name) ?? V2_CHECKPOINT.exec(name);
@@ -197,11 +197,65 @@ export function parseListing(logDir: string, entries: ListedObject[]): LogListin
     single.set(group.version, { version: group.version, kind: 'multi-part', files });
   }
   const checkpoints = [...single.values()].sort((a, b) => a.version - b.version);
+  const commits = commitFiles(prefix, commitNames);
   if (commits.size === 0 && checkpoints.length === 0) {
     throw notADeltaTable(`not a Delta table: ${logDir} holds no commits or checkpoints`);
   }
   const { earliest, latest } = readableRange(commits, checkpoints);
   return { logDir, commits, modified, checkpoints, earliest, latest, complete: true };
+}
+
+/** The commits of a listing from their names: one unbroken run, a log's usual shape, as its two ends (a location is
+ * spelled when asked: a long log's 10,000 names are not each parsed and put in a map); else a map. */
+function commitFiles(prefix: string, names: string[]): ReadonlyMap<number, string> {
+  const first = names.length > 0 ? Number(names[0].slice(0, 20)) : 0;
+  const last = names.length > 0 ? Number(names[names.length - 1].slice(0, 20)) : -1;
+  // Sorted distinct names whose ends are as far apart as their count are every version between the ends.
+  let run = last - first + 1 === names.length;
+  for (let i = 1; run && i < names.length; i++) run = names[i - 1] < names[i];
+  if (run) return new CommitRun(prefix, first, last);
+  return new Map(names.map((name) => [Number(name.slice(0, 20)), prefix + name]));
+}
+
+/** The commit files of versions first..last, in version order. */
+class CommitRun implements ReadonlyMap<number, string> {
+  constructor(
+    private readonly prefix: string,
+    readonly first: number,
+    readonly last: number,
+  ) {}
+
+  get size(): number {
+    return this.last - this.first + 1;
+  }
+
+  has(version: number): boolean {
+    return Number.isInteger(version) && version >= this.first && version <= this.last;
+  }
+
+  get(version: number): string | undefined {
+    return this.has(version) ? `${this.prefix}${versionPrefix(version)}.json` : undefined;
+  }
+
+  *keys(): MapIterator<number> {
+    for (let v = this.first; v <= this.last; v++) yield v;
+  }
+
+  *values(): MapIterator<string> {
+    for (const v of this.keys()) yield this.get(v)!;
+  }
+
+  *entries(): MapIterator<[number, string]> {
+    for (const v of this.keys()) yield [v, this.get(v)!];
+  }
+
+  [Symbol.iterator](): MapIterator<[number, string]> {
+    return this.entries();
+  }
+
+  forEach(callback: (value: string, key: number, map: ReadonlyMap<number, string>) => void): void {
+    for (const [v, file] of this.entries()) callback(file, v, this);
+  }
 }
 
 function isComplete(total: number, byPart: Map<number, string>): boolean {
@@ -214,11 +268,13 @@ function isComplete(total: number, byPart: Map<number, string>): boolean {
  * The latest version, and the earliest version from which every later version can be rebuilt: the oldest starting
  * point (a checkpoint, or the table's creation when 0.json exists) followed by an unbroken run of commits to the end.
  */
-function readableRange(commits: Map<number, string>, checkpoints: CheckpointRef[]): { earliest: number; latest: number } {
+function readableRange(commits: ReadonlyMap<number, string>, checkpoints: CheckpointRef[]): { earliest: number; latest: number } {
   let latest = checkpoints.length ? checkpoints[checkpoints.length - 1].version : -1;
-  for (const v of commits.keys()) if (v > latest) latest = v;
+  if (commits instanceof CommitRun) latest = Math.max(latest, commits.last);
+  else for (const v of commits.keys()) if (v > latest) latest = v;
   // runStart: first version of the unbroken run of commit files that ends at `latest`.
   let runStart = latest + 1;
+  if (commits instanceof CommitRun && commits.last === latest) runStart = commits.first;
   while (runStart > 0 && commits.has(runStart - 1)) runStart--;
   if (runStart === 0) return { earliest: 0, latest };
   const start = checkpoints.find((c) => c.version >= runStart - 1);

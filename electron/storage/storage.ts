@@ -25,8 +25,9 @@ export interface ListedObject {
 }
 
 export interface Storage {
-  /** The files directly in a folder (none of its subfolders), in key order; with `startAfter`, only the names after
-   * it. A folder that does not exist lists as empty: object stores have no folders to be missing. */
+  /** The files directly in a folder, in key order (a local folder's subfolders may be among them: a store has none);
+   * with `startAfter`, only the names after it. A folder that does not exist lists as empty: object stores have no
+   * folders to be missing. */
   list(folder: string, startAfter?: string): Promise<ListedObject[]>;
   read(location: string): Promise<Uint8Array>;
   /** Exactly `length` bytes from `offset`; a file that ends sooner fails. */

@@ -40,6 +40,21 @@ describe('listLog', () => {
     expect([listing.earliest, listing.latest]).toEqual([0, 3]);
   });
 
+  it('gives every commit of an unbroken run, and no other, as a map of the files written would', async () => {
+    const root = logWith([...commits(3, 40), `${v(3)}.checkpoint.parquet`, `${v(20)}.checkpoint.parquet`, `${v(7)}.crc`]);
+    const listing = await listLog(root);
+    const written = commits(3, 40).map((name) => [Number(name.slice(0, 20)), path.join(root, '_delta_log', name)]);
+    expect([...listing.commits]).toEqual(written);
+    expect(listing.commits.size).toBe(38);
+    expect([2, 41, 3.5].map((version) => [listing.commits.has(version), listing.commits.get(version)])).toEqual([
+      [false, undefined],
+      [false, undefined],
+      [false, undefined],
+    ]);
+    expect([listing.earliest, listing.latest]).toEqual([3, 40]);
+    expect(segmentFor(listing, 22).commitVersions).toEqual([21, 22]);
+  });
+
   it('ignores a multi-part checkpoint with a part missing and orders a complete one by part', async () => {
     const root = logWith([
       ...commits(0, 7),
