@@ -108,13 +108,6 @@ function readsLayout(kind: ValueKind, data: Data): boolean {
 /** Writes a cell: its length word and its bytes. */
 type CellWriter = (out: CopyOutput, i: number) => void;
 
-/** The binary COPY stream of the batches' rows (header to trailer), in chunks of about CHUNK_BYTES written into `out`. */
-export function* copyBinaryChunks(batches: RecordBatch[], fields: StructField[], out = new CopyOutput()): Generator<Buffer> {
-  startBinaryCopy(out);
-  yield* binaryCopyRows(batches, fields, out);
-  yield endBinaryCopy(out);
-}
-
 /** Writes the stream's header into `out`. */
 export function startBinaryCopy(out: CopyOutput): void {
   out.ensure(HEADER.length);

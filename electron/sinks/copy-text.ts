@@ -25,13 +25,6 @@ export function escapeCopy(text: string): string {
 /** Writes a cell and leaves room in the buffer for the separator after it. */
 type CellWriter = (out: CopyOutput, i: number) => void;
 
-/** COPY text of the batches' rows, in chunks of about CHUNK_BYTES written into `out` (a batch may hold only a few
- * rows). */
-export function* copyTextChunks(batches: RecordBatch[], fields: StructField[], out = new CopyOutput()): Generator<Buffer> {
-  yield* textCopyRows(batches, fields, out);
-  if (out.pos > out.start) yield out.take();
-}
-
 /** The batches' rows, in chunks of at least CHUNK_BYTES; the rest of the last one stays in `out` for the rows that
  * follow (one stream may take many calls). */
 export function* textCopyRows(batches: RecordBatch[], fields: StructField[], out: CopyOutput): Generator<Buffer> {

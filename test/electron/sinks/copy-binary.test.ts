@@ -4,9 +4,10 @@
 import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { StructField } from '../../../shared/delta-schema.js';
-import { binaryCopyFits, copyBinaryChunks } from '../../../electron/sinks/copy-binary.js';
+import { binaryCopyFits } from '../../../electron/sinks/copy-binary.js';
+import { SlabPool } from '../../../electron/sinks/copy-output.js';
+import { CopyRows } from '../../../electron/sinks/copy-rows.js';
 import { CopyIn } from '../../../electron/sinks/copy-in.js';
-import { copyTextChunks } from '../../../electron/sinks/copy-text.js';
 import { createPostgresSink } from '../../../electron/sinks/postgres-sink.js';
 import { copySql } from '../../../electron/sinks/sql-statements.js';
 import { createTableSql } from '../../../electron/sinks/sql-types.js';
@@ -30,8 +31,9 @@ function raw<T extends arrow.DataType>(type: T, values: ArrayLike<unknown> & { l
 async function land(table: string, fields: StructField[], batches: arrow.RecordBatch[], binary: boolean): Promise<void> {
   await db.client.query(`DROP TABLE IF EXISTS "${table}"`);
   await db.client.query(createTableSql('postgres', table, fields));
-  const chunks = [...(binary ? copyBinaryChunks : copyTextChunks)(batches, fields)];
-  const copy = new CopyIn(copySql(table, fields, binary), chunks);
+  const rows = new CopyRows(binary, fields, new SlabPool());
+  await rows.add(batches);
+  const copy = new CopyIn(copySql(table, fields, binary), rows.finish());
   db.client.query(copy);
   await copy.done;
 }

@@ -2,8 +2,15 @@
 import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { StructField } from '../../../shared/delta-schema.js';
-import { copyTextChunks } from '../../../electron/sinks/copy-text.js';
+import { CopyOutput } from '../../../electron/sinks/copy-output.js';
+import { textCopyRows } from '../../../electron/sinks/copy-text.js';
 import { timestampFormatter } from '../../../electron/values/time-text.js';
+
+/** The whole COPY text of the batches, in the chunks the writer hands out (the last one what stays in its output). */
+function copyTextChunks(batches: arrow.RecordBatch[], fields: StructField[]): Buffer[] {
+  const out = new CopyOutput();
+  return [...textCopyRows(batches, fields, out), out.take()].filter((chunk) => chunk.length > 0);
+}
 
 function copyText(columns: Record<string, arrow.Vector>, fields: StructField[]): string[] {
   const batch = new arrow.Table(columns).batches[0];
@@ -20,7 +27,7 @@ function ticks(type: arrow.Timestamp, values: bigint[]): arrow.Vector {
 
 const field = (name: string, type: string): StructField => ({ name, type, nullable: true, metadata: {} }) as StructField;
 
-describe('copyTextChunks', () => {
+describe('textCopyRows', () => {
   it('writes timestamps (UTC and local) and booleans as PostgreSQL reads them', () => {
     const micros = [0n, 1_700_000_000_123_456n, -1n, -62_135_596_800_000_000n, 253_402_300_799_999_999n, 86_399_000_001n];
     const lines = copyText(
