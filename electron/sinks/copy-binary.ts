@@ -22,11 +22,11 @@ import type { StructField } from '../../shared/delta-schema.js';
 import { unscaled } from '../values/decimal-text.js';
 import { jsonReader } from '../values/json-value.js';
 import { booleanReader, isNullAt } from '../arrow/buffers.js';
-import { CHUNK_BYTES, CopyOutput } from './copy-output.js';
+import { bytesOf, CHUNK_BYTES, putBytes, type Bytes, type CopyOutput } from './copy-output.js';
 import { valueKind, type ExistingColumn, type ValueKind } from './sql-types.js';
 
 /** Signature, flags (no OIDs) and the length of the header extension (none). */
-const HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
+const HEADER = bytesOf(Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]));
 /** PostgreSQL counts dates and times from 2000-01-01, Arrow from 1970-01-01. */
 const PG_EPOCH_DAYS = 10_957;
 const PG_EPOCH_MICROS = 946_684_800_000_000;
@@ -105,13 +105,26 @@ function readsLayout(kind: ValueKind, data: Data): boolean {
   }
 }
 
-/** Writes a cell: its length word and its bytes. */
-type CellWriter = (out: CopyOutput, i: number) => void;
+/** Writes a cell (its length word and its bytes) at `pos` into room the caller has ensured, and returns where the
+ * next cell starts. Room is ensured once per block of rows (see ColumnWriter.room), not per cell, and words go
+ * through the output's DataView, one big-endian store each. */
+type CellWriter = (out: Bytes, pos: number, i: number) => number;
+
+/** How one column of a batch is written. */
+interface ColumnWriter {
+  write: CellWriter;
+  /** The most bytes rows [from, to) of the column take. */
+  room(from: number, to: number): number;
+}
+
+/** Rows whose room is ensured at once: few enough that the bound stays small next to a slab, many enough that the
+ * per-block work (one bound per column) is lost in the rows'. */
+const BLOCK_ROWS = 256;
 
 /** Writes the stream's header into `out`. */
 export function startBinaryCopy(out: CopyOutput): void {
-  out.ensure(HEADER.length);
-  out.put(HEADER, 0, HEADER.length);
+  out.ensure(HEADER.buf.length);
+  out.put(HEADER, 0, HEADER.buf.length);
 }
 
 /** The batches' rows, in chunks of at least CHUNK_BYTES; the rest of the last one stays in `out` for the rows that
@@ -119,13 +132,22 @@ export function startBinaryCopy(out: CopyOutput): void {
 export function* binaryCopyRows(batches: RecordBatch[], fields: StructField[], out: CopyOutput): Generator<Buffer> {
   const count = fields.length;
   for (const batch of batches) {
-    const writers = fields.map((field, c) => cellWriter(batch.data.children[c], field));
-    for (let i = 0; i < batch.numRows; i++) {
-      out.ensure(2);
-      out.buf[out.pos++] = count >> 8;
-      out.buf[out.pos++] = count;
-      for (let c = 0; c < count; c++) writers[c](out, i);
-      if (out.pos - out.start >= CHUNK_BYTES) yield out.take();
+    const columns = fields.map((field, c) => columnWriter(batch.data.children[c], field));
+    const writers = columns.map((column) => column.write);
+    for (let from = 0; from < batch.numRows; from += BLOCK_ROWS) {
+      const to = Math.min(batch.numRows, from + BLOCK_ROWS);
+      let room = 2 * (to - from);
+      for (const column of columns) room += column.room(from, to);
+      out.ensure(room);
+      const view = out.view;
+      let pos = out.pos;
+      for (let i = from; i < to; i++) {
+        view.setUint16(pos, count);
+        pos += 2;
+        for (let c = 0; c < count; c++) pos = writers[c](out, pos, i);
+      }
+      out.pos = pos;
+      if (pos - out.start >= CHUNK_BYTES) yield out.take();
     }
   }
 }
@@ -133,48 +155,41 @@ export function* binaryCopyRows(batches: RecordBatch[], fields: StructField[], o
 /** The stream's last chunk: the rows still in `out` and the trailer. */
 export function endBinaryCopy(out: CopyOutput): Buffer {
   out.ensure(2);
-  out.buf[out.pos++] = 0xff;
-  out.buf[out.pos++] = 0xff;
+  out.view.setInt16(out.pos, -1);
+  out.pos += 2;
   return out.take();
 }
 
-function put32(buf: Buffer, pos: number, v: number): void {
-  buf[pos] = v >>> 24;
-  buf[pos + 1] = v >>> 16;
-  buf[pos + 2] = v >>> 8;
-  buf[pos + 3] = v;
-}
-
-function put16(buf: Buffer, pos: number, v: number): void {
-  buf[pos] = v >>> 8;
-  buf[pos + 1] = v;
-}
-
-const writeNull: CellWriter = (out) => {
-  out.ensure(4);
-  put32(out.buf, out.pos, -1);
-  out.pos += 4;
+const writeNull: CellWriter = (out, pos) => {
+  out.view.setInt32(pos, -1);
+  return pos + 4;
 };
 
-/** The column's writer; a column without nulls skips the check. */
-function cellWriter(data: Data, field: StructField): CellWriter {
-  if (data.type.typeId === Type.Null) return writeNull;
-  const write = valueWriter(data, valueKind(field));
-  if (data.nullCount === 0) return write;
-  const isNull = isNullAt(data);
-  return (out, i) => (isNull(i) ? writeNull(out, i) : write(out, i));
+/** A column whose every cell takes at most `bytes`. */
+function fixedRoom(bytes: number): ColumnWriter['room'] {
+  return (from, to) => (to - from) * bytes;
 }
 
-function valueWriter(data: Data, kind: ValueKind): CellWriter {
+/** The column's writer; a column without nulls skips the check. (A null takes 4 bytes, no more than any value.) */
+function columnWriter(data: Data, field: StructField): ColumnWriter {
+  if (data.type.typeId === Type.Null) return { write: writeNull, room: fixedRoom(4) };
+  const column = valueWriter(data, valueKind(field));
+  if (data.nullCount === 0) return column;
+  const isNull = isNullAt(data);
+  const write = column.write;
+  return { write: (out, pos, i) => (isNull(i) ? writeNull(out, pos, i) : write(out, pos, i)), room: column.room };
+}
+
+function valueWriter(data: Data, kind: ValueKind): ColumnWriter {
   switch (kind) {
     case 'smallint':
-      return (data.type as Int).bitWidth === 8 ? int8Writer(data) : swappedWriter(data, 2);
+      return (data.type as Int).bitWidth === 8 ? int8Writer(data) : int16Writer(data);
     case 'integer':
     case 'real':
-      return swappedWriter(data, 4);
+      return word32Writer(data);
     case 'bigint':
     case 'double':
-      return swappedWriter(data, 8);
+      return word64Writer(data);
     case 'decimal':
       return numericWriter(data);
     case 'string':
@@ -192,85 +207,119 @@ function valueWriter(data: Data, kind: ValueKind): CellWriter {
   }
 }
 
-/** Fixed-width values whose binary form is their own bytes in network order: integers and IEEE floats (NaN and
- * the infinities included). */
-function swappedWriter(data: Data, width: number): CellWriter {
-  const values = data.values as ArrayLike<number> & { buffer: ArrayBufferLike; byteOffset: number; byteLength: number };
-  const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
-  const last = width - 1;
-  return (out, i) => {
-    out.ensure(4 + width);
-    const buf = out.buf;
-    let pos = out.pos;
-    put32(buf, pos, width);
-    pos += 4;
-    for (let k = i * width + last, end = i * width; k >= end; k--) buf[pos++] = bytes[k];
-    out.pos = pos;
+/** The values' buffer as unsigned words of `Words`' width (integers and IEEE floats are sent as their own bits). */
+function wordsOf<T>(data: Data, Words: new (buffer: ArrayBufferLike, byteOffset: number, length: number) => T, width: number): T {
+  const values = data.values as { buffer: ArrayBufferLike; byteOffset: number; byteLength: number };
+  return new Words(values.buffer, values.byteOffset, values.byteLength / width);
+}
+
+function int16Writer(data: Data): ColumnWriter {
+  const words = wordsOf(data, Uint16Array, 2);
+  return {
+    write: ({ view }, pos, i) => {
+      view.setInt32(pos, 2);
+      view.setUint16(pos + 4, words[i]);
+      return pos + 6;
+    },
+    room: fixedRoom(6),
+  };
+}
+
+/** 32-bit integers and floats. */
+function word32Writer(data: Data): ColumnWriter {
+  const words = wordsOf(data, Uint32Array, 4);
+  return {
+    write: ({ view }, pos, i) => {
+      view.setInt32(pos, 4);
+      view.setUint32(pos + 4, words[i]);
+      return pos + 8;
+    },
+    room: fixedRoom(8),
+  };
+}
+
+/** 64-bit integers and doubles: the high word first (Arrow buffers are little-endian). */
+function word64Writer(data: Data): ColumnWriter {
+  const words = wordsOf(data, Uint32Array, 4);
+  return {
+    write: ({ view }, pos, i) => {
+      view.setInt32(pos, 8);
+      view.setUint32(pos + 4, words[2 * i + 1]);
+      view.setUint32(pos + 8, words[2 * i]);
+      return pos + 12;
+    },
+    room: fixedRoom(12),
   };
 }
 
 /** A byte column widened to smallint. */
-function int8Writer(data: Data): CellWriter {
+function int8Writer(data: Data): ColumnWriter {
   const values = data.values as Int8Array;
-  return (out, i) => {
-    out.ensure(6);
-    put32(out.buf, out.pos, 2);
-    put16(out.buf, out.pos + 4, values[i]);
-    out.pos += 6;
+  return {
+    write: ({ view }, pos, i) => {
+      view.setInt32(pos, 2);
+      view.setInt16(pos + 4, values[i]);
+      return pos + 6;
+    },
+    room: fixedRoom(6),
   };
 }
 
-function booleanWriter(data: Data): CellWriter {
+function booleanWriter(data: Data): ColumnWriter {
   const bit = booleanReader(data);
-  return (out, i) => {
-    out.ensure(5);
-    put32(out.buf, out.pos, 1);
-    out.buf[out.pos + 4] = bit(i) ? 1 : 0;
-    out.pos += 5;
+  return {
+    write: ({ view }, pos, i) => {
+      view.setInt32(pos, 1);
+      view.setUint8(pos + 4, bit(i) ? 1 : 0);
+      return pos + 5;
+    },
+    room: fixedRoom(5),
   };
 }
 
 /** Days since 2000-01-01. A shift that would leave int32 (far outside PostgreSQL's dates) becomes a value the
  * server refuses as out of range, never its -infinity (INT32_MIN). */
-function dateWriter(data: Data): CellWriter {
+function dateWriter(data: Data): ColumnWriter {
   const days = data.values as Int32Array;
-  return (out, i) => {
-    out.ensure(8);
-    put32(out.buf, out.pos, 4);
-    put32(out.buf, out.pos + 4, Math.max(days[i] - PG_EPOCH_DAYS, -0x7fffffff));
-    out.pos += 8;
+  return {
+    write: ({ view }, pos, i) => {
+      view.setInt32(pos, 4);
+      view.setInt32(pos + 4, Math.max(days[i] - PG_EPOCH_DAYS, -0x7fffffff));
+      return pos + 8;
+    },
+    room: fixedRoom(8),
   };
 }
 
 /** Microseconds since 2000-01-01, subtracted word by word (no BigInt). A shift below int64 (far outside
  * PostgreSQL's timestamps) becomes INT64_MIN + 1, which the server refuses as out of range, never its -infinity. */
-function timestampWriter(data: Data): CellWriter {
-  const values = data.values as BigInt64Array;
-  const low = new Uint32Array(values.buffer, values.byteOffset, values.length * 2);
-  const high = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
-  return (out, i) => {
-    let l = low[2 * i] - EPOCH_LOW;
-    let h = high[2 * i + 1] - EPOCH_HIGH;
-    if (l < 0) {
-      l += TWO_32;
-      h -= 1;
-    }
-    if (h < -0x80000000 || (h === -0x80000000 && l === 0)) {
-      h = -0x80000000;
-      l = 1;
-    }
-    out.ensure(12);
-    const buf = out.buf;
-    put32(buf, out.pos, 8);
-    put32(buf, out.pos + 4, h);
-    put32(buf, out.pos + 8, l);
-    out.pos += 12;
+function timestampWriter(data: Data): ColumnWriter {
+  const low = wordsOf(data, Uint32Array, 4);
+  const high = wordsOf(data, Int32Array, 4);
+  return {
+    write: ({ view }, pos, i) => {
+      let l = low[2 * i] - EPOCH_LOW;
+      let h = high[2 * i + 1] - EPOCH_HIGH;
+      if (l < 0) {
+        l += TWO_32;
+        h -= 1;
+      }
+      if (h < -0x80000000 || (h === -0x80000000 && l === 0)) {
+        h = -0x80000000;
+        l = 1;
+      }
+      view.setInt32(pos, 8);
+      view.setInt32(pos + 4, h);
+      view.setUint32(pos + 8, l);
+      return pos + 12;
+    },
+    room: fixedRoom(12),
   };
 }
 
 /** numeric_recv's form: digit count, weight (power of 10,000 of the first digit), sign, display scale, then the
  * base-10,000 digits, most significant first, grouped from the decimal point; zero groups at the end are left out. */
-function numericWriter(data: Data): CellWriter {
+function numericWriter(data: Data): ColumnWriter {
   const type = data.type as Decimal;
   const words = data.values as Uint32Array;
   const stride = type.bitWidth / 32;
@@ -282,7 +331,7 @@ function numericWriter(data: Data): CellWriter {
   const firstFactor = 10 ** pad;
   const groups = new Uint16Array(MAX_NUMERIC_DIGITS);
   const firstDivisorBig = BigInt(firstDivisor);
-  return (out, i) => {
+  const write: CellWriter = ({ view }, pos, i) => {
     const value = unscaled(words, i * stride, stride);
     let negative: boolean;
     let n = 0;
@@ -312,45 +361,58 @@ function numericWriter(data: Data): CellWriter {
     let lowest = 0;
     while (lowest < n && groups[lowest] === 0) lowest++;
     const digits = n - lowest;
-    out.ensure(12 + 2 * digits);
-    const buf = out.buf;
-    let pos = out.pos;
-    put32(buf, pos, 8 + 2 * digits);
-    put16(buf, pos + 4, digits);
-    put16(buf, pos + 6, digits === 0 ? 0 : n - 1 - fractionGroups);
-    put16(buf, pos + 8, negative && digits > 0 ? NUMERIC_NEG : 0);
-    put16(buf, pos + 10, scale);
+    view.setInt32(pos, 8 + 2 * digits);
+    view.setUint16(pos + 4, digits);
+    view.setInt16(pos + 6, digits === 0 ? 0 : n - 1 - fractionGroups);
+    view.setUint16(pos + 8, negative && digits > 0 ? NUMERIC_NEG : 0);
+    view.setUint16(pos + 10, scale);
     pos += 12;
-    for (let k = n - 1; k >= lowest; k--, pos += 2) put16(buf, pos, groups[k]);
-    out.pos = pos;
+    for (let k = n - 1; k >= lowest; k--, pos += 2) view.setUint16(pos, groups[k]);
+    return pos;
   };
+  return { write, room: fixedRoom(12 + 2 * MAX_NUMERIC_DIGITS) };
 }
 
 /** Text, bytea and JSON text cells: their bytes as Arrow holds them, after jsonb's version byte when given. */
-function bytesWriter(data: Data, prefix: number | null): CellWriter {
-  const bytes = Buffer.from(data.values.buffer, data.values.byteOffset, data.values.byteLength);
+function bytesWriter(data: Data, prefix: number | null): ColumnWriter {
+  const source = bytesOf(data.values as Uint8Array);
   const offsets = data.valueOffsets as Int32Array;
-  const extra = prefix === null ? 0 : 1;
-  return (out, i) => {
-    const start = offsets[i];
-    const end = offsets[i + 1];
-    out.ensure(4 + extra + end - start);
-    put32(out.buf, out.pos, extra + end - start);
-    out.pos += 4;
-    if (prefix !== null) out.buf[out.pos++] = prefix;
-    out.put(bytes, start, end);
+  const header = prefix === null ? 4 : 5;
+  return {
+    write: (out, pos, i) => {
+      const start = offsets[i];
+      const end = offsets[i + 1];
+      out.view.setInt32(pos, header - 4 + end - start);
+      if (prefix !== null) out.view.setUint8(pos + 4, prefix);
+      return putBytes(out, pos + header, source, start, end);
+    },
+    room: (from, to) => (to - from) * header + offsets[to] - offsets[from],
   };
 }
 
-/** Structs, arrays and maps as jsonb: the same JSON text the text COPY sends. */
-function nestedJsonWriter(data: Data): CellWriter {
+/** Structs, arrays and maps as jsonb: the same JSON text the text COPY sends. The block's texts are made when its
+ * room is asked, which their lengths bound. */
+function nestedJsonWriter(data: Data): ColumnWriter {
   const read = jsonReader(data);
-  return (out, i) => {
-    const text = JSON.stringify(read(i));
-    out.ensure(5 + 3 * text.length);
-    const length = 1 + out.buf.write(text, out.pos + 5);
-    put32(out.buf, out.pos, length);
-    out.buf[out.pos + 4] = JSONB_VERSION;
-    out.pos += 4 + length;
+  let texts: string[] = [];
+  let first = 0;
+  return {
+    write: (out, pos, i) => {
+      const length = 1 + out.buf.write(texts[i - first], pos + 5);
+      out.view.setInt32(pos, length);
+      out.view.setUint8(pos + 4, JSONB_VERSION);
+      return pos + 4 + length;
+    },
+    room: (from, to) => {
+      first = from;
+      texts = [];
+      let room = 0;
+      for (let i = from; i < to; i++) {
+        const text = JSON.stringify(read(i));
+        texts.push(text);
+        room += 5 + 3 * text.length;
+      }
+      return room;
+    },
   };
 }

@@ -7,7 +7,7 @@ import { int64Reader } from '../values/int64.js';
 import { MAX_TIMESTAMP_BYTES, timestampByteWriter } from '../values/time-text.js';
 import { booleanReader, int32Offsets, isNullAt, valueBytes } from '../arrow/buffers.js';
 import { mayNeedCopyEscape, pgTextReader } from './column-values.js';
-import { CHUNK_BYTES, CopyOutput } from './copy-output.js';
+import { bytesOf, CHUNK_BYTES, CopyOutput } from './copy-output.js';
 import { valueKind } from './sql-types.js';
 
 const TAB = 0x09;
@@ -107,6 +107,7 @@ function timestampWriter(data: Data, unit: number, utc: boolean): CellWriter {
  * them (found by one native search per byte value) is copied without looking at each byte. */
 function utf8Writer(data: Data): CellWriter {
   const bytes = valueBytes(data);
+  const source = bytesOf(bytes);
   const offsets = int32Offsets(data);
   const used = bytes.subarray(offsets[0], offsets[data.length]);
   if (![BACKSLASH, TAB, NEWLINE, CR].some((b) => used.includes(b))) {
@@ -114,7 +115,7 @@ function utf8Writer(data: Data): CellWriter {
       const start = offsets[i];
       const end = offsets[i + 1];
       out.ensure(end - start + 1);
-      out.put(bytes, start, end);
+      out.put(source, start, end);
     };
   }
   return (out, i) => {
