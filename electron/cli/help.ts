@@ -53,9 +53,10 @@ SQL sinks (sqlite, postgres):
   --mode M           append (default), overwrite, upsert (needs --key) or sql (needs --sql)
   --key a,b          key columns for upsert
   --sql "..."        your own statement with :column parameters, e.g. UPDATE t SET v = :v WHERE id = :id
-  --batch-size N     rows per batch and transaction (default 5000)
+  --batch-size N     rows per batch (default 5000); a batch is a transaction, except that PostgreSQL's COPY
+                     modes join consecutive batches into transactions of about 8 MiB of COPY data
   --batch-interval-ms N  flush a partial batch after N ms (default 0: off)
-  --max-retries N    retries of a batch after a transient error (default 3)
+  --max-retries N    retries of a transaction after a transient error (default 3)
   --exactly-once     record progress in the target so that a rerun resumes and never duplicates rows
   --statement-timeout-ms N  (postgres) give a statement or COPY up as lost after N ms unanswered, and retry
                      it on a new connection (default 60000)
