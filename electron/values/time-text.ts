@@ -1,6 +1,6 @@
 // Dates and timestamps as ISO-8601 text from integer arithmetic (no Date objects: they are slow for millions of
 // values and limited to ±275,000 years). Fractions keep the column's full unit so that text sorts like time does.
-import { formatDays, formatTimeOfDay } from '../../shared/timestamp.js';
+import { civilFromDays, formatDays, formatTimeOfDay } from '../../shared/timestamp.js';
 
 /** Ticks per second and fraction digits of Arrow's TimeUnit (SECOND, MILLISECOND, MICROSECOND, NANOSECOND). */
 const UNITS = [
@@ -76,19 +76,9 @@ export type TimestampByteWriter = (buf: Uint8Array, pos: number, ticks: number |
 
 export function timestampByteWriter(unit: number, utc: boolean): TimestampByteWriter {
   const { digits, split } = tickSplitter(unit);
-  // The date's bytes are kept while rows share a day.
-  let lastDays = Number.NaN;
-  const date = new Uint8Array(MAX_TIMESTAMP_BYTES);
-  let dateLength = 0;
   return (buf, pos, ticks) => {
     const { days, seconds, fraction } = split(ticks);
-    if (days !== lastDays) {
-      lastDays = days;
-      const text = formatDays(days);
-      dateLength = text.length;
-      for (let k = 0; k < dateLength; k++) date[k] = text.charCodeAt(k);
-    }
-    for (let k = 0; k < dateLength; k++) buf[pos++] = date[k];
+    pos = writeDate(buf, pos, days);
     const hours = Math.floor(seconds / 3600);
     const minutes = Math.floor((seconds - hours * 3600) / 60);
     buf[pos] = 0x54; // T
@@ -106,6 +96,23 @@ export function timestampByteWriter(unit: number, utc: boolean): TimestampByteWr
     if (utc) buf[pos++] = 0x5a; // Z
     return pos;
   };
+}
+
+/** 'YYYY-MM-DD' of a day count at `pos`, digit by digit (a string per value cost the SQLite export of 2M random
+ * timestamps half its time on them); years outside 0..9999 take formatDays' expanded form. */
+function writeDate(buf: Uint8Array, pos: number, days: number): number {
+  const { year, month, day } = civilFromDays(days);
+  if (year < 0 || year > 9999) {
+    const text = formatDays(days);
+    for (let k = 0; k < text.length; k++) buf[pos++] = text.charCodeAt(k);
+    return pos;
+  }
+  writeDigits(buf, pos, year, 4);
+  buf[pos + 4] = 0x2d; // -
+  writeDigits(buf, pos + 5, month, 2);
+  buf[pos + 7] = 0x2d;
+  writeDigits(buf, pos + 8, day, 2);
+  return pos + 10;
 }
 
 /** A non-negative integer below 10^width as exactly `width` digits at `pos`. */
