@@ -23,11 +23,26 @@ import { queryCases } from './filter-sort-diff.js';
 import { psqlCopyLimits, sqliteInsertLimit } from './limits.js';
 import { objectStoreCase } from './object-store.js';
 import { PARTITIONED_FILES, writePartitionedTable } from './partitioned-table.js';
-import { jsonReport, markdownTable, PEER, type ExportKind, type Figure, type Figures, type PeerFigures, type PeerSink } from './report.js';
+import {
+  jsonReport,
+  markdownTable,
+  PEER_NAMES,
+  PEERS,
+  type ExportKind,
+  type Figure,
+  type Figures,
+  type PeerFigures,
+  type PeerName,
+  type PeerSink,
+} from './report.js';
 
 const CHECKPOINT_INTERVAL = 100;
-/** The peer tool: delta-rs reads the table, ADBC ingests it (see the script). */
-const PEER_SCRIPT = 'deltars-adbc-export.py';
+/** Each peer tool's script in test/bench/ (see the scripts), and the stem of the names of the SQLite file and the
+ * PostgreSQL table it creates (each peer its own). */
+const PEER_RUNS: Record<PeerName, { script: string; stem: string }> = {
+  deltarsAdbc: { script: 'deltars-adbc-export.py', stem: 'deltars_adbc' },
+  duckdb: { script: 'duckdb-export.py', stem: 'duckdb' },
+};
 const PREVIEW_ROWS = 100;
 /** A single process start is at the mercy of whatever else the machine does in that half second. */
 const COLD_RUNS = 5;
@@ -167,33 +182,51 @@ async function main(): Promise<void> {
       return wide.liveRows / (run.ms / 1000);
     };
     const unmeasuredPeer = (error: string): PeerFigures => ({ rowsPerSec: { error }, rssMb: { error }, cpuSeconds: { error } });
-    /** The same export by the peer tool, right after Deltaport's to the same sink, so that their ratio comes from
-     * one stretch of the machine's load; a failure (Python or its packages missing) is the figures' reason. */
-    const peerExport = async (sink: PeerSink, target: string, table: string, check: () => Promise<number>) => {
-      let usage: Pick<PeerFigures, 'rssMb' | 'cpuSeconds'> = { rssMb: notRun(), cpuSeconds: notRun() };
-      const rowsPerSec = await measure(`${PEER} export to ${sink}, rows/s`, async () => {
-        const run = await runPython(PEER_SCRIPT, [wide.root, sink, target, table]);
-        usage = usageFigures(run);
-        expectRows(`the ${PEER} ${sink} export`, await check(), wide.liveRows);
-        return wide.liveRows / (run.ms / 1000);
-      });
-      return 'value' in rowsPerSec ? { rowsPerSec, ...usage } : unmeasuredPeer(rowsPerSec.error);
+    const unmeasuredPeers = (error: string) =>
+      Object.fromEntries(PEER_NAMES.map((name) => [name, unmeasuredPeer(error)])) as Record<PeerName, PeerFigures>;
+    /** The same export by each peer tool in turn, right after Deltaport's to the same sink, so that their ratios come
+     * from one stretch of the machine's load; a failure (Python or its packages missing) is the figures' reason.
+     * `into` gives, for a peer's stem, its target (a SQLite file or the database URL), its table, and how to count its
+     * rows. */
+    const peerExports = async (
+      sink: PeerSink,
+      into: (stem: string) => { target: string; table: string; check: () => Promise<number> },
+    ): Promise<Record<PeerName, PeerFigures>> => {
+      const peers = unmeasuredPeers('not run');
+      for (const peer of PEER_NAMES) {
+        const { script, stem } = PEER_RUNS[peer];
+        const { target, table, check } = into(stem);
+        let usage: Pick<PeerFigures, 'rssMb' | 'cpuSeconds'> = { rssMb: notRun(), cpuSeconds: notRun() };
+        const rowsPerSec = await measure(`${PEERS[peer]} export to ${sink}, rows/s`, async () => {
+          const run = await runPython(script, [wide.root, sink, target, table]);
+          usage = usageFigures(run);
+          expectRows(`the ${PEERS[peer]} ${sink} export`, await check(), wide.liveRows);
+          return wide.liveRows / (run.ms / 1000);
+        });
+        peers[peer] = 'value' in rowsPerSec ? { rowsPerSec, ...usage } : unmeasuredPeer(rowsPerSec.error);
+      }
+      return peers;
     };
     const sqliteFile = path.join(dir, 'export.sqlite');
     const sqlite = await measure('export to SQLite, rows/s', () =>
       cliExport('sqlite', ['--sink', `sqlite:${sqliteFile}`, '--target', 'wide'], async () => sqliteRows(sqliteFile, 'wide')),
     );
-    // In the same folder as Deltaport's file, a file of its own: ADBC's ingest creates the table.
-    const peerSqliteFile = path.join(dir, 'deltars-adbc.sqlite');
-    const peerSqlite = await peerExport('sqlite', peerSqliteFile, 'wide', async () => sqliteRows(peerSqliteFile, 'wide'));
+    // In the same folder as Deltaport's file, a file of each peer's own, in which it creates the table.
+    const peerSqlite = await peerExports('sqlite', (stem) => {
+      const file = path.join(dir, `${stem}.sqlite`);
+      return { target: file, table: 'wide', check: async () => sqliteRows(file, 'wide') };
+    });
     const postgres = databaseUrl
       ? await measure('export to PostgreSQL, rows/s', () =>
           cliExport('postgres', ['--sink', databaseUrl, '--target', 'wide'], () => postgresRowsDropped(databaseUrl, 'wide')),
         )
       : { error: pgProblem };
     const peerPostgres = databaseUrl
-      ? await peerExport('postgres', databaseUrl, 'wide_deltars_adbc', () => postgresRowsDropped(databaseUrl, 'wide_deltars_adbc'))
-      : unmeasuredPeer(pgProblem);
+      ? await peerExports('postgres', (stem) => {
+          const table = `wide_${stem}`;
+          return { target: databaseUrl, table, check: () => postgresRowsDropped(databaseUrl, table) };
+        })
+      : unmeasuredPeers(pgProblem);
     const postgresExactlyOnce = databaseUrl
       ? await measure('export to PostgreSQL --exactly-once, rows/s', () =>
           cliExport('postgresExactlyOnce', ['--sink', databaseUrl, '--target', 'wide_once', '--exactly-once'], () =>
@@ -311,7 +344,7 @@ async function main(): Promise<void> {
       timeTravelMs,
       rssMb,
       cpuSeconds,
-      peers: { deltarsAdbc: { sqlite: peerSqlite, postgres: peerPostgres } },
+      peers: { sqlite: peerSqlite, postgres: peerPostgres },
       lagP99Ms,
       openLagP99Ms,
       idleLagP99Ms,
