@@ -1,7 +1,8 @@
 // A local folder as storage: the one module of the reader that calls node:fs.
-import { openAsBlob, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { countFetch } from './fetch-counter.js';
+import { rangeBlob } from './ranged-file.js';
 import { StorageError, type ListedObject, type ObjectMeta, type Storage } from './storage.js';
 
 const CAUSES: Record<string, [StorageError['reason'], string]> = {
@@ -88,12 +89,14 @@ export class LocalStorage implements Storage {
     return times;
   }
 
-  /** The disk's own lazy Blob: parquet-wasm's slices read straight from the file. It opens nothing until read, so
-   * the file is opened once first to name what would stop that (permission denied) here, not as a decoder error. */
-  async blob(location: string): Promise<Blob> {
+  /** Ranged reads, as a bucket's: each slice parquet-wasm asks for (a footer, a row group's column chunks) is one
+   * read into a buffer of its size. The disk's own lazy Blob (openAsBlob) reads a slice as a stream of chunks that
+   * it then concatenates, copying every byte twice more: 5-10% of the CPU time of a local scan. The file is opened once
+   * first to name what would stop a read (permission denied) here, not as a decoder error. */
+  async blob(location: string, size: number): Promise<Blob> {
     try {
       await (await open(location, 'r')).close();
-      return await openAsBlob(location);
+      return rangeBlob(this, location, size);
     } catch (err) {
       throw failure(err, location);
     }
