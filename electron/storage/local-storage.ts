@@ -1,6 +1,6 @@
 // A local folder as storage: the one module of the reader that calls node:fs.
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { countFetch } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
 import { StorageError, type ListedObject, type ObjectMeta, type Storage } from './storage.js';
@@ -95,10 +95,11 @@ export class LocalStorage implements Storage {
   /** Ranged reads, as a bucket's: each slice parquet-wasm asks for (a footer, a row group's column chunks) is one
    * read into a buffer of its size. The disk's own lazy Blob (openAsBlob) reads a slice as a stream of chunks that
    * it then concatenates, copying every byte twice more: 5-10% of the CPU time of a local scan. The file is opened once
-   * first to name what would stop a read (permission denied) here, not as a decoder error. */
+   * first to name what would stop a read (permission denied) here, not as a decoder error; synchronously, as the
+   * reads are (see readRange). */
   async blob(location: string, size: number): Promise<Blob> {
     try {
-      await (await open(location, 'r')).close();
+      closeSync(openSync(location, 'r'));
       return rangeBlob(this, location, size);
     } catch (err) {
       throw failure(err, location);
