@@ -30,56 +30,74 @@ export function concatBatches(batches: RecordBatch[]): RecordBatch | null {
   const children = schema.fields.map((f, c) =>
     concatColumn(
       f.type,
-      batches.map((b) => b.data.children[c]),
+      batches.map((b) => ({ data: b.data.children[c], from: 0, length: b.numRows })),
       length,
     ),
   );
   return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length, nullCount: 0, children }));
 }
 
-function concatColumn(type: DataType, parts: Data[], length: number): Data {
-  const nullCount = parts.reduce((n, p) => n + p.nullCount, 0);
-  const nullBitmap = nullCount > 0 ? bits(parts, length, validity) : undefined;
+/** Rows [from, from + length) of a column chunk. */
+export interface ColumnRun {
+  data: Data;
+  from: number;
+  length: number;
+}
+
+/** The runs' rows copied together into one chunk of `length` rows, runs in order; a flat type (canConcat). Runs are
+ * read in place: a scan's deletion vector cuts a decoded piece into thousands of them, and a slice of each (a Data
+ * per run and column) would cost more than copying its rows. */
+export function concatColumn(type: DataType, runs: ColumnRun[], length: number): Data {
+  const [valid, validCount] = runs.some((r) => r.data.nullCount > 0) ? bits(runs, length, validity) : [undefined, length];
+  const nullCount = length - validCount;
+  const nullBitmap = nullCount > 0 ? valid : undefined;
   if (type.typeId === Type.Bool) {
-    const data = bits(parts, length, booleanReader);
+    const [data] = bits(runs, length, booleanReader);
     return makeData({ type, length, nullCount, nullBitmap, data } as never);
   }
   if (type.typeId === Type.Utf8 || type.typeId === Type.Binary) {
     const valueOffsets = new Int32Array(length + 1);
-    const ranges = parts.map((p) => int32Offsets(p).subarray(0, p.length + 1));
+    const ranges = runs.map((r) => int32Offsets(r.data).subarray(r.from, r.from + r.length + 1));
     const data = new Uint8Array(ranges.reduce((n, r) => n + r[r.length - 1] - r[0], 0));
     let row = 0;
     let at = 0;
-    parts.forEach((p, k) => {
+    runs.forEach((r, k) => {
       const offsets = ranges[k];
       const base = offsets[0];
-      for (let i = 1; i <= p.length; i++) valueOffsets[++row] = at + offsets[i] - base;
-      data.set(valueBytes(p).subarray(base, offsets[p.length]), at);
-      at += offsets[p.length] - base;
+      for (let i = 1; i <= r.length; i++) valueOffsets[++row] = at + offsets[i] - base;
+      data.set(valueBytes(r.data).subarray(base, offsets[r.length]), at);
+      at += offsets[r.length] - base;
     });
     return makeData({ type, length, nullCount, nullBitmap, valueOffsets, data } as never);
   }
-  const first = parts[0].values as Int32Array;
-  const Values = first.constructor as new (n: number) => Int32Array;
-  const data = new Values(length * parts[0].stride);
+  const stride = runs[0].data.stride;
+  const Values = runs[0].data.values.constructor as new (n: number) => Int32Array;
+  const data = new Values(length * stride);
   let at = 0;
-  for (const p of parts) {
-    const values = (p.values as Int32Array).subarray(0, p.length * p.stride);
+  for (const r of runs) {
+    const values = (r.data.values as Int32Array).subarray(r.from * stride, (r.from + r.length) * stride);
     data.set(values, at);
     at += values.length;
   }
   return makeData({ type, length, nullCount, nullBitmap, data } as never);
 }
 
-/** A bitmap of `length` bits, LSB first, set where the part's reader (made by `bitsOf`) says so, parts in order. */
-function bits(parts: Data[], length: number, bitsOf: (part: Data) => (row: number) => boolean): Uint8Array {
+/** A bitmap of `length` bits, LSB first, set where the run's reader (made by `bitsOf`) says so, runs in order; and
+ * how many are set. */
+function bits(runs: ColumnRun[], length: number, bitsOf: (data: Data) => (row: number) => boolean): [Uint8Array, number] {
   const out = new Uint8Array((length + 7) >> 3);
   let row = 0;
-  for (const p of parts) {
-    const test = bitsOf(p);
-    for (let i = 0; i < p.length; i++, row++) if (test(i)) out[row >> 3] |= 1 << (row & 7);
+  let set = 0;
+  for (const r of runs) {
+    const test = bitsOf(r.data);
+    for (let i = r.from; i < r.from + r.length; i++, row++) {
+      if (test(i)) {
+        out[row >> 3] |= 1 << (row & 7);
+        set++;
+      }
+    }
   }
-  return out;
+  return [out, set];
 }
 
 /** The batches regrouped into as few as possible of up to `maxRows` rows each (a larger batch stays as it is); only

@@ -1,7 +1,8 @@
 // The one door to parquet-wasm. Files are opened as lazy Blobs so that only the footer and the requested column
-// chunks are read from disk or fetched from a bucket (ranged reads); decoded data crosses into apache-arrow through the IPC stream format. Every failure
-// leaves here as one DeltaportError naming the file and the cause; an instance that trapped is never used again
-// (parquet-wasm-instance.ts).
+// chunks are read from disk or fetched from a bucket (ranged reads); decoded data crosses into apache-arrow through
+// the IPC stream format, a stream's batches through the C data interface where arrow-ffi.ts reads their types. Every
+// failure leaves here as one DeltaportError naming the file and the cause; an instance that trapped is never used
+// again (parquet-wasm-instance.ts).
 import * as arrow from 'apache-arrow';
 import { tableFromIPC, type Schema, type Table } from 'apache-arrow';
 import type { FileMetaData } from 'hyparquet';
@@ -9,6 +10,7 @@ import type * as ParquetWasm from 'parquet-wasm/node';
 import { DeltaportError } from '../../shared/errors.js';
 import { rangeBuffer } from '../storage/ranged-file.js';
 import { isCloudLocation, storageFor, StorageError, type StorageFailure } from '../storage/storage.js';
+import { decodedColumns, ffiReadable } from './arrow-ffi.js';
 import { int96Columns, withExactInt96, type DecodedInt96, type Int96Columns } from './int96-columns.js';
 import { guarded, isTrap, privateInstance, untilTrap, wasmInstance, type WasmInstance } from './parquet-wasm-instance.js';
 
@@ -87,6 +89,7 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
   } catch (err) {
     return fail(err);
   }
+  const crossing = batchCrossing(schema);
   // parquet-wasm tells nothing of the page indexes it loads: the footer is read again, once, by hyparquet.
   let footer: Promise<FileMetaData> | null = null;
   // A handle whose instance trapped (its own file's trap or another's) reopens its file on an instance of its own.
@@ -114,6 +117,7 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
     },
     async *stream(request: ReadRequest & { batchSize: number }): AsyncGenerator<Table> {
       const exact = exactInt96(int96, rowGroupRows, request);
+      const cross = crossing(request.columns);
       let delivered = 0;
       for (let attempt = 0; ; attempt++) {
         // After a trap, the read goes on from the rows already delivered, on a fresh instance.
@@ -139,7 +143,7 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
             try {
               const next = await untilTrap(instance, () => reader.read());
               done = next.done;
-              if (!next.done) table = tableFromIPC(guarded(instance, () => next.value.intoIPCStream()));
+              if (!next.done) table = guarded(instance, () => cross(instance, next.value));
               if (table && exact) table = await exact(table);
             } catch (err) {
               done = true;
@@ -170,6 +174,29 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
       if (!opened.instance.broken) opened.file.free();
     },
   };
+}
+
+type Crossing = (instance: WasmInstance, batch: ParquetWasm.RecordBatch) => Table;
+
+/** How a stream's decoded batches of the given columns (absent: all) cross into JavaScript: through the C data
+ * interface (arrow-ffi.ts) where it reads their types, else as an IPC stream. */
+function batchCrossing(schema: Schema): (columns: string[] | undefined) => Crossing {
+  const fields = new Map(schema.fields.map((f) => [f.name, f]));
+  const types = new Map(schema.fields.filter((f) => ffiReadable(f.type)).map((f) => [f.name, f.type]));
+  const ipc: Crossing = (_, batch) => tableFromIPC(batch.intoIPCStream());
+  const ffi: Crossing = (instance, batch) => {
+    const exported = batch.intoFFI();
+    try {
+      const memory = instance.api.wasmMemory().buffer as ArrayBuffer;
+      const { length, columns } = decodedColumns(memory, exported.arrayAddr(), exported.schemaAddr(), types);
+      const read = [...columns.keys()].map((name) => fields.get(name)!);
+      const data = arrow.makeData({ type: new arrow.Struct(read), length, nullCount: 0, children: [...columns.values()] });
+      return new arrow.Table([new arrow.RecordBatch(new arrow.Schema(read, schema.metadata), data)]);
+    } finally {
+      exported.free();
+    }
+  };
+  return (columns) => ((columns ?? [...fields.keys()]).every((name) => types.has(name)) ? ffi : ipc);
 }
 
 /** For a read that includes INT96 columns: a function that gives each decoded table of the read, in order, those

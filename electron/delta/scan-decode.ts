@@ -3,6 +3,7 @@
 // places. Rows are decoded in pieces of tens of thousands (see decodedPieces), whatever the deletion vector keeps:
 // choosing the kept rows is scan-emit.ts's.
 import type * as arrow from 'apache-arrow';
+import { concatColumn } from './concat-batches.js';
 import { normalizeColumn } from './normalize.js';
 import type { ParquetHandle, ReadRequest } from './parquet-file.js';
 import type { FilePlan, GroupRows, ScanPlan } from './scan-plan.js';
@@ -18,6 +19,9 @@ export interface DecodedRows {
   length: number;
   /** The output's columns for `length` rows from physical row `at`. */
   slice(at: number, length: number): arrow.Data[];
+  /** The output's columns for the rows of `runs` ([from, to) physical rows, in order, `length` in all), copied
+   * together; flat columns only (canConcat). */
+  gather(runs: [number, number][], length: number): arrow.Data[];
 }
 
 /** Decoded rows of one file; `data` is absent when no column is read from the file. */
@@ -93,5 +97,15 @@ function outputRows(plan: ScanPlan, file: FilePlan, piece: Piece, start: number)
     length: piece.length,
     // A constant column holds batchSize copies of its value, the most a batch takes.
     slice: (at, length) => columns.map((d, k) => (file.constants[k] ? d.slice(0, length) : d.slice(at - start, length))),
+    gather: (runs, length) =>
+      columns.map((d, k) =>
+        file.constants[k]
+          ? d.slice(0, length)
+          : concatColumn(
+              d.type,
+              runs.map(([from, to]) => ({ data: d, from: from - start, length: to - from })),
+              length,
+            ),
+      ),
   };
 }

@@ -1,6 +1,7 @@
-// Slices of consecutive rows gathered into batches of up to batchSize rows, for the two places that cut a scan's rows
-// into runs: the rows a deletion vector keeps (scan-emit.ts) and the rows a filter keeps (filter/filtered-scan.ts).
-// Every batch costs each sink a fixed overhead, so short runs are copied together rather than passed on one by one.
+// Slices of consecutive rows gathered into batches of up to batchSize rows, for the rows a filter keeps
+// (filter/filtered-scan.ts), whose runs come from batches already emitted. Every batch costs each sink a fixed
+// overhead, so short runs are copied together rather than passed on one by one. (The runs a deletion vector keeps
+// are copied from the decoded columns as they are found: scan-emit.ts.)
 import { concatBatches } from './concat-batches.js';
 import type { ScanBatch } from './scan-types.js';
 
