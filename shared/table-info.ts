@@ -13,7 +13,9 @@ export interface TableInfo {
   path: string;
   /** Snapshot version this info describes. */
   version: number;
-  /** Commit time of that version, epoch ms (in-commit timestamp or made-monotonic file time). */
+  /** Commit time of that version as its log records it, epoch ms: its in-commit timestamp or its commit file's time.
+   * History and time travel make file times monotonic, which takes every earlier commit's: they differ only where
+   * file times repeat or go backwards. */
   timestamp: number;
   /** Readable versions: earliest recreatable to latest. */
   versionRange: { earliest: number; latest: number };

@@ -1,7 +1,7 @@
 // `deltaport schema <table> [--version N | --timestamp TS] [--json]`: what the table is at a version.
 import type { TableInfo } from '../../shared/table-info.js';
 import { formatEpochMs } from '../../shared/timestamp.js';
-import { openSource } from '../delta/source.js';
+import { openSpecSnapshot } from '../delta/source-snapshot.js';
 import { parseArgs } from './args.js';
 import type { CliIo } from './io.js';
 import { schemaTree } from './schema-tree.js';
@@ -9,8 +9,8 @@ import { formatBytes, sourceSpec, STORAGE_FLAGS, tableArgument, TIME_TRAVEL_FLAG
 
 export async function schemaCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, { ...TIME_TRAVEL_FLAGS, ...STORAGE_FLAGS, json: 'switch' }, 'schema');
-  const source = await openSource(sourceSpec(tableArgument(args), args));
-  const info = await source.table.tableInfo(source.snapshot);
+  const { table, snapshot } = await openSpecSnapshot(sourceSpec(tableArgument(args), args));
+  const info = await table.tableInfo(snapshot);
   io.stdout.write(args.switches.has('json') ? `${JSON.stringify(info, null, 2)}\n` : describe(info));
   return 0;
 }

@@ -13,6 +13,7 @@ import {
   type FileMetaData,
   type SchemaTree,
 } from 'hyparquet';
+import { isAscii } from 'node:buffer';
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { convert, convertWithDictionary, DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { decompressPage, readDataPage, readDataPageV2 } from 'hyparquet/src/datapage.js';
@@ -320,7 +321,7 @@ function leafOf(defAt: number[], repeated: number, pages: Page[]): Leaf {
 function valueOf(leaf: Leaf, level: number): unknown {
   const { valueAt, values } = leaf;
   const at = valueAt ? valueAt[level] : values.length > 0 ? level : -1;
-  return at < 0 ? null : fromBigint(values[at]);
+  return at < 0 ? null : values[at];
 }
 
 /** The levels of a row's entries of the list or map at depth `at` on the leaf's path: [from, to), or [-1, -1] where
@@ -331,10 +332,6 @@ function entryLevels(leaf: Leaf, rowStart: Int32Array, row: number, at: number):
   if (def < leaf.defAt[at]) return [-1, -1];
   // An empty list or map has one level, which holds no entry.
   return def < leaf.defAt[leaf.repeated] ? [from, from] : [from, rowStart[row + 1]];
-}
-
-function fromBigint(value: unknown): unknown {
-  return typeof value === 'bigint' ? Number(value) : value;
 }
 
 type Page = Pick<Leaf, 'defs' | 'reps' | 'values'>;
@@ -362,7 +359,7 @@ function decodeChunk(bytes: Uint8Array, decoder: Decoder): Page[] {
         dictionary = plainStrings(raw, count);
       } else {
         const rawReader = { view: new DataView(raw.buffer, raw.byteOffset, raw.byteLength), offset: 0 };
-        dictionary = convert(readPlain(rawReader, type, count, element.type_length), decoder);
+        dictionary = asNumbers(convert(readPlain(rawReader, type, count, element.type_length), decoder));
       }
       continue;
     } else if (header.type === 'DATA_PAGE' && header.data_page_header) {
@@ -379,10 +376,25 @@ function decodeChunk(bytes: Uint8Array, decoder: Decoder): Page[] {
     pages.push({
       defs: defs.length === levels ? defs : new Uint8Array(levels).fill(maxDef),
       reps: decoded.repetitionLevels,
-      values: convertWithDictionary(decoded.dataPage, dictionary, encoding, decoder),
+      values: asNumbers(convertWithDictionary(decoded.dataPage, dictionary, encoding, decoder)),
     });
   }
   return pages;
+}
+
+/** INT64 values as numbers (log counters and epoch-ms times fit in 2^53), converted per page or dictionary: hyparquet's
+ * BigInt64Array hands out a new BigInt for every value read, a checkpoint's size and modificationTime one per file. */
+function asNumbers(values: DecodedArray): DecodedArray {
+  if (values instanceof BigInt64Array) {
+    // Each value as its two 32-bit halves, low first (typed arrays are little-endian on every platform Node runs on).
+    const halves = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+    const out = new Float64Array(values.length);
+    for (let i = 0; i < out.length; i++) out[i] = halves[2 * i + 1] * 4294967296 + (halves[2 * i] >>> 0);
+    return out;
+  }
+  // Unsigned INT64 and INT96 (never in a checkpoint's schema, but a column of any type reads): BigInts still.
+  if (values instanceof BigUint64Array) return Float64Array.from(values, Number);
+  return Array.isArray(values) && typeof values[0] === 'bigint' ? values.map(Number) : values;
 }
 
 /** `count` PLAIN-encoded strings (each a 4-byte length and its UTF-8 bytes): a checkpoint's add.path dictionary, one
@@ -390,13 +402,15 @@ function decodeChunk(bytes: Uint8Array, decoder: Decoder): Page[] {
  * alone: half of the time of that column. */
 function plainStrings(raw: Uint8Array, count: number): string[] {
   const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  // A page all ASCII (paths without escapes, lengths below 128) is decoded in one call, each value cut from it.
+  const text = isAscii(bytes) ? bytes.toString('latin1') : null;
   const out = new Array<string>(count);
   let at = 0;
   for (let i = 0; i < count; i++) {
     const length = bytes.readUInt32LE(at);
     at += 4;
     if (at + length > bytes.length) throw new Error('a dictionary page ends inside a value');
-    out[i] = bytes.toString('utf8', at, at + length);
+    out[i] = text !== null ? text.slice(at, at + length) : bytes.toString('utf8', at, at + length);
     at += length;
   }
   return out;

@@ -63,6 +63,14 @@ export class CommitClock {
     return ict;
   }
 
+  /** When `version` was committed as its own log records it: its in-commit timestamp, or its file's modification time
+   * as it is. Made monotonic (timeOf), a file time takes the file time of every version before it: 10,000 stats to
+   * describe the latest version of a long log. The two differ only where file times repeat or go backwards. */
+  async recordedTimeOf(version: number): Promise<number> {
+    if (version > this.lastFileTimed) return this.timeOf(version);
+    return (await this.sources.mtimes([this.fileOf(version)]))[0];
+  }
+
   /** The latest version whose commit time is at or before `timestampMs`. */
   async resolve(timestampMs: number): Promise<number> {
     if (!Number.isFinite(timestampMs)) {

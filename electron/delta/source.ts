@@ -6,19 +6,16 @@ import { availableParallelism } from 'node:os';
 import type { Schema } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
-import { resolveSourceSpec, type DeltaSourceSpec, type OptionValue } from '../../shared/source-spec.js';
+import type { DeltaSourceSpec, OptionValue } from '../../shared/source-spec.js';
 import { outputSchema, selectFields } from './arrow-types.js';
 import { compileFilter } from '../../shared/expression/index.js';
 import { filterBatches, planFilter, scanColumns, type FilterPlan } from './filter/filtered-scan.js';
 import type { ScanBatch, ScanOptions, ScanPosition } from './scan-types.js';
 import type { Snapshot } from './snapshot.js';
-import { DeltaTable } from './table.js';
+import { DeltaSourceValidationError, openSpecSnapshot } from './source-snapshot.js';
+import type { DeltaTable } from './table.js';
 
-export class DeltaSourceValidationError extends DeltaportError {
-  constructor(override readonly problems: string[]) {
-    super('VALIDATION', problems.join('\n'));
-  }
-}
+export { DeltaSourceValidationError } from './source-snapshot.js';
 
 export interface DeltaSource {
   readonly table: DeltaTable;
@@ -79,33 +76,10 @@ export class DeltaSourceBuilder {
   }
 }
 
-/**
- * Opens the source a spec describes (the app and the CLI), with the builder's checks. `openTable` lets the app's
- * worker reuse a table it already opened (table-cache.ts) instead of reading its log again.
- */
-export async function openSource(
-  spec: DeltaSourceSpec,
-  openTable: (tablePath: string) => Promise<DeltaTable> = (tablePath) => DeltaTable.open(tablePath),
-): Promise<DeltaSource> {
-  const { problems, resolved } = resolveSourceSpec(spec);
-  if (typeof spec.tablePath !== 'string' || spec.tablePath.trim() === '') throw new DeltaSourceValidationError(problems);
-
-  const table = await openTable(resolved.tablePath);
-  const { versionAsOf, timestampMs } = resolved;
-  let snapshot: Snapshot | null = null;
-  if (versionAsOf === undefined || timestampMs === undefined) {
-    try {
-      snapshot = await table.snapshot({ version: versionAsOf, timestampMs });
-    } catch (err) {
-      if (!(err instanceof DeltaportError && TIME_TRAVEL_CODES.has(err.code))) throw err;
-      problems.push(err.message);
-    }
-  }
-  // The column names are still checked when the version is wrong, against the latest schema.
-  const schemaSource = snapshot ?? (await table.snapshot());
-  problems.push(...columnProblems(resolved.columns, schemaSource));
-  if (problems.length > 0 || !snapshot) throw new DeltaSourceValidationError(problems);
-
+/** Opens the source a spec describes (the app and the CLI): the table and snapshot with the builder's checks
+ * (source-snapshot.ts), then its filter, checked and planned. */
+export async function openSource(spec: DeltaSourceSpec, openTable?: (tablePath: string) => Promise<DeltaTable>): Promise<DeltaSource> {
+  const { table, snapshot, resolved } = await openSpecSnapshot(spec, openTable);
   let filter: FilterPlan | null = null;
   if (resolved.filter !== undefined) {
     const compiled = compileFilter(resolved.filter, snapshot.schema);
@@ -114,30 +88,6 @@ export async function openSource(
   }
   const columns = resolved.columns ?? snapshot.schema.fields.map((f) => f.name);
   return new OpenedSource(table, snapshot, columns, resolved.batchSize, filter);
-}
-
-const TIME_TRAVEL_CODES = new Set(['VERSION_NOT_FOUND', 'TIMESTAMP_OUT_OF_RANGE']);
-
-function columnProblems(columns: string[] | undefined, snapshot: Snapshot): string[] {
-  if (!columns) return [];
-  const names = snapshot.schema.fields.map((f) => f.name);
-  const known = new Set(names);
-  const problems: string[] = [];
-  for (const name of new Set(columns)) {
-    if (typeof name !== 'string' || name.trim() === '' || known.has(name)) continue;
-    const sameButCase = names.find((n) => n.toLowerCase() === name.toLowerCase());
-    problems.push(
-      sameButCase
-        ? `no column '${name}' in version ${snapshot.version} (did you mean '${sameButCase}'?)`
-        : `no column '${name}' in version ${snapshot.version}; its columns are ${listNames(names)}`,
-    );
-  }
-  return problems;
-}
-
-function listNames(names: string[]): string {
-  const shown = names.slice(0, 12).map((n) => `'${n}'`);
-  return shown.join(', ') + (names.length > shown.length ? ` and ${names.length - shown.length} more` : '');
 }
 
 class OpenedSource implements DeltaSource {

@@ -10,7 +10,7 @@ import { numRecordsOf, readCheckpoint, readCheckpointMetadata, recordCounts, typ
 import { readJsonActions } from './commit-file.js';
 import { CommitClock, fileMtimes, inCommitTimestampsFrom } from './commit-time.js';
 import { corruptLog, tableNotFound } from './errors.js';
-import { checkpointStats, parseStats, type FileStats } from './filter/file-stats.js';
+import type { FileStats } from './filter/file-stats.js';
 import { commitSummary, historyVersions } from './history.js';
 import { memoized } from './memo-cache.js';
 import { LogLister, segmentFor, segmentWithoutCheckpoint, type CheckpointRef, type LogListing } from './log-listing.js';
@@ -129,7 +129,7 @@ export class DeltaTable {
     return {
       path: this.root,
       version: snapshot.version,
-      timestamp: await (await this.clockFor(listing)).timeOf(snapshot.version),
+      timestamp: await (await this.clockFor(listing)).recordedTimeOf(snapshot.version),
       versionRange: { earliest: listing.earliest, latest: listing.latest },
       id: metadata.id,
       name: metadata.name ?? null,
@@ -152,6 +152,9 @@ export class DeltaTable {
 
   /** Each live file's statistics, in snapshot.files order; null where the log has none. */
   async fileStats(snapshot: Snapshot): Promise<(FileStats | null)[]> {
+    // Loaded here, for a filter: it reads stats_parsed through parquet-wasm and apache-arrow, which describing a table
+    // or listing its history never needs (a cold CLI process spent a third of its time loading them).
+    const { checkpointStats, parseStats } = await import('./filter/file-stats.js');
     const checkpoint = this.statsCheckpoint(snapshot, await this.listingCovering(snapshot.version));
     const fromCheckpoint = checkpoint
       ? await memoized(

@@ -82,6 +82,28 @@ describe('checkpoint layouts', () => {
     expect([info.numFiles, info.numRecords, info.sizeBytes]).toEqual([3, 2 + 3 + 4, 102 + 103 + 104]);
   });
 
+  it('reads paths of any script and length, 64-bit sizes and times, and record counts however the stats put them', async () => {
+    const { root, log } = tableWithCommits();
+    // A path of 128 bytes or more has a length no ASCII byte spells: its dictionary page is not all ASCII.
+    const names = ['b-\u00e9t\u00e9-\u65e5\u672c.parquet', `${'x'.repeat(140)}.parquet`, 'plain.parquet'];
+    const stats = [
+      JSON.stringify({ minValues: { numRecords: 70 }, numRecords: 5 }), // a column named numRecords, the count after it
+      '{"numRecords":3,"numRecords":6}', // a repeated key: the last one counts, as JSON.parse reads it
+      JSON.stringify({ numRecords: 4, nullCount: { id: 0 } }),
+    ];
+    const big = 2 ** 40 + 3;
+    const adds = names.map((name, i) => ({
+      add: { path: name, partitionValues: {}, size: big + i, modificationTime: 2 * big + i, dataChange: true, stats: stats[i] },
+    }));
+    writeCheckpointParquet(path.join(log, `${v(2)}.checkpoint.parquet`), [{ protocol }, { metaData }, ...adds]);
+    dropEarlyCommits(log);
+    const table = await DeltaTable.open(root);
+    const snapshot = await table.snapshot({ version: 2 });
+    const expected = names.map((name, i) => [name, big + i, 2 * big + i]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    expect(snapshot.files.map((f) => [path.basename(f.absolutePath), f.add.size, f.add.modificationTime])).toEqual(expected);
+    expect((await table.tableInfo(snapshot)).numRecords).toBe(5 + 6 + 4);
+  });
+
   it('reads a complete multi-part checkpoint', async () => {
     const { root, log } = tableWithCommits();
     writeCheckpointParquet(path.join(log, `${v(2)}.checkpoint.${part(1)}.${part(2)}.parquet`), stateAt2.slice(0, 3));

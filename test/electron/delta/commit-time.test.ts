@@ -42,6 +42,14 @@ describe('commit times from file modification times', () => {
     await expect(table.commitTime(5)).rejects.toMatchObject({ code: 'VERSION_NOT_FOUND' });
   });
 
+  it('describes a version by its own file time, which only history and time travel make monotonic', async () => {
+    const table = await DeltaTable.open(simpleTableWithTimes());
+    for (const version of [3, 4]) {
+      const info = await table.tableInfo(await table.snapshot({ version }));
+      expect([info.timestamp, await table.commitTime(version)]).toEqual([fileTimes[version], commitTimes[version]]);
+    }
+  });
+
   it('resolves a timestamp to the latest commit at or before it', async () => {
     const table = await DeltaTable.open(simpleTableWithTimes());
     const cases: [number, number][] = [
