@@ -236,20 +236,29 @@ describe('postgres sink: failures and retries', () => {
     const sink = createPostgresSink(pgSpec({ url: db.url }, { table: 'cancelled', batchSize: 200_000 }), { transactionBytes: 1 });
     const stream = streamOf(numberedTable(100), NUMBERED_FIELDS, 100);
     await sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: controller.signal });
+    // A lock holds the COPY in the server until the cancel is done: unheld, a fast COPY could commit before it.
+    const locker = new pg.Client({ connectionString: db.url });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE cancelled IN ACCESS EXCLUSIVE MODE');
     await sink.write(stream.batches[0]); // 100 rows wait for the batch to fill
     const big = streamOf(numberedTable(200_000, 100), NUMBERED_FIELDS, 200_000).batches[0];
     // The write returns once its transaction is queued; the COPY goes on behind it.
     await sink.write({ ...big, end: { fileIndex: 0, rowsInFile: 200_100 } });
-    for (let i = 0; i < 200; i++) {
-      const active = await rows(
-        `SELECT 1 FROM pg_stat_activity WHERE application_name LIKE 'deltaport%' AND query LIKE '%COPY%' AND state = 'active'`,
+    let waiting = false;
+    for (let i = 0; i < 400 && !waiting; i++) {
+      const blocked = await rows(
+        `SELECT 1 FROM pg_stat_activity WHERE application_name LIKE 'deltaport%' AND query LIKE '%COPY%' AND wait_event_type = 'Lock'`,
       );
-      if (active.length > 0) break;
-      await new Promise((r) => setTimeout(r, 5));
+      waiting = blocked.length > 0;
+      if (!waiting) await new Promise((r) => setTimeout(r, 5));
     }
+    expect(waiting).toBe(true);
     controller.abort();
     expect((await failure(sink.close())).code).toBe('CANCELLED');
     await sink.abort();
+    await locker.query('COMMIT');
+    await locker.end();
     expect(await census('cancelled')).toEqual({ n: 0, distinct: 0, lo: null, hi: null });
   });
 });
