@@ -66,6 +66,12 @@ export function timestampFormatter(unit: number, utc: boolean): (ticks: number |
   };
 }
 
+/** 'YYYY-MM-DD' of a year from 0 to 9999, what the date cache holds. */
+const DATE_BYTES = 10;
+const DATE_CACHE_SLOTS = 1024;
+/** '00' to '99' as ASCII. */
+const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, k) => 0x30 + (k & 1 ? (k >> 1) % 10 : Math.floor((k >> 1) / 10)));
+
 /** The most bytes a timestampByteWriter writes for one value: a year of 12 digits and a sign (int64 seconds), the
  * rest of the date, the time of day, nine fraction digits and the zone. */
 export const MAX_TIMESTAMP_BYTES = 40;
@@ -76,9 +82,23 @@ export type TimestampByteWriter = (buf: Uint8Array, pos: number, ticks: number |
 
 export function timestampByteWriter(unit: number, utc: boolean): TimestampByteWriter {
   const { digits, split } = tickSplitter(unit);
+  // Dates by day in a direct-mapped cache: a column's timestamps fall on a few hundred days, in any order (keys are
+  // doubles so that NaN marks an empty slot and any day count fits).
+  const cachedDays = new Float64Array(DATE_CACHE_SLOTS).fill(Number.NaN);
+  const cachedDates = new Uint8Array(DATE_CACHE_SLOTS * DATE_BYTES);
   return (buf, pos, ticks) => {
     const { days, seconds, fraction } = split(ticks);
-    pos = writeDate(buf, pos, days);
+    const slot = days & (DATE_CACHE_SLOTS - 1);
+    if (cachedDays[slot] === days) {
+      for (let k = slot * DATE_BYTES, end = k + DATE_BYTES; k < end; k++) buf[pos++] = cachedDates[k];
+    } else {
+      const start = pos;
+      pos = writeDate(buf, pos, days);
+      if (pos - start === DATE_BYTES) {
+        cachedDays[slot] = days;
+        cachedDates.set(buf.subarray(start, pos), slot * DATE_BYTES);
+      }
+    }
     const hours = Math.floor(seconds / 3600);
     const minutes = Math.floor((seconds - hours * 3600) / 60);
     buf[pos] = 0x54; // T
@@ -115,14 +135,16 @@ function writeDate(buf: Uint8Array, pos: number, days: number): number {
   return pos + 10;
 }
 
-/** A non-negative integer below 10^width as exactly `width` digits at `pos`. */
+/** A non-negative integer below 10^width as exactly `width` digits at `pos`, two digits per division. */
 function writeDigits(buf: Uint8Array, pos: number, value: number, width: number): void {
   let v = value;
-  for (let k = pos + width - 1; k >= pos; k--) {
-    const next = Math.floor(v / 10);
-    buf[k] = 0x30 + (v - next * 10);
-    v = next;
+  let k = pos + width;
+  for (; k - pos >= 2; v = Math.floor(v / 100)) {
+    const pair = 2 * (v % 100);
+    buf[--k] = DIGIT_PAIRS[pair + 1];
+    buf[--k] = DIGIT_PAIRS[pair];
   }
+  if (k > pos) buf[pos] = 0x30 + v;
 }
 
 /** 'YYYY-MM-DD' of a day count, remembering the last one: date columns repeat a value over many rows. */
