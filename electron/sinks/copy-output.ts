@@ -6,7 +6,7 @@
 export const CHUNK_BYTES = 1 << 16;
 const SLAB_BYTES = 1 << 20;
 /** Runs longer than this are copied by one native call; shorter ones (the wide benchmark's 25-70 byte comments)
- * cost less four bytes per step. */
+ * cost less when copied four bytes per step. */
 const SHORT_COPY = 64;
 
 /** Bytes and a DataView of them: DataView reads and writes a word at any offset in one step, big-endian when asked,
