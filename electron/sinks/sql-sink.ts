@@ -29,6 +29,7 @@ import { backoffMs, cancelled, isTransient, sleep } from './retry.js';
 import type { BatchSink, SinkOpenContext } from './sink.js';
 import { quoteIdent } from './sql-identifiers.js';
 import { buildPlan, checkSpec, type TableDescription } from './sql-plan.js';
+import { swapSql } from './sql-statements.js';
 import { createTableSql, type Dialect } from './sql-types.js';
 
 /** What a session writes: the table being filled (the staging table for an overwrite) and how. */
@@ -289,11 +290,7 @@ class SqlSink<Rows> implements BatchSink {
       // A cancel before the last transaction was complete: it is not sent.
       if (this.aborted) throw cancelled();
       await this.chain;
-      if (this.spec.mode === 'overwrite')
-        await this.finish([
-          `DROP TABLE IF EXISTS ${quoteIdent(this.spec.table)}`,
-          `ALTER TABLE ${quoteIdent(this.target!.table)} RENAME TO ${quoteIdent(this.spec.table)}`,
-        ]);
+      if (this.spec.mode === 'overwrite') await this.finish(swapSql(this.options.dialect, this.spec.table, this.target!.table));
       else if (this.spec.exactlyOnce) await this.finish([]);
     }
     await this.releaseClaim();
@@ -423,11 +420,11 @@ class SqlSink<Rows> implements BatchSink {
   }
 
   /** The last transaction: the overwrite's swap, and the job marked done. */
-  private async finish(statements: string[]): Promise<void> {
+  private async finish(statements: SqlStatement[]): Promise<void> {
     const stored = { ...this.lastCommitted, rowsWritten: this.rowsWritten, done: true };
     await this.transaction('the final commit', stored, (session) =>
       this.committing(session, stored, async (s) => {
-        for (const sql of statements) await s.query(sql);
+        for (const { text, values } of statements) await s.query(text, values);
       }),
     );
   }

@@ -2,8 +2,9 @@
 // parameters or COPY data.
 import type { StructField } from '../../shared/delta-schema.js';
 import { quoteIdent, quoteList } from './sql-identifiers.js';
+import type { SqlStatement } from './exactly-once.js';
 import { IMAGE_TABLE, imageColumn } from './sqlite-image.js';
-import { sqlType, type ExistingColumn } from './sql-types.js';
+import { sqlType, type Dialect, type ExistingColumn } from './sql-types.js';
 
 /** The schema a SQLite transaction's rows are attached as (sqlite-image.ts). */
 export const SQLITE_IMAGE_SCHEMA = 'deltaport_batch';
@@ -17,6 +18,18 @@ export function sqliteInsertSql(table: string, fields: StructField[], keys: stri
   if (allColumns && !keys) return `${into} SELECT * FROM ${source}`;
   const columns = fields.map((_, c) => quoteIdent(imageColumn(c))).join(', ');
   return `${into} (${columnList(fields)}) SELECT ${columns} FROM ${source}${keys ? ` WHERE true${onConflict(fields, keys)}` : ''}`;
+}
+
+/** An overwrite's swap: the old table dropped and the staging table renamed into its place, in one transaction.
+ * PostgreSQL's first takes a lock of the target's name until it commits: two swaps at once would each drop the old
+ * table, and the later rename would then collide with the table the earlier one put in place. With the lock the
+ * later swap drops what the earlier one left (the last to swap wins). SQLite runs one writer at a time anyway. */
+export function swapSql(dialect: Dialect, table: string, staging: string): SqlStatement[] {
+  const swap = [`DROP TABLE IF EXISTS ${quoteIdent(table)}`, `ALTER TABLE ${quoteIdent(staging)} RENAME TO ${quoteIdent(table)}`].map(
+    (text) => ({ text, values: [] }),
+  );
+  if (dialect === 'sqlite') return swap;
+  return [{ text: `SELECT pg_advisory_xact_lock(hashtext('deltaport swap'), hashtext($1))`, values: [table] }, ...swap];
 }
 
 /** Whether a SQLite table's columns are the exported ones, in their order. */
