@@ -10,35 +10,14 @@
 # for, while the Node package is 1.5.6. So this runs on the pip packages duckdb==1.5.5 and the delta,
 # postgres_scanner and sqlite_scanner extension wheels of the same version, loaded from their files.
 #
-# On success it prints one JSON line on stdout: the rows written and this process's own peak RSS and CPU time
-# ({"rows", "maxRssKb", "cpuMicros"}, the fields report-usage.ts gives for a Node process). On failure, one line on
-# stderr and exit code 1.
+# Command line and reply: peer_export.py.
 import importlib
-import json
 import os
-import re
-import resource
-import sys
+
+from peer_export import fail, run
 
 # The DuckDB type ATTACH gives each sink, and the extension that provides it.
-SINKS = {"postgres": "postgres_scanner", "sqlite": "sqlite_scanner"}
-
-
-def fail(message):
-    print(message, file=sys.stderr)
-    sys.exit(1)
-
-
-def peak_rss_kb():
-    # VmHWM, as report-usage.ts reads it: the high-water mark since exec, not counting the parent's pages at fork.
-    try:
-        with open("/proc/self/status") as status:
-            hwm = re.search(r"^VmHWM:\s*(\d+) kB$", status.read(), re.M)
-        if hwm:
-            return int(hwm.group(1))
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+EXTENSIONS = {"postgres": "postgres_scanner", "sqlite": "sqlite_scanner"}
 
 
 def literal(text):
@@ -67,15 +46,13 @@ def extension_file(name, version):
     return path
 
 
-def main(table_path, sink, target, table):
-    if sink not in SINKS:
-        fail(f"unknown sink {sink!r} (postgres or sqlite)")
+def export(table_path, sink, target, table):
     try:
         import duckdb
     except ImportError:
         fail("the Python package duckdb is not installed")
     version = duckdb.__version__
-    extensions = [extension_file(name, version) for name in ("delta", SINKS[sink])]
+    extensions = [extension_file(name, version) for name in ("delta", EXTENSIONS[sink])]
 
     # No automatic INSTALL: a missing piece is an error now, not a download that hangs without a network.
     con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
@@ -87,16 +64,8 @@ def main(table_path, sink, target, table):
         f"CREATE TABLE sink.{identifier(table)} AS SELECT * FROM delta_scan({literal(os.path.abspath(table_path))})"
     ).fetchone()[0]
     con.close()
-
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    cpu_micros = round((usage.ru_utime + usage.ru_stime) * 1e6)
-    print(json.dumps({"rows": rows, "maxRssKb": peak_rss_kb(), "cpuMicros": cpu_micros}))
+    return rows
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 5:
-        fail("usage: duckdb-export.py TABLE_PATH postgres|sqlite DATABASE_URL|SQLITE_FILE TARGET_TABLE")
-    try:
-        main(*sys.argv[1:])
-    except Exception as err:  # one line, as the bench shows it, not a traceback
-        fail(str(err).strip().split("\n")[0] or type(err).__name__)
+    run(export)
