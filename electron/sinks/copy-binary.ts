@@ -183,7 +183,7 @@ function columnWriter(data: Data, field: StructField): ColumnWriter {
 function valueWriter(data: Data, kind: ValueKind): ColumnWriter {
   switch (kind) {
     case 'smallint':
-      return (data.type as Int).bitWidth === 8 ? int8Writer(data) : int16Writer(data);
+      return smallintWriter(data);
     case 'integer':
     case 'real':
       return word32Writer(data);
@@ -213,12 +213,13 @@ function wordsOf<T>(data: Data, Words: new (buffer: ArrayBufferLike, byteOffset:
   return new Words(values.buffer, values.byteOffset, values.byteLength / width);
 }
 
-function int16Writer(data: Data): ColumnWriter {
-  const words = wordsOf(data, Uint16Array, 2);
+/** 16-bit integers, and bytes widened to them: a value's low 16 bits, as setInt16 keeps them. */
+function smallintWriter(data: Data): ColumnWriter {
+  const values = data.values as Int8Array | Int16Array;
   return {
     write: ({ view }, pos, i) => {
       view.setInt32(pos, 2);
-      view.setUint16(pos + 4, words[i]);
+      view.setInt16(pos + 4, values[i]);
       return pos + 6;
     },
     room: fixedRoom(6),
@@ -249,19 +250,6 @@ function word64Writer(data: Data): ColumnWriter {
       return pos + 12;
     },
     room: fixedRoom(12),
-  };
-}
-
-/** A byte column widened to smallint. */
-function int8Writer(data: Data): ColumnWriter {
-  const values = data.values as Int8Array;
-  return {
-    write: ({ view }, pos, i) => {
-      view.setInt32(pos, 2);
-      view.setInt16(pos + 4, values[i]);
-      return pos + 6;
-    },
-    room: fixedRoom(6),
   };
 }
 
