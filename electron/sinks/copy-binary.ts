@@ -21,7 +21,7 @@ import {
 import type { StructField } from '../../shared/delta-schema.js';
 import { unscaled } from '../values/decimal-text.js';
 import { jsonReader } from '../values/json-value.js';
-import { booleanReader, isNullAt } from '../arrow/buffers.js';
+import { booleanReader, isNullAt, type RowReader } from '../arrow/buffers.js';
 import { bytesOf, CHUNK_BYTES, putBytes, type Bytes, type CopyOutput } from './copy-output.js';
 import { valueKind, type ExistingColumn, type ValueKind } from './sql-types.js';
 
@@ -105,20 +105,26 @@ function readsLayout(kind: ValueKind, data: Data): boolean {
   }
 }
 
-/** Writes a cell (its length word and its bytes) at `pos` into room the caller has ensured, and returns where the
- * next cell starts. Room is ensured once per block of rows (see ColumnWriter.room), not per cell, and words go
- * through the output's DataView, one big-endian store each. */
-type CellWriter = (out: Bytes, pos: number, i: number) => number;
+/** Where each row's next cell goes, by row of the block: byte offsets into the output's current buffer, which a
+ * Buffer (at most 2^32 bytes) keeps within 32 bits. */
+type Cursor = Uint32Array;
+type Nulls = RowReader<boolean> | null;
 
-/** How one column of a batch is written. */
+/** How one column of a batch is written. A block of rows is written one column after another (binaryCopyRows), so
+ * that each column's loop handles one type, which V8 compiles to plain stores; a loop over a row's cells instead
+ * calls another writer for every cell, a call it cannot inline (that call took most of the encoder's time). */
 interface ColumnWriter {
-  write: CellWriter;
-  /** The most bytes rows [from, to) of the column take. */
-  room(from: number, to: number): number;
+  /** The bytes every cell takes, its length word included, when all take the same (fixed width, no NULLs). */
+  width: number | null;
+  /** Adds the bytes of row i's cell to sizes[i - from], for rows [from, to). Called (where width is null) for a
+   * block before its write. */
+  measure(from: number, to: number, sizes: Uint32Array): void;
+  /** Writes row i's cell at at[i - from], for rows [from, to), and moves at[i - from] past it. */
+  write(out: Bytes, from: number, to: number, at: Cursor): void;
 }
 
-/** Rows whose room is ensured at once: few enough that the bound stays small next to a slab, many enough that the
- * per-block work (one bound per column) is lost in the rows'. */
+/** Rows measured and written at once: enough that each column's loop runs long, few enough that the block's bytes
+ * stay in the processor's caches while every column visits them. */
 const BLOCK_ROWS = 256;
 
 /** Writes the stream's header into `out`. */
@@ -131,21 +137,29 @@ export function startBinaryCopy(out: CopyOutput): void {
  * follow (one stream may take many calls). */
 export function* binaryCopyRows(batches: RecordBatch[], fields: StructField[], out: CopyOutput): Generator<Buffer> {
   const count = fields.length;
+  const sizes = new Uint32Array(BLOCK_ROWS);
+  const at: Cursor = new Uint32Array(BLOCK_ROWS);
   for (const batch of batches) {
     const columns = fields.map((field, c) => columnWriter(batch.data.children[c], field));
-    const writers = columns.map((column) => column.write);
+    const measured = columns.filter((column) => column.width === null);
+    // The field count and the cells of one width take the same bytes in every row.
+    const fixed = columns.reduce((bytes, column) => bytes + (column.width ?? 0), 2);
     for (let from = 0; from < batch.numRows; from += BLOCK_ROWS) {
       const to = Math.min(batch.numRows, from + BLOCK_ROWS);
-      let room = 2 * (to - from);
-      for (const column of columns) room += column.room(from, to);
-      out.ensure(room);
+      const rows = to - from;
+      sizes.fill(fixed, 0, rows);
+      for (const column of measured) column.measure(from, to, sizes);
+      let bytes = 0;
+      for (let k = 0; k < rows; k++) bytes += sizes[k];
+      out.ensure(bytes);
       const view = out.view;
       let pos = out.pos;
-      for (let i = from; i < to; i++) {
+      for (let k = 0; k < rows; k++) {
         view.setUint16(pos, count);
-        pos += 2;
-        for (let c = 0; c < count; c++) pos = writers[c](out, pos, i);
+        at[k] = pos + 2;
+        pos += sizes[k];
       }
+      for (const column of columns) column.write(out, from, to, at);
       out.pos = pos;
       if (pos - out.start >= CHUNK_BYTES) yield out.take();
     }
@@ -160,51 +174,69 @@ export function endBinaryCopy(out: CopyOutput): Buffer {
   return out.take();
 }
 
-const writeNull: CellWriter = (out, pos) => {
-  out.view.setInt32(pos, -1);
-  return pos + 4;
-};
-
-/** A column whose every cell takes at most `bytes`. */
-function fixedRoom(bytes: number): ColumnWriter['room'] {
-  return (from, to) => (to - from) * bytes;
-}
-
-/** The column's writer; a column without nulls skips the check. (A null takes 4 bytes, no more than any value.) */
+/** The column's writer. A NULL is a length word of -1 alone: the column's NULL cells are written first, and its
+ * values' loop passes over their rows. */
 function columnWriter(data: Data, field: StructField): ColumnWriter {
-  if (data.type.typeId === Type.Null) return { write: writeNull, room: fixedRoom(4) };
-  const column = valueWriter(data, valueKind(field));
-  if (data.nullCount === 0) return column;
-  const isNull = isNullAt(data);
-  const write = column.write;
-  return { write: (out, pos, i) => (isNull(i) ? writeNull(out, pos, i) : write(out, pos, i)), room: column.room };
+  if (data.type.typeId === Type.Null) {
+    const all = isNullAt(data);
+    return { width: 4, measure: () => undefined, write: ({ view }, from, to, at) => writeNulls(view, from, to, at, all) };
+  }
+  const nulls = data.nullCount === 0 ? null : isNullAt(data);
+  const values = valueWriter(data, valueKind(field), nulls);
+  if (nulls === null) return values;
+  return {
+    ...values,
+    write: (out, from, to, at) => {
+      writeNulls(out.view, from, to, at, nulls);
+      values.write(out, from, to, at);
+    },
+  };
 }
 
-function valueWriter(data: Data, kind: ValueKind): ColumnWriter {
+function writeNulls(view: DataView, from: number, to: number, at: Cursor, nulls: RowReader<boolean>): void {
+  for (let i = from; i < to; i++) {
+    if (!nulls(i)) continue;
+    view.setInt32(at[i - from], -1);
+    at[i - from] += 4;
+  }
+}
+
+function valueWriter(data: Data, kind: ValueKind, nulls: Nulls): ColumnWriter {
   switch (kind) {
     case 'smallint':
-      return smallintWriter(data);
+      return smallintWriter(data, nulls);
     case 'integer':
     case 'real':
-      return word32Writer(data);
+      return word32Writer(data, nulls);
     case 'bigint':
     case 'double':
-      return word64Writer(data);
+      return word64Writer(data, nulls);
     case 'decimal':
-      return numericWriter(data);
+      return numericWriter(data, nulls);
     case 'string':
     case 'binary':
-      return bytesWriter(data, null);
+      return bytesWriter(data, null, nulls);
     case 'date':
-      return dateWriter(data);
+      return dateWriter(data, nulls);
     case 'timestamp':
     case 'timestamp_ntz':
-      return timestampWriter(data);
+      return timestampWriter(data, nulls);
     case 'boolean':
-      return booleanWriter(data);
+      return booleanWriter(data, nulls);
     case 'json':
-      return data.type.typeId === Type.Utf8 ? bytesWriter(data, JSONB_VERSION) : nestedJsonWriter(data);
+      return data.type.typeId === Type.Utf8 ? bytesWriter(data, JSONB_VERSION, nulls) : nestedJsonWriter(data, nulls);
   }
+}
+
+/** Cells of one width, its length word included; with NULLs among them (4 bytes each) they are measured. */
+function fixedWidth(width: number, nulls: Nulls): Pick<ColumnWriter, 'width' | 'measure'> {
+  if (nulls === null) return { width, measure: () => undefined };
+  return {
+    width: null,
+    measure: (from, to, sizes) => {
+      for (let i = from; i < to; i++) sizes[i - from] += nulls(i) ? 4 : width;
+    },
+  };
 }
 
 /** The values' buffer as unsigned words of `Words`' width (integers and IEEE floats are sent as their own bits). */
@@ -214,100 +246,126 @@ function wordsOf<T>(data: Data, Words: new (buffer: ArrayBufferLike, byteOffset:
 }
 
 /** 16-bit integers, and bytes widened to them: a value's low 16 bits, as setInt16 keeps them. */
-function smallintWriter(data: Data): ColumnWriter {
+function smallintWriter(data: Data, nulls: Nulls): ColumnWriter {
   const values = data.values as Int8Array | Int16Array;
   return {
-    write: ({ view }, pos, i) => {
-      view.setInt32(pos, 2);
-      view.setInt16(pos + 4, values[i]);
-      return pos + 6;
+    ...fixedWidth(6, nulls),
+    write: ({ view }, from, to, at) => {
+      for (let i = from; i < to; i++) {
+        if (nulls?.(i)) continue;
+        const pos = at[i - from];
+        view.setInt32(pos, 2);
+        view.setInt16(pos + 4, values[i]);
+        at[i - from] = pos + 6;
+      }
     },
-    room: fixedRoom(6),
   };
 }
 
 /** 32-bit integers and floats. */
-function word32Writer(data: Data): ColumnWriter {
+function word32Writer(data: Data, nulls: Nulls): ColumnWriter {
   const words = wordsOf(data, Uint32Array, 4);
   return {
-    write: ({ view }, pos, i) => {
-      view.setInt32(pos, 4);
-      view.setUint32(pos + 4, words[i]);
-      return pos + 8;
+    ...fixedWidth(8, nulls),
+    write: ({ view }, from, to, at) => {
+      for (let i = from; i < to; i++) {
+        if (nulls?.(i)) continue;
+        const pos = at[i - from];
+        view.setInt32(pos, 4);
+        view.setUint32(pos + 4, words[i]);
+        at[i - from] = pos + 8;
+      }
     },
-    room: fixedRoom(8),
   };
 }
 
 /** 64-bit integers and doubles: the high word first (Arrow buffers are little-endian). */
-function word64Writer(data: Data): ColumnWriter {
+function word64Writer(data: Data, nulls: Nulls): ColumnWriter {
   const words = wordsOf(data, Uint32Array, 4);
   return {
-    write: ({ view }, pos, i) => {
-      view.setInt32(pos, 8);
-      view.setUint32(pos + 4, words[2 * i + 1]);
-      view.setUint32(pos + 8, words[2 * i]);
-      return pos + 12;
+    ...fixedWidth(12, nulls),
+    write: ({ view }, from, to, at) => {
+      for (let i = from; i < to; i++) {
+        if (nulls?.(i)) continue;
+        const pos = at[i - from];
+        view.setInt32(pos, 8);
+        view.setUint32(pos + 4, words[2 * i + 1]);
+        view.setUint32(pos + 8, words[2 * i]);
+        at[i - from] = pos + 12;
+      }
     },
-    room: fixedRoom(12),
   };
 }
 
-function booleanWriter(data: Data): ColumnWriter {
+function booleanWriter(data: Data, nulls: Nulls): ColumnWriter {
   const bit = booleanReader(data);
   return {
-    write: ({ view }, pos, i) => {
-      view.setInt32(pos, 1);
-      view.setUint8(pos + 4, bit(i) ? 1 : 0);
-      return pos + 5;
+    ...fixedWidth(5, nulls),
+    write: ({ view }, from, to, at) => {
+      for (let i = from; i < to; i++) {
+        if (nulls?.(i)) continue;
+        const pos = at[i - from];
+        view.setInt32(pos, 1);
+        view.setUint8(pos + 4, bit(i) ? 1 : 0);
+        at[i - from] = pos + 5;
+      }
     },
-    room: fixedRoom(5),
   };
 }
 
 /** Days since 2000-01-01. A shift that would leave int32 (far outside PostgreSQL's dates) becomes a value the
  * server refuses as out of range, never its -infinity (INT32_MIN). */
-function dateWriter(data: Data): ColumnWriter {
+function dateWriter(data: Data, nulls: Nulls): ColumnWriter {
   const days = data.values as Int32Array;
   return {
-    write: ({ view }, pos, i) => {
-      view.setInt32(pos, 4);
-      view.setInt32(pos + 4, Math.max(days[i] - PG_EPOCH_DAYS, -0x7fffffff));
-      return pos + 8;
+    ...fixedWidth(8, nulls),
+    write: ({ view }, from, to, at) => {
+      for (let i = from; i < to; i++) {
+        if (nulls?.(i)) continue;
+        const pos = at[i - from];
+        view.setInt32(pos, 4);
+        view.setInt32(pos + 4, Math.max(days[i] - PG_EPOCH_DAYS, -0x7fffffff));
+        at[i - from] = pos + 8;
+      }
     },
-    room: fixedRoom(8),
   };
 }
 
 /** Microseconds since 2000-01-01, subtracted word by word (no BigInt). A shift below int64 (far outside
  * PostgreSQL's timestamps) becomes INT64_MIN + 1, which the server refuses as out of range, never its -infinity. */
-function timestampWriter(data: Data): ColumnWriter {
+function timestampWriter(data: Data, nulls: Nulls): ColumnWriter {
   const low = wordsOf(data, Uint32Array, 4);
   const high = wordsOf(data, Int32Array, 4);
   return {
-    write: ({ view }, pos, i) => {
-      let l = low[2 * i] - EPOCH_LOW;
-      let h = high[2 * i + 1] - EPOCH_HIGH;
-      if (l < 0) {
-        l += TWO_32;
-        h -= 1;
+    ...fixedWidth(12, nulls),
+    write: ({ view }, from, to, at) => {
+      for (let i = from; i < to; i++) {
+        if (nulls?.(i)) continue;
+        let l = low[2 * i] - EPOCH_LOW;
+        let h = high[2 * i + 1] - EPOCH_HIGH;
+        if (l < 0) {
+          l += TWO_32;
+          h -= 1;
+        }
+        if (h < -0x80000000 || (h === -0x80000000 && l === 0)) {
+          h = -0x80000000;
+          l = 1;
+        }
+        const pos = at[i - from];
+        view.setInt32(pos, 8);
+        view.setInt32(pos + 4, h);
+        view.setUint32(pos + 8, l);
+        at[i - from] = pos + 12;
       }
-      if (h < -0x80000000 || (h === -0x80000000 && l === 0)) {
-        h = -0x80000000;
-        l = 1;
-      }
-      view.setInt32(pos, 8);
-      view.setInt32(pos + 4, h);
-      view.setUint32(pos + 8, l);
-      return pos + 12;
     },
-    room: fixedRoom(12),
   };
 }
 
 /** numeric_recv's form: digit count, weight (power of 10,000 of the first digit), sign, display scale, then the
- * base-10,000 digits, most significant first, grouped from the decimal point; zero groups at the end are left out. */
-function numericWriter(data: Data): ColumnWriter {
+ * base-10,000 digits, most significant first, grouped from the decimal point; zero groups at the end are left out.
+ * A cell's size depends on its digits, so a block's cells are encoded when measured, into `cells`, and copied out
+ * when written. */
+function numericWriter(data: Data, nulls: Nulls): ColumnWriter {
   const type = data.type as Decimal;
   const words = data.values as Uint32Array;
   const stride = type.bitWidth / 32;
@@ -317,9 +375,12 @@ function numericWriter(data: Data): ColumnWriter {
   const fractionGroups = (scale + pad) / 4;
   const firstDivisor = 10 ** (4 - pad);
   const firstFactor = 10 ** pad;
-  const groups = new Uint16Array(MAX_NUMERIC_DIGITS);
   const firstDivisorBig = BigInt(firstDivisor);
-  const write: CellWriter = ({ view }, pos, i) => {
+  const groups = new Uint16Array(MAX_NUMERIC_DIGITS);
+  // Per row of the block: the four header words, then the digits.
+  const cellWords = 4 + MAX_NUMERIC_DIGITS;
+  const cells = new Uint16Array(BLOCK_ROWS * cellWords);
+  const encode = (i: number, cell: number): number => {
     const value = unscaled(words, i * stride, stride);
     let negative: boolean;
     let n = 0;
@@ -349,58 +410,84 @@ function numericWriter(data: Data): ColumnWriter {
     let lowest = 0;
     while (lowest < n && groups[lowest] === 0) lowest++;
     const digits = n - lowest;
-    view.setInt32(pos, 8 + 2 * digits);
-    view.setUint16(pos + 4, digits);
-    view.setInt16(pos + 6, digits === 0 ? 0 : n - 1 - fractionGroups);
-    view.setUint16(pos + 8, negative && digits > 0 ? NUMERIC_NEG : 0);
-    view.setUint16(pos + 10, scale);
-    pos += 12;
-    for (let k = n - 1; k >= lowest; k--, pos += 2) view.setUint16(pos, groups[k]);
-    return pos;
+    cells[cell] = digits;
+    // The weight is signed; the stores below keep its 16 bits.
+    cells[cell + 1] = digits === 0 ? 0 : n - 1 - fractionGroups;
+    cells[cell + 2] = negative && digits > 0 ? NUMERIC_NEG : 0;
+    cells[cell + 3] = scale;
+    for (let k = n - 1, d = cell + 4; k >= lowest; k--, d++) cells[d] = groups[k];
+    return digits;
   };
-  return { write, room: fixedRoom(12 + 2 * MAX_NUMERIC_DIGITS) };
+  return {
+    width: null,
+    measure: (from, to, sizes) => {
+      for (let i = from; i < to; i++) sizes[i - from] += nulls?.(i) ? 4 : 12 + 2 * encode(i, (i - from) * cellWords);
+    },
+    write: ({ view }, from, to, at) => {
+      for (let i = from; i < to; i++) {
+        if (nulls?.(i)) continue;
+        const cell = (i - from) * cellWords;
+        const end = cell + 4 + cells[cell];
+        let pos = at[i - from];
+        view.setInt32(pos, 8 + 2 * cells[cell]);
+        for (let w = cell, p = pos + 4; w < end; w++, p += 2) view.setUint16(p, cells[w]);
+        pos += 4 + 2 * (end - cell);
+        at[i - from] = pos;
+      }
+    },
+  };
 }
 
 /** Text, bytea and JSON text cells: their bytes as Arrow holds them, after jsonb's version byte when given. */
-function bytesWriter(data: Data, prefix: number | null): ColumnWriter {
+function bytesWriter(data: Data, prefix: number | null, nulls: Nulls): ColumnWriter {
   const source = bytesOf(data.values as Uint8Array);
   const offsets = data.valueOffsets as Int32Array;
   const header = prefix === null ? 4 : 5;
   return {
-    write: (out, pos, i) => {
-      const start = offsets[i];
-      const end = offsets[i + 1];
-      out.view.setInt32(pos, header - 4 + end - start);
-      if (prefix !== null) out.view.setUint8(pos + 4, prefix);
-      return putBytes(out, pos + header, source, start, end);
+    width: null,
+    measure: (from, to, sizes) => {
+      for (let i = from; i < to; i++) sizes[i - from] += nulls?.(i) ? 4 : header + offsets[i + 1] - offsets[i];
     },
-    room: (from, to) => (to - from) * header + offsets[to] - offsets[from],
+    write: (out, from, to, at) => {
+      const view = out.view;
+      for (let i = from; i < to; i++) {
+        if (nulls?.(i)) continue;
+        const start = offsets[i];
+        const end = offsets[i + 1];
+        const pos = at[i - from];
+        view.setInt32(pos, header - 4 + end - start);
+        if (prefix !== null) view.setUint8(pos + 4, prefix);
+        at[i - from] = putBytes(out, pos + header, source, start, end);
+      }
+    },
   };
 }
 
-/** Structs, arrays and maps as jsonb: the same JSON text the text COPY sends. The block's texts are made when its
- * room is asked, which their lengths bound. */
-function nestedJsonWriter(data: Data): ColumnWriter {
+/** Structs, arrays and maps as jsonb: the same JSON text the text COPY sends, made when the block is measured. */
+function nestedJsonWriter(data: Data, nulls: Nulls): ColumnWriter {
   const read = jsonReader(data);
-  let texts: string[] = [];
-  let first = 0;
+  const texts: string[] = [];
   return {
-    write: (out, pos, i) => {
-      const length = 1 + out.buf.write(texts[i - first], pos + 5);
-      out.view.setInt32(pos, length);
-      out.view.setUint8(pos + 4, JSONB_VERSION);
-      return pos + 4 + length;
-    },
-    room: (from, to) => {
-      first = from;
-      texts = [];
-      let room = 0;
+    width: null,
+    measure: (from, to, sizes) => {
       for (let i = from; i < to; i++) {
-        const text = JSON.stringify(read(i));
-        texts.push(text);
-        room += 5 + 3 * text.length;
+        if (nulls?.(i)) {
+          sizes[i - from] += 4;
+          continue;
+        }
+        texts[i - from] = JSON.stringify(read(i));
+        sizes[i - from] += 5 + Buffer.byteLength(texts[i - from]);
       }
-      return room;
+    },
+    write: (out, from, to, at) => {
+      for (let i = from; i < to; i++) {
+        if (nulls?.(i)) continue;
+        const pos = at[i - from];
+        const length = 1 + out.buf.write(texts[i - from], pos + 5);
+        out.view.setInt32(pos, length);
+        out.view.setUint8(pos + 4, JSONB_VERSION);
+        at[i - from] = pos + 4 + length;
+      }
     },
   };
 }
