@@ -137,12 +137,15 @@ function writeDate(buf: Uint8Array, pos: number, days: number): number {
 
 /** A non-negative integer below 10^width as exactly `width` digits at `pos`, two digits per division. */
 function writeDigits(buf: Uint8Array, pos: number, value: number, width: number): void {
-  let v = value;
+  // In int32 arithmetic (every value here is below 10^9): a remainder of doubles is a call into C.
+  let v = value | 0;
   let k = pos + width;
-  for (; k - pos >= 2; v = Math.floor(v / 100)) {
-    const pair = 2 * (v % 100);
+  while (k - pos >= 2) {
+    const next = (v / 100) | 0;
+    const pair = 2 * (v - 100 * next);
     buf[--k] = DIGIT_PAIRS[pair + 1];
     buf[--k] = DIGIT_PAIRS[pair];
+    v = next;
   }
   if (k > pos) buf[pos] = 0x30 + v;
 }
