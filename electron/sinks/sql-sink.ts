@@ -11,7 +11,7 @@ import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { SqlSinkSpec } from '../../shared/sink-spec.js';
 import type { ScanBatch, ScanPosition } from '../delta/scan-types.js';
-import { Batcher, type Batch, type StreamProgress } from './batching.js';
+import { Batcher, transactionBytesAt, type Batch, type StreamProgress } from './batching.js';
 import {
   forgetProgress,
   jobKey,
@@ -172,6 +172,8 @@ class SqlSink<Rows> implements BatchSink {
   private filling: OpenTransaction<Rows> | null = null;
   /** Rows cut into batches and not yet in a complete transaction. */
   private unfinishedRows = 0;
+  /** Transactions this run has completed (filled, whether committed yet or not). */
+  private completed = 0;
   private lastCommitted: StreamProgress = { position: null, rowsAfter: 0 };
   /** A transaction whose COMMIT went out unanswered: its id, until a new session has learnt its outcome. */
   private unsettled: string | null = null;
@@ -356,7 +358,7 @@ class SqlSink<Rows> implements BatchSink {
         open.count += batch.rows;
         open.progress = batch.progress;
         const budget = this.options.transactionBytes;
-        if (last || budget === undefined || open.rows.bytes >= budget) this.complete();
+        if (last || budget === undefined || open.rows.bytes >= transactionBytesAt(budget, this.completed)) this.complete();
       })
       .catch((err: unknown) => {
         this.failure ??= err;
@@ -378,6 +380,7 @@ class SqlSink<Rows> implements BatchSink {
   private complete(): void {
     const open = this.filling!;
     this.filling = null;
+    this.completed++;
     this.unfinishedRows -= open.count;
     const txn: Transaction<Rows> = { rows: open.rows.finish(), firstRow: open.firstRow, count: open.count, progress: open.progress };
     const committed = this.chain.then(() => this.commit(txn));

@@ -5,6 +5,7 @@ import { createWriteStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { transactionBytesAt } from '../../electron/sinks/batching.js';
 import { openSqlite } from '../../electron/sinks/sqlite-connection.js';
 import { timestampFormatter } from '../../electron/values/time-text.js';
 import { activeAt, textAt, wideChunk, type WideChunk } from './wide-data.js';
@@ -120,7 +121,8 @@ export interface PsqlLimits {
   /** `psql \copy ... FROM file (FORMAT binary)`: the server only checks and stores the values, its fastest load. */
   binaryRowsPerSec: number;
   /** The same rows cut as the export cuts its PostgreSQL transactions (whole batches of `batch.rows` rows until the
-   * part holds `batch.bytes`), each part its own COPY and transaction: the server's cost per COPY counts in. */
+   * part holds transactionBytesAt(`batch.bytes`)), each part its own COPY and transaction: the server's cost per COPY
+   * counts in. */
   binaryBatchedRowsPerSec: number;
 }
 
@@ -169,7 +171,8 @@ export async function psqlCopyLimits(dir: string, databaseUrl: string, source: R
 /** The header of a binary COPY file without OIDs or extension: signature, flags, extension length. */
 const BINARY_HEADER_BYTES = 19;
 
-/** Where the export ends a PostgreSQL transaction: after the batch of `rows` rows that brings it to `bytes`. */
+/** Where the export ends a PostgreSQL transaction: after the batch of `rows` rows that brings it to
+ * transactionBytesAt(`bytes`). */
 export interface TransactionCut {
   rows: number;
   bytes: number;
@@ -201,7 +204,7 @@ async function splitBinaryCopy(file: string, cut: TransactionCut, dir: string): 
       const length = bytes.readInt32BE(pos);
       pos += 4 + Math.max(length, 0);
     }
-    if (++inPart % cut.rows === 0 && pos - partStart >= cut.bytes) await flush();
+    if (++inPart % cut.rows === 0 && pos - partStart >= transactionBytesAt(cut.bytes, files.length)) await flush();
   }
   if (inPart > 0) await flush();
   return files;
