@@ -1,7 +1,7 @@
 // Joining small batches must keep every value, null and type of every flat column, whatever slice each batch is.
 import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { concatBatches, joinBatches } from '../../../electron/delta/concat-batches.js';
+import { concatBatches, concatColumn, joinBatches } from '../../../electron/delta/concat-batches.js';
 
 function column(batch: arrow.RecordBatch, c: number): unknown[] {
   return [...batch.getChildAt(c)!];
@@ -45,4 +45,43 @@ describe('concatBatches', () => {
     const other = new arrow.Table({ x: arrow.vectorFromArray(['y'], new arrow.Utf8()) }).batches[0];
     expect(sizes(joinBatches([whole.slice(0, 1), other, whole.slice(1, 2)], 100))).toEqual([1, 1, 1]);
   });
+});
+
+describe('concatColumn', () => {
+  /** The value bytes of rows [from, to) of a fixed-width column, read from its buffer. */
+  function valueBytesOf(data: arrow.Data, from: number, to: number): number[] {
+    const values = data.values as Uint8Array;
+    const width = values.BYTES_PER_ELEMENT * data.stride;
+    return [...new Uint8Array(values.buffer, values.byteOffset + from * width, (to - from) * width)];
+  }
+
+  // Runs shorter and longer than the element loop's bound, at odd offsets; a sliced chunk starts mid-buffer.
+  const rows = 400;
+  const runs: [number, number][] = [
+    [1, 10],
+    [11, 12],
+    [13, 150],
+    [151, 390],
+  ];
+  const nanWithPayload = new Float64Array(new BigUint64Array([0x7ff4000000000abcn]).buffer)[0];
+  const columns: [string, arrow.DataType, ArrayBufferView][] = [
+    ['int8', new arrow.Int8(), Int8Array.from({ length: rows }, (_, i) => (i * 7) % 256)],
+    ['int16', new arrow.Int16(), Int16Array.from({ length: rows }, (_, i) => i * 331)],
+    ['int64', new arrow.Int64(), BigInt64Array.from({ length: rows }, (_, i) => BigInt(i) * 0x1_0000_0001n - 7n)],
+    ['float64 NaN payloads', new arrow.Float64(), Float64Array.from({ length: rows }, (_, i) => (i % 3 ? i / 3 : nanWithPayload))],
+    ['decimal', new arrow.Decimal(5, 38, 128), Uint32Array.from({ length: rows * 4 }, (_, i) => i * 2654435761)],
+    ['fixed-size binary of 3', new arrow.FixedSizeBinary(3), Uint8Array.from({ length: rows * 3 }, (_, i) => i % 251)],
+  ];
+  for (const [name, type, data] of columns) {
+    it(`copies the exact bytes of ${name} runs`, () => {
+      const whole = arrow.makeData({ type, length: rows, nullCount: 0, data } as never) as arrow.Data;
+      const chunk = whole.slice(3, rows - 3);
+      const joined = concatColumn(
+        type,
+        runs.map(([from, to]) => ({ data: chunk, from, length: to - from })),
+        runs.reduce((n, [from, to]) => n + to - from, 0),
+      );
+      expect(valueBytesOf(joined, 0, joined.length)).toEqual(runs.flatMap(([from, to]) => valueBytesOf(chunk, from, to)));
+    });
+  }
 });
