@@ -112,7 +112,8 @@ type Nulls = RowReader<boolean> | null;
 
 /** How one column of a batch is written. A block of rows is written one column after another (binaryCopyRows), so
  * that each column's loop handles one type, which V8 compiles to plain stores; a loop over a row's cells instead
- * calls another writer for every cell, a call it cannot inline (that call took most of the encoder's time). */
+ * calls another writer for every cell, a call it cannot inline. For the same reason every type below has a loop of
+ * its own: one loop shared by all, calling a store per type, would be that call again. */
 interface ColumnWriter {
   /** The bytes every cell takes, its length word included, when all take the same (fixed width, no NULLs). */
   width: number | null;
