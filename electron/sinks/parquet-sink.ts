@@ -19,8 +19,10 @@ import type { BatchSink, SinkOpenContext } from './sink.js';
 const ROW_GROUP_ROWS = 122_880;
 // Batches are fed to the writer joined up to this many rows: each crossing into WebAssembly costs an IPC encoding
 // and a decoding, and a scan over deletion vectors yields thousands of batches of a few rows. No more: each feed is
-// held several times over in WebAssembly memory, which never shrinks (64k rows left it at 62 MB, 32k at 49 MB).
-const FEED_ROWS = 32_768;
+// held several times over in WebAssembly memory, which never shrinks (64k rows left it at 62 MB, 32k at 47-49 MB,
+// 16k at 43 MB: the benchmark's 2M-row export peaked 6 MB lower at the same wall and CPU time; 8k saved no more and
+// cost CPU).
+const FEED_ROWS = 16_384;
 
 export function createParquetSink(target: string): BatchSink {
   let file: AtomicFile | null = null;

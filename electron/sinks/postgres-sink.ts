@@ -31,11 +31,13 @@ import { copySql, UPSERT_TEMP, upsertMergeSql, upsertTempSql } from './sql-state
 /** Where a COPY transaction ends: every COPY costs the server a fixed ~4 ms besides its rows (PostgreSQL 17: a
  * 2M-row load in 400 COPYs of 5,000 rows took 1.5 s longer than in one, within one transaction or in 400), so batches
  * share a COPY up to this much data. On the benchmark's 2M-row table (230 MB of binary COPY) that is 29 COPYs, whose
- * fixed cost is then ~0.1 s; three transactions of it are in memory at once (MAX_UNCOMMITTED), and 16 MiB raised the
+ * fixed cost is then ~0.1 s; two transactions of it are in memory at once (MAX_UNCOMMITTED), and 16 MiB raised the
  * export's peak RSS by another ~30 MB for a gain lost in the noise. */
 export const TRANSACTION_BYTES = 8 << 20;
-/** One transaction being sent, one complete behind it and one being filled. */
-const MAX_UNCOMMITTED = 2;
+/** One transaction being sent and one being filled. The server is the slower side, so a second complete transaction
+ * waiting behind the one it works on gained nothing: without it the benchmark's 2M-row export peaked 10-14 MB lower
+ * (207 -> 193 MB) at the same wall and CPU time (medians of 8-10 interleaved pairs: 0.94-0.99x, 0.98-1.00x). */
+const MAX_UNCOMMITTED = 1;
 
 /** `transactionBytes` is for tests that need many transactions of few rows. */
 export function createPostgresSink(
