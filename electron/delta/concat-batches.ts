@@ -60,7 +60,7 @@ export function concatColumn(type: DataType, runs: ColumnRun[], length: number):
     const valueOffsets = new Int32Array(length + 1);
     let byteLength = 0;
     for (const r of runs) {
-      const offsets = int32Offsets(r.data);
+      const { offsets } = buffersOf(r.data);
       byteLength += offsets[r.from + r.length] - offsets[r.from];
     }
     const data = new Uint8Array(byteLength);
