@@ -33,12 +33,12 @@ export interface ChildRun {
   stdout: string;
 }
 
-function launch(program: string, argv: string[]): Promise<LaunchReply> {
+function launch(program: string, argv: string[], env: Record<string, string> = {}): Promise<LaunchReply> {
   const id = nextId++;
   return new Promise<LaunchReply>((resolve) => {
     waiting.set(id, resolve);
     launcher.channel?.ref();
-    launcher.send({ id, program, argv } satisfies LaunchRequest);
+    launcher.send({ id, program, argv, env } satisfies LaunchRequest);
   }).finally(() => {
     if (waiting.size === 0) launcher.channel?.unref();
   });
@@ -54,8 +54,9 @@ const childRun = (reply: LaunchReply, usage: ChildUsage | null): ChildRun => ({
   stdout: reply.stdout,
 });
 
+/** Starts the executable itself, so that its shebang line (bin.ts) starts Node as a user's shell would. */
 export async function runCli(args: string[]): Promise<ChildRun> {
-  const reply = await launch(process.execPath, ['--import', PRELOAD, CLI_BIN, ...args]);
+  const reply = await launch(CLI_BIN, args, { NODE_OPTIONS: `--import ${PRELOAD}` });
   const { stderr, code } = reply;
   const marker = stderr.lastIndexOf(USAGE_MARKER);
   const usage = marker >= 0 ? (JSON.parse(stderr.slice(marker + USAGE_MARKER.length).split('\n')[0]) as ChildUsage) : null;

@@ -4,6 +4,8 @@ export interface LaunchRequest {
   /** The program (`node` itself, or `python3`) and its arguments. */
   program: string;
   argv: string[];
+  /** Set in its environment, beside the launcher's own. */
+  env: Record<string, string>;
 }
 
 export interface LaunchReply {

@@ -7,7 +7,10 @@ import type { LaunchReply, LaunchRequest } from './launch-messages.js';
 
 process.on('message', (request: LaunchRequest) => {
   const started = performance.now();
-  const child = spawn(request.program, request.argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(request.program, request.argv, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...request.env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -1,5 +1,6 @@
-// Starts the real browser host (`node dist/electron/cli/bin.js serve --port 0`) with its own data folder, and
-// reads the URL it prints as its first line. Needs the build (npm run build).
+// Starts the real browser host (`dist/electron/cli/bin.js serve --port 0`, the executable itself, so through its
+// shebang line as a shell would) with its own data folder, and reads the URL it prints as its first line. Needs the
+// build (npm run build).
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +15,8 @@ export interface ServedApp {
   /** The URL with its token, as printed. */
   url: string;
   dataDir: string;
+  /** The host's process id (its shebang's `env` execs node in place, so the id is node's). */
+  pid: number;
   /** What the host wrote to stderr so far, for failure messages. */
   stderr(): string;
   stop(): Promise<void>;
@@ -22,7 +25,7 @@ export interface ServedApp {
 export async function startServe(): Promise<ServedApp> {
   if (!fs.existsSync(CLI_BIN)) throw new Error(`${CLI_BIN} is missing: run npm run build first`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-e2e-'));
-  const child = spawn(process.execPath, [CLI_BIN, 'serve', '--port', '0'], {
+  const child = spawn(CLI_BIN, ['serve', '--port', '0'], {
     env: { ...process.env, DELTAPORT_DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -34,6 +37,7 @@ export async function startServe(): Promise<ServedApp> {
   return {
     url,
     dataDir,
+    pid: child.pid!,
     stderr: () => errors,
     stop: async () => {
       await stopChild(child);

@@ -1,10 +1,11 @@
 // The real executable in its own process: exit codes and the single error line.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tablePath } from '../../support/tables.js';
+import { startServe } from '../../support/serve.js';
 import { RUN_SOURCES } from '../../support/source-workers.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -80,5 +81,15 @@ describe('deltaport as a process', () => {
   it('exits 2 on a usage error', async () => {
     const run = await deltaport('preview', tablePath('simple_table'), '--limit');
     expect(run).toEqual({ code: 2, stdout: '', stderr: 'deltaport: --limit needs a value\n' });
+  });
+
+  it('the built executable runs Node with one malloc arena, as its shebang line says', async () => {
+    const app = await startServe();
+    try {
+      expect(path.basename(readlinkSync(`/proc/${app.pid}/exe`))).toBe('node');
+      expect(readFileSync(`/proc/${app.pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=1');
+    } finally {
+      await app.stop();
+    }
   });
 });
