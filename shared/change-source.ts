@@ -4,7 +4,7 @@
 // table (the versions exist, the feed is recorded, the key columns are columns) are the engine's
 // (electron/delta/change/change-source.ts).
 import * as v from 'valibot';
-import type { SinkSpec } from './sink-spec.js';
+import { isExactlyOnce, type SinkSpec } from './sink-spec.js';
 import { versionSchema, type DeltaSourceSpec } from './source-spec.js';
 import { location, nameList, withRules } from './schema.js';
 
@@ -62,7 +62,7 @@ export function changeSourceProblems(spec: ChangeSourceSpec): string[] {
 
 /** What a sink may not do with changes, whatever the table. */
 export function changeSinkProblems(sink: SinkSpec): string[] {
-  return 'exactlyOnce' in sink && sink.exactlyOnce ? [CHANGES_NOT_EXACTLY_ONCE] : [];
+  return isExactlyOnce(sink) ? [CHANGES_NOT_EXACTLY_ONCE] : [];
 }
 
 /** How the rows are named in a job's title and a default target: "v3→v5 diff", "v3→v5 changes". */

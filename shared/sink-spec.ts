@@ -182,6 +182,11 @@ export function isSqlSink(spec: SinkSpec): spec is SqlSinkSpec {
   return spec.kind === 'sqlite' || spec.kind === 'postgres';
 }
 
+/** An exactly-once job: the only export whose sink may resume it after the rows an earlier run committed. */
+export function isExactlyOnce(spec: SinkSpec): boolean {
+  return isSqlSink(spec) && spec.exactlyOnce;
+}
+
 /** Every problem of a sink spec that can be seen without the table or the database; empty when it is valid. */
 export function validateSinkSpec(spec: unknown, paths: PathRule = 'any'): string[] {
   const parsed = parseWith(paths === 'any' ? SINK_SPEC : sinkSpecSchema(paths), spec);

@@ -1,7 +1,7 @@
 // `deltaport export <table> ... --sink <target> [SQL sink options]`: one export, with progress on a terminal and a
 // one-line summary at the end; with `--emit spark`, the same export written as a PySpark script instead.
 import { DeltaportError, validationError } from '../../shared/errors.js';
-import { DEFAULT_EXECUTION, validateSinkSpec, WRITE_MODES, type SinkSpec, type WriteMode } from '../../shared/sink-spec.js';
+import { DEFAULT_EXECUTION, isExactlyOnce, validateSinkSpec, WRITE_MODES, type SinkSpec, type WriteMode } from '../../shared/sink-spec.js';
 import { parseSinkTarget, SINK_TARGET_FORMS } from '../../shared/sink-target.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { runExport, writeToSink, type ExportInput, type ExportProgress } from '../export/run-export.js';
@@ -62,7 +62,7 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
 /** Rows that are not a snapshot's (a diff, a change feed) into the sink the flags name; one summary line. */
 export async function exportRows(input: ExportInput, tablePath: string, args: ParsedArgs, io: CliIo): Promise<void> {
   const sink = sinkSpec(tablePath, args);
-  if ('exactlyOnce' in sink && sink.exactlyOnce) throw new UsageError('--exactly-once applies only to snapshot exports');
+  if (isExactlyOnce(sink)) throw new UsageError('--exactly-once applies only to snapshot exports');
   const started = performance.now();
   const { rows } = await withProgress(io, (signal, onProgress) => writeToSink(input, { sink, signal, onProgress }));
   io.stdout.write(`exported ${rows} rows in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

@@ -4,7 +4,7 @@
 // last commit), and where an exactly-once job resumed.
 import { exportOutcome, type ExportOutcome } from '../../shared/api.js';
 import { cancelledError, DeltaportError, validationError } from '../../shared/errors.js';
-import { exportSinkProblems, isSqlSink, type SinkSpec } from '../../shared/sink-spec.js';
+import { exportSinkProblems, isExactlyOnce, isSqlSink, type SinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
 import type { Schema } from 'apache-arrow';
@@ -161,6 +161,6 @@ function throwIfCancelled(signal: AbortSignal): void {
 
 function cancelled(committed?: number, sink?: SinkSpec): DeltaportError {
   if (committed === undefined) return cancelledError('export');
-  const resume = sink && 'exactlyOnce' in sink && sink.exactlyOnce ? '; run it again to resume' : '';
+  const resume = sink && isExactlyOnce(sink) ? '; run it again to resume' : '';
   return cancelledError('export', `after ${committed} rows were committed${resume}`);
 }
