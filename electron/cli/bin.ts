@@ -4,7 +4,7 @@
 //
 // MALLOC_ARENA_MAX=1: glibc gives each thread that allocates while another holds the lock an arena of its own (up to
 // 8 per core), and V8's helper threads kept ~30 MB of them resident for the whole run. With the one arena the
-// benchmark's 2M-row exports peaked 24-29 MiB lower at the same wall and CPU time (test/bench/child-run.ts starts the
+// benchmark's 2M-row exports peaked 23-29 MiB lower at the same wall and CPU time (test/bench/child-run.ts starts the
 // CLI as this line does). Other C libraries ignore the variable; `env -S` is what lets the line carry it.
 import { main } from './main.js';
 import { keepWasmBaselineFor } from './short-process.js';

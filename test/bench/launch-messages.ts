@@ -1,7 +1,7 @@
 // What the benchmark and its launcher process (launcher.ts) say to each other.
 export interface LaunchRequest {
   id: number;
-  /** The program (`node` itself, or `python3`) and its arguments. */
+  /** The program (the CLI's executable, or `python3`) and its arguments. */
   program: string;
   argv: string[];
   /** Set in its environment, beside the launcher's own. */
