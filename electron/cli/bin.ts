@@ -1,11 +1,6 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=1 node
+#!/usr/bin/env node
 // The `deltaport` executable (package.json "bin", compiled to dist/electron/cli/bin.js and bundled there by
-// electron/bundle.config.ts).
-//
-// MALLOC_ARENA_MAX=1: glibc gives each thread that allocates while another holds the lock an arena of its own (up to
-// 8 per core), and V8's helper threads kept ~30 MB of them resident for the whole run. With the one arena the
-// benchmark's 2M-row exports peaked 23-29 MiB lower at the same wall and CPU time (test/bench/child-run.ts starts the
-// CLI as this line does). Other C libraries ignore the variable; `env -S` is what lets the line carry it.
+// electron/bundle.config.ts, which also chooses its first line: see cliExecutable there).
 import { main } from './main.js';
 import { keepWasmBaselineFor } from './short-process.js';
 
