@@ -3,7 +3,8 @@
 // `deltaport preview` spent most of its time resolving and compiling ~200 ES modules, 158 of them apache-arrow's.
 // Everything else in dist/ (the Electron main process, the benchmark) keeps running tsc's files unchanged.
 // Every output file sits one folder below dist/electron/, as its original module did, which is how bundled code still
-// finds files from its own location (threads/start-worker.ts: the worker entries); nothing is rewritten.
+// finds files from its own location (threads/start-worker.ts: the worker entries); no path is rewritten. The CLI's
+// entry is then made executable, its first line chosen for this machine (cliExecutable).
 import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
