@@ -54,7 +54,8 @@ const childRun = (reply: LaunchReply, usage: ChildUsage | null): ChildRun => ({
   stdout: reply.stdout,
 });
 
-/** Starts the executable itself, so that its shebang line (bin.ts) starts Node as a user's shell would. */
+/** Starts the executable itself, so that its first line (chosen by electron/bundle.config.ts) starts Node as a user's
+ * shell would. */
 export async function runCli(args: string[]): Promise<ChildRun> {
   const reply = await launch(CLI_BIN, args, { NODE_OPTIONS: `--import ${PRELOAD}` });
   const { stderr, code } = reply;

@@ -2,6 +2,7 @@
 // opens into the list on demand or when a job is started, remembered across runs.
 import { useState } from 'react';
 import type { JobInfo } from '../../../shared/api.js';
+import { isExactlyOnce, isSqlSink } from '../../../shared/sink-spec.js';
 import { api } from '../api-client.js';
 import { copyText } from '../clipboard.js';
 import { formatCount, formatDuration, humanBytes } from '../format.js';
@@ -26,11 +27,6 @@ const STATE_LABEL: Record<JobInfo['state'], string> = {
   cancelled: 'Cancelled',
 };
 
-function isSql(job: JobInfo): boolean {
-  const kind = job.request.sink.kind;
-  return kind === 'sqlite' || kind === 'postgres';
-}
-
 /** Rows the target holds from the job: committed ones for SQL sinks (the sink says), else the rows handed over. */
 function committed(job: JobInfo): number {
   return job.progress.committedRows ?? job.progress.rows;
@@ -39,11 +35,10 @@ function committed(job: JobInfo): number {
 // What a stop leaves behind, as the sinks define it: SQL targets keep committed batches, files are not written.
 function leftBehind(job: JobInfo): string {
   const verb = job.state === 'cancelled' ? 'Cancelled' : 'Stopped';
-  if (isSql(job)) {
-    const exactlyOnce = 'exactlyOnce' in job.request.sink && job.request.sink.exactlyOnce;
+  if (isSqlSink(job.request.sink)) {
     return (
       `${verb} after ${formatCount(committed(job))} rows committed; they stay in the target, the open batch was rolled back.` +
-      (exactlyOnce ? ' Retry resumes after them.' : ' Retry starts again from the first row.')
+      (isExactlyOnce(job.request.sink) ? ' Retry resumes after them.' : ' Retry starts again from the first row.')
     );
   }
   return `${verb} after ${formatCount(job.progress.rows)} rows: the output file was not written.`;
@@ -59,17 +54,18 @@ function skippedText(job: JobInfo): string {
 function Figures({ job }: { job: JobInfo }) {
   const p = job.progress;
   const resumed = p.resumedFromRow ? `Resumed from row ${formatCount(p.resumedFromRow + 1)} · ` : '';
+  const sql = isSqlSink(job.request.sink);
   if (job.state === 'succeeded' && job.result) {
     return (
       <span>
         {resumed}
-        {formatCount(isSql(job) ? committed(job) : job.result.rows)} rows {isSql(job) ? 'committed' : 'written'} in{' '}
-        {formatDuration(job.result.seconds)} · {formatCount(Math.round(job.result.rowsPerSec))} rows/s{skippedText(job)}
+        {formatCount(sql ? committed(job) : job.result.rows)} rows {sql ? 'committed' : 'written'} in {formatDuration(job.result.seconds)} ·{' '}
+        {formatCount(Math.round(job.result.rowsPerSec))} rows/s{skippedText(job)}
       </span>
     );
   }
   const parts = [
-    isSql(job) ? `${formatCount(committed(job))} rows committed` : `${formatCount(p.rows)} rows read`,
+    sql ? `${formatCount(committed(job))} rows committed` : `${formatCount(p.rows)} rows read`,
     `${p.files}/${p.filesTotal} files`,
   ];
   if (p.bytesTotal > 0) parts.push(`${humanBytes(p.bytes)} of ${humanBytes(p.bytesTotal)}`);
