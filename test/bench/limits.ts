@@ -128,8 +128,15 @@ export interface PsqlLimits {
 
 /** Rows per second of `psql \copy` into a fresh table, from a CSV file and from a binary COPY file. The binary file is
  * written by the server itself (`\copy ... TO ... (FORMAT binary)` of the CSV-loaded table), so the limit owes
- * nothing to Deltaport's encoder. */
-export async function psqlCopyLimits(dir: string, databaseUrl: string, source: RowSource, batch: TransactionCut): Promise<PsqlLimits> {
+ * nothing to Deltaport's encoder. `aroundBinary` runs the `psql` of the one-file binary load (to measure the server
+ * meanwhile). */
+export async function psqlCopyLimits(
+  dir: string,
+  databaseUrl: string,
+  source: RowSource,
+  batch: TransactionCut,
+  aroundBinary: (load: () => Promise<unknown>) => Promise<unknown>,
+): Promise<PsqlLimits> {
   const csv = path.join(dir, 'limit.csv');
   const binary = path.join(dir, 'limit.bin');
   await writeCsv(csv, source);
@@ -138,12 +145,20 @@ export async function psqlCopyLimits(dir: string, databaseUrl: string, source: R
   const psql = (args: string[]) => execFileAsync('psql', [databaseUrl, '-v', 'ON_ERROR_STOP=1', '-q', ...args], { maxBuffer: 1 << 20 });
   /** Seconds to load the files (one `\\copy` each, in autocommit) into a fresh table, whose rows are counted and
    * which is then dropped. */
-  const load = async (files: string[], format: string, keep = false): Promise<number> => {
+  const load = async (
+    files: string[],
+    format: string,
+    { keep = false, around = (run: () => Promise<unknown>) => run() } = {},
+  ): Promise<number> => {
     await client.query('DROP TABLE IF EXISTS bench_limit');
     await client.query(`CREATE TABLE bench_limit (${PG_COLUMNS})`);
-    const started = performance.now();
-    await psql(files.flatMap((file) => ['-c', `\\copy bench_limit FROM '${file}' WITH (FORMAT ${format})`]));
-    const seconds = (performance.now() - started) / 1000;
+    let seconds = 0;
+    // Timed inside `around`, which may wait after the load (for the server's backend to end).
+    await around(async () => {
+      const started = performance.now();
+      await psql(files.flatMap((file) => ['-c', `\\copy bench_limit FROM '${file}' WITH (FORMAT ${format})`]));
+      seconds = (performance.now() - started) / 1000;
+    });
     const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM bench_limit');
     if (Number(rows[0].n) !== source.rows) throw new Error(`psql \\copy (${format}) loaded ${rows[0].n} of ${source.rows} rows`);
     if (!keep) await client.query('DROP TABLE bench_limit');
@@ -151,9 +166,9 @@ export async function psqlCopyLimits(dir: string, databaseUrl: string, source: R
   };
   const parts = path.join(dir, 'limit-parts');
   try {
-    const csvSeconds = await load([csv], 'csv', true);
+    const csvSeconds = await load([csv], 'csv', { keep: true });
     await psql(['-c', `\\copy bench_limit TO '${binary}' WITH (FORMAT binary)`]);
-    const binarySeconds = await load([binary], 'binary');
+    const binarySeconds = await load([binary], 'binary', { around: aroundBinary });
     const batchedSeconds = await load(await splitBinaryCopy(binary, batch, parts), 'binary');
     return {
       csvRowsPerSec: source.rows / csvSeconds,

@@ -22,6 +22,10 @@ export const PEER_NAMES = Object.keys(PEERS) as PeerName[];
 const PEER_SINKS = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
 export type PeerSink = keyof typeof PEER_SINKS;
 
+/** The runs into PostgreSQL whose server CPU time is measured: Deltaport's two exports, the binary `\copy` limit and
+ * each peer's export. */
+export type ServerRun = 'postgres' | 'postgresExactlyOnce' | 'psqlBinary' | PeerName;
+
 /** A peer tool's export of the same table to the same sink, in the same run, as its own process. */
 export interface PeerFigures {
   rowsPerSec: Figure;
@@ -62,6 +66,8 @@ export interface Figures {
   cpuSeconds: Record<ExportKind, Figure>;
   /** Each peer tool's export to each sink. */
   peers: Record<PeerSink, Record<PeerName, PeerFigures>>;
+  /** The PostgreSQL server's CPU time (user + system) for each run into it (server-cpu.ts). */
+  serverCpuSeconds: Record<ServerRun, Figure>;
   lagP99Ms: Figure;
   /** The same while the API service opens the long log, lists its history and resolves a timestamp. */
   openLagP99Ms: Figure;
@@ -240,6 +246,7 @@ export function markdownTable(figures: Figures): string {
     },
     { measure: 'CPU time, Parquet export process', figure: figures.cpuSeconds.parquet, unit: 's', digits: 1, target: '' },
     ...peerUsageLines(figures.peers, (peer, sink) => `CPU time, ${peer} ${sink} export process (peer)`, 'cpuSeconds', 's', 1),
+    ...serverCpuLines(figures.serverCpuSeconds),
     {
       measure: 'event-loop lag p99 during an export job',
       figure: figures.lagP99Ms,
@@ -355,6 +362,17 @@ function peerUsageLines(
       target: '',
     })),
   );
+}
+
+/** The server's CPU time for each run into PostgreSQL, against its time for `psql \copy` BINARY of the same rows,
+ * which loads about as fast as the server alone can: what any exporter pays the server besides its own work. */
+function serverCpuLines(server: Record<ServerRun, Figure>): Line[] {
+  const line = (measure: string, figure: Figure): Line => ({ measure, figure, unit: 's', digits: 1, limit: server.psqlBinary, target: '' });
+  return [
+    line("PostgreSQL server's CPU time, Deltaport export (limit: its time for `psql \\copy` BINARY)", server.postgres),
+    line('  the same, `--exactly-once` export', server.postgresExactlyOnce),
+    ...PEER_NAMES.map((name) => line(`  the same, ${PEERS[name]} export (peer)`, server[name])),
+  ];
 }
 
 /** Lines whose figure should equal another one (the reader's count and the log's, say). */
@@ -492,6 +510,7 @@ export function jsonReport(figures: Figures): unknown {
         binaryBatchedLimitRowsPerSec: pick('export.postgresBatchedLimit', figures.export.postgresBatchedLimit),
         exactlyOnceRowsPerSec: pick('export.postgresExactlyOnce', figures.export.postgresExactlyOnce),
         peers: peers('export.postgres.peers', figures.export.postgres, figures.peers.postgres),
+        serverCpuSeconds: all('export.postgres.serverCpuSeconds', figures.serverCpuSeconds),
       },
       parquet: { rowsPerSec: pick('export.parquet', figures.export.parquet) },
     },

@@ -23,6 +23,7 @@ import { queryCases } from './filter-sort-diff.js';
 import { psqlCopyLimits, sqliteInsertLimit } from './limits.js';
 import { objectStoreCase } from './object-store.js';
 import { PARTITIONED_FILES, writePartitionedTable } from './partitioned-table.js';
+import { serverCpu } from './server-cpu.js';
 import {
   jsonReport,
   markdownTable,
@@ -34,6 +35,7 @@ import {
   type PeerFigures,
   type PeerName,
   type PeerSink,
+  type ServerRun,
 } from './report.js';
 
 const CHECKPOINT_INTERVAL = 100;
@@ -145,6 +147,26 @@ async function main(): Promise<void> {
       pgProblem = `PostgreSQL unavailable: ${(err as Error).message.split('\n')[0]}`;
       log(pgProblem);
     }
+    const serverMeter = databaseUrl
+      ? await serverCpu(databaseUrl).catch((err: unknown) => ({ error: (err as Error).message.split('\n')[0] }))
+      : { error: pgProblem };
+    const serverCpuSeconds = Object.fromEntries(
+      (['postgres', 'postgresExactlyOnce', 'psqlBinary', ...PEER_NAMES] as const).map((run) => [run, { error: 'not run' }]),
+    ) as Figures['serverCpuSeconds'];
+    /** Runs `work` and records the server's CPU time for it as `run`'s. */
+    const onServer = async <T>(run: ServerRun, work: () => Promise<T>): Promise<T> => {
+      if (typeof serverMeter !== 'function') {
+        serverCpuSeconds[run] = serverMeter;
+        return work();
+      }
+      const stop = await serverMeter();
+      const result = await work();
+      serverCpuSeconds[run] = await stop().then(
+        (value) => ({ value }),
+        (err: unknown) => ({ error: (err as Error).message }),
+      );
+      return result;
+    };
     const setupSeconds = (performance.now() - setupStarted) / 1000;
     const rowSource = { rows: wide.writtenRows, chunkRows: Math.ceil(wide.writtenRows / size.files), seed: SEED };
 
@@ -159,10 +181,8 @@ async function main(): Promise<void> {
     let postgresBatchedLimit: Figure = { error: pgProblem || 'not run' };
     const postgresLimit = databaseUrl
       ? await measure('psql \\copy CSV limit, rows/s', async () => {
-          const limits = await psqlCopyLimits(dir, databaseUrl, rowSource, {
-            rows: DEFAULT_EXECUTION.batchSize,
-            bytes: TRANSACTION_BYTES,
-          });
+          const cut = { rows: DEFAULT_EXECUTION.batchSize, bytes: TRANSACTION_BYTES };
+          const limits = await psqlCopyLimits(dir, databaseUrl, rowSource, cut, (load) => onServer('psqlBinary', load));
           postgresBinaryLimit = { value: limits.binaryRowsPerSec };
           postgresBatchedLimit = { value: limits.binaryBatchedRowsPerSec };
           log(`psql \\copy BINARY limit, rows/s: ${limits.binaryRowsPerSec.toFixed(1)}`);
@@ -176,7 +196,8 @@ async function main(): Promise<void> {
     const cpuSeconds: Figures['cpuSeconds'] = { sqlite: notRun(), postgres: notRun(), postgresExactlyOnce: notRun(), parquet: notRun() };
     /** Exports the wide table through the CLI; returns rows/s over the whole process. */
     const cliExport = async (kind: ExportKind, sinkArgs: string[], check: () => Promise<number>) => {
-      const run = await runCli(['export', wide.root, ...sinkArgs]);
+      const exportRun = () => runCli(['export', wide.root, ...sinkArgs]);
+      const run = await (kind === 'postgres' || kind === 'postgresExactlyOnce' ? onServer(kind, exportRun) : exportRun());
       ({ rssMb: rssMb[kind], cpuSeconds: cpuSeconds[kind] } = usageFigures(run));
       expectRows(`the ${kind} export`, await check(), wide.liveRows);
       return wide.liveRows / (run.ms / 1000);
@@ -198,7 +219,8 @@ async function main(): Promise<void> {
         const { target, table, check } = into(stem);
         let usage: Pick<PeerFigures, 'rssMb' | 'cpuSeconds'> = { rssMb: notRun(), cpuSeconds: notRun() };
         const rowsPerSec = await measure(`${PEERS[peer]} export to ${sink}, rows/s`, async () => {
-          const run = await runPython(script, [wide.root, sink, target, table]);
+          const peerRun = () => runPython(script, [wide.root, sink, target, table]);
+          const run = await (sink === 'postgres' ? onServer(peer, peerRun) : peerRun());
           usage = usageFigures(run);
           expectRows(`the ${PEERS[peer]} ${sink} export`, await check(), wide.liveRows);
           return wide.liveRows / (run.ms / 1000);
@@ -345,6 +367,7 @@ async function main(): Promise<void> {
       rssMb,
       cpuSeconds,
       peers: { sqlite: peerSqlite, postgres: peerPostgres },
+      serverCpuSeconds,
       lagP99Ms,
       openLagP99Ms,
       idleLagP99Ms,
