@@ -45,7 +45,7 @@ export async function serverCpu(databaseUrl: string): Promise<ServerCpu | { erro
         const titles = await Promise.all((await children(postmaster)).filter((pid) => !before.has(pid)).map(title));
         // A child that exited and is not yet reaped has no title.
         if (!titles.some((t) => t === '' || CLIENT_TITLE.test(t))) break;
-        if (performance.now() > deadline) throw new Error('backends of the run were still there 10 s after it');
+        if (performance.now() > deadline) throw new Error(`backends of the run were still there ${SETTLE_LIMIT_MS / 1000} s after it`);
       }
       return ((await reapedTicks(postmaster)) - started) / ticksPerSecond;
     };
