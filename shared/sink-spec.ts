@@ -179,7 +179,12 @@ export interface ConnectionReport {
 export type SqlSinkSpec = Extract<SinkSpec, { kind: 'sqlite' | 'postgres' }>;
 
 export function isSqlSink(spec: SinkSpec): spec is SqlSinkSpec {
-  return spec.kind === 'sqlite' || spec.kind === 'postgres';
+  return isSqlKind(spec.kind);
+}
+
+/** The kinds of sink that write into a database table (and take SQL options), as opposed to a file. */
+export function isSqlKind(kind: SinkKind): kind is SqlSinkSpec['kind'] {
+  return kind === 'sqlite' || kind === 'postgres';
 }
 
 /** An exactly-once job: the only export whose sink may resume it after the rows an earlier run committed. */

@@ -3,7 +3,7 @@
 // is sent.
 import { parseWith } from '../../shared/schema.js';
 import { DEFAULT_EXECUTION, sinkSpecSchema } from '../../shared/sink-spec.js';
-import type { PostgresConnection, SinkKind, SinkSpec, WriteMode } from '../../shared/sink-spec.js';
+import { isSqlKind, type PostgresConnection, type SinkKind, type SinkSpec, type WriteMode } from '../../shared/sink-spec.js';
 
 const HOST_SINK_SPEC = sinkSpecSchema('absolute');
 
@@ -64,10 +64,6 @@ export function emptyForm(table: string): SinkForm {
     maxRetries: String(DEFAULT_EXECUTION.maxRetries),
     exactlyOnce: false,
   };
-}
-
-export function isSqlKind(kind: SinkKind): kind is 'sqlite' | 'postgres' {
-  return kind === 'sqlite' || kind === 'postgres';
 }
 
 // The form's numbers as typed: blank is no number at all, so the spec's rule names the field.

@@ -2,13 +2,13 @@
 // what to do when the target already exists.
 import { useId, useReducer } from 'react';
 import type { JobInfo } from '../../../shared/api.js';
-import { isSqlSink } from '../../../shared/sink-spec.js';
+import { isSqlKind, isSqlSink } from '../../../shared/sink-spec.js';
 import type { SinkKind, SinkSpec } from '../../../shared/sink-spec.js';
 import { isChangeSource, type ExportSource } from '../../../shared/change-source.js';
 import { api } from '../api-client.js';
 import { formatCount } from '../format.js';
 import { offerNotifications } from '../jobs.js';
-import { isSqlKind, SINK_KINDS, toSinkSpec, WRITE_MODES } from '../sink-form.js';
+import { SINK_KINDS, toSinkSpec, WRITE_MODES } from '../sink-form.js';
 import type { SinkForm } from '../sink-form.js';
 import { formFor, initialSinkPanel, sinkPanelReducer } from '../sink-panel-state.js';
 import { Alert, formProblems } from './Alert.js';
