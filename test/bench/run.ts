@@ -150,9 +150,14 @@ async function main(): Promise<void> {
     const serverMeter = databaseUrl
       ? await serverCpu(databaseUrl).catch((err: unknown) => ({ error: (err as Error).message.split('\n')[0] }))
       : { error: pgProblem };
-    const serverCpuSeconds = Object.fromEntries(
-      (['postgres', 'postgresExactlyOnce', 'psqlBinary', ...PEER_NAMES] as const).map((run) => [run, { error: 'not run' }]),
-    ) as Figures['serverCpuSeconds'];
+    const notRun = () => ({ error: 'not run' });
+    const serverCpuSeconds: Figures['serverCpuSeconds'] = {
+      postgres: notRun(),
+      postgresExactlyOnce: notRun(),
+      psqlBinary: notRun(),
+      deltarsAdbc: notRun(),
+      duckdb: notRun(),
+    };
     /** Runs `work` and records the server's CPU time for it as `run`'s. */
     const onServer = async <T>(run: ServerRun, work: () => Promise<T>): Promise<T> => {
       if (typeof serverMeter !== 'function') {
@@ -191,7 +196,6 @@ async function main(): Promise<void> {
         })
       : { error: pgProblem };
 
-    const notRun = () => ({ error: 'not run' });
     const rssMb: Figures['rssMb'] = { sqlite: notRun(), postgres: notRun(), postgresExactlyOnce: notRun(), parquet: notRun() };
     const cpuSeconds: Figures['cpuSeconds'] = { sqlite: notRun(), postgres: notRun(), postgresExactlyOnce: notRun(), parquet: notRun() };
     /** Exports the wide table through the CLI; returns rows/s over the whole process. */
