@@ -28,8 +28,8 @@ function restrictImports(...restrictions) {
   return { '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }] };
 }
 
-// One module picks the better-sqlite3 addon for the runtime (Node's or Electron's build); app code opens databases
-// through it. Types may still be imported anywhere.
+// One module opens SQLite databases and names a failed load of the better-sqlite3 addon in one line; app code opens
+// databases through it. Types may still be imported anywhere.
 const sqliteBinding = {
   paths: ['better-sqlite3'],
   message: 'open databases with openDatabase from electron/native/sqlite-binding.ts',

@@ -58,7 +58,7 @@ export default defineConfig({
   plugins: [removeOldChunks(), cliExecutable()],
   build: {
     ssr: true,
-    target: 'node20',
+    target: 'node22',
     outDir,
     emptyOutDir: false,
     minify: false,

@@ -5,6 +5,7 @@ import type { BrowserWindow } from 'electron';
 import { app, dialog, safeStorage, session } from 'electron';
 import { createApiService } from './app/api-service.js';
 import { entryUrl, tableFromArgv } from './app/launch-args.js';
+import { reportPageFailures } from './app/page-failures.js';
 import { rendererDir } from './app/package-root.js';
 import { sampleTableProvider } from './app/sample.js';
 import { recordStartupError, startupDialogText } from './app/startup-error.js';
@@ -14,7 +15,7 @@ import { JobRunner } from './jobs/job-runner.js';
 import { setAppMenu } from './menu.js';
 import { AppState, STATE_FILE_NAME } from './state/app-state.js';
 import { resolveDataDir } from './state/data-dir.js';
-import type { Encryptor } from './state/secrets.js';
+import { platformEncryptor } from './state/secrets.js';
 import { createMainWindow, hardenAllWebContents, hardenSession, registerAppScheme, serveRenderer } from './window.js';
 
 registerAppScheme();
@@ -22,6 +23,13 @@ hardenAllWebContents(app);
 
 // Known before the app is ready, so that a failure anywhere in start() can be logged there.
 const dataDir = resolveDataDir(process.env, app.getPath('userData'));
+// The single-instance lock belongs to the userData folder: a data folder of its own (DELTAPORT_DATA_DIR) is then an
+// instance of its own, beside the usual one.
+if (dataDir !== app.getPath('userData')) app.setPath('userData', dataDir);
+
+function reportStartupFailure(err: unknown): void {
+  dialog.showErrorBox('Deltaport could not start', startupDialogText(recordStartupError(err, dataDir)));
+}
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -31,16 +39,13 @@ if (!app.requestSingleInstanceLock()) {
     .whenReady()
     .then(start)
     .catch((err: unknown) => {
-      dialog.showErrorBox('Deltaport could not start', startupDialogText(recordStartupError(err, dataDir)));
+      reportStartupFailure(err);
       app.exit(1);
     });
 }
 
 function start(): void {
-  const encryptor: Encryptor | null = safeStorage.isEncryptionAvailable()
-    ? { encrypt: (plain) => safeStorage.encryptString(plain), decrypt: (cipher) => safeStorage.decryptString(cipher) }
-    : null;
-  const state = AppState.open(path.join(dataDir, STATE_FILE_NAME), { encryptor });
+  const state = AppState.open(path.join(dataDir, STATE_FILE_NAME), { encryptor: platformEncryptor(safeStorage) });
   const jobs = new JobRunner({ store: state });
   const sampleTable = sampleTableProvider(dataDir);
   let win: BrowserWindow | null = null;
@@ -53,7 +58,8 @@ function start(): void {
   registerIpcHandlers(api, (contents) => contents === win?.webContents);
   jobs.onJobEvent((event) => sendJobEvent(win?.webContents, event));
 
-  const show = (table: string | null) => void win?.loadURL(entryUrl(table));
+  // A page that fails to load is reported by reportPageFailures (did-fail-load), which loadURL's rejection repeats.
+  const show = (table: string | null) => void win?.loadURL(entryUrl(table)).catch(() => undefined);
   const actions = {
     openTable: async () => {
       const folder = await nativeDialogs(() => win).chooseTableFolder();
@@ -68,6 +74,7 @@ function start(): void {
   refreshMenu();
 
   win = createMainWindow(path.join(import.meta.dirname, 'preload.cjs'));
+  reportPageFailures(win, reportStartupFailure);
   show(tableFromArgv(process.argv, app.isPackaged, process.cwd()));
   if (state.setAsidePath) {
     void dialog.showMessageBox(win, {

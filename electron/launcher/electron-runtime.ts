@@ -1,20 +1,21 @@
-// The installed Electron described as the runtime it will be once launched, read from its npm package without
-// starting it (in plain Node, importing `electron` itself would try to download the binary).
-import { readFileSync } from 'node:fs';
+// The installed Electron, read from its npm package without starting it (in plain Node, importing `electron` itself
+// would try to download the binary).
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Runtime } from '../native/sqlite-binding.js';
 
 export function electronPackageDir(): string {
   return path.dirname(createRequire(import.meta.url).resolve('electron/package.json'));
 }
 
-export function installedElectron(dir = electronPackageDir()): { version: string; abi: string } {
-  const { version } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string };
-  return { version, abi: readFileSync(path.join(dir, 'abi_version'), 'utf8').trim() };
+export function installedElectronVersion(dir = electronPackageDir()): string {
+  return (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** What process.versions and friends will say inside that Electron, as far as the addon's choice depends on them. */
-export function electronRuntime(electron: { version: string; abi: string }, env: NodeJS.ProcessEnv = {}): Runtime {
-  return { versions: { electron: electron.version, modules: electron.abi }, env, platform: process.platform, arch: process.arch };
+/** Electron's executable as its npm package runs it once downloaded (path.txt names it inside dist/), or null. */
+export function electronExecutable(dir = electronPackageDir()): string | null {
+  const pathFile = path.join(dir, 'path.txt');
+  if (!existsSync(pathFile)) return null;
+  const binary = path.join(process.env.ELECTRON_OVERRIDE_DIST_PATH || path.join(dir, 'dist'), readFileSync(pathFile, 'utf8'));
+  return existsSync(binary) ? binary : null;
 }

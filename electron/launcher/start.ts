@@ -1,26 +1,30 @@
-// `npm start` after the build: prepares what Electron needs (prepare.ts), then runs the app from the package root
-// with any arguments given (`npm start -- <table>`). With --prepare-only it stops after preparing (`npm run dist`
-// and the command an error names). A failure is one line on stderr and exit code 1, never a stack trace.
+// `npm start` after the build: fetches Electron's binary on first run (with progress), checks that Linux will let its
+// sandbox start, then runs the app from the package root with any arguments given (`npm start -- <table>`). With
+// --prepare-only it stops after the download (`npm run electron:prepare`). A failure is one line on stderr and exit
+// code 1, never a stack trace.
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { toErrorValue } from '../../shared/errors.js';
 import { packageRoot } from '../app/package-root.js';
-import { electronPackageDir } from './electron-runtime.js';
-import { ensureElectronBinary, ensureElectronSqlite } from './prepare.js';
+import { ensureElectronBinary } from './electron-download.js';
+import { readSandboxFacts, sandboxBlock } from './linux-sandbox.js';
 
 async function main(argv: string[]): Promise<number> {
-  const root = packageRoot();
   const prepareOnly = argv[0] === '--prepare-only';
+  let binary: string;
   try {
-    if (!prepareOnly) await ensureElectronBinary();
-    await ensureElectronSqlite(root);
+    binary = await ensureElectronBinary(process.stderr);
   } catch (err) {
     process.stderr.write(`Deltaport: ${toErrorValue(err).message}\n`);
     return 1;
   }
   if (prepareOnly) return 0;
-  // Electron's own launcher script forwards signals and the app's exit code.
-  const child = spawn(process.execPath, [path.join(electronPackageDir(), 'cli.js'), root, ...argv], { stdio: 'inherit' });
+  const blocked = process.platform === 'linux' ? sandboxBlock(readSandboxFacts(binary), binary) : null;
+  if (blocked) {
+    process.stderr.write(`Deltaport: ${blocked}\n`);
+    return 1;
+  }
+  const child = spawn(binary, [packageRoot(), ...argv], { stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }
 

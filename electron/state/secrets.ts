@@ -46,3 +46,23 @@ function stripUrlPassword(raw: string): { url: string; password: string } {
   parsed.password = '';
   return { url: parsed.toString(), password };
 }
+
+/** The parts of Electron's safeStorage that decide whether secrets are saved. */
+export interface PlatformStorage {
+  isEncryptionAvailable(): boolean;
+  /** Linux only: which secret store backs the key; 'basic_text' is Chromium's fixed key when no keyring runs. */
+  getSelectedStorageBackend?(): string;
+  encryptString(plain: string): Buffer;
+  decryptString(cipher: Buffer): string;
+}
+
+/**
+ * An Encryptor over the platform's secret store, or null when it offers none. On Linux without a keyring Electron
+ * still says encryption is available, but with a key compiled into Chromium, which protects nothing: secrets are then
+ * not saved, as in the browser host.
+ */
+export function platformEncryptor(storage: PlatformStorage, platform: NodeJS.Platform = process.platform): Encryptor | null {
+  if (!storage.isEncryptionAvailable()) return null;
+  if (platform === 'linux' && storage.getSelectedStorageBackend?.() === 'basic_text') return null;
+  return { encrypt: (plain) => storage.encryptString(plain), decrypt: (cipher) => storage.decryptString(cipher) };
+}

@@ -1,8 +1,9 @@
 // Expected rows of a read, from DuckDB: read_parquet over each data file the log lists (delta-oracle.ts's replay),
 // with partition values from the log and physical names mapped to logical ones from the log's schema, then DuckDB's
 // own WHERE. Deleted rows are out of its reach: a table with deletion vectors needs them applied by the caller.
+import { deletedRows } from './delta-oracle-deletion-vectors.js';
+import { dataFile, liveFiles, oracleSnapshot, type Json } from './delta-oracle.js';
 import { duck, sqlName, sqlText } from './duckdb.js';
-import { dataFile, oracleSnapshot, type Json } from './delta-oracle.js';
 
 const DUCK_TYPES: Record<string, string> = {
   string: 'VARCHAR',
@@ -58,4 +59,20 @@ export async function duckdbRows(
   const parts = await Promise.all(files.map((add) => fileSelect(root, snapshot.metaData, add)));
   const rows = await duckCells(parts.join(' UNION ALL BY NAME '), columns, where);
   return { rows: rows.sort(), files };
+}
+
+/** One column's live values at a version, file by file in the log's order and row by row in the file's, minus the rows
+ * each file's deletion vector deletes (a column stored in the data files, not a partition column). */
+export async function liveColumnValues(root: string, column: string, version?: number): Promise<unknown[]> {
+  const values: unknown[] = [];
+  for (const add of await liveFiles(root, version)) {
+    const rows = await duck(
+      `SELECT ${sqlName(column)} AS v FROM read_parquet(${sqlText(dataFile(root, add))}, file_row_number = true) ORDER BY file_row_number`,
+    );
+    const deleted = add.deletionVector ? new Set(await deletedRows(root, add.deletionVector)) : new Set();
+    rows.forEach((r, i) => {
+      if (!deleted.has(i)) values.push(r.v);
+    });
+  }
+  return values;
 }

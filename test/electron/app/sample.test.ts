@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleTableProvider } from '../../../electron/app/sample.js';
 import { openSource } from '../../../electron/delta/source.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
-import { deletedRows } from '../../support/delta-oracle-deletion-vectors.js';
+import { liveColumnValues } from '../../support/delta-oracle-rows.js';
 import { commitFile, commitInfo, commitVersions, dataFile, type Json, liveFiles, readCommit } from '../../support/delta-oracle.js';
 import { duck, sqlText } from '../../support/duckdb.js';
 
@@ -30,19 +30,9 @@ async function readColumn(column: string, at: { versionAsOf?: number } = {}): Pr
   return values;
 }
 
-/** Live rows of the table as the test computes them: every live file through DuckDB, minus its deleted rows. */
+/** Live order ids of the table as the test computes them: every live file through DuckDB, minus its deleted rows. */
 async function liveOrderIds(version?: number): Promise<number[]> {
-  const ids: number[] = [];
-  for (const add of await liveFiles(root, version)) {
-    const rows = await duck(
-      `SELECT order_id FROM read_parquet(${sqlText(dataFile(root, add))}, file_row_number = true) ORDER BY file_row_number`,
-    );
-    const deleted = add.deletionVector ? new Set(await deletedRows(root, add.deletionVector)) : new Set();
-    rows.forEach((r, i) => {
-      if (!deleted.has(i)) ids.push(Number(r.order_id));
-    });
-  }
-  return ids.sort((a, b) => a - b);
+  return (await liveColumnValues(root, 'order_id', version)).map(Number).sort((a, b) => a - b);
 }
 
 describe('the built-in sample', () => {

@@ -13,7 +13,7 @@ interface BuilderConfig {
   asar: boolean;
   npmRebuild: boolean;
   linux: { target: string[] };
-  mac: { target: string[] };
+  mac: { target: string[]; identity?: string | null };
   win: { target: string[] };
 }
 
@@ -34,21 +34,29 @@ describe('npm run dist', () => {
     const config = await builderConfig();
     expect(config.linux.target).toEqual(['AppImage', 'deb']);
     expect(config.mac.target).toEqual(['dmg']);
+    // Ad-hoc signed ('-'): Apple silicon runs no unsigned code.
+    expect(config.mac.identity).toBe('-');
     expect(config.win.target).toEqual(['nsis']);
   });
 
-  it('prepares the Electron build of better-sqlite3 first and ships it, with everything the app loads', async () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string; scripts: Record<string, string> };
-    expect(pkg.scripts.dist).toBe(
-      'npm run build && node dist/electron/launcher/start.js --prepare-only && electron-builder --publish never',
-    );
+  it('builds, then packages everything the app loads, with no native module rebuilt (all are N-API)', async () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      main: string;
+      scripts: Record<string, string>;
+      homepage?: string;
+      author?: { name: string; email: string };
+    };
+    expect(pkg.scripts.dist).toBe('npm run build && electron-builder --publish never');
+    // The deb target refuses a package.json without them.
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+    expect(pkg.author?.email).toMatch(/@/);
     const config = await builderConfig();
     const files = config.files.flatMap((f) => (typeof f === 'string' ? [f] : f.filter));
     expect(files).toEqual(
-      expect.arrayContaining(['package.json', 'dist/electron/**/*', 'dist/shared/**/*', 'dist/renderer/**/*', 'native/**/*']),
+      expect.arrayContaining(['package.json', 'dist/electron/**/*', 'dist/shared/**/*', 'dist/renderer/**/*', 'assets/**/*']),
     );
     expect(pkg.main.startsWith('dist/electron/')).toBe(true);
-    // Worker threads cannot start from inside an asar archive; the prepared native/ build replaces a rebuild.
+    // Worker threads cannot start from inside an asar archive; N-API modules need no rebuild for Electron's ABI.
     expect(config.asar).toBe(false);
     expect(config.npmRebuild).toBe(false);
   });

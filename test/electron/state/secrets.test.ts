@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
-import { redactSink, splitPassword, withPassword } from '../../../electron/state/secrets.js';
+import { platformEncryptor, redactSink, splitPassword, withPassword, type PlatformStorage } from '../../../electron/state/secrets.js';
 
 const base = { table: 't', mode: 'append', execution: { batchSize: 10, batchIntervalMs: 0, maxRetries: 0 }, exactlyOnce: false } as const;
 const pg = (connection: Extract<SinkSpec, { kind: 'postgres' }>['connection']): SinkSpec => ({ kind: 'postgres', connection, ...base });
@@ -29,5 +29,36 @@ describe('sink passwords', () => {
     expect(withPassword(pg({ host: 'h', password: 'typed' }), 'saved')).toEqual(pg({ host: 'h', password: 'typed' }));
     expect(withPassword(pg({ url: 'postgres://u:typed@h/db' }), 'saved')).toEqual(pg({ url: 'postgres://u:typed@h/db' }));
     expect(withPassword({ kind: 'jsonl', path: '/x' }, 'saved')).toEqual({ kind: 'jsonl', path: '/x' });
+  });
+});
+
+describe("the platform's secret store (Electron's safeStorage)", () => {
+  /** A stand-in for safeStorage: reversible, so that what the encryptor does with it can be seen. */
+  function storage(available: boolean, backend?: string): PlatformStorage {
+    return {
+      isEncryptionAvailable: () => available,
+      ...(backend === undefined ? {} : { getSelectedStorageBackend: () => backend }),
+      encryptString: (plain) => Buffer.from([...plain].reverse().join('')),
+      decryptString: (cipher) => [...cipher.toString()].reverse().join(''),
+    };
+  }
+
+  it('encrypts with a keyring on Linux, and with the system store on macOS and Windows', () => {
+    for (const [backend, platform] of [
+      ['gnome_libsecret', 'linux'],
+      ['kwallet5', 'linux'],
+      [undefined, 'darwin'],
+      [undefined, 'win32'],
+    ] as const) {
+      const encryptor = platformEncryptor(storage(true, backend), platform);
+      expect(encryptor?.encrypt('pw1').toString()).toBe('1wp');
+      expect(encryptor?.decrypt(Buffer.from('1wp'))).toBe('pw1');
+    }
+  });
+
+  it("saves no secret on Linux without a keyring, where Chromium's key is a fixed one ('basic_text'), or with no store", () => {
+    expect(platformEncryptor(storage(true, 'basic_text'), 'linux')).toBeNull();
+    expect(platformEncryptor(storage(false, 'gnome_libsecret'), 'linux')).toBeNull();
+    expect(platformEncryptor(storage(false), 'darwin')).toBeNull();
   });
 });
