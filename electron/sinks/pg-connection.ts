@@ -1,7 +1,6 @@
 // Connecting to PostgreSQL: a URL and/or fields become one client config (fields win), failures become one-line
 // errors (SINK_AUTH for credentials, SINK_CONNECTION for the rest), and no message ever carries the password.
-import { createRequire } from 'node:module';
-import type pg from 'pg';
+import pg from 'pg';
 import { DeltaportError } from '../../shared/errors.js';
 import { scrubUrl, type PostgresConnection } from '../../shared/sink-spec.js';
 import { quoteIdent } from './sql-identifiers.js';
@@ -11,24 +10,6 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** How long a statement or COPY may go unanswered before its connection is given up as lost. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 60_000;
 const AUTH_SQLSTATES = new Set(['28P01', '28000']);
-
-/** node-pg's Client. When its module loads it asks whether it runs in a Cloudflare Worker, and on Node 20, which has
- * no `navigator`, it answers by constructing a fetch `Response`: Node then loads its whole fetch implementation, for a
- * class nothing here uses (12 interleaved pairs: a 5-row PostgreSQL export took 0.50 s instead of 0.53 s; 6 pairs: the
- * 2M-row benchmark export peaked at 161 MiB instead of 172). So the module is required with that global hidden, and
- * the test stops at `typeof`; synchronously, so no other code runs meanwhile. */
-const { Client } = requirePg();
-
-function requirePg(): typeof pg {
-  const response = Object.getOwnPropertyDescriptor(globalThis, 'Response');
-  Object.defineProperty(globalThis, 'Response', { value: undefined, configurable: true, writable: true });
-  try {
-    return createRequire(import.meta.url)('pg') as typeof pg;
-  } finally {
-    Reflect.deleteProperty(globalThis, 'Response');
-    if (response) Object.defineProperty(globalThis, 'Response', response);
-  }
-}
 
 export function clientConfig(c: PostgresConnection): pg.ClientConfig {
   const url = c.url ? new URL(c.url) : null;
@@ -85,7 +66,7 @@ export function dropLink(link: PgLink): void {
 /** `applicationName` is what other sessions see in pg_stat_activity (a writer names its process there). */
 export async function connectPg(c: PostgresConnection, applicationName?: string): Promise<PgLink> {
   const config = { ...clientConfig(c), ...(applicationName ? { application_name: applicationName } : {}) };
-  const client = new Client(config);
+  const client = new pg.Client(config);
   const link: PgLink = { client, broken: null };
   client.on('error', (err) => {
     link.broken = err;
