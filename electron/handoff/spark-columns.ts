@@ -30,7 +30,7 @@ export function position(i: number): string {
   return `c${i + 1}`;
 }
 
-/** Names defined by the script body (spark-script-body.ts) for the text forms of dates and times. */
+/** Names defined by the script body (python/spark_job.py) for the text forms of dates and times. */
 const TIMESTAMP_UTC = 'TIMESTAMP_UTC';
 const TIMESTAMP_NTZ = 'TIMESTAMP_NTZ';
 const DATE = 'DATE';

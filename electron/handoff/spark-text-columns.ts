@@ -1,7 +1,7 @@
 // A column's text in a CSV or JSON Lines file, as a PySpark expression that spells exactly what Deltaport's text
 // writers spell (values/text-formats.ts over values/json-value.ts): Spark's own CSV and JSON writers differ in
 // numbers (1.0E10), escapes (\u001F), quoting and nested values. Most types are spelled by Spark SQL; floating-point
-// numbers and nested values, whose text Spark cannot produce, by the Python functions of spark-text-helpers.ts.
+// numbers and nested values, whose text Spark cannot produce, by the Python functions of python/spark_text_helpers.py.
 import type { DeltaType, StructField } from '../../shared/delta-schema.js';
 import { decimalParts } from '../../shared/delta-schema.js';
 import { csvField } from '../values/text-formats.js';
