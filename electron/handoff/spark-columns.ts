@@ -70,8 +70,12 @@ export function columnPlan(field: StructField, i: number, sink: SinkKind): Colum
     case 'real':
     case 'double':
       return sink === 'sqlite' ? sqliteFloat(field, name, col) : one(col);
-    default:
+    case 'smallint':
+    case 'integer':
+    case 'bigint':
       return one(col);
+    default:
+      return kind satisfies never;
   }
 }
 
