@@ -60,7 +60,7 @@ function literal(type: DeltaType, value: DeltaValue): string {
       return `TIMESTAMP${stringLiteral(timestampFormatter(MICROSECOND, true)(value as bigint))}`;
     case 'timestamp_ntz':
       return `TIMESTAMP_NTZ${stringLiteral(timestampFormatter(MICROSECOND, false)(value as bigint))}`;
-    // Spark casts the text to the other side's type.
+    // A string as it is; a filter's literals have none of the other types (its numbers are long, double or decimal).
     case 'byte':
     case 'short':
     case 'integer':
