@@ -5,7 +5,7 @@
 import { DeltaportError } from './errors.js';
 
 /** The primitive types without parameters, as Delta names them. */
-export const PRIMITIVE_NAMES = [
+const PRIMITIVE_NAMES = [
   'byte',
   'short',
   'integer',
