@@ -6,7 +6,7 @@
 // finds files from its own location (threads/start-worker.ts: the worker entries); no path is rewritten. The CLI's
 // entry is then made executable, its first line chosen for this machine (cliExecutable).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
@@ -52,10 +52,24 @@ function cliExecutable(): Plugin {
   };
 }
 
+/** The Spark jobs' Python files (handoff/python-sources.ts reads them as text), beside tsc's output of handoff/: tsc
+ * copies no .py, and both the bundles and the unbundled main process find them there. */
+function copyPythonSources(): Plugin {
+  return {
+    name: 'deltaport-copy-python-sources',
+    writeBundle() {
+      const from = fileURLToPath(new URL('./handoff/python/', import.meta.url));
+      const to = path.join(outDir, 'handoff/python');
+      mkdirSync(to, { recursive: true });
+      for (const name of readdirSync(from).filter((f) => f.endsWith('.py'))) copyFileSync(path.join(from, name), path.join(to, name));
+    },
+  };
+}
+
 export default defineConfig({
   publicDir: false,
   logLevel: 'warn',
-  plugins: [removeOldChunks(), cliExecutable()],
+  plugins: [removeOldChunks(), cliExecutable(), copyPythonSources()],
   build: {
     ssr: true,
     target: 'node22',

@@ -1,12 +1,12 @@
 // Delta values written as text (PROTOCOL.md "Partition Value Serialization"), parsed into the unit of their canonical
 // Arrow type: days for dates, microseconds for timestamps (bigint), unscaled bigint for decimals, bigint for long,
 // UTF-8 bytes for binary. Partition values and the literals of filter expressions are both read with these rules.
-import { decimalParts, type DeltaType } from './delta-schema.js';
+import { decimalParts, isDecimal, type DeltaType } from './delta-schema.js';
 import { daysFromCivil as civilToDays, daysInMonth } from './timestamp.js';
 
 export type DeltaValue = string | number | bigint | boolean | Uint8Array | null;
 
-const INT_RANGES: Record<string, [number, number]> = {
+const INT_RANGES: Record<'byte' | 'short' | 'integer', [number, number]> = {
   byte: [-128, 127],
   short: [-32768, 32767],
   integer: [-2147483648, 2147483647],
@@ -15,6 +15,10 @@ const INT_RANGES: Record<string, [number, number]> = {
 /** The typed value of non-empty text, or undefined when the text is not a valid value of the type. */
 export function parseDeltaText(raw: string, type: DeltaType): DeltaValue | undefined {
   if (typeof type !== 'string') return undefined;
+  if (isDecimal(type)) {
+    const { precision, scale } = decimalParts(type);
+    return parseDecimal(raw, precision, scale) ?? undefined;
+  }
   switch (type) {
     case 'string':
       return raw;
@@ -50,10 +54,11 @@ export function parseDeltaText(raw: string, type: DeltaType): DeltaValue | undef
       return parseTimestampMicros(raw) ?? undefined;
     case 'void':
       return null;
-    default: {
-      const decimal = decimalParts(type);
-      return (decimal && parseDecimal(raw, decimal.precision, decimal.scale)) ?? undefined;
-    }
+    // A variant has no text form.
+    case 'variant':
+      return undefined;
+    default:
+      return type satisfies never;
   }
 }
 

@@ -1,11 +1,11 @@
 // Delta types to the canonical Arrow types every scan emits, whatever the Parquet files hold (see normalize.ts).
 import * as arrow from 'apache-arrow';
-import { decimalParts, isArray, isMap, isStruct, type DeltaType, type StructField } from '../../shared/delta-schema.js';
+import { decimalParts, isDecimal, type DeltaType, type PrimitiveName, type StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import { JSON_TEXT_METADATA } from '../values/json-value.js';
 import type { Snapshot } from './snapshot.js';
 
-const PRIMITIVES: Record<string, () => arrow.DataType> = {
+const PRIMITIVES: Record<PrimitiveName, () => arrow.DataType> = {
   byte: () => new arrow.Int8(),
   short: () => new arrow.Int16(),
   integer: () => new arrow.Int32(),
@@ -24,22 +24,23 @@ const PRIMITIVES: Record<string, () => arrow.DataType> = {
 };
 
 export function toArrowType(t: DeltaType): arrow.DataType {
-  if (typeof t === 'string') {
-    const make = PRIMITIVES[t];
-    if (make) return make();
-    const decimal = decimalParts(t);
-    if (decimal && decimal.precision >= 1 && decimal.precision <= 38 && decimal.scale >= 0 && decimal.scale <= decimal.precision) {
-      return new arrow.Decimal(decimal.scale, decimal.precision, 128);
+  if (isDecimal(t)) {
+    const { precision, scale } = decimalParts(t);
+    return new arrow.Decimal(scale, precision, 128);
+  }
+  if (typeof t === 'string') return PRIMITIVES[t]();
+  switch (t.type) {
+    case 'struct':
+      return new arrow.Struct(t.fields.map(toArrowField));
+    case 'array':
+      return new arrow.List(arrowField('element', t.elementType, t.containsNull));
+    case 'map': {
+      const entries = new arrow.Struct([arrowField('key', t.keyType, false), arrowField('value', t.valueType, t.valueContainsNull)]);
+      return new arrow.Map_(new arrow.Field('entries', entries, false), false);
     }
-    throw new DeltaportError('UNSUPPORTED_PROTOCOL', `unsupported Delta type '${t}'`);
+    default:
+      return t satisfies never;
   }
-  if (isStruct(t)) return new arrow.Struct(t.fields.map(toArrowField));
-  if (isArray(t)) return new arrow.List(arrowField('element', t.elementType, t.containsNull));
-  if (isMap(t)) {
-    const entries = new arrow.Struct([arrowField('key', t.keyType, false), arrowField('value', t.valueType, t.valueContainsNull)]);
-    return new arrow.Map_(new arrow.Field('entries', entries, false), false);
-  }
-  throw new DeltaportError('UNSUPPORTED_PROTOCOL', `unsupported Delta type ${JSON.stringify(t)}`);
 }
 
 export function toArrowField(f: StructField): arrow.Field {

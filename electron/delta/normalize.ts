@@ -3,7 +3,7 @@
 // int-backed decimals, dictionary or large strings, older narrower types under type widening, missing columns,
 // physical names); the output never does.
 import * as arrow from 'apache-arrow';
-import { decimalParts, isArray, isMap, isStruct, type DeltaType, type StructField } from '../../shared/delta-schema.js';
+import { isArray, isMap, isStruct, type DeltaType, type StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import { buildData, decimalAt, decimalWords, nullData } from './arrow-data.js';
 import { toArrowType } from './arrow-types.js';
@@ -108,7 +108,7 @@ function normalizePrimitive(data: arrow.Data, type: DeltaType, target: arrow.Dat
       }
       break;
     case T.Decimal: {
-      const to = decimalParts(type)!;
+      const to = target as arrow.Decimal;
       if (src.typeId === T.Decimal) {
         const from = src as arrow.Decimal;
         if (from.bitWidth === 128 && from.scale === to.scale) return same();

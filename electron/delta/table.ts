@@ -1,7 +1,7 @@
 // A Delta table folder: its readable versions, snapshots, history and summary. Parsed log pieces (commits,
 // checkpoints, file times) are cached per DeltaTable: log files never change once written, so a second snapshot()
 // or history() re-lists the folder (to see new commits) but re-reads nothing already read.
-import type { StructType } from '../../shared/delta-schema.js';
+import { parseStructType, type StructType } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import { canonicalLocation, storageFor } from '../storage/storage.js';
 import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
@@ -321,12 +321,15 @@ function isUnreadable(err: unknown): boolean {
   return err instanceof DeltaportError && (err.code === 'CORRUPT_LOG' || err.code === 'MISSING_FILE');
 }
 
+/** A type the reader does not know is refused here (parseStructType), as unsupported rather than corrupt. */
 function parseSchema(schemaString: string, version: number): StructType {
+  let json: unknown;
   try {
-    const schema = JSON.parse(schemaString) as StructType;
-    if (schema?.type === 'struct' && Array.isArray(schema.fields)) return schema;
+    json = JSON.parse(schemaString);
   } catch {
-    // reported below
+    json = null;
   }
+  const schema = parseStructType(json);
+  if (schema) return schema;
   throw corruptLog(`cannot read version ${version}: its metaData.schemaString is not a valid schema`);
 }

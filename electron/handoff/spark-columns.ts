@@ -30,7 +30,7 @@ export function position(i: number): string {
   return `c${i + 1}`;
 }
 
-/** Names defined by the script body (spark-script-body.ts) for the text forms of dates and times. */
+/** Names defined by the script body (python/spark_job.py) for the text forms of dates and times. */
 const TIMESTAMP_UTC = 'TIMESTAMP_UTC';
 const TIMESTAMP_NTZ = 'TIMESTAMP_NTZ';
 const DATE = 'DATE';
@@ -70,8 +70,12 @@ export function columnPlan(field: StructField, i: number, sink: SinkKind): Colum
     case 'real':
     case 'double':
       return sink === 'sqlite' ? sqliteFloat(field, name, col) : one(col);
-    default:
+    case 'smallint':
+    case 'integer':
+    case 'bigint':
       return one(col);
+    default:
+      return kind satisfies never;
   }
 }
 

@@ -3,7 +3,7 @@
 // UTC (the job's session time zone), LIKE patterns re-escaped for Spark's own escape character. Spark's SQL logic
 // is three-valued like Deltaport's, NaN equals NaN and sorts above every number in both, and strings compare by
 // code point in both.
-import { decimalParts, type DeltaType } from '../../shared/delta-schema.js';
+import { decimalParts, isDecimal, type DeltaType } from '../../shared/delta-schema.js';
 import type { DeltaValue } from '../../shared/delta-values.js';
 import type { Expr } from '../../shared/expression/index.js';
 import { formatDays } from '../../shared/timestamp.js';
@@ -42,8 +42,8 @@ function column(path: string[], type: DeltaType): string {
 
 function literal(type: DeltaType, value: DeltaValue): string {
   if (value === null) return 'NULL';
-  const scale = typeof type === 'string' ? decimalParts(type)?.scale : undefined;
-  if (scale !== undefined) return signed(`${withScale(value as bigint, scale)}BD`);
+  if (isDecimal(type)) return signed(`${withScale(value as bigint, decimalParts(type).scale)}BD`);
+  if (typeof type !== 'string') return stringLiteral(String(value));
   switch (type) {
     case 'boolean':
       return value ? 'TRUE' : 'FALSE';
@@ -60,8 +60,18 @@ function literal(type: DeltaType, value: DeltaValue): string {
       return `TIMESTAMP${stringLiteral(timestampFormatter(MICROSECOND, true)(value as bigint))}`;
     case 'timestamp_ntz':
       return `TIMESTAMP_NTZ${stringLiteral(timestampFormatter(MICROSECOND, false)(value as bigint))}`;
-    default:
+    // A string as it is; a filter's literals have none of the other types (its numbers are long, double or decimal).
+    case 'byte':
+    case 'short':
+    case 'integer':
+    case 'float':
+    case 'string':
+    case 'binary':
+    case 'variant':
+    case 'void':
       return stringLiteral(String(value));
+    default:
+      return type satisfies never;
   }
 }
 

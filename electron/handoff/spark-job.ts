@@ -11,9 +11,8 @@ import { columnList, onConflict } from '../sinks/sql-statements.js';
 import { createTableSql, type Dialect } from '../sinks/sql-types.js';
 import { columnPlan, position, type ColumnPlan } from './spark-columns.js';
 import { pyComment, pyString, pyValue, type PyValue } from './python-text.js';
-import { MAIN, SCRIPT_BODY } from './spark-script-body.js';
+import { pythonSource } from './python-sources.js';
 import { csvHeader, jsonKeys } from './spark-text-columns.js';
-import { TEXT_HELPERS } from './spark-text-helpers.js';
 
 /** delta-spark 4.0.0's jars are on Maven Central (later releases' are not), built for Spark 4.0 and Scala 2.13. */
 export const SPARK_PACKAGES = {
@@ -80,9 +79,15 @@ export function renderSparkJob(job: SparkJob): string {
     '    return [',
     ...plans.flatMap((p) => p.staged.map((s) => `        ${s.expression},`)),
     '    ]',
-    SCRIPT_BODY,
-    ...(sink.kind === 'csv' || sink.kind === 'jsonl' ? [TEXT_HELPERS] : []),
-    MAIN,
+    '',
+    '',
+    pythonSource('spark_job.py'),
+    ...(sink.kind === 'csv' || sink.kind === 'jsonl' ? ['', '', pythonSource('spark_text_helpers.py')] : []),
+    '',
+    '',
+    'if __name__ == "__main__":',
+    '    main()',
+    '',
   ].join('\n');
 }
 

@@ -1,9 +1,9 @@
 // A column's text in a CSV or JSON Lines file, as a PySpark expression that spells exactly what Deltaport's text
 // writers spell (values/text-formats.ts over values/json-value.ts): Spark's own CSV and JSON writers differ in
 // numbers (1.0E10), escapes (\u001F), quoting and nested values. Most types are spelled by Spark SQL; floating-point
-// numbers and nested values, whose text Spark cannot produce, by the Python functions of spark-text-helpers.ts.
+// numbers and nested values, whose text Spark cannot produce, by the Python functions of python/spark_text_helpers.py.
 import type { DeltaType, StructField } from '../../shared/delta-schema.js';
-import { decimalParts } from '../../shared/delta-schema.js';
+import { isDecimal } from '../../shared/delta-schema.js';
 import { csvField } from '../values/text-formats.js';
 import { pyValue, type PyValue } from './python-text.js';
 
@@ -18,7 +18,7 @@ export function textFieldExpression(field: StructField, col: string, sink: 'csv'
  * text may be NaN or Infinity, a long that may exceed 2^53 (then a string), or JSON text as it is. */
 function valueText(type: DeltaType, col: string): { text: string; json: 'json_string' | 'json_number' | 'json_long' | 'json_raw' } {
   if (typeof type !== 'string') return { text: `nested_json(${col}, ${pyValue(type as unknown as PyValue)})`, json: 'json_raw' };
-  if (decimalParts(type)) return { text: `${col}.cast("string")`, json: 'json_string' };
+  if (isDecimal(type)) return { text: `${col}.cast("string")`, json: 'json_string' };
   switch (type) {
     case 'byte':
     case 'short':
@@ -42,9 +42,11 @@ function valueText(type: DeltaType, col: string): { text: string; json: 'json_st
       return { text: `F.base64(${col})`, json: 'json_string' };
     case 'variant':
       return { text: `nested_json(${col}, "variant")`, json: 'json_raw' };
-    default:
-      // string, and void (all nulls)
+    case 'string':
+    case 'void': // all nulls
       return { text: `${col}.cast("string")`, json: 'json_string' };
+    default:
+      return type satisfies never;
   }
 }
 

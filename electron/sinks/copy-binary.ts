@@ -102,6 +102,8 @@ function readsLayout(kind: ValueKind, data: Data): boolean {
       return type.typeId === Type.Bool;
     case 'json':
       return [Type.Utf8, Type.Struct, Type.List, Type.Map, Type.FixedSizeList, Type.LargeList].includes(type.typeId);
+    default:
+      return kind satisfies never;
   }
 }
 
@@ -226,6 +228,8 @@ function valueWriter(data: Data, kind: ValueKind, nulls: Nulls): ColumnWriter {
       return booleanWriter(data, nulls);
     case 'json':
       return data.type.typeId === Type.Utf8 ? bytesWriter(data, JSONB_VERSION, nulls) : nestedJsonWriter(data, nulls);
+    default:
+      return kind satisfies never;
   }
 }
 

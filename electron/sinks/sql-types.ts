@@ -1,8 +1,7 @@
 // Delta types to SQL column types, for both dialects, and the check that an existing table can take an export.
 // SQLite has storage classes rather than types: what matters there is the declared type's affinity, which decides
 // whether a value is converted on the way in (a decimal's exact text must not meet NUMERIC affinity).
-import { decimalParts, type DeltaType, type StructField } from '../../shared/delta-schema.js';
-import { DeltaportError } from '../../shared/errors.js';
+import { decimalParts, isDecimal, type DecimalName, type PrimitiveName, type StructField } from '../../shared/delta-schema.js';
 import { quoteIdent, quoteList } from './sql-identifiers.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -23,7 +22,7 @@ export type ValueKind =
   | 'boolean'
   | 'json';
 
-const PRIMITIVE_KINDS: Record<string, ValueKind> = {
+const PRIMITIVE_KINDS: Record<PrimitiveName, ValueKind> = {
   byte: 'smallint',
   short: 'smallint',
   integer: 'integer',
@@ -45,10 +44,7 @@ const PRIMITIVE_KINDS: Record<string, ValueKind> = {
 export function valueKind(field: StructField): ValueKind {
   const t = field.type;
   if (typeof t !== 'string') return 'json';
-  if (decimalParts(t)) return 'decimal';
-  const kind = PRIMITIVE_KINDS[t];
-  if (!kind) throw new DeltaportError('SINK_INCOMPATIBLE', `column "${field.name}" has type ${t}, which SQL sinks cannot write`);
-  return kind;
+  return isDecimal(t) ? 'decimal' : PRIMITIVE_KINDS[t];
 }
 
 const PG_TYPES: Record<Exclude<ValueKind, 'decimal'>, string> = {
@@ -86,7 +82,7 @@ export function sqlType(field: StructField, dialect: Dialect): string {
   const kind = valueKind(field);
   if (dialect === 'sqlite') return SQLITE_TYPES[kind];
   if (kind !== 'decimal') return PG_TYPES[kind];
-  const { precision, scale } = decimalParts(field.type as DeltaType)!;
+  const { precision, scale } = decimalParts(field.type as DecimalName);
   return `numeric(${precision},${scale})`;
 }
 
@@ -167,7 +163,7 @@ function accepts(dialect: Dialect, field: StructField, targetType: string): bool
   if (t === 'numeric') return true;
   const m = /^numeric\((\d+),(\d+)\)$/.exec(t);
   if (!m) return false;
-  const need = decimalParts(field.type)!;
+  const need = decimalParts(field.type as DecimalName);
   const [precision, scale] = [Number(m[1]), Number(m[2])];
   return scale >= need.scale && precision - scale >= need.precision - need.scale;
 }
@@ -196,8 +192,15 @@ function sqliteAccepts(kind: ValueKind, affinity: Affinity): boolean {
       return affinity === 'REAL' || affinity === 'NUMERIC';
     case 'binary':
       return affinity === 'BLOB';
-    default:
-      // Text must stay text: NUMERIC or INTEGER affinity would turn "0012" or "1.50" into numbers.
+    // Text must stay text: NUMERIC or INTEGER affinity would turn "0012" or "1.50" into numbers.
+    case 'decimal':
+    case 'string':
+    case 'date':
+    case 'timestamp':
+    case 'timestamp_ntz':
+    case 'json':
       return affinity === 'TEXT' || affinity === 'BLOB';
+    default:
+      return kind satisfies never;
   }
 }

@@ -129,8 +129,17 @@ function cellsOf(data: Data, field: StructField, scratch: Scratch): Cells {
       return values instanceof Float64Array || values instanceof Float32Array
         ? new FloatCells(values, data.length)
         : new ReadCells(data, field);
-    default:
+    // Text and BLOBs.
+    case 'decimal':
+    case 'string':
+    case 'binary':
+    case 'date':
+    case 'timestamp':
+    case 'timestamp_ntz':
+    case 'json':
       return new BytesCells(columnBytes(data, field, kind === 'binary', scratch), kind === 'binary', data.length);
+    default:
+      return kind satisfies never;
   }
 }
 

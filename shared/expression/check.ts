@@ -1,7 +1,7 @@
 // Syntax tree -> checked expression against a table schema: names resolved (exactly, else case-insensitively when
 // that is unambiguous, as Spark does), operands of a comparison of one family, string literals read as the type of
 // the column they meet (state_date = '2024-01-31'), the whole a boolean.
-import { isStruct, typeLabel, type DeltaType, type StructField, type StructType } from '../delta-schema.js';
+import { isStruct, typeLabel, type DeltaType, type PrimitiveType, type StructField, type StructType } from '../delta-schema.js';
 import { parseDeltaText, parseTimestampMicros, type DeltaValue } from '../delta-values.js';
 import { familyOf } from './compare.js';
 import { typeOf, type Expr } from './expr.js';
@@ -159,14 +159,14 @@ function literal(node: Extract<Syntax, { kind: 'literal' }>, context: DeltaType 
         return { op: 'literal', type: 'double', value: Number(node.text) };
       }
       if (family === 'numeric') return numberLiteral(node.text.trim(), node.pos, `'${node.text}' is not a number`);
-      return typedLiteral(node.text, context as string, node.pos);
+      return typedLiteral(node.text, context as PrimitiveType, node.pos);
     }
     default:
       return typedLiteral(node.text, node.literal, node.pos);
   }
 }
 
-function typedLiteral(text: string, type: string, pos: number): Expr {
+function typedLiteral(text: string, type: PrimitiveType, pos: number): Expr {
   let value: DeltaValue | undefined = parseDeltaText(text, type);
   // A timestamp may be given as a date: midnight UTC.
   if (value === undefined && (type === 'timestamp' || type === 'timestamp_ntz'))

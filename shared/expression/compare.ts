@@ -2,24 +2,34 @@
 // value across integer, decimal and floating types (exactly unless a float is involved); NaN equals NaN and is above
 // every other number; strings compare by code point (the UTF-8 byte order Spark and DuckDB use); dates compare
 // with timestamps as midnight UTC.
-import { decimalParts, type DeltaType } from '../delta-schema.js';
+import { decimalParts, isDecimal, type DeltaType, type PrimitiveName, type PrimitiveType } from '../delta-schema.js';
 import type { DeltaValue } from '../delta-values.js';
 
 export type Family = 'numeric' | 'string' | 'boolean' | 'temporal' | 'void';
 
-const NUMERIC = new Set(['byte', 'short', 'integer', 'long', 'float', 'double']);
+const FAMILIES: Record<PrimitiveName, Family | null> = {
+  byte: 'numeric',
+  short: 'numeric',
+  integer: 'numeric',
+  long: 'numeric',
+  float: 'numeric',
+  double: 'numeric',
+  string: 'string',
+  boolean: 'boolean',
+  date: 'temporal',
+  timestamp: 'temporal',
+  timestamp_ntz: 'temporal',
+  void: 'void',
+  binary: null,
+  variant: null,
+};
 /** Integer types whose values are JavaScript numbers (long and decimals are bigints). */
-const SMALL_INTEGERS = new Set(['byte', 'short', 'integer']);
+const SMALL_INTEGERS = new Set<DeltaType>(['byte', 'short', 'integer']);
 
 /** The family a type compares in, or null for types that do not compare (binary, variant, nested types). */
 export function familyOf(type: DeltaType): Family | null {
-  if (typeof type !== 'string') return null;
-  if (NUMERIC.has(type) || decimalParts(type)) return 'numeric';
-  if (type === 'string') return 'string';
-  if (type === 'boolean') return 'boolean';
-  if (type === 'date' || type === 'timestamp' || type === 'timestamp_ntz') return 'temporal';
-  if (type === 'void') return 'void';
-  return null;
+  if (isDecimal(type)) return 'numeric';
+  return typeof type === 'string' ? FAMILIES[type] : null;
 }
 
 export type Comparator = (a: DeltaValue, b: DeltaValue) => number;
@@ -29,7 +39,7 @@ export function comparator(left: DeltaType, right: DeltaType): Comparator {
   const family = familyOf(left) === 'void' ? familyOf(right) : familyOf(left);
   switch (family) {
     case 'numeric':
-      return numericComparator(left as string, right as string);
+      return numericComparator(left as PrimitiveType, right as PrimitiveType);
     case 'string':
       return (a, b) => compareStrings(a as string, b as string);
     case 'boolean':
@@ -68,12 +78,12 @@ function compareBigints(a: bigint, b: bigint): number {
 }
 
 /** A number type's scale: 0 for integers, s for decimal(p,s), null for floating types. */
-function scaleOf(type: string): number | null {
+function scaleOf(type: PrimitiveType): number | null {
   if (type === 'float' || type === 'double') return null;
-  return decimalParts(type)?.scale ?? 0;
+  return isDecimal(type) ? decimalParts(type).scale : 0;
 }
 
-function numericComparator(left: string, right: string): Comparator {
+function numericComparator(left: PrimitiveType, right: PrimitiveType): Comparator {
   const [ls, rs] = [scaleOf(left), scaleOf(right)];
   if (ls === null || rs === null) {
     const [lf, rf] = [toFloat(ls), toFloat(rs)];

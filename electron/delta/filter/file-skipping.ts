@@ -8,7 +8,7 @@
 // milliseconds, so a max covers the 999 microseconds after it; a float's max is not used (NaN sorts above every
 // number and is not in the statistics); longs and decimals beyond a double's exact range are not used (JSON
 // numbers lose digits there).
-import { decimalParts, isStruct, type DeltaType, type StructField } from '../../../shared/delta-schema.js';
+import { decimalParts, isDecimal, isStruct, type DeltaType, type StructField } from '../../../shared/delta-schema.js';
 import { parseDeltaText, parseTimestampMicros, type DeltaValue } from '../../../shared/delta-values.js';
 import { comparator } from '../../../shared/expression/compare.js';
 import { typeOf, type Expr } from '../../../shared/expression/index.js';
@@ -84,6 +84,13 @@ const EXACT_DOUBLE = 2 ** 53;
 /** A statistic in the units of shared/delta-values.ts, or undefined where it cannot be trusted as a bound. */
 function bound(raw: unknown, type: DeltaType, side: 'min' | 'max'): DeltaValue | undefined {
   if (raw === null || raw === undefined || typeof type !== 'string') return undefined;
+  if (isDecimal(type)) {
+    if (typeof raw !== 'number') return undefined;
+    const scaled = raw * 10 ** decimalParts(type).scale;
+    if (!Number.isFinite(scaled) || Math.abs(scaled) >= EXACT_DOUBLE / 4) return undefined;
+    // One unit of slack for the rounding of the JSON number.
+    return BigInt(Math.round(scaled)) + (side === 'max' ? 1n : -1n);
+  }
   switch (type) {
     case 'byte':
     case 'short':
@@ -106,14 +113,13 @@ function bound(raw: unknown, type: DeltaType, side: 'min' | 'max'): DeltaValue |
       if (micros === null) return undefined;
       return side === 'max' ? micros + 999n : micros;
     }
-    default: {
-      const decimal = decimalParts(type);
-      if (!decimal || typeof raw !== 'number') return undefined;
-      const scaled = raw * 10 ** decimal.scale;
-      if (!Number.isFinite(scaled) || Math.abs(scaled) >= EXACT_DOUBLE / 4) return undefined;
-      // One unit of slack for the rounding of the JSON number.
-      return BigInt(Math.round(scaled)) + (side === 'max' ? 1n : -1n);
-    }
+    // No bound a filter compares with: binary and variant values are not compared, a void column is all nulls.
+    case 'binary':
+    case 'variant':
+    case 'void':
+      return undefined;
+    default:
+      return type satisfies never;
   }
 }
 

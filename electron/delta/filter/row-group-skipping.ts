@@ -7,7 +7,7 @@
 import { rangeBuffer } from '../../storage/ranged-file.js';
 import { storageFor } from '../../storage/storage.js';
 import { parquetMetadataAsync, type ColumnChunk, type FileMetaData } from 'hyparquet';
-import { isStruct, type StructField } from '../../../shared/delta-schema.js';
+import { isDecimal, isStruct, type StructField } from '../../../shared/delta-schema.js';
 import type { DeltaValue } from '../../../shared/delta-values.js';
 import type { Expr } from '../../../shared/expression/index.js';
 import { physicalName } from '../column-mapping.js';
@@ -70,7 +70,10 @@ function chunkRange(chunk: ColumnChunk, field: StructField, rows: number): Colum
 
 function bound(raw: unknown, field: StructField, side: 'min' | 'max'): DeltaValue | undefined {
   const isNumber = typeof raw === 'number' || typeof raw === 'bigint';
-  switch (field.type) {
+  const type = field.type;
+  // A decimal's Parquet statistics are unscaled and typed by its physical form: not used.
+  if (typeof type !== 'string' || isDecimal(type)) return undefined;
+  switch (type) {
     case 'byte':
     case 'short':
     case 'integer':
@@ -87,7 +90,12 @@ function bound(raw: unknown, field: StructField, side: 'min' | 'max'): DeltaValu
       return typeof raw === 'string' ? raw : undefined;
     case 'boolean':
       return typeof raw === 'boolean' ? raw : undefined;
-    default:
+    // No bound a filter compares with: binary and variant values are not compared, a void column is all nulls.
+    case 'binary':
+    case 'variant':
+    case 'void':
       return undefined;
+    default:
+      return type satisfies never;
   }
 }

@@ -4,7 +4,7 @@
 // timestamps are in milliseconds. On request, an exact scan: nulls, min, max and distinct values counted over
 // every row the snapshot holds.
 import { TimeUnit } from 'apache-arrow';
-import { decimalParts, type DeltaType, type StructField } from '../../../shared/delta-schema.js';
+import { decimalParts, isDecimal, type DeltaType, type StructField } from '../../../shared/delta-schema.js';
 import { parseDeltaText, type DeltaValue } from '../../../shared/delta-values.js';
 import { comparator, familyOf } from '../../../shared/expression/compare.js';
 import type { ColumnProfile, Histogram, TableProfile } from '../../../shared/table-info.js';
@@ -181,8 +181,7 @@ function statValue(tree: StatsTree | undefined, key: string, type: DeltaType): D
   if (typeof raw === 'boolean') return raw;
   if (typeof raw === 'string') return parseDeltaText(raw, type) ?? null;
   if (typeof raw !== 'number') return null;
-  const decimal = decimalParts(type);
-  if (decimal) return BigInt(Math.round(raw * 10 ** decimal.scale));
+  if (isDecimal(type)) return BigInt(Math.round(raw * 10 ** decimalParts(type).scale));
   return type === 'long' ? BigInt(Math.trunc(raw)) : raw;
 }
 
@@ -191,10 +190,28 @@ const formatLocal = timestampFormatter(TimeUnit.MICROSECOND, false);
 
 function text(value: DeltaValue, type: DeltaType): string | null {
   if (value === null) return null;
-  const decimal = decimalParts(type);
-  if (decimal) return withScale(value as bigint, decimal.scale);
-  if (type === 'date') return formatDays(value as number);
-  if (type === 'timestamp') return formatUtc(value as bigint);
-  if (type === 'timestamp_ntz') return formatLocal(value as bigint);
-  return String(value);
+  if (isDecimal(type)) return withScale(value as bigint, decimalParts(type).scale);
+  if (typeof type !== 'string') return String(value);
+  switch (type) {
+    case 'date':
+      return formatDays(value as number);
+    case 'timestamp':
+      return formatUtc(value as bigint);
+    case 'timestamp_ntz':
+      return formatLocal(value as bigint);
+    case 'byte':
+    case 'short':
+    case 'integer':
+    case 'long':
+    case 'float':
+    case 'double':
+    case 'boolean':
+    case 'string':
+    case 'binary':
+    case 'variant':
+    case 'void':
+      return String(value);
+    default:
+      return type satisfies never;
+  }
 }

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { decimalParts, isArray, isMap, isStruct, type DeltaType, type StructField } from '../../../shared/delta-schema.js';
+import { decimalParts, isArray, isDecimal, isMap, isStruct, type DeltaType, type StructField } from '../../../shared/delta-schema.js';
 import { decimalText } from '../../../electron/delta/variant.js';
 import { scan } from '../../../electron/delta/scan.js';
 import type { ScanOptions } from '../../../electron/delta/scan-types.js';
@@ -62,12 +62,13 @@ function comparable(f: StructField): { sql: string; ours: (v: unknown) => unknow
     if (t === 'timestamp' || t === 'timestamp_ntz') {
       return { sql: `epoch_us(${c})::varchar`, ours: (v) => (v === null ? null : String(Math.round((v as number) * 1000))) };
     }
-    const d = decimalParts(t);
-    if (d)
+    if (isDecimal(t)) {
+      const d = decimalParts(t);
       return {
         sql: `${c}::varchar`,
         ours: (v) => (v === null ? null : decimalText(BigInt(arrow.util.bigNumToBigInt(v as never)), d.scale)),
       };
+    }
     return null;
   }
   if (plainLeaves(t)) {

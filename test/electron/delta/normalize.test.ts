@@ -1,6 +1,6 @@
 import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import type { DeltaType } from '../../../shared/delta-schema.js';
+import type { DeltaType, StructType } from '../../../shared/delta-schema.js';
 import { normalizeColumn } from '../../../electron/delta/normalize.js';
 
 const ctx = { mode: 'none' as const, column: 'c' };
@@ -63,7 +63,7 @@ describe('normalizeColumn', () => {
   });
 
   it('fills a column the file lacks with nulls of the canonical type, nested ones included', () => {
-    const struct = { type: 'struct' as const, fields: [{ name: 'a', type: 'integer', nullable: true }] };
+    const struct: StructType = { type: 'struct', fields: [{ name: 'a', type: 'integer', nullable: true }] };
     const out = run(undefined, struct, 3);
     expect(out.length).toBe(3);
     expect(out.nullCount).toBe(3);
@@ -79,8 +79,8 @@ describe('normalizeColumn', () => {
     expect(plain(out)).toEqual([['1n', '2n'], null, []]);
     const structType = new arrow.Struct([new arrow.Field('x', new arrow.Int16(), true), new arrow.Field('gone', new arrow.Utf8(), true)]);
     const struct = arrow.vectorFromArray([{ x: 1, gone: 'q' }, null], structType);
-    const deltaStruct = {
-      type: 'struct' as const,
+    const deltaStruct: StructType = {
+      type: 'struct',
       fields: [
         { name: 'x', type: 'long', nullable: true },
         { name: 'newer', type: 'string', nullable: true },

@@ -1,14 +1,15 @@
 import * as arrow from 'apache-arrow';
+import type { PrimitiveType } from '../../../shared/delta-schema.js';
 import { describe, expect, it } from 'vitest';
 import { constantData } from '../../../electron/delta/arrow-data.js';
 import { toArrowType } from '../../../electron/delta/arrow-types.js';
 import { daysFromCivil, parseDecimal, parsePartitionValue, parseTimestampMicros } from '../../../electron/delta/partition-values.js';
 
-const parse = (raw: string | null | undefined, type: string): unknown => parsePartitionValue(raw, type, 'c');
+const parse = (raw: string | null | undefined, type: PrimitiveType): unknown => parsePartitionValue(raw, type, 'c');
 
 describe('partition values', () => {
   it('reads null and the empty string as null for every type', () => {
-    for (const type of ['string', 'integer', 'long', 'double', 'date', 'timestamp', 'boolean', 'binary', 'decimal(5,2)']) {
+    for (const type of ['string', 'integer', 'long', 'double', 'date', 'timestamp', 'boolean', 'binary', 'decimal(5,2)'] as const) {
       expect(parse(null, type)).toBeNull();
       expect(parse(undefined, type)).toBeNull();
       expect(parse('', type)).toBeNull();
@@ -77,7 +78,7 @@ describe('partition values', () => {
   });
 
   it('builds constant columns of the canonical type', () => {
-    const check = (type: string, raw: string | null, expected: unknown[]): void => {
+    const check = (type: PrimitiveType, raw: string | null, expected: unknown[]): void => {
       const data = constantData(toArrowType(type), parse(raw, type) as never, 3);
       expect([...arrow.makeVector(data)].map((v) => (v instanceof Uint8Array ? Array.from(v) : v))).toEqual(expected);
     };

@@ -1,9 +1,9 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { TABLES_ROOT, tablePath } from '../../support/tables.js';
-import { v } from './log-files.js';
+import { scratchFolders, v } from './log-files.js';
 import { commitVersions, oracleRecordCount, oracleSnapshot } from '../../support/delta-oracle.js';
 
 const REFUSED = 'simple_table_features';
@@ -35,6 +35,8 @@ async function expectMatchesOracle(name: string, version?: number): Promise<void
   );
   expect(snapshot.partitionColumns).toEqual(oracle.metaData.partitionColumns);
   expect(snapshot.schema.fields.map((f) => f.name)).toEqual(schema.fields.map((f) => f.name));
+  // Every type as the log writes it, metadata and all: the schema's parsing keeps what it reads.
+  expect(snapshot.schema).toEqual(schema);
   expect(snapshot.metadata.id).toBe(oracle.metaData.id);
   expect(snapshot.protocol.minReaderVersion).toBe(oracle.protocol.minReaderVersion);
   expect(snapshot.protocol.readerFeatures ?? []).toEqual(oracle.protocol.readerFeatures ?? []);
@@ -157,5 +159,46 @@ describe('DeltaTable.open and versions', () => {
     const snapshot = await (await DeltaTable.open(tablePath('checkpoints_vacuumed'))).snapshot();
     const paths = snapshot.files.map((f) => f.absolutePath);
     expect(paths).toEqual([...paths].sort());
+  });
+});
+
+describe("a schema's types", () => {
+  const scratch = scratchFolders('schema-types');
+  afterEach(() => scratch.removeAll());
+
+  /** A table of one commit whose schema has one column of the given type (as JSON, the way the log writes it). */
+  async function snapshotWith(type: unknown, field: Record<string, unknown> = { name: 'c', type, nullable: true, metadata: {} }) {
+    const root = scratch.make();
+    mkdirSync(path.join(root, '_delta_log'));
+    const schemaString = JSON.stringify({ type: 'struct', fields: [field] });
+    const actions = [
+      { protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+      { metaData: { id: 'types', format: { provider: 'parquet', options: {} }, schemaString, partitionColumns: [], configuration: {} } },
+    ];
+    writeFileSync(path.join(root, '_delta_log', `${v(0)}.json`), actions.map((a) => JSON.stringify(a)).join('\n'));
+    return (await DeltaTable.open(root)).snapshot();
+  }
+
+  it('refuses a type the reader does not know, at any depth, by its name', async () => {
+    await expect(snapshotWith('timestampNanos')).rejects.toMatchObject({
+      code: 'UNSUPPORTED_PROTOCOL',
+      message: "unsupported Delta type 'timestampNanos'",
+    });
+    await expect(snapshotWith('decimal(39,0)')).rejects.toMatchObject({ message: "unsupported Delta type 'decimal(39,0)'" });
+    await expect(snapshotWith('decimal(5,6)')).rejects.toMatchObject({ message: "unsupported Delta type 'decimal(5,6)'" });
+    const geometry = { type: 'geometry', srid: 'OGC:CRS84' };
+    await expect(snapshotWith({ type: 'map', keyType: 'string', valueType: geometry, valueContainsNull: true })).rejects.toMatchObject({
+      code: 'UNSUPPORTED_PROTOCOL',
+      message: `unsupported Delta type ${JSON.stringify(geometry)}`,
+    });
+  });
+
+  it('reads a decimal written with spaces as decimal(p,s), and calls a field without a type a broken log', async () => {
+    const snapshot = await snapshotWith({ type: 'array', elementType: 'decimal( 10 , 2 )', containsNull: true });
+    expect(snapshot.schema.fields[0].type).toEqual({ type: 'array', elementType: 'decimal(10,2)', containsNull: true });
+    await expect(snapshotWith(undefined, { name: 'c', nullable: true })).rejects.toMatchObject({
+      code: 'CORRUPT_LOG',
+      message: 'cannot read version 0: its metaData.schemaString is not a valid schema',
+    });
   });
 });

@@ -2,7 +2,7 @@
 // many doubles and floats, against what Deltaport writes for them: JavaScript's String() and its float32 rule.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { TEXT_HELPERS } from '../../../electron/handoff/spark-text-helpers.js';
+import { pythonSource } from '../../../electron/handoff/python-sources.js';
 import { shortestFloat32 } from '../../../electron/values/json-value.js';
 
 const pysparkMissing = spawnSync('python3', ['-c', 'import pyspark'], { encoding: 'utf8' }).status !== 0;
@@ -26,7 +26,7 @@ function doubles(): number[] {
 
 /** What the code prints, without its last newline. */
 function python(code: string, input: unknown): string {
-  const run = spawnSync('python3', ['-c', `from pyspark.sql import functions as F\n${TEXT_HELPERS}\n${code}`], {
+  const run = spawnSync('python3', ['-c', `from pyspark.sql import functions as F\n${pythonSource('spark_text_helpers.py')}\n${code}`], {
     input: JSON.stringify(input),
     encoding: 'utf8',
   });

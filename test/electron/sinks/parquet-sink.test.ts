@@ -5,6 +5,7 @@ import { Field, Int32, RecordBatch, Schema, Table, Utf8, vectorFromArray } from 
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ScanBatch } from '../../../electron/delta/scan-types.js';
 import { createParquetSink } from '../../../electron/sinks/parquet-sink.js';
+import type { StructField } from '../../../shared/delta-schema.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import { duck, sqlText } from '../../support/duckdb.js';
 
@@ -16,7 +17,7 @@ const context = {
   fields: [
     { name: 'n', type: 'integer', nullable: true },
     { name: 's', type: 'string', nullable: true },
-  ],
+  ] satisfies StructField[],
   schema,
   snapshot: { tableId: 'test', tableRoot: dir, version: 0 },
   signal: new AbortController().signal,

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { testConnection } from '../../../electron/sinks/connection-test.js';
 import { createPostgresSink } from '../../../electron/sinks/postgres-sink.js';
 import { planSqlExport } from '../../../electron/sinks/sql-plan.js';
+import type { StructField } from '../../../shared/delta-schema.js';
 import { useTestDatabase } from '../../support/test-database.js';
 import { drive, NUMBERED_FIELDS, numberedTable, pgSpec, snapshotOf, streamOf } from './sink-harness.js';
 import { failure } from '../../support/failure.js';
@@ -117,7 +118,7 @@ describe('postgres sink: modes', () => {
   it('quotes every name: spaces, quotes, capitals, keywords and SQL in a name are just names', async () => {
     await db.client.query('CREATE TABLE canary (x int)');
     const table = `select "x"; DROP TABLE canary; --`;
-    const fields = [
+    const fields: StructField[] = [
       { name: 'order', type: 'long', nullable: false },
       { name: 'Label "quoted"', type: 'string', nullable: true },
     ];

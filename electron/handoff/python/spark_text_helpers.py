@@ -1,8 +1,7 @@
-// The Python part of a CSV or JSON Lines job that spells values as Deltaport does (spark-text-columns.ts picks one
-// per column). Spark SQL builds most of it; what Spark cannot spell (JavaScript's shortest number text, Deltaport's
-// JSON of nested values) runs as Python functions on the executors.
-
-export const TEXT_HELPERS = String.raw`
+# The part of a CSV or JSON Lines job that spells values as Deltaport does (the job picks one expression per column).
+# Spark SQL builds most of it; what Spark cannot spell (JavaScript's shortest number text, Deltaport's JSON of nested
+# values) runs as Python functions on the executors. It comes after spark_job.py in the script, whose F and
+# JSON_OPTIONS it uses.
 
 import decimal
 import json
@@ -196,4 +195,3 @@ def nested_json(column, dtype):
         StringType(),
     )
     return convert(F.to_json(column, JSON_OPTIONS))
-`;

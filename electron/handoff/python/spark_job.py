@@ -1,9 +1,7 @@
-// The fixed part of every generated Spark job: the session, the read at the pinned version (and the filter), and the
-// ways of landing (JDBC through a staging table and one final transaction; a Parquet folder through a staging folder
-// and one rename; a text file through one staged part file, copied after its header and renamed into place).
-// The job's own settings are the constants that spark-job.ts writes above it; MAIN ends the script.
-
-export const SCRIPT_BODY = String.raw`
+# The fixed part of every Spark job Deltaport writes: the session, the read at the pinned version (and the filter),
+# and the ways of landing (JDBC through a staging table and one final transaction; a Parquet folder through a staging
+# folder and one rename; a text file through one staged part file, copied after its header and renamed into place).
+# The job's own settings (APP_NAME, TABLE_PATH, VERSION, ...) and staged_columns() come above this part in the script.
 
 # Text forms of dates and times, as Deltaport writes them (the session's time zone is set to UTC below).
 TIMESTAMP_UTC = "yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'"
@@ -40,7 +38,7 @@ def session():
 
 
 def column(name):
-    return F.col("${'`'}" + name.replace("${'`'}", "${'``'}") + "${'`'}")
+    return F.col("`" + name.replace("`", "``") + "`")
 
 
 def read(spark):
@@ -55,7 +53,7 @@ def credentials():
     values = {}
     for option, variable in CREDENTIALS.items():
         if variable not in os.environ:
-            sys.exit("deltaport job: set %s in the environment (the %s for %s)" % (variable, option, TARGET))
+            sys.exit(f"deltaport job: set {variable} in the environment (the {option} for {TARGET})")
         values[option] = os.environ[variable]
     return values
 
@@ -106,7 +104,7 @@ def land_jdbc(spark, frame):
     try:
         execute(connection, LEDGER_PREPARE)
         if LEDGER_READ and query_one(connection, LEDGER_READ, [JOB_KEY]) in (True, 1):
-            print("deltaport job: already landed in %s (recorded in the exactly-once ledger); nothing written" % TARGET)
+            print(f"deltaport job: already landed in {TARGET} (recorded in the exactly-once ledger); nothing written")
             return
         execute(connection, PREPARE)
     finally:
@@ -123,7 +121,7 @@ def land_jdbc(spark, frame):
     except BaseException:
         drop_staging(spark)
         raise
-    print("deltaport job: landed %d rows in %s" % (rows, TARGET))
+    print(f"deltaport job: landed {rows} rows in {TARGET}")
 
 
 def finish(spark):
@@ -157,8 +155,9 @@ def drop_staging(spark):
             execute(connection, [DROP_STAGING])
         finally:
             connection.close()
-    except Exception as err:
-        print("deltaport job: could not drop the staging table %s: %s" % (STAGING, err), file=sys.stderr)
+    # Any failure here is reported and left behind: the one being raised is what the user needs to see.
+    except Exception as err:  # noqa: BLE001
+        print(f"deltaport job: could not drop the staging table {STAGING}: {err}", file=sys.stderr)
 
 
 def hadoop_path(spark, text):
@@ -170,7 +169,7 @@ def refuse_existing(spark):
     """As Deltaport does, an existing output is replaced only when the export was asked to replace it."""
     target, fs = hadoop_path(spark, OUTPUT_PATH)
     if fs.exists(target) and not REPLACE:
-        sys.exit("deltaport job: %s already exists; make the job again with --force (or --mode overwrite) to replace it" % OUTPUT_PATH)
+        sys.exit(f"deltaport job: {OUTPUT_PATH} already exists; make the job again with --force (or --mode overwrite) to replace it")
 
 
 def replace_with(spark, built):
@@ -178,14 +177,14 @@ def replace_with(spark, built):
     if fs.exists(target):
         fs.delete(target, True)
     if not fs.rename(built, target):
-        sys.exit("deltaport job: could not rename %s to %s" % (built.toString(), OUTPUT_PATH))
+        sys.exit(f"deltaport job: could not rename {built.toString()} to {OUTPUT_PATH}")
 
 
 def land_folder(spark, frame):
     refuse_existing(spark)
     frame.write.mode("overwrite").format("parquet").save(STAGING_PATH)
     replace_with(spark, hadoop_path(spark, STAGING_PATH)[0])
-    print("deltaport job: wrote %s" % OUTPUT_PATH)
+    print(f"deltaport job: wrote {OUTPUT_PATH}")
 
 
 def land_file(spark, frame):
@@ -227,7 +226,7 @@ def land_file(spark, frame):
             fs.delete(partial, False)
         if fs.exists(staging):
             fs.delete(staging, True)
-    print("deltaport job: wrote %s" % OUTPUT_PATH)
+    print(f"deltaport job: wrote {OUTPUT_PATH}")
 
 
 def main():
@@ -243,10 +242,3 @@ def main():
     finally:
         if owned:
             spark.stop()
-`;
-
-export const MAIN = `
-
-if __name__ == "__main__":
-    main()
-`;
