@@ -7,8 +7,8 @@
 import { crc32 } from 'node:zlib';
 import { DeltaportError } from '../../shared/errors.js';
 import { isNotFound, joinLocation, storageFor, StorageError } from '../storage/storage.js';
-import { absoluteLocation } from './log-paths.js';
-import type { DeletionVectorDescriptor } from './actions.js';
+import { absoluteLocation } from './log/log-paths.js';
+import type { DeletionVectorDescriptor } from './log/actions.js';
 import { concat, parseRoaringBitmapArray, serializeRoaringBitmapArray } from './roaring.js';
 import { z85Decode, z85Encode } from './z85.js';
 

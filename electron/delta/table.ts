@@ -5,17 +5,17 @@ import type { StructType } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import { canonicalLocation, storageFor } from '../storage/storage.js';
 import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
-import type { Action, CommitInfo, Metadata } from './actions.js';
-import { numRecordsOf, readCheckpoint, readCheckpointMetadata, recordCounts, type CheckpointState } from './checkpoint-reader.js';
-import { readJsonActions } from './commit-file.js';
-import { CommitClock, fileMtimes, inCommitTimestampsFrom } from './commit-time.js';
+import type { Action, CommitInfo, Metadata } from './log/actions.js';
+import { numRecordsOf, readCheckpoint, readCheckpointMetadata, recordCounts, type CheckpointState } from './log/checkpoint-reader.js';
+import { readJsonActions } from './log/commit-file.js';
+import { CommitClock, fileMtimes, inCommitTimestampsFrom } from './log/commit-time.js';
 import { corruptLog, tableNotFound } from './errors.js';
 import type { FileStats } from './filter/file-stats.js';
-import { commitSummary, historyVersions } from './history.js';
+import { commitSummary, historyVersions } from './log/history.js';
 import { memoized } from './memo-cache.js';
-import { LogLister, segmentFor, segmentWithoutCheckpoint, type CheckpointRef, type LogListing } from './log-listing.js';
+import { LogLister, segmentFor, segmentWithoutCheckpoint, type CheckpointRef, type LogListing } from './log/log-listing.js';
 import { assertReadable } from './protocol.js';
-import { replay, type ReplayResult } from './replay.js';
+import { replay, type ReplayResult } from './log/replay.js';
 import type { LiveFile, Snapshot } from './snapshot.js';
 
 // Replayed versions and decoded checkpoints kept per table: each holds a file list (tens of thousands of objects for a

@@ -8,7 +8,7 @@
 import * as arrow from 'apache-arrow';
 import { typeLabel, type StructField } from '../../../shared/delta-schema.js';
 import type { VersionChange, VersionDiff } from '../../../shared/table-info.js';
-import type { DeletionVectorDescriptor } from '../actions.js';
+import type { DeletionVectorDescriptor } from '../log/actions.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import { constantData } from '../arrow-data.js';
 import { toArrowField } from '../arrow-types.js';

@@ -6,7 +6,7 @@
 import { DateUnit, Type, type Data, type Date_ as DateType, type Decimal, type Field, type Struct } from 'apache-arrow';
 import { formatDays } from '../../../shared/timestamp.js';
 import { structChild, utf8Reader, validity } from '../arrow-columns.js';
-import type { CheckpointState } from '../checkpoint-reader.js';
+import type { CheckpointState } from '../log/checkpoint-reader.js';
 import { openParquet } from '../parquet-file.js';
 import { valueReader } from './arrow-values.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { DeletionVectorDescriptor } from '../../../electron/delta/actions.js';
+import type { DeletionVectorDescriptor } from '../../../electron/delta/log/actions.js';
 import {
   deletionVectorFile,
   deletionVectorFileName,

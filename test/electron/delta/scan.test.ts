@@ -6,7 +6,7 @@ import * as arrow from 'apache-arrow';
 import * as wasm from 'parquet-wasm/node';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StructField } from '../../../shared/delta-schema.js';
-import type { AddFile, DeletionVectorDescriptor } from '../../../electron/delta/actions.js';
+import type { AddFile, DeletionVectorDescriptor } from '../../../electron/delta/log/actions.js';
 import { inlineDescriptor } from '../../../electron/delta/deletion-vectors.js';
 import { outputSchema } from '../../../electron/delta/arrow-types.js';
 import { openParquet } from '../../../electron/delta/parquet-file.js';

@@ -15,7 +15,7 @@ import type {
   Metadata,
   Protocol,
   RemoveFile,
-} from '../../../electron/delta/actions.js';
+} from '../../../electron/delta/log/actions.js';
 import {
   deletionVectorFile,
   deletionVectorFileName,

@@ -3,11 +3,11 @@
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DeltaTable } from '../../../electron/delta/table.js';
-import { tablePath } from '../../support/tables.js';
-import { writeCheckpointParquet } from './checkpoint-files.js';
-import { part, scratchFolders, v } from './log-files.js';
-import { type Json, oracleRecordCount, oracleSnapshot } from '../../support/delta-oracle.js';
+import { DeltaTable } from '../../../../electron/delta/table.js';
+import { tablePath } from '../../../support/tables.js';
+import { writeCheckpointParquet } from '../checkpoint-files.js';
+import { part, scratchFolders, v } from '../log-files.js';
+import { type Json, oracleRecordCount, oracleSnapshot } from '../../../support/delta-oracle.js';
 
 const scratch = scratchFolders('checkpoint');
 afterEach(() => scratch.removeAll());

@@ -1,8 +1,8 @@
 // Reading one NNN.json commit (or a V2 checkpoint written as JSON): newline-delimited actions.
-import { DeltaportError } from '../../shared/errors.js';
-import { locationName, storageFor } from '../storage/storage.js';
+import { DeltaportError } from '../../../shared/errors.js';
+import { locationName, storageFor } from '../../storage/storage.js';
 import type { Action } from './actions.js';
-import { corruptLog } from './errors.js';
+import { corruptLog } from '../errors.js';
 
 export async function readJsonActions(file: string): Promise<Action[]> {
   let text: string;

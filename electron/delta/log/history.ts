@@ -1,5 +1,5 @@
 // The table's history as the app and the CLI show it: one summary per commit still in the log, newest first.
-import type { CommitSummary } from '../../shared/table-info.js';
+import type { CommitSummary } from '../../../shared/table-info.js';
 import type { CommitInfo } from './actions.js';
 
 export function commitSummary(version: number, timestamp: number, info: CommitInfo | null): CommitSummary {

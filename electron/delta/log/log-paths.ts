@@ -1,9 +1,9 @@
 // Where the files a log names live: on the local disk or in the table's bucket.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isStoreUrl } from '../../shared/store-location.js';
-import { canonicalLocation, isCloudLocation, joinLocation } from '../storage/storage.js';
-import { corruptLog } from './errors.js';
+import { isStoreUrl } from '../../../shared/store-location.js';
+import { canonicalLocation, isCloudLocation, joinLocation } from '../../storage/storage.js';
+import { corruptLog } from '../errors.js';
 
 // A plain relative path (no encoding, scheme, dot segments or doubled slashes), the common case, joins without
 // the cost of decoding and normalizing; on Windows every path takes the general route to get its separators. What

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DeltaTable } from '../../../electron/delta/table.js';
-import { tablePath } from '../../support/tables.js';
-import { commitInfo, commitVersions } from '../../support/delta-oracle.js';
+import { DeltaTable } from '../../../../electron/delta/table.js';
+import { tablePath } from '../../../support/tables.js';
+import { commitInfo, commitVersions } from '../../../support/delta-oracle.js';
 
 describe('DeltaTable.history', () => {
   it.each(['simple_table', 'table_with_deletion_logs', 'cdf-table', 'checkpoint-v2-table', 'delta-0.8.0', 'http_requests'])(

@@ -2,9 +2,9 @@
 // "Checkpoints"). A local folder is always listed whole. In an object store, where a long log takes a listing call per
 // thousand files, reading the latest version starts from _last_checkpoint: one call lists the names from that
 // checkpoint on (a start key), and the listing says it is partial; whatever needs older versions lists the rest.
-import { DeltaportError } from '../../shared/errors.js';
-import { joinLocation, storageFor, type ListedObject } from '../storage/storage.js';
-import { corruptLog, notADeltaTable, versionNotFound } from './errors.js';
+import { DeltaportError } from '../../../shared/errors.js';
+import { joinLocation, storageFor, type ListedObject } from '../../storage/storage.js';
+import { corruptLog, notADeltaTable, versionNotFound } from '../errors.js';
 
 export type CheckpointKind = 'classic' | 'multi-part' | 'v2';
 

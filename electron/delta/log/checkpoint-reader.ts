@@ -1,9 +1,9 @@
 // Reading a checkpoint (PROTOCOL.md "Checkpoints"): classic single-file, multi-part, and V2 (JSON or Parquet top
 // level, whose add actions may live in _delta_log/_sidecars). Only the columns a snapshot needs are decoded;
 // file statistics are read separately, on demand, by recordCounts().
-import { joinLocation, parentLocation } from '../storage/storage.js';
+import { joinLocation, parentLocation } from '../../storage/storage.js';
 import type { Action, AddFile, DeletionVectorDescriptor, Metadata, Protocol } from './actions.js';
-import { CheckpointParquet, type RowReader } from './checkpoint-parquet.js';
+import { CheckpointParquet, type RowReader } from '../checkpoint-parquet.js';
 import { readJsonActions } from './commit-file.js';
 import type { CheckpointRef } from './log-listing.js';
 import { resolveDataPath } from './log-paths.js';

@@ -2,10 +2,10 @@
 // inCommitTimestamp where that feature is enabled, otherwise its _delta_log/NNN.json modification time made
 // monotonic, each commit at least 1 ms after the one before it (as Spark's DeltaHistoryManager does, since file times
 // can repeat or go backwards).
-import { DeltaportError } from '../../shared/errors.js';
-import { storageFor } from '../storage/storage.js';
+import { DeltaportError } from '../../../shared/errors.js';
+import { storageFor } from '../../storage/storage.js';
 import type { CommitInfo, Metadata } from './actions.js';
-import { corruptLog, timestampOutOfRange } from './errors.js';
+import { corruptLog, timestampOutOfRange } from '../errors.js';
 import type { LogListing } from './log-listing.js';
 
 /** The first version whose time is its in-commit timestamp, or null when the table does not use them. */

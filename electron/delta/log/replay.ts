@@ -2,8 +2,8 @@
 // when its newest add/remove action, keyed by (path, deletion vector id), is an add.
 import type { Action, DeletionVectorDescriptor, Metadata, Protocol } from './actions.js';
 import type { CheckpointState } from './checkpoint-reader.js';
-import { corruptLog } from './errors.js';
-import type { LiveFile } from './snapshot.js';
+import { corruptLog } from '../errors.js';
+import type { LiveFile } from '../snapshot.js';
 import { dataPathResolver } from './log-paths.js';
 
 export interface ReplayResult {

@@ -2,10 +2,10 @@
 import { cpSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DeltaTable } from '../../../electron/delta/table.js';
-import { tablePath } from '../../support/tables.js';
-import { scratchFolders, v } from './log-files.js';
-import { commitInfo, commitVersions, type Json } from '../../support/delta-oracle.js';
+import { DeltaTable } from '../../../../electron/delta/table.js';
+import { tablePath } from '../../../support/tables.js';
+import { scratchFolders, v } from '../log-files.js';
+import { commitInfo, commitVersions, type Json } from '../../../support/delta-oracle.js';
 
 const scratch = scratchFolders('time');
 afterEach(() => scratch.removeAll());

@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCheckpoint, recordCounts } from '../../../electron/delta/checkpoint-reader.js';
+import { readCheckpoint, recordCounts } from '../../../../electron/delta/log/checkpoint-reader.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/checkpoints');
+const FIXTURES = path.resolve(import.meta.dirname, '../../../fixtures/checkpoints');
 type Expected = { actions: Record<string, unknown>[]; numRecords: Record<string, number> };
 const expected = JSON.parse(readFileSync(path.join(FIXTURES, 'expected.json'), 'utf8')) as Record<string, Expected>;
 

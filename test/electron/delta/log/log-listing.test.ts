@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { part, scratchFolders, v } from './log-files.js';
-import { listLog, LogLister, segmentFor, segmentWithoutCheckpoint } from '../../../electron/delta/log-listing.js';
+import { part, scratchFolders, v } from '../log-files.js';
+import { listLog, LogLister, segmentFor, segmentWithoutCheckpoint } from '../../../../electron/delta/log/log-listing.js';
 
 const scratch = scratchFolders('listing');
 afterEach(() => scratch.removeAll());

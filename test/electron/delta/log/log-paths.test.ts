@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveDataPath } from '../../../electron/delta/log-paths.js';
+import { resolveDataPath } from '../../../../electron/delta/log/log-paths.js';
 
 const root = '/data/tables/sales';
 
