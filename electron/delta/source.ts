@@ -7,10 +7,10 @@ import type { Schema } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { DeltaSourceSpec, OptionValue } from '../../shared/source-spec.js';
-import { outputSchema, selectFields } from './arrow-types.js';
+import { outputSchema, selectFields } from './scan/arrow-types.js';
 import { compileFilter } from '../../shared/expression/index.js';
 import { filterBatches, planFilter, scanColumns, type FilterPlan } from './filter/filtered-scan.js';
-import type { ScanBatch, ScanOptions, ScanPosition } from './scan-types.js';
+import type { ScanBatch, ScanOptions, ScanPosition } from './scan/scan-types.js';
 import type { Snapshot } from './snapshot.js';
 import { DeltaSourceValidationError, openSpecSnapshot } from './source-snapshot.js';
 import type { DeltaTable } from './table.js';
@@ -139,10 +139,10 @@ async function* read(snapshot: Snapshot, options: ScanOptions, preview = options
   // slower (SQLite 4.1 -> 4.5 s, PostgreSQL 6.7 -> 7.4 s, Parquet 5.1 -> 5.9 s). A preview, or a table too small
   // to repay starting a thread, is read here. Loaded on first use: a schema or a history never needs the scan.
   if (!preview && availableParallelism() > 2 && dataBytesFrom(snapshot, options.resumeFrom) >= PARALLEL_SCAN_MIN_BYTES) {
-    const { parallelScan } = await import('./parallel-scan.js');
+    const { parallelScan } = await import('./scan/parallel-scan.js');
     yield* parallelScan(snapshot, options);
   } else {
-    const { scan } = await import('./scan.js');
+    const { scan } = await import('./scan/scan.js');
     yield* scan(snapshot, options);
   }
 }

@@ -9,7 +9,7 @@ import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
 import type { Schema } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
-import type { ScanBatch, ScanPosition } from '../delta/scan-types.js';
+import type { ScanBatch, ScanPosition } from '../delta/scan/scan-types.js';
 import { openSource } from '../delta/source.js';
 import { createSink } from '../sinks/create-sink.js';
 import type { SinkOpenContext } from '../sinks/sink.js';

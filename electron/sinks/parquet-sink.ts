@@ -11,7 +11,7 @@ import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import { joinBatches } from '../delta/concat-batches.js';
 import { openParquet } from '../delta/parquet-file.js';
 import { guarded, untilTrap, wasmInstance, type WasmInstance } from '../delta/parquet-wasm-instance.js';
-import type { ScanBatch } from '../delta/scan-types.js';
+import type { ScanBatch } from '../delta/scan/scan-types.js';
 import { AtomicFile } from './atomic-file.js';
 import type { BatchSink, SinkOpenContext } from './sink.js';
 

@@ -4,8 +4,8 @@ import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
 import type { Scalar } from '../arrow-data.js';
 import { constantData } from '../arrow-data.js';
-import { toArrowField } from '../arrow-types.js';
-import { scan } from '../scan.js';
+import { toArrowField } from '../scan/arrow-types.js';
+import { scan } from '../scan/scan.js';
 import type { LiveFile, Snapshot } from '../snapshot.js';
 
 export interface ConstantColumn {
@@ -51,7 +51,7 @@ export async function* fileRows(
 
 async function deletedRows(snapshot: Snapshot, file: LiveFile): Promise<Float64Array> {
   if (!file.add.deletionVector) return new Float64Array(0);
-  const { loadDeletionVector } = await import('../deletion-vectors.js');
+  const { loadDeletionVector } = await import('../scan/deletion-vectors.js');
   return loadDeletionVector(snapshot.tableRoot, file.add.deletionVector);
 }
 

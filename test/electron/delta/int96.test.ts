@@ -5,8 +5,8 @@ import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from '
 import path from 'node:path';
 import * as arrow from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scan } from '../../../electron/delta/scan.js';
-import type { ScanOptions } from '../../../electron/delta/scan-types.js';
+import { scan } from '../../../electron/delta/scan/scan.js';
+import type { ScanOptions } from '../../../electron/delta/scan/scan-types.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { jsonReader } from '../../../electron/values/json-value.js';
 import { cli } from '../cli/run-cli.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Result } from '../../../shared/api.js';
 import { wasmInstance } from '../../../electron/delta/parquet-wasm-instance.js';
-import { scan } from '../../../electron/delta/scan.js';
+import { scan } from '../../../electron/delta/scan/scan.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { duck, sqlText } from '../../support/duckdb.js';
 import { startServe, type ServedApp } from '../../support/serve.js';

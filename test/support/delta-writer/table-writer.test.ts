@@ -6,7 +6,7 @@ import type { StructType } from '../../../shared/delta-schema.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import { dataFileSchema, dataTable } from './data-columns.js';
 import { DeltaTableWriter } from './table-writer.js';
-import { loadDeletionVector } from '../../../electron/delta/deletion-vectors.js';
+import { loadDeletionVector } from '../../../electron/delta/scan/deletion-vectors.js';
 import { commitFile, commitInfo, commitVersions, dataFile, type Json, liveFiles, readCommit } from '../delta-oracle.js';
 import { duck, sqlText } from '../duckdb.js';
 

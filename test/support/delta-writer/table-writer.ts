@@ -22,7 +22,7 @@ import {
   inlineDescriptor,
   loadDeletionVector,
   storedDescriptor,
-} from '../../../electron/delta/deletion-vectors.js';
+} from '../../../electron/delta/scan/deletion-vectors.js';
 import { writeCheckpoint } from './checkpoint.js';
 import { computeStats, type FileStats } from './file-stats.js';
 import { logDir, writeCommit } from './log-files.js';

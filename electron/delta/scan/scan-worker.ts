@@ -4,9 +4,9 @@
 // grants one more per message it takes, so memory stays bounded however slow the sink is.
 import { parentPort, workerData } from 'node:worker_threads';
 import { Table, tableToIPC, type RecordBatch } from 'apache-arrow';
-import { toErrorValue } from '../../shared/errors.js';
-import { importStoreOptions } from '../storage/store-options.js';
-import { concatBatches } from './concat-batches.js';
+import { toErrorValue } from '../../../shared/errors.js';
+import { importStoreOptions } from '../../storage/store-options.js';
+import { concatBatches } from '../concat-batches.js';
 import type { BatchPart, ScanJob, ScanToConsumer } from './scan-messages.js';
 import { scan } from './scan.js';
 

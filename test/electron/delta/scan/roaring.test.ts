@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRoaringBitmapArray, serializeRoaringBitmapArray } from '../../../electron/delta/roaring.js';
+import { parseRoaringBitmapArray, serializeRoaringBitmapArray } from '../../../../electron/delta/scan/roaring.js';
 
 /** Little-endian byte writer for hand-built bitmaps, independent of the serializer under test. */
 function bytes(...parts: [number, 8 | 16 | 32 | 64][]): Uint8Array {

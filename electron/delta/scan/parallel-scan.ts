@@ -2,12 +2,12 @@
 // writing. Yields the same batches, positions and errors as scan(); batches arrive as Arrow IPC in transferred
 // buffers and are read zero-copy. A cancel or an early stop ends the thread at once.
 import { tableFromIPC, type RecordBatch } from 'apache-arrow';
-import { DeltaportError } from '../../shared/errors.js';
-import { startWorker } from '../threads/start-worker.js';
-import { exportStoreOptions } from '../storage/store-options.js';
+import { DeltaportError } from '../../../shared/errors.js';
+import { startWorker } from '../../threads/start-worker.js';
+import { exportStoreOptions } from '../../storage/store-options.js';
 import type { BatchPart, ScanJob, ScanToConsumer } from './scan-messages.js';
 import { checkCancelled, type ScanBatch, type ScanOptions } from './scan-types.js';
-import type { Snapshot } from './snapshot.js';
+import type { Snapshot } from '../snapshot.js';
 
 /** Messages (each about one batch of rows) decoded ahead of the consumer: enough to keep both threads busy across
  * a sink's commit, few enough to bound memory. */
@@ -21,7 +21,7 @@ export async function* parallelScan(snapshot: Snapshot, options: ScanOptions = {
   const { signal, ...rest } = options;
   checkCancelled(signal);
   const job: ScanJob = { snapshot, options: rest, readAhead: READ_AHEAD, storeOptions: exportStoreOptions() };
-  const worker = startWorker('delta/scan-worker', {
+  const worker = startWorker('delta/scan/scan-worker', {
     workerData: job,
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });

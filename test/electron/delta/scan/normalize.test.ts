@@ -1,7 +1,7 @@
 import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import type { DeltaType } from '../../../shared/delta-schema.js';
-import { normalizeColumn } from '../../../electron/delta/normalize.js';
+import type { DeltaType } from '../../../../shared/delta-schema.js';
+import { normalizeColumn } from '../../../../electron/delta/scan/normalize.js';
 
 const ctx = { mode: 'none' as const, column: 'c' };
 

@@ -2,7 +2,7 @@
 // 64-bit bucket count, then per bucket its high 32 bits and a standard 32-bit Roaring bitmap (the portable format of
 // the Roaring spec: array, bitmap and run containers). Row indexes come back as a sorted Float64Array because indexes
 // may exceed 32 bits and a flat typed array is the cheapest thing to walk alongside a scan.
-import { DeltaportError } from '../../shared/errors.js';
+import { DeltaportError } from '../../../shared/errors.js';
 
 export const ROARING_ARRAY_MAGIC = 1681511377;
 const COOKIE_NO_RUNS = 12346;

@@ -5,10 +5,10 @@
 //   'p': an absolute path or file: URI
 // A file is a version byte (1) followed by entries: size (u32 big-endian), bitmap, CRC-32 of the bitmap (big-endian).
 import { crc32 } from 'node:zlib';
-import { DeltaportError } from '../../shared/errors.js';
-import { isNotFound, joinLocation, storageFor, StorageError } from '../storage/storage.js';
-import { absoluteLocation } from './log/log-paths.js';
-import type { DeletionVectorDescriptor } from './log/actions.js';
+import { DeltaportError } from '../../../shared/errors.js';
+import { isNotFound, joinLocation, storageFor, StorageError } from '../../storage/storage.js';
+import { absoluteLocation } from '../log/log-paths.js';
+import type { DeletionVectorDescriptor } from '../log/actions.js';
 import { concat, parseRoaringBitmapArray, serializeRoaringBitmapArray } from './roaring.js';
 import { z85Decode, z85Encode } from './z85.js';
 

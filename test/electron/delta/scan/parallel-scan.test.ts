@@ -4,18 +4,18 @@ import { cpSync, rmSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import type { RecordBatch } from 'apache-arrow';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { parallelScan } from '../../../electron/delta/parallel-scan.js';
-import { scan } from '../../../electron/delta/scan.js';
-import type { ScanBatch, ScanOptions } from '../../../electron/delta/scan-types.js';
-import type { Snapshot } from '../../../electron/delta/snapshot.js';
-import { DeltaTable } from '../../../electron/delta/table.js';
-import { cancelledError, DeltaportError } from '../../../shared/errors.js';
-import { tablePath } from '../../support/tables.js';
-import { scratchFolders } from './log-files.js';
+import { parallelScan } from '../../../../electron/delta/scan/parallel-scan.js';
+import { scan } from '../../../../electron/delta/scan/scan.js';
+import type { ScanBatch, ScanOptions } from '../../../../electron/delta/scan/scan-types.js';
+import type { Snapshot } from '../../../../electron/delta/snapshot.js';
+import { DeltaTable } from '../../../../electron/delta/table.js';
+import { cancelledError, DeltaportError } from '../../../../shared/errors.js';
+import { tablePath } from '../../../support/tables.js';
+import { scratchFolders } from '../log-files.js';
 
 const started = vi.hoisted(() => [] as Worker[]);
-vi.mock('../../../electron/threads/start-worker.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../../electron/threads/start-worker.js')>();
+vi.mock('../../../../electron/threads/start-worker.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../../electron/threads/start-worker.js')>();
   return {
     startWorker: (...args: Parameters<typeof actual.startWorker>) => {
       const worker = actual.startWorker(...args);

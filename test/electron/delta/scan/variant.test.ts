@@ -1,6 +1,6 @@
 import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { variantToJson, VariantMetadata, VariantValue } from '../../../electron/delta/variant.js';
+import { variantToJson, VariantMetadata, VariantValue } from '../../../../electron/delta/scan/variant.js';
 
 // Metadata with keys "a" and "b": version 1, 1-byte offsets, 2 keys, offsets 0 1 2.
 const META = Uint8Array.of(0x01, 2, 0, 1, 2, 0x61, 0x62);

@@ -4,18 +4,18 @@
 // out, and which of its Parquet columns feed the output. Decoding (scan-decode.ts) and emitting the kept rows
 // (scan-emit.ts) follow the plan and decide none of it.
 import * as arrow from 'apache-arrow';
-import type { StructField } from '../../shared/delta-schema.js';
-import type { Expr } from '../../shared/expression/index.js';
-import { constantData } from './arrow-data.js';
+import type { StructField } from '../../../shared/delta-schema.js';
+import type { Expr } from '../../../shared/expression/index.js';
+import { constantData } from '../arrow-data.js';
 import { selectFields, toArrowField, toArrowType } from './arrow-types.js';
-import { columnMappingMode, findFileField, physicalName, type ColumnMappingMode } from './column-mapping.js';
+import { columnMappingMode, findFileField, physicalName, type ColumnMappingMode } from '../column-mapping.js';
 import { loadDeletionVector } from './deletion-vectors.js';
-import { skippedRowGroups } from './filter/row-group-skipping.js';
+import { skippedRowGroups } from '../filter/row-group-skipping.js';
 import { NO_DELETIONS } from './kept-rows.js';
-import { openParquet, type ParquetHandle } from './parquet-file.js';
+import { openParquet, type ParquetHandle } from '../parquet-file.js';
 import { parsePartitionValue } from './partition-values.js';
 import type { ScanOptions } from './scan-types.js';
-import type { LiveFile, Snapshot } from './snapshot.js';
+import type { LiveFile, Snapshot } from '../snapshot.js';
 
 /** What every file of the scan shares. */
 export interface ScanPlan {

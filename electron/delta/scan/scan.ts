@@ -3,13 +3,13 @@
 // columns to read), decode it (scan-decode.ts: a row group at a time, only the chosen columns, normalized), and emit
 // the rows it keeps (scan-emit.ts: batches of at most batchSize rows, with positions and progress). Files are read
 // one at a time, row group by row group, a decoded piece at a time.
-import { DeltaportError } from '../../shared/errors.js';
+import { DeltaportError } from '../../../shared/errors.js';
 import { keptCount, physicalRowOfKept } from './kept-rows.js';
 import { decodeGroup } from './scan-decode.js';
 import { emitKept, type FileCursor, type ScanProgress } from './scan-emit.js';
 import { groupsFrom, planFile, planScan, type ScanPlan } from './scan-plan.js';
 import { checkCancelled, type ScanBatch, type ScanOptions, type ScanPosition } from './scan-types.js';
-import type { Snapshot } from './snapshot.js';
+import type { Snapshot } from '../snapshot.js';
 
 const DEFAULT_BATCH_SIZE = 2048;
 

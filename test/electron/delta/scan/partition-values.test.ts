@@ -1,8 +1,13 @@
 import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { constantData } from '../../../electron/delta/arrow-data.js';
-import { toArrowType } from '../../../electron/delta/arrow-types.js';
-import { daysFromCivil, parseDecimal, parsePartitionValue, parseTimestampMicros } from '../../../electron/delta/partition-values.js';
+import { constantData } from '../../../../electron/delta/arrow-data.js';
+import { toArrowType } from '../../../../electron/delta/scan/arrow-types.js';
+import {
+  daysFromCivil,
+  parseDecimal,
+  parsePartitionValue,
+  parseTimestampMicros,
+} from '../../../../electron/delta/scan/partition-values.js';
 
 const parse = (raw: string | null | undefined, type: string): unknown => parsePartitionValue(raw, type, 'c');
 

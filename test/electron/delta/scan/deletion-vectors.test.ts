@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { DeletionVectorDescriptor } from '../../../electron/delta/log/actions.js';
+import type { DeletionVectorDescriptor } from '../../../../electron/delta/log/actions.js';
 import {
   deletionVectorFile,
   deletionVectorFileName,
@@ -11,8 +11,8 @@ import {
   inlineDescriptor,
   loadDeletionVector,
   storedDescriptor,
-} from '../../../electron/delta/deletion-vectors.js';
-import { tablePath } from '../../support/tables.js';
+} from '../../../../electron/delta/scan/deletion-vectors.js';
+import { tablePath } from '../../../support/tables.js';
 
 // From table-with-dv-small/_delta_log/00000000000000000001.json (DELETE ... value IN (0, 9)).
 const SMALL_DV: DeletionVectorDescriptor = {

@@ -1,8 +1,8 @@
 // What a scan yields. A position (file ordinal, rows emitted from it) identifies how far a consumer has come, so an
 // exactly-once export can resume after its last committed batch.
 import type { RecordBatch } from 'apache-arrow';
-import { cancelledError } from '../../shared/errors.js';
-import type { Expr } from '../../shared/expression/index.js';
+import { cancelledError } from '../../../shared/errors.js';
+import type { Expr } from '../../../shared/expression/index.js';
 
 export interface ScanPosition {
   /** Index into Snapshot.files. */

@@ -1,6 +1,6 @@
 // Z85 (ZeroMQ RFC 32), the text encoding Delta uses for deletion vector UUIDs and inline deletion vectors. Delta pads
 // the input to a multiple of 4 bytes with zeros; the reader trims with the known byte length.
-import { DeltaportError } from '../../shared/errors.js';
+import { DeltaportError } from '../../../shared/errors.js';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#';
 const DIGIT = new Int8Array(128).fill(-1);

@@ -1,8 +1,8 @@
 // What the consumer and a scan thread (scan-worker.ts) say to each other.
-import type { RegisteredStoreOptions } from '../storage/store-options.js';
-import type { ErrorValue } from '../../shared/errors.js';
+import type { RegisteredStoreOptions } from '../../storage/store-options.js';
+import type { ErrorValue } from '../../../shared/errors.js';
 import type { ScanOptions, ScanPosition } from './scan-types.js';
-import type { Snapshot } from './snapshot.js';
+import type { Snapshot } from '../snapshot.js';
 
 /** The thread's workerData. The consumer grants one more message by posting any message. */
 export interface ScanJob {

@@ -6,13 +6,13 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { makeVector, tableFromArrays } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { keptCount, keptRuns, NO_DELETIONS, physicalRowOfKept } from '../../../electron/delta/kept-rows.js';
-import { decodeGroup, type DecodedRows } from '../../../electron/delta/scan-decode.js';
-import { emitKept } from '../../../electron/delta/scan-emit.js';
-import { groupsFrom, planFile, planScan } from '../../../electron/delta/scan-plan.js';
-import { SliceJoiner } from '../../../electron/delta/slice-joiner.js';
-import { DeltaTable } from '../../../electron/delta/table.js';
-import { tablePath } from '../../support/tables.js';
+import { keptCount, keptRuns, NO_DELETIONS, physicalRowOfKept } from '../../../../electron/delta/scan/kept-rows.js';
+import { decodeGroup, type DecodedRows } from '../../../../electron/delta/scan/scan-decode.js';
+import { emitKept } from '../../../../electron/delta/scan/scan-emit.js';
+import { groupsFrom, planFile, planScan } from '../../../../electron/delta/scan/scan-plan.js';
+import { SliceJoiner } from '../../../../electron/delta/scan/slice-joiner.js';
+import { DeltaTable } from '../../../../electron/delta/table.js';
+import { tablePath } from '../../../support/tables.js';
 
 describe('kept rows', () => {
   const deleted = Float64Array.from([2, 3, 7]);

@@ -1,9 +1,9 @@
 // Delta types to the canonical Arrow types every scan emits, whatever the Parquet files hold (see normalize.ts).
 import * as arrow from 'apache-arrow';
-import { decimalParts, isArray, isMap, isStruct, type DeltaType, type StructField } from '../../shared/delta-schema.js';
-import { DeltaportError } from '../../shared/errors.js';
-import { JSON_TEXT_METADATA } from '../values/json-value.js';
-import type { Snapshot } from './snapshot.js';
+import { decimalParts, isArray, isMap, isStruct, type DeltaType, type StructField } from '../../../shared/delta-schema.js';
+import { DeltaportError } from '../../../shared/errors.js';
+import { JSON_TEXT_METADATA } from '../../values/json-value.js';
+import type { Snapshot } from '../snapshot.js';
 
 const PRIMITIVES: Record<string, () => arrow.DataType> = {
   byte: () => new arrow.Int8(),

@@ -2,8 +2,8 @@
 // struct of `metadata` (the key dictionary) and `value` (the encoded value), plus `typed_value` when shredded:
 // then a row's value comes from typed_value, from value, or (for objects) from both merged.
 import * as arrow from 'apache-arrow';
-import { DeltaportError } from '../../shared/errors.js';
-import { buildData, decimalAt } from './arrow-data.js';
+import { DeltaportError } from '../../../shared/errors.js';
+import { buildData, decimalAt } from '../arrow-data.js';
 
 const decoder = new TextDecoder();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z85Decode, z85Encode } from '../../../electron/delta/z85.js';
+import { z85Decode, z85Encode } from '../../../../electron/delta/scan/z85.js';
 
 describe('z85', () => {
   it('decodes and encodes the example of the Z85 spec (RFC 32)', () => {

@@ -3,11 +3,11 @@
 // int-backed decimals, dictionary or large strings, older narrower types under type widening, missing columns,
 // physical names); the output never does.
 import * as arrow from 'apache-arrow';
-import { decimalParts, isArray, isMap, isStruct, type DeltaType, type StructField } from '../../shared/delta-schema.js';
-import { DeltaportError } from '../../shared/errors.js';
-import { buildData, decimalAt, decimalWords, nullData } from './arrow-data.js';
+import { decimalParts, isArray, isMap, isStruct, type DeltaType, type StructField } from '../../../shared/delta-schema.js';
+import { DeltaportError } from '../../../shared/errors.js';
+import { buildData, decimalAt, decimalWords, nullData } from '../arrow-data.js';
 import { toArrowType } from './arrow-types.js';
-import { findFileField, type ColumnMappingMode } from './column-mapping.js';
+import { findFileField, type ColumnMappingMode } from '../column-mapping.js';
 import { variantToJson } from './variant.js';
 
 const T = arrow.Type;
