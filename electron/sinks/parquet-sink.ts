@@ -8,9 +8,9 @@
 import { makeData, RecordBatch, Struct, Table, tableToIPC, vectorFromArray, type Schema } from 'apache-arrow';
 import type * as ParquetWasm from 'parquet-wasm/node';
 import { cancelledError, DeltaportError } from '../../shared/errors.js';
-import { joinBatches } from '../delta/concat-batches.js';
-import { openParquet } from '../delta/parquet-file.js';
-import { guarded, untilTrap, wasmInstance, type WasmInstance } from '../delta/parquet-wasm-instance.js';
+import { joinBatches } from '../delta/engine/concat-batches.js';
+import { openParquet } from '../delta/engine/parquet-file.js';
+import { guarded, untilTrap, wasmInstance, type WasmInstance } from '../delta/engine/parquet-wasm-instance.js';
 import type { ScanBatch } from '../delta/scan/scan-types.js';
 import { AtomicFile } from './atomic-file.js';
 import type { BatchSink, SinkOpenContext } from './sink.js';

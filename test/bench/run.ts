@@ -11,7 +11,7 @@ import pg from 'pg';
 import type { ExportRequest } from '../../shared/api.js';
 import { DEFAULT_EXECUTION } from '../../shared/sink-spec.js';
 import { DeltaTable } from '../../electron/delta/table.js';
-import { openParquet } from '../../electron/delta/parquet-file.js';
+import { openParquet } from '../../electron/delta/engine/parquet-file.js';
 import { TRANSACTION_BYTES } from '../../electron/sinks/postgres-sink.js';
 import { startTask } from '../../electron/jobs/task-worker.js';
 import { previewTask } from '../../electron/jobs/tasks.js';

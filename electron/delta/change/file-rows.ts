@@ -2,8 +2,8 @@
 // files' deletion vectors), with constant columns added: what a diff and a change feed are made of.
 import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
-import type { Scalar } from '../arrow-data.js';
-import { constantData } from '../arrow-data.js';
+import type { Scalar } from '../engine/arrow-data.js';
+import { constantData } from '../engine/arrow-data.js';
 import { toArrowField } from '../scan/arrow-types.js';
 import { scan } from '../scan/scan.js';
 import type { LiveFile, Snapshot } from '../snapshot.js';

@@ -10,7 +10,7 @@ import { typeLabel, type StructField } from '../../../shared/delta-schema.js';
 import type { VersionChange, VersionDiff } from '../../../shared/table-info.js';
 import type { DeletionVectorDescriptor } from '../log/actions.js';
 import { DeltaportError } from '../../../shared/errors.js';
-import { constantData } from '../arrow-data.js';
+import { constantData } from '../engine/arrow-data.js';
 import { toArrowField } from '../scan/arrow-types.js';
 import { loadDeletionVector } from '../scan/deletion-vectors.js';
 import type { LiveFile, Snapshot } from '../snapshot.js';

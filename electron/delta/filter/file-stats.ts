@@ -5,9 +5,9 @@
 // numbers as numbers) so that every consumer reads one form.
 import { DateUnit, Type, type Data, type Date_ as DateType, type Decimal, type Field, type Struct } from 'apache-arrow';
 import { formatDays } from '../../../shared/timestamp.js';
-import { structChild, utf8Reader, validity } from '../arrow-columns.js';
+import { structChild, utf8Reader, validity } from '../engine/arrow-columns.js';
 import type { CheckpointState } from '../log/checkpoint-reader.js';
-import { openParquet } from '../parquet-file.js';
+import { openParquet } from '../engine/parquet-file.js';
 import { valueReader } from './arrow-values.js';
 
 export type StatsTree = { [name: string]: unknown };

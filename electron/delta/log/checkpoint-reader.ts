@@ -3,7 +3,7 @@
 // file statistics are read separately, on demand, by recordCounts().
 import { joinLocation, parentLocation } from '../../storage/storage.js';
 import type { Action, AddFile, DeletionVectorDescriptor, Metadata, Protocol } from './actions.js';
-import { CheckpointParquet, type RowReader } from '../checkpoint-parquet.js';
+import { CheckpointParquet, type RowReader } from '../engine/checkpoint-parquet.js';
 import { readJsonActions } from './commit-file.js';
 import type { CheckpointRef } from './log-listing.js';
 import { resolveDataPath } from './log-paths.js';

@@ -5,7 +5,7 @@
 import * as arrow from 'apache-arrow';
 import { decimalParts, isArray, isMap, isStruct, type DeltaType, type StructField } from '../../../shared/delta-schema.js';
 import { DeltaportError } from '../../../shared/errors.js';
-import { buildData, decimalAt, decimalWords, nullData } from '../arrow-data.js';
+import { buildData, decimalAt, decimalWords, nullData } from '../engine/arrow-data.js';
 import { toArrowType } from './arrow-types.js';
 import { findFileField, type ColumnMappingMode } from '../column-mapping.js';
 import { variantToJson } from './variant.js';

@@ -3,7 +3,7 @@
 import type { DeltaType } from '../../../shared/delta-schema.js';
 import { parseDeltaText } from '../../../shared/delta-values.js';
 import { DeltaportError } from '../../../shared/errors.js';
-import type { Scalar } from '../arrow-data.js';
+import type { Scalar } from '../engine/arrow-data.js';
 
 export { daysFromCivil, parseDecimal, parseTimestampMicros } from '../../../shared/delta-values.js';
 

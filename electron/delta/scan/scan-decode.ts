@@ -3,9 +3,9 @@
 // places. Rows are decoded in pieces of tens of thousands (see decodedPieces), whatever the deletion vector keeps:
 // choosing the kept rows is scan-emit.ts's.
 import type * as arrow from 'apache-arrow';
-import { concatColumn } from '../concat-batches.js';
+import { concatColumn } from '../engine/concat-batches.js';
 import { normalizeColumn } from './normalize.js';
-import type { ParquetHandle, ReadRequest } from '../parquet-file.js';
+import type { ParquetHandle, ReadRequest } from '../engine/parquet-file.js';
 import type { FilePlan, GroupRows, ScanPlan } from './scan-plan.js';
 
 /** Rows decoded per piece of an export's read; see decodedPieces. */

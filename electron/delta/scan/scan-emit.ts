@@ -8,7 +8,7 @@ import * as arrow from 'apache-arrow';
 import { keptRuns } from './kept-rows.js';
 import type { DecodedRows } from './scan-decode.js';
 import type { FilePlan, ScanPlan } from './scan-plan.js';
-import { canConcat } from '../concat-batches.js';
+import { canConcat } from '../engine/concat-batches.js';
 import { checkCancelled, type ScanBatch } from './scan-types.js';
 
 /** How far the scan has come: kept rows still wanted (Infinity for all), and what the files before this one hold. */

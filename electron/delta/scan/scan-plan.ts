@@ -6,13 +6,13 @@
 import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
 import type { Expr } from '../../../shared/expression/index.js';
-import { constantData } from '../arrow-data.js';
+import { constantData } from '../engine/arrow-data.js';
 import { selectFields, toArrowField, toArrowType } from './arrow-types.js';
 import { columnMappingMode, findFileField, physicalName, type ColumnMappingMode } from '../column-mapping.js';
 import { loadDeletionVector } from './deletion-vectors.js';
 import { skippedRowGroups } from '../filter/row-group-skipping.js';
 import { NO_DELETIONS } from './kept-rows.js';
-import { openParquet, type ParquetHandle } from '../parquet-file.js';
+import { openParquet, type ParquetHandle } from '../engine/parquet-file.js';
 import { parsePartitionValue } from './partition-values.js';
 import type { ScanOptions } from './scan-types.js';
 import type { LiveFile, Snapshot } from '../snapshot.js';

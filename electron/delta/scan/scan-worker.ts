@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Table, tableToIPC, type RecordBatch } from 'apache-arrow';
 import { toErrorValue } from '../../../shared/errors.js';
 import { importStoreOptions } from '../../storage/store-options.js';
-import { concatBatches } from '../concat-batches.js';
+import { concatBatches } from '../engine/concat-batches.js';
 import type { BatchPart, ScanJob, ScanToConsumer } from './scan-messages.js';
 import { scan } from './scan.js';
 

@@ -2,7 +2,7 @@
 // (filter/filtered-scan.ts), whose runs come from batches already emitted. Every batch costs each sink a fixed
 // overhead, so short runs are copied together rather than passed on one by one. (The runs a deletion vector keeps
 // are copied from the decoded columns as they are found: scan-emit.ts.)
-import { concatBatches } from '../concat-batches.js';
+import { concatBatches } from '../engine/concat-batches.js';
 import type { ScanBatch } from './scan-types.js';
 
 export class SliceJoiner {

@@ -3,7 +3,7 @@
 // then a row's value comes from typed_value, from value, or (for objects) from both merged.
 import * as arrow from 'apache-arrow';
 import { DeltaportError } from '../../../shared/errors.js';
-import { buildData, decimalAt } from '../arrow-data.js';
+import { buildData, decimalAt } from '../engine/arrow-data.js';
 
 const decoder = new TextDecoder();
 

@@ -1,6 +1,6 @@
 import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { constantData } from '../../../../electron/delta/arrow-data.js';
+import { constantData } from '../../../../electron/delta/engine/arrow-data.js';
 import { toArrowType } from '../../../../electron/delta/scan/arrow-types.js';
 import {
   daysFromCivil,

@@ -9,7 +9,7 @@ import type { StructField } from '../../../../shared/delta-schema.js';
 import type { AddFile, DeletionVectorDescriptor } from '../../../../electron/delta/log/actions.js';
 import { inlineDescriptor } from '../../../../electron/delta/scan/deletion-vectors.js';
 import { outputSchema } from '../../../../electron/delta/scan/arrow-types.js';
-import { openParquet } from '../../../../electron/delta/parquet-file.js';
+import { openParquet } from '../../../../electron/delta/engine/parquet-file.js';
 import { scan } from '../../../../electron/delta/scan/scan.js';
 import type { ScanBatch, ScanOptions } from '../../../../electron/delta/scan/scan-types.js';
 import type { Snapshot } from '../../../../electron/delta/snapshot.js';

@@ -5,14 +5,14 @@ import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from '
 import path from 'node:path';
 import * as arrow from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scan } from '../../../electron/delta/scan/scan.js';
-import type { ScanOptions } from '../../../electron/delta/scan/scan-types.js';
-import { DeltaTable } from '../../../electron/delta/table.js';
-import { jsonReader } from '../../../electron/values/json-value.js';
-import { cli } from '../cli/run-cli.js';
-import { scratchFolders } from './log-files.js';
+import { scan } from '../../../../electron/delta/scan/scan.js';
+import type { ScanOptions } from '../../../../electron/delta/scan/scan-types.js';
+import { DeltaTable } from '../../../../electron/delta/table.js';
+import { jsonReader } from '../../../../electron/values/json-value.js';
+import { cli } from '../../cli/run-cli.js';
+import { scratchFolders } from '../log-files.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/int96');
+const FIXTURES = path.resolve(import.meta.dirname, '../../../fixtures/int96');
 const expected = JSON.parse(readFileSync(path.join(FIXTURES, 'expected.json'), 'utf8')) as Record<string, (string | null)[]> & {
   'int96-struct.parquet': { ts: string | null; 'inner.ts': string | null }[];
 };

@@ -3,7 +3,7 @@
 import * as arrow from 'apache-arrow';
 import * as wasm from 'parquet-wasm/node';
 import { describe, expect, it } from 'vitest';
-import { decodedColumns, ffiReadable } from '../../../electron/delta/arrow-ffi.js';
+import { decodedColumns, ffiReadable } from '../../../../electron/delta/engine/arrow-ffi.js';
 
 const ROWS = 37;
 const nth = <T>(f: (i: number) => T, nullEvery = 0): (T | null)[] =>

@@ -4,7 +4,7 @@
 // Every reader is bound to one chunk and honours its offset into shared buffers.
 import { isAscii } from 'node:buffer';
 import { Type, type Data } from 'apache-arrow';
-import { DeltaportError } from '../../shared/errors.js';
+import { DeltaportError } from '../../../shared/errors.js';
 
 /** Reads row i of the chunk it was made for. */
 export type RowReader<T> = (i: number) => T;

@@ -5,7 +5,7 @@
 // IPC instead (parquet-file.ts). Structs are those of WebAssembly's 32-bit memory: pointers are 4 bytes, int64
 // fields 8-byte aligned.
 import * as arrow from 'apache-arrow';
-import { DeltaportError } from '../../shared/errors.js';
+import { DeltaportError } from '../../../shared/errors.js';
 
 const T = arrow.Type;
 

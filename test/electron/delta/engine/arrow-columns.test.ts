@@ -1,6 +1,6 @@
 import { Field, Int32, Int64, makeData, Map_, Struct, Utf8, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { numberReader, stringMapReader, structChild, utf8Reader } from '../../../electron/delta/arrow-columns.js';
+import { numberReader, stringMapReader, structChild, utf8Reader } from '../../../../electron/delta/engine/arrow-columns.js';
 
 const read = <T>(reader: (row: number) => T | null, rows: number): (T | null)[] => Array.from({ length: rows }, (_, i) => reader(i));
 

@@ -8,7 +8,7 @@
 // footer read here.
 import * as arrow from 'apache-arrow';
 import type { AsyncBuffer, FileMetaData, SchemaTree } from 'hyparquet';
-import { rangeBuffer } from '../storage/ranged-file.js';
+import { rangeBuffer } from '../../storage/ranged-file.js';
 import { buildData } from './arrow-data.js';
 
 /** A step from a column towards an INT96 leaf: a struct field's name, a list's element, or a map's value. */

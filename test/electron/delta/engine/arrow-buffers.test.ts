@@ -2,7 +2,15 @@
 // a slice shares its parent's buffers at an offset, which every reader must honour.
 import { Bool, LargeUtf8, Null, Utf8, vectorFromArray, type Data, type DataType } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { anyOffsets, booleanReader, int32Offsets, isNullAt, utf8Reader, validity, valueBytes } from '../../../electron/arrow/buffers.js';
+import {
+  anyOffsets,
+  booleanReader,
+  int32Offsets,
+  isNullAt,
+  utf8Reader,
+  validity,
+  valueBytes,
+} from '../../../../electron/delta/engine/arrow-buffers.js';
 
 function chunks<T extends DataType>(values: unknown[], type: T): Data[] {
   const data = vectorFromArray(values, type).data[0];

@@ -1,7 +1,7 @@
 // Fast readers over one Arrow Data chunk, for checkpoints with hundreds of thousands of rows: apache-arrow's
 // Vector.get() builds a proxy per struct or map row and decodes each string alone, which costs seconds at that size.
 import { makeVector, Type, type Data, type Struct } from 'apache-arrow';
-import { int32Offsets, utf8Reader as textOf, validity } from '../arrow/buffers.js';
+import { int32Offsets, utf8Reader as textOf, validity } from './arrow-buffers.js';
 
 // Row validity, for the log's readers that test it themselves.
 export { validity };
@@ -24,7 +24,7 @@ export function childReaders<R extends Record<string, (child: Data | null) => un
   return Object.fromEntries(entries) as { [K in keyof R]: ReturnType<R[K]> };
 }
 
-/** Strings of a Utf8 column (decoded once for the whole chunk where it can be: arrow/buffers.ts). */
+/** Strings of a Utf8 column (decoded once for the whole chunk where it can be: arrow-buffers.ts). */
 export function utf8Reader(data: Data | null): ColumnReader<string> {
   if (!data) return () => null;
   // Utf8View, should a writer's Arrow schema ask for it: the generic accessor.

@@ -2,7 +2,7 @@
 // batch per run of kept rows, often a few rows each; sent one by one to another thread, the per-message cost of
 // Arrow IPC would exceed the cost of the rows. Flat columns only: a schema with nested columns returns null.
 import { makeData, RecordBatch, Struct, Type, type Data, type DataType, type Schema } from 'apache-arrow';
-import { booleanReader, int32Offsets, validity, valueBytes } from '../arrow/buffers.js';
+import { booleanReader, int32Offsets, validity, valueBytes } from './arrow-buffers.js';
 
 const FIXED_WIDTH = new Set<Type>([
   Type.Int,

@@ -1,7 +1,7 @@
 // Joining small batches must keep every value, null and type of every flat column, whatever slice each batch is.
 import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { concatBatches, concatColumn, joinBatches } from '../../../electron/delta/concat-batches.js';
+import { concatBatches, concatColumn, joinBatches } from '../../../../electron/delta/engine/concat-batches.js';
 
 function column(batch: arrow.RecordBatch, c: number): unknown[] {
   return [...batch.getChildAt(c)!];

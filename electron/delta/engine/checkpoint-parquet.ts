@@ -18,10 +18,10 @@ import { parquetHeader } from 'hyparquet/src/column.js';
 import { convert, convertWithDictionary, DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { decompressPage, readDataPage, readDataPageV2 } from 'hyparquet/src/datapage.js';
 import { readPlain } from 'hyparquet/src/plain.js';
-import { DeltaportError } from '../../shared/errors.js';
-import { rangeBuffer } from '../storage/ranged-file.js';
-import { isCloudLocation, storageFor, StorageError } from '../storage/storage.js';
-import { corruptLog, missingFile } from './errors.js';
+import { DeltaportError } from '../../../shared/errors.js';
+import { rangeBuffer } from '../../storage/ranged-file.js';
+import { isCloudLocation, storageFor, StorageError } from '../../storage/storage.js';
+import { corruptLog, missingFile } from '../errors.js';
 
 type Decoder = Parameters<typeof readDataPage>[2];
 type Compressors = NonNullable<Decoder['compressors']>;
