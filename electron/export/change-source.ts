@@ -2,9 +2,9 @@
 // (updates paired by key when asked) or a change feed's. Opening checks what needs the table (the versions are
 // readable, the feed is recorded over the range, the key columns exist) before a row is read, so a job, a plan or
 // the check before a job starts says what is wrong at once.
-import type { ChangeSourceSpec } from '../../../shared/change-source.js';
-import type { ExportInput } from '../../export/run-export.js';
-import { DeltaTable } from '../table.js';
+import type { ChangeSourceSpec } from '../../shared/change-source.js';
+import type { ExportInput } from './run-export.js';
+import { DeltaTable } from '../delta/table.js';
 import { changeExportInput } from './change-export.js';
 
 export interface OpenChangeOptions {
@@ -20,7 +20,7 @@ export async function openChangeSource(spec: ChangeSourceSpec, options: OpenChan
   const { signal, openTable = DeltaTable.open } = options;
   const table = await openTable(spec.tablePath);
   if (spec.rows === 'changes') {
-    const { changeFeed } = await import('./change-feed.js');
+    const { changeFeed } = await import('../delta/change/change-feed.js');
     const feed = await changeFeed(table, spec.from, spec.to);
     return changeExportInput(
       feed.fields,
@@ -30,7 +30,7 @@ export async function openChangeSource(spec: ChangeSourceSpec, options: OpenChan
       options.measure ? await feed.toRead() : undefined,
     );
   }
-  const { checkPairKeys, diffSnapshots, pairedRows } = await import('./snapshot-diff.js');
+  const { checkPairKeys, diffSnapshots, pairedRows } = await import('../delta/change/snapshot-diff.js');
   const diff = await diffSnapshots(table, spec.from, spec.to);
   const keys = spec.pairBy ?? [];
   checkPairKeys(diff, keys, options.pairBySetting ?? 'pairBy');

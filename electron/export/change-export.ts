@@ -2,11 +2,11 @@
 // snapshot goes to, with the files they read (of `toRead`, when known) as the progress. They have no scan positions
 // to resume from: an exactly-once export of them is refused.
 import type { RecordBatch, Schema } from 'apache-arrow';
-import type { StructField } from '../../../shared/delta-schema.js';
-import { CHANGES_NOT_EXACTLY_ONCE } from '../../../shared/change-source.js';
-import { DeltaportError } from '../../../shared/errors.js';
-import type { ExportInput } from '../../export/run-export.js';
-import type { Snapshot } from '../snapshot.js';
+import type { StructField } from '../../shared/delta-schema.js';
+import { CHANGES_NOT_EXACTLY_ONCE } from '../../shared/change-source.js';
+import { DeltaportError } from '../../shared/errors.js';
+import type { ExportInput } from './run-export.js';
+import type { Snapshot } from '../delta/snapshot.js';
 
 export function changeExportInput(
   fields: StructField[],
