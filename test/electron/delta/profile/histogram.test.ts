@@ -3,14 +3,14 @@
 import path from 'node:path';
 import * as arrow from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StructType } from '../../../shared/delta-schema.js';
-import type { ColumnProfile, TableProfile } from '../../../shared/table-info.js';
-import { profileTask } from '../../../electron/jobs/tasks.js';
-import { DeltaTableWriter } from '../../support/delta-writer/table-writer.js';
-import { tablePath } from '../../support/tables.js';
-import { cli } from '../cli/run-cli.js';
-import { expectedHistogram, liveRows } from './histogram-oracle.js';
-import { scratchFolders } from './log-files.js';
+import type { StructType } from '../../../../shared/delta-schema.js';
+import type { ColumnProfile, TableProfile } from '../../../../shared/table-info.js';
+import { profileTask } from '../../../../electron/jobs/tasks.js';
+import { DeltaTableWriter } from '../../../support/delta-writer/table-writer.js';
+import { tablePath } from '../../../support/tables.js';
+import { cli } from '../../cli/run-cli.js';
+import { expectedHistogram, liveRows } from '../histogram-oracle.js';
+import { scratchFolders } from '../log-files.js';
 
 const signal = new AbortController().signal;
 const scratch = scratchFolders('histogram');

@@ -5,15 +5,15 @@
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { netFeedRows } from '../../../electron/delta/change/net-change.js';
-import { diffSnapshots } from '../../../electron/delta/change/snapshot-diff.js';
-import { DeltaTable } from '../../../electron/delta/table.js';
-import { tablePath } from '../../support/tables.js';
-import { commitFile, type Json, liveRowCount, oracleSnapshot, readCommit } from '../../support/delta-oracle.js';
-import { cli } from '../cli/run-cli.js';
-import { expectedNetDiff, feedFileCount } from './change-oracle.js';
-import { diffRows } from './diff-rows.js';
-import { scratchFolders } from './log-files.js';
+import { netFeedRows } from '../../../../electron/delta/change/net-change.js';
+import { diffSnapshots } from '../../../../electron/delta/change/snapshot-diff.js';
+import { DeltaTable } from '../../../../electron/delta/table.js';
+import { tablePath } from '../../../support/tables.js';
+import { commitFile, type Json, liveRowCount, oracleSnapshot, readCommit } from '../../../support/delta-oracle.js';
+import { cli } from '../../cli/run-cli.js';
+import { expectedNetDiff, feedFileCount } from '../change-oracle.js';
+import { diffRows } from '../diff-rows.js';
+import { scratchFolders } from '../log-files.js';
 
 const scratch = scratchFolders('feed-diff');
 afterAll(() => scratch.removeAll());

@@ -3,12 +3,12 @@
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSource } from '../../../electron/delta/source.js';
-import { displayTextReader } from '../../../electron/values/text-formats.js';
-import { tablePath } from '../../support/tables.js';
-import { oracleSnapshot } from '../../support/delta-oracle.js';
-import { duckdbRows } from '../../support/delta-oracle-rows.js';
-import { scratchFolders } from './log-files.js';
+import { openSource } from '../../../../electron/delta/source.js';
+import { displayTextReader } from '../../../../electron/values/text-formats.js';
+import { tablePath } from '../../../support/tables.js';
+import { oracleSnapshot } from '../../../support/delta-oracle.js';
+import { duckdbRows } from '../../../support/delta-oracle-rows.js';
+import { scratchFolders } from '../log-files.js';
 
 const scratch = scratchFolders('filter');
 afterAll(() => scratch.removeAll());

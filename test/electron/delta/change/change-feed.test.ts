@@ -5,13 +5,13 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeFeed } from '../../../electron/delta/change/change-feed.js';
-import { DeltaTable } from '../../../electron/delta/table.js';
-import { displayTextReader } from '../../../electron/values/text-formats.js';
-import { tablePath } from '../../support/tables.js';
-import { commitVersions, type Json, readCommit } from '../../support/delta-oracle.js';
-import { duckCells, fileSelect } from '../../support/delta-oracle-rows.js';
-import { v } from './log-files.js';
+import { changeFeed } from '../../../../electron/delta/change/change-feed.js';
+import { DeltaTable } from '../../../../electron/delta/table.js';
+import { displayTextReader } from '../../../../electron/values/text-formats.js';
+import { tablePath } from '../../../support/tables.js';
+import { commitVersions, type Json, readCommit } from '../../../support/delta-oracle.js';
+import { duckCells, fileSelect } from '../../../support/delta-oracle-rows.js';
+import { v } from '../log-files.js';
 
 async function ours(table: string, from: number, to: number) {
   const feed = await changeFeed(await DeltaTable.open(tablePath(table)), from, to);

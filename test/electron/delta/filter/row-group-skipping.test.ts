@@ -4,16 +4,16 @@
 import path from 'node:path';
 import * as arrow from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StructType } from '../../../shared/delta-schema.js';
-import { compileFilter } from '../../../shared/expression/index.js';
-import { skippedRowGroups } from '../../../electron/delta/filter/row-group-skipping.js';
-import { openSource } from '../../../electron/delta/source.js';
-import { parallelScan } from '../../../electron/delta/scan/parallel-scan.js';
-import { scan } from '../../../electron/delta/scan/scan.js';
-import type { ScanBatch, ScanPosition } from '../../../electron/delta/scan/scan-types.js';
-import { DeltaTableWriter } from '../../support/delta-writer/table-writer.js';
-import { duck, sqlText } from '../../support/duckdb.js';
-import { scratchFolders } from './log-files.js';
+import type { StructType } from '../../../../shared/delta-schema.js';
+import { compileFilter } from '../../../../shared/expression/index.js';
+import { skippedRowGroups } from '../../../../electron/delta/filter/row-group-skipping.js';
+import { openSource } from '../../../../electron/delta/source.js';
+import { parallelScan } from '../../../../electron/delta/scan/parallel-scan.js';
+import { scan } from '../../../../electron/delta/scan/scan.js';
+import type { ScanBatch, ScanPosition } from '../../../../electron/delta/scan/scan-types.js';
+import { DeltaTableWriter } from '../../../support/delta-writer/table-writer.js';
+import { duck, sqlText } from '../../../support/duckdb.js';
+import { scratchFolders } from '../log-files.js';
 
 const scratch = scratchFolders('row-groups');
 afterAll(() => scratch.removeAll());

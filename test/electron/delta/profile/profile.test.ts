@@ -1,14 +1,14 @@
 // Column profiles and partitions against DuckDB over the log's files and against the log's own numbers.
 import { describe, expect, it } from 'vitest';
-import type { ChangeRows, DiffResult } from '../../../shared/api.js';
-import type { PartitionSummary, TableProfile } from '../../../shared/table-info.js';
-import { changesTask, diffTask, profileTask } from '../../../electron/jobs/tasks.js';
-import { partitionSummaries } from '../../../electron/delta/profile/partitions.js';
-import { openSource } from '../../../electron/delta/source.js';
-import { tablePath } from '../../support/tables.js';
-import { cli } from '../cli/run-cli.js';
-import { oracleRecordCount, oracleSnapshot } from '../../support/delta-oracle.js';
-import { duckCells, fileSelect } from '../../support/delta-oracle-rows.js';
+import type { ChangeRows, DiffResult } from '../../../../shared/api.js';
+import type { PartitionSummary, TableProfile } from '../../../../shared/table-info.js';
+import { changesTask, diffTask, profileTask } from '../../../../electron/jobs/tasks.js';
+import { partitionSummaries } from '../../../../electron/delta/profile/partitions.js';
+import { openSource } from '../../../../electron/delta/source.js';
+import { tablePath } from '../../../support/tables.js';
+import { cli } from '../../cli/run-cli.js';
+import { oracleRecordCount, oracleSnapshot } from '../../../support/delta-oracle.js';
+import { duckCells, fileSelect } from '../../../support/delta-oracle-rows.js';
 
 const signal = new AbortController().signal;
 

@@ -1,10 +1,10 @@
 // Which files the log's statistics can rule out, on made-up statistics whose edge cases the shared tables lack:
 // truncated string bounds, millisecond timestamp bounds, floats with NaN, numbers beyond a double's precision.
 import { describe, expect, it } from 'vitest';
-import type { StructField } from '../../../shared/delta-schema.js';
-import { compileFilter } from '../../../shared/expression/index.js';
-import { fileMayMatch } from '../../../electron/delta/filter/file-skipping.js';
-import type { FileStats } from '../../../electron/delta/filter/file-stats.js';
+import type { StructField } from '../../../../shared/delta-schema.js';
+import { compileFilter } from '../../../../shared/expression/index.js';
+import { fileMayMatch } from '../../../../electron/delta/filter/file-skipping.js';
+import type { FileStats } from '../../../../electron/delta/filter/file-stats.js';
 
 const fields: StructField[] = [
   { name: 's', type: 'string', nullable: true },
