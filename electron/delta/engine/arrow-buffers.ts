@@ -3,7 +3,7 @@
 // proxy per struct or map row), which costs seconds over a checkpoint's or an export's hundreds of thousands of rows.
 // Every reader is bound to one chunk and honours its offset into shared buffers.
 import { isAscii } from 'node:buffer';
-import { Type, type Data } from 'apache-arrow';
+import { makeVector, Type, type Data } from 'apache-arrow';
 import { DeltaportError } from '../../../shared/errors.js';
 
 /** Reads row i of the chunk it was made for. */
@@ -67,9 +67,14 @@ function valueUint8s(data: Data): Uint8Array {
 /**
  * Strings of a Utf8 or LargeUtf8 chunk (valid rows only). Decoding each value on its own costs a native call per
  * value; when the column's bytes are all ASCII (the common case) they are decoded once, and since byte offsets are
- * then character offsets, each value is a substring of that text.
+ * then character offsets, each value is a substring of that text. A Utf8View chunk, should a writer's Arrow schema ask
+ * for one, is read through the generic accessor.
  */
 export function utf8Reader(data: Data): RowReader<string> {
+  if (data.typeId === Type.Utf8View) {
+    const vector = makeVector(data);
+    return (i) => vector.get(i) as string;
+  }
   const bytes = valueBytes(data);
   const offsets = anyOffsets(data);
   const start = Number(offsets[0]);

@@ -1,10 +1,7 @@
 // Fast readers over one Arrow Data chunk, for checkpoints with hundreds of thousands of rows: apache-arrow's
 // Vector.get() builds a proxy per struct or map row and decodes each string alone, which costs seconds at that size.
-import { makeVector, Type, type Data, type Struct } from 'apache-arrow';
-import { int32Offsets, utf8Reader as textOf, validity } from './arrow-buffers.js';
-
-// Row validity, for the log's readers that test it themselves.
-export { validity };
+import type { Data, Struct } from 'apache-arrow';
+import { int32Offsets, utf8Reader, validity, type RowReader } from './arrow-buffers.js';
 
 export type ColumnReader<T> = (row: number) => T | null;
 
@@ -14,35 +11,21 @@ export function structChild(data: Data, name: string): Data | null {
   return index < 0 ? null : data.children[index];
 }
 
-/** A reader per named child of a struct Data, each made by the reader factory given for its name (a child the struct
- * lacks reads as null): the log's actions are structs read field by field. */
-export function childReaders<R extends Record<string, (child: Data | null) => unknown>>(
-  data: Data,
-  readers: R,
-): { [K in keyof R]: ReturnType<R[K]> } {
-  const entries = Object.entries(readers).map(([name, reader]) => [name, reader(structChild(data, name))]);
-  return Object.fromEntries(entries) as { [K in keyof R]: ReturnType<R[K]> };
-}
-
-/** Strings of a Utf8 column (decoded once for the whole chunk where it can be: arrow-buffers.ts). */
-export function utf8Reader(data: Data | null): ColumnReader<string> {
+/** Null for a column the chunk lacks and for its null rows; otherwise what `read` (an arrow-buffers.ts reader,
+ * which reads valid rows only) makes of the row. */
+export function nullable<T>(data: Data | null, read: (data: Data) => RowReader<T>): ColumnReader<T> {
   if (!data) return () => null;
-  // Utf8View, should a writer's Arrow schema ask for it: the generic accessor.
-  if (data.typeId !== Type.Utf8 && data.typeId !== Type.LargeUtf8) {
-    const vector = makeVector(data);
-    return (row) => vector.get(row) as string | null;
-  }
-  const text = textOf(data);
   const valid = validity(data);
-  return (row) => (valid(row) ? text(row) : null);
+  const value = read(data);
+  return (row) => (valid(row) ? value(row) : null);
 }
 
 /** Numbers of an integer column (Int32 or Int64; Int64 log values such as sizes and epoch ms fit in 2^53). */
 export function numberReader(data: Data | null): ColumnReader<number> {
-  if (!data) return () => null;
-  const values = data.values as Int32Array | BigInt64Array;
-  const valid = validity(data);
-  return (row) => (valid(row) ? Number(values[row]) : null);
+  return nullable(data, (chunk) => {
+    const values = chunk.values as Int32Array | BigInt64Array;
+    return (row) => Number(values[row]);
+  });
 }
 
 /** Objects of a map<string, string> column, such as partitionValues. */
@@ -51,12 +34,12 @@ export function stringMapReader(data: Data | null): ColumnReader<Record<string, 
   const offsets = int32Offsets(data);
   const entries = data.children[0];
   const keys = utf8Reader(entries.children[0]);
-  const values = utf8Reader(entries.children[1]);
+  const values = nullable(entries.children[1], utf8Reader);
   const valid = validity(data);
   return (row) => {
     if (!valid(row)) return null;
     const out: Record<string, string | null> = {};
-    for (let j = offsets[row]; j < offsets[row + 1]; j++) out[keys(j) as string] = values(j);
+    for (let j = offsets[row]; j < offsets[row + 1]; j++) out[keys(j)] = values(j);
     return out;
   };
 }

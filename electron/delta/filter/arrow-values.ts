@@ -4,8 +4,7 @@
 // its first row, except booleans', whose bits start at the Data's offset (engine/arrow-buffers.ts minds that).
 import { makeVector, Type, type Data, type Timestamp } from 'apache-arrow';
 import type { DeltaValue } from '../../../shared/delta-values.js';
-import { booleanReader, validity } from '../engine/arrow-buffers.js';
-import { utf8Reader } from '../engine/arrow-columns.js';
+import { booleanReader, utf8Reader, validity } from '../engine/arrow-buffers.js';
 
 export type ValueReader = (row: number) => DeltaValue;
 
@@ -45,7 +44,7 @@ export function valueReader(data: Data): ValueReader {
     case Type.Bool:
       return withNulls(booleanReader(data));
     case Type.Utf8:
-      return utf8Reader(data);
+      return withNulls(utf8Reader(data));
     case Type.Binary: {
       const vector = makeVector(data);
       return (row) => (valid(row) ? (vector.get(row) as string | Uint8Array) : null);

@@ -5,7 +5,8 @@
 // numbers as numbers) so that every consumer reads one form.
 import { DateUnit, Type, type Data, type Date_ as DateType, type Decimal, type Field, type Struct } from 'apache-arrow';
 import { formatDays } from '../../../shared/timestamp.js';
-import { structChild, utf8Reader, validity } from '../engine/arrow-columns.js';
+import { utf8Reader, validity } from '../engine/arrow-buffers.js';
+import { nullable, structChild } from '../engine/arrow-columns.js';
 import type { CheckpointState } from '../log/checkpoint-reader.js';
 import { openParquet } from '../engine/parquet-file.js';
 import { valueReader } from './arrow-values.js';
@@ -41,8 +42,8 @@ export async function checkpointStats(state: CheckpointState): Promise<Map<strin
       const columns = ['add.path', ...['stats', 'stats_parsed'].filter((n) => addFields.includes(n)).map((n) => `add.${n}`)];
       for (const batch of (await handle.read({ columns })).batches) {
         const addData = batch.data.children[batch.schema.fields.findIndex((f) => f.name === 'add')];
-        const paths = utf8Reader(structChild(addData, 'path'));
-        const json = utf8Reader(structChild(addData, 'stats'));
+        const paths = nullable(structChild(addData, 'path'), utf8Reader);
+        const json = nullable(structChild(addData, 'stats'), utf8Reader);
         const parsedData = structChild(addData, 'stats_parsed');
         const parsed = parsedData ? jsonFormReader(parsedData) : () => null;
         for (let i = 0; i < batch.numRows; i++) {

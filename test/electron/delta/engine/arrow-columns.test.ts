@@ -1,6 +1,7 @@
 import { Field, Int32, Int64, makeData, Map_, Struct, Utf8, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { numberReader, stringMapReader, structChild, utf8Reader } from '../../../../electron/delta/engine/arrow-columns.js';
+import { utf8Reader } from '../../../../electron/delta/engine/arrow-buffers.js';
+import { nullable, numberReader, stringMapReader, structChild } from '../../../../electron/delta/engine/arrow-columns.js';
 
 const read = <T>(reader: (row: number) => T | null, rows: number): (T | null)[] => Array.from({ length: rows }, (_, i) => reader(i));
 
@@ -11,7 +12,7 @@ describe('column readers', () => {
       ['café.parquet', null, 'x=Ä/ö.parquet', 'plain'],
     ]) {
       const data = vectorFromArray(values, new Utf8()).data[0];
-      expect(read(utf8Reader(data), values.length)).toEqual(values);
+      expect(read(nullable(data, utf8Reader), values.length)).toEqual(values);
     }
   });
 
@@ -19,13 +20,13 @@ describe('column readers', () => {
     // "é" is C3 A9: split across two rows, each row holds one invalid byte (U+FFFD), not half of an é.
     const bytes = Uint8Array.from([0x61, 0xc3, 0xa9, 0x62, 0x80, 0x63]);
     const data = makeData({ type: new Utf8(), length: 3, valueOffsets: Int32Array.from([0, 2, 4, 6]), data: bytes });
-    expect(read(utf8Reader(data), 3)).toEqual(['a\ufffd', '\ufffdb', '\ufffdc']);
+    expect(read(nullable(data, utf8Reader), 3)).toEqual(['a\ufffd', '\ufffdb', '\ufffdc']);
   });
 
   it('reads a sliced chunk by its own row numbers', () => {
     const values = ['zero', null, 'two', 'three', 'vier', 'fünf'];
     const data = vectorFromArray(values, new Utf8()).data[0].slice(1, 4);
-    expect(read(utf8Reader(data), 4)).toEqual(values.slice(1, 5));
+    expect(read(nullable(data, utf8Reader), 4)).toEqual(values.slice(1, 5));
     const numbers = vectorFromArray([1n, null, 3n, 4n], new Int64()).data[0].slice(1, 3);
     expect(read(numberReader(numbers), 3)).toEqual([null, 3, 4]);
   });
