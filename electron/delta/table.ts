@@ -3,7 +3,8 @@
 // or history() re-lists the folder (to see new commits) but re-reads nothing already read.
 import type { StructType } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
-import { canonicalLocation, storageFor } from '../storage/storage.js';
+import { canonicalLocation } from '../storage/storage.js';
+import { storageFor } from '../storage/store-resolver.js';
 import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
 import type { Action, CommitInfo, Metadata } from './log/actions.js';
 import { numRecordsOf, readCheckpoint, readCheckpointMetadata, recordCounts, type CheckpointState } from './log/checkpoint-reader.js';

@@ -13,7 +13,8 @@ import type { ScanBatch, ScanPosition } from '../delta/scan/scan-types.js';
 import { openSource } from '../delta/source.js';
 import { createSink } from '../sinks/create-sink.js';
 import type { SinkOpenContext } from '../sinks/sink.js';
-import { canonicalLocation, fileExists, isCloudLocation } from '../storage/storage.js';
+import { canonicalLocation, isCloudLocation } from '../storage/storage.js';
+import { fileExists } from '../storage/store-resolver.js';
 import { nullKeyProblem } from './null-keys.js';
 
 export interface ExportProgress {

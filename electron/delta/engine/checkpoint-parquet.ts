@@ -20,7 +20,8 @@ import { decompressPage, readDataPage, readDataPageV2 } from 'hyparquet/src/data
 import { readPlain } from 'hyparquet/src/plain.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import { rangeBuffer } from '../../storage/ranged-file.js';
-import { isCloudLocation, storageFor, StorageError } from '../../storage/storage.js';
+import { isCloudLocation, StorageError } from '../../storage/storage.js';
+import { storageFor } from '../../storage/store-resolver.js';
 import { corruptLog, missingFile } from '../errors.js';
 
 type Decoder = Parameters<typeof readDataPage>[2];
@@ -68,8 +69,9 @@ export class CheckpointParquet {
 
   static async open(file: string): Promise<CheckpointParquet> {
     return asCheckpointError(file, async () => {
-      const size = (await storageFor(file).stat(file)).size;
-      return new CheckpointParquet(file, await parquetMetadataAsync(rangeBuffer(file, size)));
+      const storage = storageFor(file);
+      const size = (await storage.stat(file)).size;
+      return new CheckpointParquet(file, await parquetMetadataAsync(rangeBuffer(storage, file, size)));
     });
   }
 

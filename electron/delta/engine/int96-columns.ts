@@ -9,6 +9,7 @@
 import * as arrow from 'apache-arrow';
 import type { AsyncBuffer, FileMetaData, SchemaTree } from 'hyparquet';
 import { rangeBuffer } from '../../storage/ranged-file.js';
+import type { Storage } from '../../storage/storage.js';
 import { buildData } from './arrow-data.js';
 
 /** A step from a column towards an INT96 leaf: a struct field's name, a list's element, or a map's value. */
@@ -29,11 +30,11 @@ export interface DecodedInt96 {
   columns: Map<string, unknown[]>;
 }
 
-export async function int96Columns(path: string, size: number, schema: arrow.Schema): Promise<Int96Columns | null> {
+export async function int96Columns(storage: Storage, path: string, size: number, schema: arrow.Schema): Promise<Int96Columns | null> {
   if (!schema.fields.some((f) => hasNanos(f.type))) return null;
   // Loaded here, not at start: most tables never need it, and a cold `deltaport preview` should not pay for it.
   const { parquetMetadataAsync, parquetSchema } = await import('hyparquet');
-  const file = rangeBuffer(path, size);
+  const file = rangeBuffer(storage, path, size);
   const metadata = await parquetMetadataAsync(file);
   const paths = int96Paths(parquetSchema(metadata));
   if (paths.length === 0) return null;

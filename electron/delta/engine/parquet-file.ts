@@ -9,7 +9,8 @@ import type { FileMetaData } from 'hyparquet';
 import type * as ParquetWasm from 'parquet-wasm/node';
 import { DeltaportError } from '../../../shared/errors.js';
 import { rangeBuffer } from '../../storage/ranged-file.js';
-import { isCloudLocation, storageFor, StorageError, type StorageFailure } from '../../storage/storage.js';
+import { isCloudLocation, StorageError, type Storage, type StorageFailure } from '../../storage/storage.js';
+import { storageFor } from '../../storage/store-resolver.js';
 import { decodedColumns, ffiReadable } from './arrow-ffi.js';
 import { int96Columns, withExactInt96, type DecodedInt96, type Int96Columns } from './int96-columns.js';
 import { guarded, isTrap, privateInstance, untilTrap, wasmInstance, type WasmInstance } from './parquet-wasm-instance.js';
@@ -59,8 +60,9 @@ interface Opened {
 }
 
 export async function openParquet(path: string, role: ParquetRole = 'data file'): Promise<ParquetHandle> {
+  const storage = storageFor(path);
   const fail = async (err: unknown, request?: ReadRequest): Promise<never> => {
-    throw await parquetError(path, role, err, size, request);
+    throw await parquetError(storage, path, role, err, size, request);
   };
   let opened: Opened;
   let rowGroupRows: number[];
@@ -70,10 +72,10 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
   try {
     // Stat first names what stops a read (missing, not permitted, a folder): parquet-wasm reads through a Blob,
     // which reports each of these as a generic error, or not at all.
-    size = (await storageFor(path).stat(path)).size;
+    size = (await storage.stat(path)).size;
     for (let attempt = 0; ; attempt++) {
       try {
-        opened = await openOn(attempt === 0 ? wasmInstance() : privateInstance(), path, size);
+        opened = await openOn(attempt === 0 ? wasmInstance() : privateInstance(), storage, path, size);
         [rowGroupRows, schema] = guarded(opened.instance, () => {
           const meta = opened.file.metadata();
           const rows = meta.rowGroups().map((rg) => rg.numRows());
@@ -85,7 +87,7 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
         if (!(isTrap(err) && attempt < TRAP_RETRIES)) throw err;
       }
     }
-    int96 = await int96Columns(path, size, schema);
+    int96 = await int96Columns(storage, path, size, schema);
   } catch (err) {
     return fail(err);
   }
@@ -94,7 +96,7 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
   let footer: Promise<FileMetaData> | null = null;
   // A handle whose instance trapped (its own file's trap or another's) reopens its file on an instance of its own.
   const current = async (): Promise<Opened> => {
-    if (opened.instance.broken) opened = await openOn(privateInstance(), path, size);
+    if (opened.instance.broken) opened = await openOn(privateInstance(), storage, path, size);
     return opened;
   };
   return {
@@ -161,7 +163,7 @@ export async function openParquet(path: string, role: ParquetRole = 'data file')
       }
     },
     async pagesIndexed(group: number): Promise<boolean> {
-      footer ??= import('hyparquet').then(({ parquetMetadataAsync }) => parquetMetadataAsync(rangeBuffer(path, size)));
+      footer ??= import('hyparquet').then(({ parquetMetadataAsync }) => parquetMetadataAsync(rangeBuffer(storage, path, size)));
       try {
         return (await footer).row_groups[group].columns.every((c) => c.offset_index_offset !== undefined);
       } catch {
@@ -241,8 +243,8 @@ function selectedRows(rowGroupRows: number[], request: ReadRequest): [number, nu
   return ranges;
 }
 
-async function openOn(instance: WasmInstance, path: string, size: number): Promise<Opened> {
-  const blob = await storageFor(path).blob(path, size);
+async function openOn(instance: WasmInstance, storage: Storage, path: string, size: number): Promise<Opened> {
+  const blob = await storage.blob(path, size);
   return { instance, file: await untilTrap(instance, () => instance.api.ParquetFile.fromFile(blob)) };
 }
 
@@ -252,7 +254,14 @@ const FILE_CAUSES: Partial<Record<StorageFailure, string>> = {
   truncated: 'the file is shorter than its footer says',
 };
 
-async function parquetError(path: string, role: ParquetRole, err: unknown, size: number, request?: ReadRequest): Promise<DeltaportError> {
+async function parquetError(
+  storage: Storage,
+  path: string,
+  role: ParquetRole,
+  err: unknown,
+  size: number,
+  request?: ReadRequest,
+): Promise<DeltaportError> {
   if (err instanceof StorageError) {
     if (err.reason === 'not-found') return new DeltaportError('MISSING_FILE', `${role} is missing: ${path}`);
     // A cloud failure (access denied, unreachable) is the store's, not the file's: it keeps its code and message.
@@ -261,25 +270,25 @@ async function parquetError(path: string, role: ParquetRole, err: unknown, size:
   }
   if (err instanceof DeltaportError) return err;
   let cause: string;
-  if (isTrap(err)) cause = await trapCause(path, size, request);
+  if (isTrap(err)) cause = await trapCause(storage, path, size, request);
   else cause = err instanceof Error ? err.message.split('\n')[0] : String(err);
   return new DeltaportError('CORRUPT_DATA', `cannot read ${role} ${path}: ${cause}`);
 }
 
 /** The decoder trapped reading `request` (or opening the file, without one): which column holds the bad page is
  * found by reading the requested columns one at a time, each on a working instance. */
-async function trapCause(path: string, size: number, request: ReadRequest | undefined): Promise<string> {
+async function trapCause(storage: Storage, path: string, size: number, request: ReadRequest | undefined): Promise<string> {
   if (!request) return 'corrupt file metadata (the footer cannot be decoded)';
   let columns = request.columns;
   try {
     if (!columns) {
-      const { instance, file } = await openOn(privateInstance(), path, size);
+      const { instance, file } = await openOn(privateInstance(), storage, path, size);
       columns = guarded(instance, () => tableFromIPC(file.schema().intoIPCStream()).schema.fields.map((f) => f.name));
       file.free();
     }
     for (const column of columns) {
       // Each probe on an instance of its own: its trap must not fail the reads of other files.
-      const { instance, file } = await openOn(privateInstance(), path, size);
+      const { instance, file } = await openOn(privateInstance(), storage, path, size);
       try {
         await untilTrap(instance, () => file.read({ ...request, columns: [column], batchSize: LARGE_BATCH }));
       } catch (err) {

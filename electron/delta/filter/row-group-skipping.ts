@@ -5,7 +5,7 @@
 // the log, their max only as a prefix; a float's max is not used (NaN is not in the statistics); decimals are not
 // used (hyparquet gives them as doubles).
 import { rangeBuffer } from '../../storage/ranged-file.js';
-import { storageFor } from '../../storage/storage.js';
+import { storageFor } from '../../storage/store-resolver.js';
 import { parquetMetadataAsync, type ColumnChunk, type FileMetaData } from 'hyparquet';
 import { isStruct, type StructField } from '../../../shared/delta-schema.js';
 import type { DeltaValue } from '../../../shared/delta-values.js';
@@ -42,8 +42,9 @@ export async function skippedRowGroups(file: LiveFile, expr: Expr, table: TableC
 }
 
 async function footer(path: string): Promise<FileMetaData> {
-  const { size } = await storageFor(path).stat(path);
-  return parquetMetadataAsync(rangeBuffer(path, size), { parsers: PARSERS });
+  const storage = storageFor(path);
+  const { size } = await storage.stat(path);
+  return parquetMetadataAsync(rangeBuffer(storage, path, size), { parsers: PARSERS });
 }
 
 function fieldsAt(fields: StructField[], path: string[]): StructField[] | null {

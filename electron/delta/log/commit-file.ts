@@ -1,6 +1,7 @@
 // Reading one NNN.json commit (or a V2 checkpoint written as JSON): newline-delimited actions.
 import { DeltaportError } from '../../../shared/errors.js';
-import { locationName, storageFor } from '../../storage/storage.js';
+import { locationName } from '../../storage/storage.js';
+import { storageFor } from '../../storage/store-resolver.js';
 import type { Action } from './actions.js';
 import { corruptLog } from '../errors.js';
 

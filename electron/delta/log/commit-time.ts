@@ -3,7 +3,7 @@
 // monotonic, each commit at least 1 ms after the one before it (as Spark's DeltaHistoryManager does, since file times
 // can repeat or go backwards).
 import { DeltaportError } from '../../../shared/errors.js';
-import { storageFor } from '../../storage/storage.js';
+import { storageFor } from '../../storage/store-resolver.js';
 import type { CommitInfo, Metadata } from './actions.js';
 import { corruptLog, timestampOutOfRange } from '../errors.js';
 import type { LogListing } from './log-listing.js';

@@ -3,7 +3,8 @@
 // thousand files, reading the latest version starts from _last_checkpoint: one call lists the names from that
 // checkpoint on (a start key), and the listing says it is partial; whatever needs older versions lists the rest.
 import { DeltaportError } from '../../../shared/errors.js';
-import { joinLocation, storageFor, type ListedObject } from '../../storage/storage.js';
+import { joinLocation, type ListedObject } from '../../storage/storage.js';
+import { storageFor } from '../../storage/store-resolver.js';
 import { corruptLog, notADeltaTable, versionNotFound } from '../errors.js';
 
 export type CheckpointKind = 'classic' | 'multi-part' | 'v2';

@@ -6,7 +6,8 @@
 // A file is a version byte (1) followed by entries: size (u32 big-endian), bitmap, CRC-32 of the bitmap (big-endian).
 import { crc32 } from 'node:zlib';
 import { DeltaportError } from '../../../shared/errors.js';
-import { isNotFound, joinLocation, storageFor, StorageError } from '../../storage/storage.js';
+import { isNotFound, joinLocation, StorageError } from '../../storage/storage.js';
+import { storageFor } from '../../storage/store-resolver.js';
 import { absoluteLocation } from '../log/log-paths.js';
 import type { DeletionVectorDescriptor } from '../log/actions.js';
 import { concat, parseRoaringBitmapArray, serializeRoaringBitmapArray } from './roaring.js';
