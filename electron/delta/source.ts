@@ -13,7 +13,8 @@ import { filterBatches, planFilter, scanColumns, type FilterPlan } from './filte
 import type { ScanBatch, ScanOptions, ScanPosition } from './scan/scan-types.js';
 import type { Snapshot } from './snapshot.js';
 import { DeltaSourceValidationError, openSpecSnapshot } from './source-snapshot.js';
-import type { DeltaTable } from './table.js';
+import { DeltaTable } from './table.js';
+import type { EngineContext } from './engine/engine-context.js';
 
 export { DeltaSourceValidationError } from './source-snapshot.js';
 
@@ -32,15 +33,19 @@ export interface DeltaSource {
   batches(opts?: { signal?: AbortSignal; limit?: number; resumeFrom?: ScanPosition }): AsyncGenerator<ScanBatch>;
 }
 
-export function forTable(tablePath: string): DeltaSourceBuilder {
-  return new DeltaSourceBuilder(tablePath);
+/** `engine`: where the table's files are read from (engine/engine-context.ts); the registered one when absent. */
+export function forTable(tablePath: string, engine?: EngineContext): DeltaSourceBuilder {
+  return new DeltaSourceBuilder(tablePath, engine);
 }
 
 export class DeltaSourceBuilder {
   private names: string[] | null | undefined;
   private readonly options: Record<string, OptionValue> = {};
 
-  constructor(private readonly tablePath: string) {}
+  constructor(
+    private readonly tablePath: string,
+    private readonly engine?: EngineContext,
+  ) {}
 
   /** Columns to read, in this order: a list, or the names as arguments. */
   columnNames(names: string[] | null): this;
@@ -72,7 +77,7 @@ export class DeltaSourceBuilder {
   }
 
   build(): Promise<DeltaSource> {
-    return openSource(this.toSpec());
+    return openSource(this.toSpec(), (tablePath) => DeltaTable.open(tablePath, this.engine));
   }
 }
 
@@ -117,7 +122,7 @@ class OpenedSource implements DeltaSource {
   }
 
   private async *scanBatches(opts: { signal?: AbortSignal; limit?: number; resumeFrom?: ScanPosition }): AsyncGenerator<ScanBatch> {
-    const options = { ...opts, columns: this.columns, batchSize: this.batchSize };
+    const options = { ...opts, columns: this.columns, batchSize: this.batchSize, engine: this.table.engine };
     if (!this.filter) {
       yield* read(this.snapshot, options);
       return;

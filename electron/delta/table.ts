@@ -3,8 +3,8 @@
 // or history() re-lists the folder (to see new commits) but re-reads nothing already read.
 import type { StructType } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
-import { canonicalLocation } from '../storage/storage.js';
-import { storageFor } from '../storage/store-resolver.js';
+import { canonicalLocation, type Storage } from '../storage/storage.js';
+import { registeredEngine, type EngineContext } from './engine/engine-context.js';
 import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
 import type { Action, CommitInfo, Metadata } from './log/actions.js';
 import { numRecordsOf, readCheckpoint, readCheckpointMetadata, recordCounts, type CheckpointState } from './log/checkpoint-reader.js';
@@ -48,14 +48,22 @@ export class DeltaTable {
    * again: in an object store each listing is a round trip. */
   private openedListing: { listing: LogListing; at: number } | null = null;
 
-  private constructor(readonly root: string) {
-    this.lister = new LogLister(root);
+  /** Where the log's files are read from: the engine's storage for the table's root. */
+  private readonly storage: Storage;
+
+  private constructor(
+    readonly root: string,
+    readonly engine: EngineContext,
+  ) {
+    this.storage = engine.storage(root);
+    this.lister = new LogLister(this.storage, root);
   }
 
-  static async open(tablePath: string): Promise<DeltaTable> {
+  /** `engine`: where the table's files are read from (engine/engine-context.ts). */
+  static async open(tablePath: string, engine: EngineContext = registeredEngine): Promise<DeltaTable> {
     const root = canonicalLocation(tablePath);
-    await checkTableRoot(root);
-    const table = new DeltaTable(root);
+    await checkTableRoot(engine.storage(root), root);
+    const table = new DeltaTable(root, engine);
     table.openedListing = { listing: await table.lister.listFromLastCheckpoint(), at: Date.now() };
     return table;
   }
@@ -161,7 +169,7 @@ export class DeltaTable {
       ? await memoized(
           this.checkpointFileStats,
           checkpoint.files[0],
-          async () => checkpointStats(await this.checkpointState(checkpoint)),
+          async () => checkpointStats(this.storage, await this.checkpointState(checkpoint)),
           KEPT_CHECKPOINTS,
         )
       : null;
@@ -268,7 +276,9 @@ export class DeltaTable {
     if (newest) return newest;
     const checkpoint = segment.checkpoint;
     const metadata = checkpoint
-      ? await memoized(this.checkpointMetadata, checkpoint.files[0], () => readCheckpointMetadata(checkpoint)).catch(() => null)
+      ? await memoized(this.checkpointMetadata, checkpoint.files[0], () => readCheckpointMetadata(this.storage, checkpoint)).catch(
+          () => null,
+        )
       : null;
     // Otherwise the full replay finds it (past an unreadable checkpoint) or reports why it cannot.
     return metadata ?? (await this.stateAt(listing, listing.latest)).metadata;
@@ -276,7 +286,7 @@ export class DeltaTable {
 
   private async mtimes(files: string[], listing: LogListing): Promise<number[]> {
     const unknown = files.filter((file) => !this.fileTimes.has(file));
-    if (unknown.length > 0) (await fileMtimes(unknown, listing)).forEach((t, i) => this.fileTimes.set(unknown[i], t));
+    if (unknown.length > 0) (await fileMtimes(this.storage, unknown, listing)).forEach((t, i) => this.fileTimes.set(unknown[i], t));
     return files.map((file) => this.fileTimes.get(file)!);
   }
 
@@ -287,21 +297,25 @@ export class DeltaTable {
   private commitActions(version: number, listing: LogListing): Promise<Action[]> {
     const file = listing.commits.get(version);
     if (!file) throw corruptLog(`commit ${version} is missing from _delta_log`);
-    return memoized(this.commits, version, () => readJsonActions(file), KEPT_COMMITS);
+    return memoized(this.commits, version, () => readJsonActions(this.storage, file), KEPT_COMMITS);
   }
 
   private checkpointState(ref: CheckpointRef): Promise<CheckpointState> {
-    return memoized(this.checkpoints, ref.files[0], () => readCheckpoint(ref), KEPT_CHECKPOINTS);
+    return memoized(this.checkpoints, ref.files[0], () => readCheckpoint(this.storage, ref), KEPT_CHECKPOINTS);
   }
 
   private checkpointRecordCounts(ref: CheckpointRef): Promise<Map<string, number | null>> {
-    return memoized(this.checkpointCounts, ref.files[0], async () => recordCounts(await this.checkpointState(ref)), KEPT_CHECKPOINTS);
+    return memoized(
+      this.checkpointCounts,
+      ref.files[0],
+      async () => recordCounts(this.storage, await this.checkpointState(ref)),
+      KEPT_CHECKPOINTS,
+    );
   }
 }
 
 /** A local root must be a folder; a bucket has no folders, so there something must exist under the root. */
-async function checkTableRoot(root: string): Promise<void> {
-  const storage = storageFor(root);
+async function checkTableRoot(storage: Storage, root: string): Promise<void> {
   let found: boolean;
   try {
     found = await storage.hasFolder(root);

@@ -11,6 +11,7 @@ import { DeltaportError } from '../../../shared/errors.js';
 import type { Action, AddFile, Metadata, RemoveFile } from '../log/actions.js';
 import { toArrowField } from '../scan/arrow-types.js';
 import { loadDeletionVector } from '../scan/deletion-vectors.js';
+import { registeredEngine } from '../engine/engine-context.js';
 import { resolveDataPath } from '../log/log-paths.js';
 import type { LiveFile, Snapshot } from '../snapshot.js';
 import type { DeltaTable } from '../table.js';
@@ -180,5 +181,7 @@ function liveFile(snapshot: Snapshot, add: AddFile): LiveFile {
 }
 
 function deleted(snapshot: Snapshot, add: AddFile): Promise<Float64Array> {
-  return add.deletionVector ? loadDeletionVector(snapshot.tableRoot, add.deletionVector) : Promise.resolve(new Float64Array(0));
+  return add.deletionVector
+    ? loadDeletionVector(registeredEngine.storage(snapshot.tableRoot), snapshot.tableRoot, add.deletionVector)
+    : Promise.resolve(new Float64Array(0));
 }

@@ -7,6 +7,7 @@ import { constantData } from '../engine/arrow-data.js';
 import { toArrowField } from '../scan/arrow-types.js';
 import { scan } from '../scan/scan.js';
 import type { LiveFile, Snapshot } from '../snapshot.js';
+import { registeredEngine } from '../engine/engine-context.js';
 
 export interface ConstantColumn {
   field: arrow.Field;
@@ -52,7 +53,7 @@ export async function* fileRows(
 async function deletedRows(snapshot: Snapshot, file: LiveFile): Promise<Float64Array> {
   if (!file.add.deletionVector) return new Float64Array(0);
   const { loadDeletionVector } = await import('../scan/deletion-vectors.js');
-  return loadDeletionVector(snapshot.tableRoot, file.add.deletionVector);
+  return loadDeletionVector(registeredEngine.storage(snapshot.tableRoot), snapshot.tableRoot, file.add.deletionVector);
 }
 
 /** Ordinals among the rows the deletion vector keeps of the given physical rows (none of them deleted). */

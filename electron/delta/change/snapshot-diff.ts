@@ -13,6 +13,7 @@ import { DeltaportError } from '../../../shared/errors.js';
 import { constantData } from '../engine/arrow-data.js';
 import { toArrowField } from '../scan/arrow-types.js';
 import { loadDeletionVector } from '../scan/deletion-vectors.js';
+import { registeredEngine } from '../engine/engine-context.js';
 import type { LiveFile, Snapshot } from '../snapshot.js';
 import type { DeltaTable } from '../table.js';
 import { fileRows } from './file-rows.js';
@@ -158,7 +159,9 @@ function dvKey(dv: DeletionVectorDescriptor | null | undefined): string {
 }
 
 function deletedRows(snapshot: Snapshot, dv: DeletionVectorDescriptor | null | undefined): Promise<Float64Array> {
-  return dv ? loadDeletionVector(snapshot.tableRoot, dv) : Promise.resolve(new Float64Array(0));
+  return dv
+    ? loadDeletionVector(registeredEngine.storage(snapshot.tableRoot), snapshot.tableRoot, dv)
+    : Promise.resolve(new Float64Array(0));
 }
 
 function columnTypes(fields: StructField[]): Record<string, string> {

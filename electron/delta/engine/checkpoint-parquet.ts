@@ -20,8 +20,7 @@ import { decompressPage, readDataPage, readDataPageV2 } from 'hyparquet/src/data
 import { readPlain } from 'hyparquet/src/plain.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import { rangeBuffer } from '../../storage/ranged-file.js';
-import { isCloudLocation, StorageError } from '../../storage/storage.js';
-import { storageFor } from '../../storage/store-resolver.js';
+import { isCloudLocation, StorageError, type Storage } from '../../storage/storage.js';
 import { corruptLog, missingFile } from '../errors.js';
 
 type Decoder = Parameters<typeof readDataPage>[2];
@@ -61,17 +60,17 @@ export class CheckpointParquet {
   private readonly leaves = new Map<string, Leaf>();
 
   private constructor(
+    private readonly storage: Storage,
     readonly file: string,
     private readonly metadata: FileMetaData,
   ) {
     this.root = parquetSchema(metadata);
   }
 
-  static async open(file: string): Promise<CheckpointParquet> {
+  static async open(storage: Storage, file: string): Promise<CheckpointParquet> {
     return asCheckpointError(file, async () => {
-      const storage = storageFor(file);
       const size = (await storage.stat(file)).size;
-      return new CheckpointParquet(file, await parquetMetadataAsync(rangeBuffer(storage, file, size)));
+      return new CheckpointParquet(storage, file, await parquetMetadataAsync(rangeBuffer(storage, file, size)));
     });
   }
 
@@ -269,7 +268,7 @@ export class CheckpointParquet {
         runs.push({ ...span });
       }
     }
-    const storage = storageFor(this.file);
+    const storage = this.storage;
     return Promise.all(
       runs.map(
         async (run) =>

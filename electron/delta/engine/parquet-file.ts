@@ -10,7 +10,6 @@ import type * as ParquetWasm from 'parquet-wasm/node';
 import { DeltaportError } from '../../../shared/errors.js';
 import { rangeBuffer } from '../../storage/ranged-file.js';
 import { isCloudLocation, StorageError, type Storage, type StorageFailure } from '../../storage/storage.js';
-import { storageFor } from '../../storage/store-resolver.js';
 import { decodedColumns, ffiReadable } from './arrow-ffi.js';
 import { int96Columns, withExactInt96, type DecodedInt96, type Int96Columns } from './int96-columns.js';
 import { guarded, isTrap, privateInstance, untilTrap, wasmInstance, type WasmInstance } from './parquet-wasm-instance.js';
@@ -59,8 +58,7 @@ interface Opened {
   file: ParquetWasm.ParquetFile;
 }
 
-export async function openParquet(path: string, role: ParquetRole = 'data file'): Promise<ParquetHandle> {
-  const storage = storageFor(path);
+export async function openParquet(storage: Storage, path: string, role: ParquetRole = 'data file'): Promise<ParquetHandle> {
   const fail = async (err: unknown, request?: ReadRequest): Promise<never> => {
     throw await parquetError(storage, path, role, err, size, request);
   };

@@ -7,6 +7,7 @@ import { DateUnit, Type, type Data, type Date_ as DateType, type Decimal, type F
 import { formatDays } from '../../../shared/timestamp.js';
 import { utf8Reader, validity } from '../engine/arrow-buffers.js';
 import { nullable, structChild } from '../engine/arrow-columns.js';
+import type { Storage } from '../../storage/storage.js';
 import type { CheckpointState } from '../log/checkpoint-reader.js';
 import { openParquet } from '../engine/parquet-file.js';
 import { valueReader } from './arrow-values.js';
@@ -31,10 +32,10 @@ export function parseStats(stats: string | null | undefined): FileStats | null {
 }
 
 /** Statistics per add.path of the adds a checkpoint holds in Parquet; null where a file has none. */
-export async function checkpointStats(state: CheckpointState): Promise<Map<string, FileStats | null>> {
+export async function checkpointStats(storage: Storage, state: CheckpointState): Promise<Map<string, FileStats | null>> {
   const stats = new Map<string, FileStats | null>();
   for (const file of state.parquetAddSources) {
-    const handle = await openParquet(file);
+    const handle = await openParquet(storage, file);
     try {
       const add = handle.schema.fields.find((f) => f.name === 'add');
       const addFields = ((add?.type.children ?? []) as Field[]).map((f) => f.name);

@@ -1,7 +1,7 @@
 // Reading a checkpoint (PROTOCOL.md "Checkpoints"): classic single-file, multi-part, and V2 (JSON or Parquet top
 // level, whose add actions may live in _delta_log/_sidecars). Only the columns a snapshot needs are decoded;
 // file statistics are read separately, on demand, by recordCounts().
-import { joinLocation, parentLocation } from '../../storage/storage.js';
+import { joinLocation, parentLocation, type Storage } from '../../storage/storage.js';
 import type { Action, AddFile, DeletionVectorDescriptor, Metadata, Protocol } from './actions.js';
 import { CheckpointParquet, type RowReader } from '../engine/checkpoint-parquet.js';
 import { readJsonActions } from './commit-file.js';
@@ -23,7 +23,7 @@ const NON_FILE_ACTIONS = ['protocol', 'metaData', 'sidecar'] as const;
 /** The partition values of every add of an unpartitioned table: one object, not one per file. */
 const NO_PARTITION_VALUES: AddFile['partitionValues'] = Object.freeze({});
 
-export async function readCheckpoint(ref: CheckpointRef): Promise<CheckpointState> {
+export async function readCheckpoint(storage: Storage, ref: CheckpointRef): Promise<CheckpointState> {
   const state: CheckpointState = { version: ref.version, protocol: null, metadata: null, adds: [], parquetAddSources: [] };
   const sidecars: string[] = [];
   const take = ({ adds, others }: PartActions): void => {
@@ -36,12 +36,12 @@ export async function readCheckpoint(ref: CheckpointRef): Promise<CheckpointStat
       if (action.sidecar) sidecars.push(action.sidecar.path);
     }
   };
-  (await readAll(ref.files, (file) => fileActions(file, true))).forEach(take);
+  (await readAll(ref.files, (file) => fileActions(storage, file, true))).forEach(take);
   state.parquetAddSources.push(...ref.files.filter((file) => !file.endsWith('.json')));
   // Sidecar paths are relative to _delta_log/_sidecars (PROTOCOL.md "Sidecar File Information").
   const sidecarDir = joinLocation(parentLocation(ref.files[0]), '_sidecars');
   const sidecarFiles = sidecars.map((sidecar) => resolveDataPath(sidecarDir, sidecar));
-  (await readAll(sidecarFiles, (file) => fileActions(file, false))).forEach(take);
+  (await readAll(sidecarFiles, (file) => fileActions(storage, file, false))).forEach(take);
   state.parquetAddSources.push(...sidecarFiles);
   return state;
 }
@@ -53,15 +53,15 @@ interface PartActions {
 }
 
 /** The actions of one part or sidecar (JSON or Parquet); `withNonFileActions`: protocol, metaData, sidecar too. */
-async function fileActions(file: string, withNonFileActions: boolean): Promise<PartActions> {
+async function fileActions(storage: Storage, file: string, withNonFileActions: boolean): Promise<PartActions> {
   const part: PartActions = { adds: [], others: [] };
   if (file.endsWith('.json')) {
-    for (const action of await readJsonActions(file)) {
+    for (const action of await readJsonActions(storage, file)) {
       if (action.add) part.adds.push(action.add);
       else part.others.push(action);
     }
   } else {
-    await readParquetActions(file, withNonFileActions, part);
+    await readParquetActions(storage, file, withNonFileActions, part);
   }
   return part;
 }
@@ -84,17 +84,17 @@ async function readAll(files: string[], read: (file: string) => Promise<PartActi
 }
 
 /** Only the checkpoint's metaData action: what time travel needs of the latest version, without its file list. */
-export async function readCheckpointMetadata(ref: CheckpointRef): Promise<Metadata | null> {
+export async function readCheckpointMetadata(storage: Storage, ref: CheckpointRef): Promise<Metadata | null> {
   let metadata: Metadata | null = null;
   const take = (action: Action): void => {
     if (action.metaData) metadata = action.metaData;
   };
   for (const file of ref.files) {
     if (file.endsWith('.json')) {
-      (await readJsonActions(file)).forEach(take);
+      (await readJsonActions(storage, file)).forEach(take);
       continue;
     }
-    const checkpoint = await CheckpointParquet.open(file);
+    const checkpoint = await CheckpointParquet.open(storage, file);
     if (!checkpoint.fields(['metaData'])) continue;
     await checkpoint.read([['metaData']]);
     takeNonFileActions(checkpoint, take, ['metaData']);
@@ -106,10 +106,10 @@ export async function readCheckpointMetadata(ref: CheckpointRef): Promise<Metada
  * numRecords per add.path from the stats of the adds a checkpoint holds in Parquet: from the JSON `stats` column, or
  * from `stats_parsed` when the writer stored statistics as a struct only. null where a file has no statistics.
  */
-export async function recordCounts(state: CheckpointState): Promise<Map<string, number | null>> {
+export async function recordCounts(storage: Storage, state: CheckpointState): Promise<Map<string, number | null>> {
   const counts = new Map<string, number | null>();
   for (const file of state.parquetAddSources) {
-    const checkpoint = await CheckpointParquet.open(file);
+    const checkpoint = await CheckpointParquet.open(storage, file);
     const addFields = checkpoint.fields(['add']);
     if (!addFields) continue;
     const columns = [['add', 'path']];
@@ -148,8 +148,8 @@ export function numRecordsOf(stats: string | null | undefined): number | null {
   }
 }
 
-async function readParquetActions(file: string, withNonFileActions: boolean, part: PartActions): Promise<void> {
-  const checkpoint = await CheckpointParquet.open(file);
+async function readParquetActions(storage: Storage, file: string, withNonFileActions: boolean, part: PartActions): Promise<void> {
+  const checkpoint = await CheckpointParquet.open(storage, file);
   const addFields = checkpoint.fields(['add']) ?? [];
   const nonFile = withNonFileActions ? NON_FILE_ACTIONS.filter((name) => checkpoint.fields([name]) && !checkpoint.allNull([name])) : [];
   // A field null (or empty) in every row is left unread: it reads as absent, as it is.

@@ -1,14 +1,13 @@
 // Reading one NNN.json commit (or a V2 checkpoint written as JSON): newline-delimited actions.
 import { DeltaportError } from '../../../shared/errors.js';
-import { locationName } from '../../storage/storage.js';
-import { storageFor } from '../../storage/store-resolver.js';
+import { locationName, type Storage } from '../../storage/storage.js';
 import type { Action } from './actions.js';
 import { corruptLog } from '../errors.js';
 
-export async function readJsonActions(file: string): Promise<Action[]> {
+export async function readJsonActions(storage: Storage, file: string): Promise<Action[]> {
   let text: string;
   try {
-    text = new TextDecoder().decode(await storageFor(file).read(file));
+    text = new TextDecoder().decode(await storage.read(file));
   } catch (err) {
     const cause = err instanceof DeltaportError ? err.message : (err as Error).message.split('\n')[0];
     throw corruptLog(`cannot read ${locationName(file)} in _delta_log: ${cause}`);

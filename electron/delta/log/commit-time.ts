@@ -3,7 +3,7 @@
 // monotonic, each commit at least 1 ms after the one before it (as Spark's DeltaHistoryManager does, since file times
 // can repeat or go backwards).
 import { DeltaportError } from '../../../shared/errors.js';
-import { storageFor } from '../../storage/store-resolver.js';
+import type { Storage } from '../../storage/storage.js';
 import type { CommitInfo, Metadata } from './actions.js';
 import { corruptLog, timestampOutOfRange } from '../errors.js';
 import type { LogListing } from './log-listing.js';
@@ -163,11 +163,10 @@ export class CommitClock {
 
 /** Modification times in whole ms, as object stores and Spark report them: from the listing where it gave them,
  * else from the storage, many at once where it can. */
-export async function fileMtimes(files: string[], listing: LogListing): Promise<number[]> {
+export async function fileMtimes(storage: Storage, files: string[], listing: LogListing): Promise<number[]> {
   const times = files.map((file) => listing.modified.get(file));
   const unlisted = files.filter((_, i) => times[i] === undefined);
   if (unlisted.length === 0) return times as number[];
-  const storage = storageFor(listing.logDir);
   let read: number[];
   try {
     read = storage.modifiedTimes

@@ -3,8 +3,7 @@
 // thousand files, reading the latest version starts from _last_checkpoint: one call lists the names from that
 // checkpoint on (a start key), and the listing says it is partial; whatever needs older versions lists the rest.
 import { DeltaportError } from '../../../shared/errors.js';
-import { joinLocation, type ListedObject } from '../../storage/storage.js';
-import { storageFor } from '../../storage/store-resolver.js';
+import { joinLocation, type ListedObject, type Storage } from '../../storage/storage.js';
 import { corruptLog, notADeltaTable, versionNotFound } from '../errors.js';
 
 export type CheckpointKind = 'classic' | 'multi-part' | 'v2';
@@ -46,17 +45,16 @@ const V2_CHECKPOINT =
 // When several complete checkpoints exist for one version, the one that is cheapest to read wins.
 const KIND_PREFERENCE: CheckpointKind[] = ['classic', 'v2', 'multi-part'];
 
-export async function listLog(tableRoot: string): Promise<LogListing> {
-  return parseListing(logFolder(tableRoot), await listLogFolder(tableRoot));
+export async function listLog(storage: Storage, tableRoot: string): Promise<LogListing> {
+  return parseListing(logFolder(tableRoot), await listLogFolder(storage, tableRoot));
 }
 
 function logFolder(tableRoot: string): string {
   return joinLocation(tableRoot, '_delta_log');
 }
 
-async function listLogFolder(tableRoot: string, startAfter?: string): Promise<ListedObject[]> {
+async function listLogFolder(storage: Storage, tableRoot: string, startAfter?: string): Promise<ListedObject[]> {
   const logDir = logFolder(tableRoot);
-  const storage = storageFor(logDir);
   try {
     const entries = await storage.list(logDir, startAfter);
     if (entries.length === 0 && startAfter === undefined && !(await storage.hasFolder(logDir))) {
@@ -78,16 +76,18 @@ async function listLogFolder(tableRoot: string, startAfter?: string): Promise<Li
 export class LogLister {
   private last: { stamp: string; listedAt: number; entries: ListedObject[]; listing: LogListing } | null = null;
 
-  constructor(private readonly tableRoot: string) {}
+  constructor(
+    private readonly storage: Storage,
+    private readonly tableRoot: string,
+  ) {}
 
   async list(): Promise<LogListing> {
     const listedAt = Date.now();
     const logDir = logFolder(this.tableRoot);
-    const storage = storageFor(logDir);
-    if (!storage.folderStamp) return this.listAfterLatest();
-    const dir = await storage.folderStamp(logDir);
+    if (!this.storage.folderStamp) return this.listAfterLatest();
+    const dir = await this.storage.folderStamp(logDir);
     if (dir && this.last?.stamp === dir.stamp && this.last.listedAt - dir.modifiedMs > 2000) return this.last.listing;
-    const entries = await listLogFolder(this.tableRoot);
+    const entries = await listLogFolder(this.storage, this.tableRoot);
     const listing = parseListing(logDir, entries);
     this.last = dir ? { stamp: dir.stamp, listedAt, entries, listing } : null;
     return listing;
@@ -98,12 +98,11 @@ export class LogLister {
    * its checkpoint is gone, the whole folder is listed. */
   async listFromLastCheckpoint(): Promise<LogListing> {
     const logDir = logFolder(this.tableRoot);
-    const storage = storageFor(logDir);
-    if (storage.folderStamp) return this.list();
+    if (this.storage.folderStamp) return this.list();
     if (this.last) return this.listAfterLatest(true);
-    const hint = await lastCheckpointVersion(logDir);
+    const hint = await lastCheckpointVersion(this.storage, logDir);
     if (hint === null) return this.list();
-    const entries = await listLogFolder(this.tableRoot, versionPrefix(hint));
+    const entries = await listLogFolder(this.storage, this.tableRoot, versionPrefix(hint));
     const tail = entries.length > 0 ? parseTail(logDir, entries, hint) : null;
     if (!tail) return this.list();
     this.last = { stamp: '', listedAt: 0, entries, listing: tail };
@@ -114,12 +113,12 @@ export class LogLister {
   private async listAfterLatest(partialOk = false): Promise<LogListing> {
     const logDir = logFolder(this.tableRoot);
     if (!this.last || (!partialOk && !this.last.listing.complete)) {
-      const entries = await listLogFolder(this.tableRoot);
+      const entries = await listLogFolder(this.storage, this.tableRoot);
       this.last = { stamp: '', listedAt: 0, entries, listing: parseListing(logDir, entries) };
       return this.last.listing;
     }
     // The bare version number sorts before every file of that version (its checkpoints and its commit).
-    const newer = await listLogFolder(this.tableRoot, versionPrefix(this.last.listing.latest));
+    const newer = await listLogFolder(this.storage, this.tableRoot, versionPrefix(this.last.listing.latest));
     const seen = new Set(this.last.entries.map((e) => e.name));
     if (newer.every((e) => seen.has(e.name))) return this.last.listing;
     const known = new Set(newer.map((e) => e.name));
@@ -131,10 +130,10 @@ export class LogLister {
 }
 
 /** The version _last_checkpoint names, or null when it is absent or unreadable. */
-async function lastCheckpointVersion(logDir: string): Promise<number | null> {
+async function lastCheckpointVersion(storage: Storage, logDir: string): Promise<number | null> {
   const file = joinLocation(logDir, '_last_checkpoint');
   try {
-    const { version } = JSON.parse(new TextDecoder().decode(await storageFor(file).read(file))) as { version?: unknown };
+    const { version } = JSON.parse(new TextDecoder().decode(await storage.read(file))) as { version?: unknown };
     return typeof version === 'number' && Number.isInteger(version) && version >= 0 ? version : null;
   } catch {
     return null;

@@ -6,8 +6,7 @@
 // A file is a version byte (1) followed by entries: size (u32 big-endian), bitmap, CRC-32 of the bitmap (big-endian).
 import { crc32 } from 'node:zlib';
 import { DeltaportError } from '../../../shared/errors.js';
-import { isNotFound, joinLocation, StorageError } from '../../storage/storage.js';
-import { storageFor } from '../../storage/store-resolver.js';
+import { isNotFound, joinLocation, StorageError, type Storage } from '../../storage/storage.js';
 import { absoluteLocation } from '../log/log-paths.js';
 import type { DeletionVectorDescriptor } from '../log/actions.js';
 import { concat, parseRoaringBitmapArray, serializeRoaringBitmapArray } from './roaring.js';
@@ -17,8 +16,8 @@ const FORMAT_VERSION = 1;
 const UUID_Z85_LENGTH = 20;
 
 /** The deleted row indexes of one data file, sorted; the checksum and cardinality are verified. */
-export async function loadDeletionVector(tableRoot: string, dv: DeletionVectorDescriptor): Promise<Float64Array> {
-  const bitmap = dv.storageType === 'i' ? inlineBitmap(dv) : await storedBitmap(deletionVectorPath(tableRoot, dv), dv);
+export async function loadDeletionVector(storage: Storage, tableRoot: string, dv: DeletionVectorDescriptor): Promise<Float64Array> {
+  const bitmap = dv.storageType === 'i' ? inlineBitmap(dv) : await storedBitmap(storage, deletionVectorPath(tableRoot, dv), dv);
   const rows = parseRoaringBitmapArray(bitmap);
   if (rows.length !== dv.cardinality) {
     throw new DeltaportError(
@@ -56,11 +55,11 @@ function inlineBitmap(dv: DeletionVectorDescriptor): Uint8Array {
   return bytes.subarray(0, dv.sizeInBytes);
 }
 
-async function storedBitmap(file: string, dv: DeletionVectorDescriptor): Promise<Uint8Array> {
+async function storedBitmap(storage: Storage, file: string, dv: DeletionVectorDescriptor): Promise<Uint8Array> {
   const offset = dv.offset ?? 1;
   let frame: Uint8Array;
   try {
-    frame = await storageFor(file).readRange(file, offset, dv.sizeInBytes + 8);
+    frame = await storage.readRange(file, offset, dv.sizeInBytes + 8);
   } catch (err) {
     if (isNotFound(err)) throw new DeltaportError('MISSING_FILE', `deletion vector file is missing: ${file}`);
     if (err instanceof StorageError && err.reason === 'truncated') throw badFile(file, 'the file ends before the deletion vector does');

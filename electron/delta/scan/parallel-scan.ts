@@ -3,8 +3,8 @@
 // buffers and are read zero-copy. A cancel or an early stop ends the thread at once.
 import { tableFromIPC, type RecordBatch } from 'apache-arrow';
 import { DeltaportError } from '../../../shared/errors.js';
+import { registeredEngine } from '../engine/engine-context.js';
 import { startWorker } from '../../threads/start-worker.js';
-import { exportStoreOptions } from '../../storage/store-options.js';
 import type { BatchPart, ScanJob, ScanToConsumer } from './scan-messages.js';
 import { checkCancelled, type ScanBatch, type ScanOptions } from './scan-types.js';
 import type { Snapshot } from '../snapshot.js';
@@ -18,9 +18,11 @@ const READ_AHEAD = 16;
 const YOUNG_GENERATION_MB = 4;
 
 export async function* parallelScan(snapshot: Snapshot, options: ScanOptions = {}): AsyncGenerator<ScanBatch> {
-  const { signal, ...rest } = options;
+  const { signal, engine = registeredEngine, ...rest } = options;
   checkCancelled(signal);
-  const job: ScanJob = { snapshot, options: rest, readAhead: READ_AHEAD, storeOptions: exportStoreOptions() };
+  const settings = engine.settings();
+  if (!settings) throw new DeltaportError('INTERNAL', 'this engine reads from its own thread only: scan it with scan()');
+  const job: ScanJob = { snapshot, options: rest, readAhead: READ_AHEAD, engine: settings };
   const worker = startWorker('delta/scan/scan-worker', {
     workerData: job,
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },

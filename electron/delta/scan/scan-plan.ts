@@ -7,6 +7,7 @@ import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
 import type { Expr } from '../../../shared/expression/index.js';
 import { constantData } from '../engine/arrow-data.js';
+import { registeredEngine, type EngineContext } from '../engine/engine-context.js';
 import { selectFields, toArrowField, toArrowType } from './arrow-types.js';
 import { columnMappingMode, findFileField, physicalName, type ColumnMappingMode } from '../column-mapping.js';
 import { loadDeletionVector } from './deletion-vectors.js';
@@ -29,6 +30,7 @@ export interface ScanPlan {
   batchSize: number;
   signal?: AbortSignal;
   rowGroupFilter?: Expr;
+  engine: EngineContext;
 }
 
 export function planScan(snapshot: Snapshot, options: ScanOptions, batchSize: number): ScanPlan {
@@ -43,6 +45,7 @@ export function planScan(snapshot: Snapshot, options: ScanOptions, batchSize: nu
     batchSize,
     signal: options.signal,
     rowGroupFilter: options.rowGroupFilter,
+    engine: options.engine ?? registeredEngine,
   };
 }
 
@@ -66,12 +69,15 @@ export interface FilePlan {
 
 export async function planFile(snapshot: Snapshot, plan: ScanPlan, fileIndex: number): Promise<FilePlan> {
   const file = snapshot.files[fileIndex];
-  const deleted = file.add.deletionVector ? await loadDeletionVector(snapshot.tableRoot, file.add.deletionVector) : NO_DELETIONS;
+  const deleted = file.add.deletionVector
+    ? await loadDeletionVector(plan.engine.storage(snapshot.tableRoot), snapshot.tableRoot, file.add.deletionVector)
+    : NO_DELETIONS;
   const constants = partitionConstants(plan, file);
-  const handle = await openParquet(file.absolutePath);
+  const storage = plan.engine.storage(file.absolutePath);
+  const handle = await openParquet(storage, file.absolutePath);
   try {
     const skippedGroups = plan.rowGroupFilter
-      ? await skippedRowGroups(file, plan.rowGroupFilter, {
+      ? await skippedRowGroups(storage, file, plan.rowGroupFilter, {
           fields: snapshot.schema.fields,
           partitionColumns: plan.partitions,
           mode: plan.mode,

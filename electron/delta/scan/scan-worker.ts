@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Table, tableToIPC, type RecordBatch } from 'apache-arrow';
 import { toErrorValue } from '../../../shared/errors.js';
-import { importStoreOptions } from '../../storage/store-options.js';
+import { engineFrom } from '../engine/engine-context.js';
 import { concatBatches } from '../engine/concat-batches.js';
 import type { BatchPart, ScanJob, ScanToConsumer } from './scan-messages.js';
 import { scan } from './scan.js';
@@ -16,7 +16,7 @@ const SMALL_BATCH_ROWS = 256;
 const port = parentPort;
 if (!port) throw new Error('scan-worker.ts must run in a worker thread');
 const job = workerData as ScanJob;
-importStoreOptions(job.storeOptions);
+const engine = engineFrom(job.engine);
 let credits = job.readAhead;
 let granted: (() => void) | null = null;
 
@@ -32,7 +32,7 @@ let heldRows = 0;
 
 async function run(): Promise<void> {
   const groupRows = job.options.batchSize ?? SMALL_BATCH_ROWS;
-  for await (const { batch, end, bytesDone, filesDone } of scan(job.snapshot, job.options)) {
+  for await (const { batch, end, bytesDone, filesDone } of scan(job.snapshot, { ...job.options, engine })) {
     const part = { rows: batch.numRows, end, bytesDone, filesDone };
     if (batch.numRows >= SMALL_BATCH_ROWS) {
       await flush();

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StructType } from '../../../../shared/delta-schema.js';
 import { compileFilter } from '../../../../shared/expression/index.js';
 import { skippedRowGroups } from '../../../../electron/delta/filter/row-group-skipping.js';
+import { LocalStorage } from '../../../../electron/storage/local-storage.js';
 import { openSource } from '../../../../electron/delta/source.js';
 import { parallelScan } from '../../../../electron/delta/scan/parallel-scan.js';
 import { scan } from '../../../../electron/delta/scan/scan.js';
@@ -14,6 +15,8 @@ import type { ScanBatch, ScanPosition } from '../../../../electron/delta/scan/sc
 import { DeltaTableWriter } from '../../../support/delta-writer/table-writer.js';
 import { duck, sqlText } from '../../../support/duckdb.js';
 import { scratchFolders } from '../log-files.js';
+
+const local = new LocalStorage();
 
 const scratch = scratchFolders('row-groups');
 afterAll(() => scratch.removeAll());
@@ -80,6 +83,7 @@ describe('row-group skipping', () => {
       const compiled = compileFilter(filter, SCHEMA);
       if (!compiled.ok) throw new Error(compiled.message);
       const skipped = await skippedRowGroups(
+        local,
         { add: { path: '', partitionValues: {}, size: 0, modificationTime: 0, dataChange: true }, absolutePath: file },
         compiled.expr,
         {

@@ -5,6 +5,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCheckpoint, recordCounts } from '../../../../electron/delta/log/checkpoint-reader.js';
+import { LocalStorage } from '../../../../electron/storage/local-storage.js';
+
+const local = new LocalStorage();
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../fixtures/checkpoints');
 type Expected = { actions: Record<string, unknown>[]; numRecords: Record<string, number> };
@@ -14,13 +17,13 @@ describe.each(Object.entries(expected))('%s', (name, { actions, numRecords }) =>
   const ref = { version: 0, kind: 'classic' as const, files: [path.join(FIXTURES, name)] };
 
   it('reads protocol, metaData and every add as pyarrow does', async () => {
-    const state = await readCheckpoint(ref);
+    const state = await readCheckpoint(local, ref);
     expect(state.protocol).toEqual(actions.find((a) => a.protocol)?.protocol);
     expect(state.metadata).toEqual(actions.find((a) => a.metaData)?.metaData);
     expect(state.adds).toEqual(actions.filter((a) => a.add).map((a) => ({ ...(a.add as object), dataChange: false })));
   });
 
   it('counts the records of each file from its stats', async () => {
-    expect(Object.fromEntries(await recordCounts(await readCheckpoint(ref)))).toEqual(numRecords);
+    expect(Object.fromEntries(await recordCounts(local, await readCheckpoint(local, ref)))).toEqual(numRecords);
   });
 });

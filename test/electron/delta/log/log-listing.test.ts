@@ -3,6 +3,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { part, scratchFolders, v } from '../log-files.js';
 import { listLog, LogLister, segmentFor, segmentWithoutCheckpoint } from '../../../../electron/delta/log/log-listing.js';
+import { LocalStorage } from '../../../../electron/storage/local-storage.js';
+
+const local = new LocalStorage();
 
 const scratch = scratchFolders('listing');
 afterEach(() => scratch.removeAll());
@@ -31,7 +34,7 @@ describe('listLog', () => {
       'README',
       `${v(2)}.checkpoint.parquet`,
     ]);
-    const listing = await listLog(root);
+    const listing = await listLog(local, root);
     expect([...listing.commits.keys()].sort()).toEqual([0, 1, 2, 3]);
     expect(listing.commits.get(2)).toBe(path.join(root, '_delta_log', `${v(2)}.json`));
     expect(listing.checkpoints).toEqual([
@@ -42,7 +45,7 @@ describe('listLog', () => {
 
   it('gives every commit of an unbroken run, and no other, as a map of the files written would', async () => {
     const root = logWith([...commits(3, 40), `${v(3)}.checkpoint.parquet`, `${v(20)}.checkpoint.parquet`, `${v(7)}.crc`]);
-    const listing = await listLog(root);
+    const listing = await listLog(local, root);
     const written = commits(3, 40).map((name) => [Number(name.slice(0, 20)), path.join(root, '_delta_log', name)]);
     expect([...listing.commits]).toEqual(written);
     expect(listing.commits.size).toBe(38);
@@ -63,7 +66,7 @@ describe('listLog', () => {
       `${v(5)}.checkpoint.${part(2)}.${part(2)}.parquet`,
       `${v(5)}.checkpoint.${part(1)}.${part(2)}.parquet`,
     ]);
-    const listing = await listLog(root);
+    const listing = await listLog(local, root);
     expect(listing.checkpoints.map((c) => [c.version, c.kind])).toEqual([[5, 'multi-part']]);
     expect(listing.checkpoints[0].files.map((f) => path.basename(f))).toEqual([
       `${v(5)}.checkpoint.${part(1)}.${part(2)}.parquet`,
@@ -80,7 +83,7 @@ describe('listLog', () => {
       `${v(8)}.checkpoint.${UUID}.parquet`,
       `${v(8)}.checkpoint.parquet`,
     ]);
-    const listing = await listLog(root);
+    const listing = await listLog(local, root);
     expect(listing.checkpoints.map((c) => [c.version, c.kind, path.basename(c.files[0])])).toEqual([
       [4, 'v2', `${v(4)}.checkpoint.${UUID}.json`],
       [6, 'v2', `${v(6)}.checkpoint.${UUID}.parquet`],
@@ -89,7 +92,7 @@ describe('listLog', () => {
   });
 
   it('starts the readable range at the oldest checkpoint followed by unbroken commits', async () => {
-    const listing = await listLog(logWith([...commits(5, 12), `${v(5)}.checkpoint.parquet`, `${v(10)}.checkpoint.parquet`]));
+    const listing = await listLog(local, logWith([...commits(5, 12), `${v(5)}.checkpoint.parquet`, `${v(10)}.checkpoint.parquet`]));
     expect([listing.earliest, listing.latest]).toEqual([5, 12]);
     expect(() => segmentFor(listing, 4)).toThrow('no version 4: this table has versions 5 to 12');
     expect(() => segmentFor(listing, 13)).toThrow('no version 13: this table has versions 5 to 12');
@@ -97,7 +100,7 @@ describe('listLog', () => {
   });
 
   it('chooses the newest checkpoint at or below the version, then the commits after it', async () => {
-    const listing = await listLog(logWith([...commits(0, 7), `${v(2)}.checkpoint.parquet`, `${v(5)}.checkpoint.parquet`]));
+    const listing = await listLog(local, logWith([...commits(0, 7), `${v(2)}.checkpoint.parquet`, `${v(5)}.checkpoint.parquet`]));
     expect(segmentFor(listing, 1).checkpoint).toBeNull();
     expect(segmentFor(listing, 1).commitVersions).toEqual([0, 1]);
     expect([segmentFor(listing, 4).checkpoint?.version, segmentFor(listing, 4).commitVersions]).toEqual([2, [3, 4]]);
@@ -106,11 +109,11 @@ describe('listLog', () => {
   });
 
   it('finds an older starting point for a version whose checkpoint is unreadable', async () => {
-    const listing = await listLog(logWith([...commits(3, 9), `${v(2)}.checkpoint.parquet`, `${v(5)}.checkpoint.parquet`]));
+    const listing = await listLog(local, logWith([...commits(3, 9), `${v(2)}.checkpoint.parquet`, `${v(5)}.checkpoint.parquet`]));
     const older = segmentWithoutCheckpoint(listing, segmentFor(listing, 7));
     expect([older?.checkpoint?.version, older?.commitVersions]).toEqual([2, [3, 4, 5, 6, 7]]);
     expect(older && segmentWithoutCheckpoint(listing, older)).toBeNull();
-    const fromZero = await listLog(logWith([...commits(0, 4), `${v(3)}.checkpoint.parquet`]));
+    const fromZero = await listLog(local, logWith([...commits(0, 4), `${v(3)}.checkpoint.parquet`]));
     expect(segmentWithoutCheckpoint(fromZero, segmentFor(fromZero, 4))).toEqual({
       version: 4,
       checkpoint: null,
@@ -119,41 +122,41 @@ describe('listLog', () => {
   });
 
   it('bridges a gap in the commits only with a checkpoint after it', async () => {
-    const bridged = await listLog(logWith([...commits(0, 3), ...commits(6, 8), `${v(5)}.checkpoint.parquet`]));
+    const bridged = await listLog(local, logWith([...commits(0, 3), ...commits(6, 8), `${v(5)}.checkpoint.parquet`]));
     expect([bridged.earliest, bridged.latest]).toEqual([5, 8]);
-    await expect(listLog(logWith([...commits(0, 3), ...commits(5, 7)]))).rejects.toMatchObject({
+    await expect(listLog(local, logWith([...commits(0, 3), ...commits(5, 7)]))).rejects.toMatchObject({
       code: 'CORRUPT_LOG',
       message: 'cannot rebuild version 7: commit 4 is missing from _delta_log and no checkpoint follows it',
     });
-    await expect(listLog(logWith([...commits(0, 3), ...commits(5, 7), `${v(2)}.checkpoint.parquet`]))).rejects.toThrow(
+    await expect(listLog(local, logWith([...commits(0, 3), ...commits(5, 7), `${v(2)}.checkpoint.parquet`]))).rejects.toThrow(
       /commit 4 is missing/,
     );
-    await expect(listLog(logWith(commits(3, 5)))).rejects.toThrow(
+    await expect(listLog(local, logWith(commits(3, 5)))).rejects.toThrow(
       'cannot rebuild version 5: commit 2 is missing from _delta_log and no checkpoint follows it',
     );
   });
 
   it('reads a log that has only a checkpoint', async () => {
-    const listing = await listLog(logWith([`${v(108)}.checkpoint.parquet`]));
+    const listing = await listLog(local, logWith([`${v(108)}.checkpoint.parquet`]));
     expect([listing.earliest, listing.latest]).toEqual([108, 108]);
     expect(segmentFor(listing, 108).commitVersions).toEqual([]);
   });
 
   it('refuses a folder without a log, or with an empty one', async () => {
     const empty = logWith(['_last_checkpoint', `${v(0)}.crc`]);
-    await expect(listLog(empty)).rejects.toMatchObject({
+    await expect(listLog(local, empty)).rejects.toMatchObject({
       code: 'NOT_A_DELTA_TABLE',
       message: `not a Delta table: ${path.join(empty, '_delta_log')} holds no commits or checkpoints`,
     });
     const bare = scratch.make();
-    await expect(listLog(bare)).rejects.toThrow(`not a Delta table: ${bare} has no _delta_log folder`);
+    await expect(listLog(local, bare)).rejects.toThrow(`not a Delta table: ${bare} has no _delta_log folder`);
   });
 });
 
 describe('LogLister', () => {
   it('sees commits added after an earlier listing', async () => {
     const root = logWith(commits(0, 1));
-    const lister = new LogLister(root);
+    const lister = new LogLister(local, root);
     expect((await lister.list()).latest).toBe(1);
     writeFileSync(path.join(root, '_delta_log', `${v(2)}.json`), '');
     expect((await lister.list()).latest).toBe(2);
@@ -166,7 +169,7 @@ describe('LogLister', () => {
     const logDir = path.join(root, '_delta_log');
     const hourAgo = Date.now() / 1000 - 3600;
     utimesSync(logDir, hourAgo, hourAgo);
-    const lister = new LogLister(root);
+    const lister = new LogLister(local, root);
     expect((await lister.list()).latest).toBe(1);
     expect((await lister.list()).latest).toBe(1);
     writeFileSync(path.join(logDir, `${v(2)}.json`), '');

@@ -13,6 +13,9 @@ import {
   storedDescriptor,
 } from '../../../../electron/delta/scan/deletion-vectors.js';
 import { tablePath } from '../../../support/tables.js';
+import { LocalStorage } from '../../../../electron/storage/local-storage.js';
+
+const local = new LocalStorage();
 
 // From table-with-dv-small/_delta_log/00000000000000000001.json (DELETE ... value IN (0, 9)).
 const SMALL_DV: DeletionVectorDescriptor = {
@@ -27,7 +30,7 @@ describe('deletion vectors', () => {
   it('loads the stored deletion vector of table-with-dv-small', async () => {
     const root = tablePath('table-with-dv-small');
     expect(deletionVectorPath(root, SMALL_DV)).toBe(path.join(root, 'deletion_vector_61d16c75-6994-46b7-a15b-8b538852e50e.bin'));
-    expect(Array.from(await loadDeletionVector(root, SMALL_DV))).toEqual([0, 9]);
+    expect(Array.from(await loadDeletionVector(local, root, SMALL_DV))).toEqual([0, 9]);
   });
 
   it('reads the second entry of a shared file (cdf-table-with-cdc-and-dvs, offset 43)', async () => {
@@ -39,7 +42,7 @@ describe('deletion vectors', () => {
       sizeInBytes: 34,
       cardinality: 1,
     };
-    expect(await loadDeletionVector(root, dv)).toHaveLength(1);
+    expect(await loadDeletionVector(local, root, dv)).toHaveLength(1);
   });
 
   it('fails on a checksum mismatch, a wrong cardinality and a missing file', async () => {
@@ -48,10 +51,10 @@ describe('deletion vectors', () => {
     const bytes = readFileSync(path.join(tablePath('table-with-dv-small'), name));
     bytes[bytes.length - 6] ^= 1; // a bit of the bitmap body
     writeFileSync(path.join(dir, name), bytes);
-    await expect(loadDeletionVector(dir, SMALL_DV)).rejects.toThrow(/checksum mismatch/);
+    await expect(loadDeletionVector(local, dir, SMALL_DV)).rejects.toThrow(/checksum mismatch/);
     copyFileSync(path.join(tablePath('table-with-dv-small'), name), path.join(dir, name));
-    await expect(loadDeletionVector(dir, { ...SMALL_DV, cardinality: 3 })).rejects.toThrow(/holds 2 rows but the log says 3/);
-    await expect(loadDeletionVector(tmpdir(), SMALL_DV)).rejects.toMatchObject({ code: 'MISSING_FILE' });
+    await expect(loadDeletionVector(local, dir, { ...SMALL_DV, cardinality: 3 })).rejects.toThrow(/holds 2 rows but the log says 3/);
+    await expect(loadDeletionVector(local, tmpdir(), SMALL_DV)).rejects.toMatchObject({ code: 'MISSING_FILE' });
   });
 
   it('writes files and descriptors that read back: u with a prefix, p as a file URI, i inline', async () => {
@@ -66,10 +69,10 @@ describe('deletion vectors', () => {
     writeFileSync(path.join(root, 'ab', deletionVectorFileName(uuid)), bytes);
     for (const [i, rows] of sets.entries()) {
       const u = storedDescriptor(uuid, entries[i], 'ab');
-      expect(Array.from(await loadDeletionVector(root, u))).toEqual(rows);
+      expect(Array.from(await loadDeletionVector(local, root, u))).toEqual(rows);
       const p: DeletionVectorDescriptor = { ...u, storageType: 'p', pathOrInlineDv: pathToFileURL(deletionVectorPath(root, u)).href };
-      expect(Array.from(await loadDeletionVector('/elsewhere', p))).toEqual(rows);
-      expect(Array.from(await loadDeletionVector(root, inlineDescriptor(rows)))).toEqual(rows);
+      expect(Array.from(await loadDeletionVector(local, '/elsewhere', p))).toEqual(rows);
+      expect(Array.from(await loadDeletionVector(local, root, inlineDescriptor(rows)))).toEqual(rows);
     }
   });
 });

@@ -10,6 +10,7 @@ import type { AddFile, DeletionVectorDescriptor } from '../../../../electron/del
 import { inlineDescriptor } from '../../../../electron/delta/scan/deletion-vectors.js';
 import { outputSchema } from '../../../../electron/delta/scan/arrow-types.js';
 import { openParquet } from '../../../../electron/delta/engine/parquet-file.js';
+import { LocalStorage } from '../../../../electron/storage/local-storage.js';
 import { scan } from '../../../../electron/delta/scan/scan.js';
 import type { ScanBatch, ScanOptions } from '../../../../electron/delta/scan/scan-types.js';
 import type { Snapshot } from '../../../../electron/delta/snapshot.js';
@@ -144,7 +145,7 @@ describe('scan', () => {
         },
       ],
     );
-    const handle = await openParquet(snapshot.files[0].absolutePath);
+    const handle = await openParquet(new LocalStorage(), snapshot.files[0].absolutePath);
     // The writer indexes its pages, so the group is read in parts.
     expect([handle.rowGroupRows, await handle.pagesIndexed(0)]).toEqual([[rows], true]);
     handle.close();
