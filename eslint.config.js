@@ -1,6 +1,6 @@
 // One linter for the whole tree: typescript-eslint's recommended rules over electron/, renderer/, shared/ and test/,
 // the rules of hooks and the accessibility rules over the React code, and the design's import boundaries
-// (../shared/DESIGN.md, "Where things live"): what each folder may import is checked here, not left to review.
+// (docs/architecture.md, "Layers"): what each folder may import is checked here, not left to review.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
@@ -45,6 +45,22 @@ const electronFolder = {
 };
 const rendererFolder = { regex: '^\\.\\.?/(\\.\\./)*renderer/', message: 'shared/ is the contract both sides use; it imports neither' };
 
+// The main process's layers (docs/architecture.md): storage under the reader, the reader under the sinks, the export,
+// the jobs and the app. An import that points upward fails here, not in review.
+const readerUpward = {
+  regex: '^(\\.\\./)+(sinks|export|jobs|app|cli|server|handoff|state)/',
+  message: 'the reader (electron/delta/) is a library under the sinks, the export, the jobs and the app: it never imports them',
+};
+const readerInternals = {
+  regex: '^(\\.\\./)+delta/(?!engine/|scan/scan-types\\.js$)',
+  message:
+    "a sink takes the reader's batches (delta/scan/scan-types.ts) and its Parquet and Arrow engine (delta/engine/), nothing else of it",
+};
+const storageUpward = {
+  regex: '^\\.\\./(?!\\.\\./shared/)',
+  message: 'electron/storage/ is the bottom layer: it imports only shared/, Node and npm packages',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-output/**', 'renderer/dist/**'] },
   js.configs.recommended,
@@ -61,6 +77,9 @@ export default tseslint.config(
     rules: restrictImports(sqliteBinding, electronOutsideEntries),
   },
   { files: ['electron/native/sqlite-binding.ts'], rules: restrictImports(electronOutsideEntries) },
+  { files: ['electron/delta/**/*.ts'], rules: restrictImports(sqliteBinding, electronOutsideEntries, readerUpward) },
+  { files: ['electron/sinks/**/*.ts'], rules: restrictImports(sqliteBinding, electronOutsideEntries, readerInternals) },
+  { files: ['electron/storage/**/*.ts'], rules: restrictImports(sqliteBinding, electronOutsideEntries, storageUpward) },
   { files: ELECTRON_ENTRIES, rules: restrictImports(sqliteBinding) },
   {
     files: ['renderer/src/**/*.{ts,tsx}'],

@@ -2,8 +2,9 @@
 // in dist/ into single files written over those entries, with shared code in dist/electron/chunks/. Why: a cold
 // `deltaport preview` spent most of its time resolving and compiling ~200 ES modules, 158 of them apache-arrow's.
 // Everything else in dist/ (the Electron main process, the benchmark) keeps running tsc's files unchanged.
-// Every output file sits one folder below dist/electron/, as its original module did, which is how bundled code still
-// finds files from its own location (threads/start-worker.ts: the worker entries); no path is rewritten. The CLI's
+// Every entry is written where its original module was, and every chunk one folder below dist/electron/, which is how
+// bundled code still finds files from its own location (threads/start-worker.ts: the worker entries); no path is
+// rewritten. The CLI's
 // entry is then made executable, its first line chosen for this machine (cliExecutable).
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { defineConfig, type Plugin } from 'vite';
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const outDir = path.join(dist, 'electron');
 const chunks = 'chunks';
-const entries = { 'cli/bin': 'cli/bin.js', 'jobs/worker': 'jobs/worker.js', 'delta/scan-worker': 'delta/scan-worker.js' };
+const entries = { 'cli/bin': 'cli/bin.js', 'jobs/worker': 'jobs/worker.js', 'delta/scan/scan-worker': 'delta/scan/scan-worker.js' };
 
 // Loaded from node_modules at run time: native addons, the .wasm that parquet-wasm reads from beside its own file,
 // and pg, whose optional native binding is looked up dynamically.

@@ -2,7 +2,7 @@
 // paired by key columns when asked) or the change data feed of a range of commits. The spec and its rules that need
 // no table live here, for the host's boundary (shared/api-schemas.ts) and the window alike; the rules that need the
 // table (the versions exist, the feed is recorded, the key columns are columns) are the engine's
-// (electron/delta/change/change-source.ts).
+// (electron/export/change-source.ts).
 import * as v from 'valibot';
 import { isExactlyOnce, type SinkSpec } from './sink-spec.js';
 import { versionSchema, type DeltaSourceSpec } from './source-spec.js';

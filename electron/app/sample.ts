@@ -3,7 +3,7 @@
 // something to open at once. An existing copy is kept.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parseJsonActions } from '../delta/commit-file.js';
+import { parseJsonActions } from '../delta/log/commit-file.js';
 import { setModificationTime } from './modification-time.js';
 import { packageRoot } from './package-root.js';
 

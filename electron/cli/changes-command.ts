@@ -2,7 +2,7 @@
 // table's change data feed over those versions, with Delta's _change_type, _commit_version and _commit_timestamp,
 // printed or exported like a snapshot.
 import { changeFeed } from '../delta/change/change-feed.js';
-import { openChangeSource } from '../delta/change/change-source.js';
+import { openChangeSource } from '../export/change-source.js';
 import { exportRows, SINK_FLAGS } from './export-command.js';
 import { parseArgs } from './args.js';
 import { versionRangeFlags, writeRows } from './batch-output.js';

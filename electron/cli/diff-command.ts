@@ -2,7 +2,7 @@
 // changed between two versions: schema, properties, protocol, files, and the rows added and removed
 // (electron/delta/change/), printed or exported like a snapshot.
 import { rowsFromText, type VersionChange } from '../../shared/table-info.js';
-import { openChangeSource } from '../delta/change/change-source.js';
+import { openChangeSource } from '../export/change-source.js';
 import { checkPairKeys, diffSnapshots, pairedRows } from '../delta/change/snapshot-diff.js';
 import { exportRows, SINK_FLAGS } from './export-command.js';
 import { listFlag, parseArgs } from './args.js';

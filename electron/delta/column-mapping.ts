@@ -4,7 +4,7 @@
 import type * as arrow from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
-import type { Metadata } from './actions.js';
+import type { Metadata } from './log/actions.js';
 
 export type ColumnMappingMode = 'none' | 'name' | 'id';
 

@@ -2,7 +2,6 @@
 // them) cannot be read; the message says so and which versions still can, found by checking every readable
 // version's file list against the disk. Only on that failure: it replays each version.
 import { DeltaportError } from '../../shared/errors.js';
-import { storageFor } from '../storage/storage.js';
 import { missingFile } from './errors.js';
 import type { DeltaTable } from './table.js';
 
@@ -17,7 +16,8 @@ export async function missingDataError(table: DeltaTable, version: number, err: 
     if (!known)
       present.set(
         file,
-        (known = storageFor(file)
+        (known = table.engine
+          .storage(file)
           .stat(file)
           .then(
             () => true,

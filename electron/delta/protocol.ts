@@ -1,5 +1,5 @@
 // Which tables this reader may read (PROTOCOL.md "Protocol Evolution" and "Table Features").
-import type { Protocol } from './actions.js';
+import type { Protocol } from './log/actions.js';
 import { unsupportedProtocol } from './errors.js';
 
 export const MAX_READER_VERSION = 3;

@@ -1,6 +1,6 @@
 // A snapshot is the table's state at one version: the result of replaying its log (see table.ts).
 import type { StructType } from '../../shared/delta-schema.js';
-import type { AddFile, Metadata, Protocol } from './actions.js';
+import type { AddFile, Metadata, Protocol } from './log/actions.js';
 
 export interface LiveFile {
   add: AddFile;

@@ -7,13 +7,14 @@ import type { Schema } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { DeltaSourceSpec, OptionValue } from '../../shared/source-spec.js';
-import { outputSchema, selectFields } from './arrow-types.js';
+import { outputSchema, selectFields } from './scan/arrow-types.js';
 import { compileFilter } from '../../shared/expression/index.js';
 import { filterBatches, planFilter, scanColumns, type FilterPlan } from './filter/filtered-scan.js';
-import type { ScanBatch, ScanOptions, ScanPosition } from './scan-types.js';
+import type { ScanBatch, ScanOptions, ScanPosition } from './scan/scan-types.js';
 import type { Snapshot } from './snapshot.js';
 import { DeltaSourceValidationError, openSpecSnapshot } from './source-snapshot.js';
-import type { DeltaTable } from './table.js';
+import { DeltaTable } from './table.js';
+import type { EngineContext } from './engine/engine-context.js';
 
 export { DeltaSourceValidationError } from './source-snapshot.js';
 
@@ -32,15 +33,19 @@ export interface DeltaSource {
   batches(opts?: { signal?: AbortSignal; limit?: number; resumeFrom?: ScanPosition }): AsyncGenerator<ScanBatch>;
 }
 
-export function forTable(tablePath: string): DeltaSourceBuilder {
-  return new DeltaSourceBuilder(tablePath);
+/** `engine`: where the table's files are read from (engine/engine-context.ts); the registered one when absent. */
+export function forTable(tablePath: string, engine?: EngineContext): DeltaSourceBuilder {
+  return new DeltaSourceBuilder(tablePath, engine);
 }
 
 export class DeltaSourceBuilder {
   private names: string[] | null | undefined;
   private readonly options: Record<string, OptionValue> = {};
 
-  constructor(private readonly tablePath: string) {}
+  constructor(
+    private readonly tablePath: string,
+    private readonly engine?: EngineContext,
+  ) {}
 
   /** Columns to read, in this order: a list, or the names as arguments. */
   columnNames(names: string[] | null): this;
@@ -72,7 +77,7 @@ export class DeltaSourceBuilder {
   }
 
   build(): Promise<DeltaSource> {
-    return openSource(this.toSpec());
+    return openSource(this.toSpec(), (tablePath) => DeltaTable.open(tablePath, this.engine));
   }
 }
 
@@ -117,7 +122,7 @@ class OpenedSource implements DeltaSource {
   }
 
   private async *scanBatches(opts: { signal?: AbortSignal; limit?: number; resumeFrom?: ScanPosition }): AsyncGenerator<ScanBatch> {
-    const options = { ...opts, columns: this.columns, batchSize: this.batchSize };
+    const options = { ...opts, columns: this.columns, batchSize: this.batchSize, engine: this.table.engine };
     if (!this.filter) {
       yield* read(this.snapshot, options);
       return;
@@ -139,10 +144,10 @@ async function* read(snapshot: Snapshot, options: ScanOptions, preview = options
   // slower (SQLite 4.1 -> 4.5 s, PostgreSQL 6.7 -> 7.4 s, Parquet 5.1 -> 5.9 s). A preview, or a table too small
   // to repay starting a thread, is read here. Loaded on first use: a schema or a history never needs the scan.
   if (!preview && availableParallelism() > 2 && dataBytesFrom(snapshot, options.resumeFrom) >= PARALLEL_SCAN_MIN_BYTES) {
-    const { parallelScan } = await import('./parallel-scan.js');
+    const { parallelScan } = await import('./scan/parallel-scan.js');
     yield* parallelScan(snapshot, options);
   } else {
-    const { scan } = await import('./scan.js');
+    const { scan } = await import('./scan/scan.js');
     yield* scan(snapshot, options);
   }
 }

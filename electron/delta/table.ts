@@ -3,19 +3,20 @@
 // or history() re-lists the folder (to see new commits) but re-reads nothing already read.
 import { parseStructType, type StructType } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
-import { canonicalLocation, storageFor } from '../storage/storage.js';
+import { canonicalLocation, type Storage } from '../storage/storage.js';
+import { registeredEngine, type EngineContext } from './engine/engine-context.js';
 import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
-import type { Action, CommitInfo, Metadata } from './actions.js';
-import { numRecordsOf, readCheckpoint, readCheckpointMetadata, recordCounts, type CheckpointState } from './checkpoint-reader.js';
-import { readJsonActions } from './commit-file.js';
-import { CommitClock, fileMtimes, inCommitTimestampsFrom } from './commit-time.js';
+import type { Action, CommitInfo, Metadata } from './log/actions.js';
+import { numRecordsOf, readCheckpoint, readCheckpointMetadata, recordCounts, type CheckpointState } from './log/checkpoint-reader.js';
+import { readJsonActions } from './log/commit-file.js';
+import { CommitClock, fileMtimes, inCommitTimestampsFrom } from './log/commit-time.js';
 import { corruptLog, tableNotFound } from './errors.js';
 import type { FileStats } from './filter/file-stats.js';
-import { commitSummary, historyVersions } from './history.js';
+import { commitSummary, historyVersions } from './log/history.js';
 import { memoized } from './memo-cache.js';
-import { LogLister, segmentFor, segmentWithoutCheckpoint, type CheckpointRef, type LogListing } from './log-listing.js';
+import { LogLister, segmentFor, segmentWithoutCheckpoint, type CheckpointRef, type LogListing } from './log/log-listing.js';
 import { assertReadable } from './protocol.js';
-import { replay, type ReplayResult } from './replay.js';
+import { replay, type ReplayResult } from './log/replay.js';
 import type { LiveFile, Snapshot } from './snapshot.js';
 
 // Replayed versions and decoded checkpoints kept per table: each holds a file list (tens of thousands of objects for a
@@ -47,14 +48,22 @@ export class DeltaTable {
    * again: in an object store each listing is a round trip. */
   private openedListing: { listing: LogListing; at: number } | null = null;
 
-  private constructor(readonly root: string) {
-    this.lister = new LogLister(root);
+  /** Where the log's files are read from: the engine's storage for the table's root. */
+  private readonly storage: Storage;
+
+  private constructor(
+    readonly root: string,
+    readonly engine: EngineContext,
+  ) {
+    this.storage = engine.storage(root);
+    this.lister = new LogLister(this.storage, root);
   }
 
-  static async open(tablePath: string): Promise<DeltaTable> {
+  /** `engine`: where the table's files are read from (engine/engine-context.ts). */
+  static async open(tablePath: string, engine: EngineContext = registeredEngine): Promise<DeltaTable> {
     const root = canonicalLocation(tablePath);
-    await checkTableRoot(root);
-    const table = new DeltaTable(root);
+    await checkTableRoot(engine.storage(root), root);
+    const table = new DeltaTable(root, engine);
     table.openedListing = { listing: await table.lister.listFromLastCheckpoint(), at: Date.now() };
     return table;
   }
@@ -160,7 +169,7 @@ export class DeltaTable {
       ? await memoized(
           this.checkpointFileStats,
           checkpoint.files[0],
-          async () => checkpointStats(await this.checkpointState(checkpoint)),
+          async () => checkpointStats(this.storage, await this.checkpointState(checkpoint)),
           KEPT_CHECKPOINTS,
         )
       : null;
@@ -267,7 +276,9 @@ export class DeltaTable {
     if (newest) return newest;
     const checkpoint = segment.checkpoint;
     const metadata = checkpoint
-      ? await memoized(this.checkpointMetadata, checkpoint.files[0], () => readCheckpointMetadata(checkpoint)).catch(() => null)
+      ? await memoized(this.checkpointMetadata, checkpoint.files[0], () => readCheckpointMetadata(this.storage, checkpoint)).catch(
+          () => null,
+        )
       : null;
     // Otherwise the full replay finds it (past an unreadable checkpoint) or reports why it cannot.
     return metadata ?? (await this.stateAt(listing, listing.latest)).metadata;
@@ -275,7 +286,7 @@ export class DeltaTable {
 
   private async mtimes(files: string[], listing: LogListing): Promise<number[]> {
     const unknown = files.filter((file) => !this.fileTimes.has(file));
-    if (unknown.length > 0) (await fileMtimes(unknown, listing)).forEach((t, i) => this.fileTimes.set(unknown[i], t));
+    if (unknown.length > 0) (await fileMtimes(this.storage, unknown, listing)).forEach((t, i) => this.fileTimes.set(unknown[i], t));
     return files.map((file) => this.fileTimes.get(file)!);
   }
 
@@ -286,21 +297,25 @@ export class DeltaTable {
   private commitActions(version: number, listing: LogListing): Promise<Action[]> {
     const file = listing.commits.get(version);
     if (!file) throw corruptLog(`commit ${version} is missing from _delta_log`);
-    return memoized(this.commits, version, () => readJsonActions(file), KEPT_COMMITS);
+    return memoized(this.commits, version, () => readJsonActions(this.storage, file), KEPT_COMMITS);
   }
 
   private checkpointState(ref: CheckpointRef): Promise<CheckpointState> {
-    return memoized(this.checkpoints, ref.files[0], () => readCheckpoint(ref), KEPT_CHECKPOINTS);
+    return memoized(this.checkpoints, ref.files[0], () => readCheckpoint(this.storage, ref), KEPT_CHECKPOINTS);
   }
 
   private checkpointRecordCounts(ref: CheckpointRef): Promise<Map<string, number | null>> {
-    return memoized(this.checkpointCounts, ref.files[0], async () => recordCounts(await this.checkpointState(ref)), KEPT_CHECKPOINTS);
+    return memoized(
+      this.checkpointCounts,
+      ref.files[0],
+      async () => recordCounts(this.storage, await this.checkpointState(ref)),
+      KEPT_CHECKPOINTS,
+    );
   }
 }
 
 /** A local root must be a folder; a bucket has no folders, so there something must exist under the root. */
-async function checkTableRoot(root: string): Promise<void> {
-  const storage = storageFor(root);
+async function checkTableRoot(storage: Storage, root: string): Promise<void> {
   let found: boolean;
   try {
     found = await storage.hasFolder(root);

@@ -7,7 +7,7 @@ import type { DeltaValue } from '../../shared/delta-values.js';
 import { comparator } from '../../shared/expression/compare.js';
 import { DeltaportError } from '../../shared/errors.js';
 import { sortKeysProblem, type SortKey } from '../../shared/sort-spec.js';
-import { canConcat, concatBatches } from './concat-batches.js';
+import { canConcat, concatBatches } from './engine/concat-batches.js';
 import { valueReader } from './filter/arrow-values.js';
 import type { DeltaSource } from './source.js';
 

@@ -9,11 +9,12 @@ import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
 import type { Schema } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
-import type { ScanBatch, ScanPosition } from '../delta/scan-types.js';
+import type { ScanBatch, ScanPosition } from '../delta/scan/scan-types.js';
 import { openSource } from '../delta/source.js';
 import { createSink } from '../sinks/create-sink.js';
 import type { SinkOpenContext } from '../sinks/sink.js';
-import { canonicalLocation, fileExists, isCloudLocation } from '../storage/storage.js';
+import { canonicalLocation, isCloudLocation } from '../storage/storage.js';
+import { fileExists } from '../storage/store-resolver.js';
 import { nullKeyProblem } from './null-keys.js';
 
 export interface ExportProgress {

@@ -32,7 +32,7 @@ import { partitionSummaries } from '../delta/profile/partitions.js';
 import { TableCache } from '../delta/table-cache.js';
 import { nullKeyProblem } from '../export/null-keys.js';
 import { runExport, writeToSink } from '../export/run-export.js';
-import { openChangeSource } from '../delta/change/change-source.js';
+import { openChangeSource } from '../export/change-source.js';
 import { planSqlExport } from '../sinks/sql-plan.js';
 import { jsonReader } from '../values/json-value.js';
 import type { RawProgress } from './progress.js';

@@ -8,7 +8,8 @@ import { readdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DeltaportError } from '../../shared/errors.js';
-import { canonicalLocation, isCloudLocation, locationName, uploadFile } from '../storage/storage.js';
+import { canonicalLocation, isCloudLocation, locationName } from '../storage/storage.js';
+import { uploadFile } from '../storage/store-resolver.js';
 import { processRuns } from './process-runs.js';
 import { requireOutputFolder } from './output-folder.js';
 

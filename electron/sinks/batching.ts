@@ -3,7 +3,7 @@
 // position plus a count of rows beyond it: a batch may end inside one of the scan's batches, and the scan can only
 // resume at a batch's end, so a resumed sink skips those rows itself.
 import type { RecordBatch } from 'apache-arrow';
-import type { ScanBatch, ScanPosition } from '../delta/scan-types.js';
+import type { ScanBatch, ScanPosition } from '../delta/scan/scan-types.js';
 
 /** How far the committed rows reach: `position` (null = the start) and `rowsAfter` rows past it. */
 export interface StreamProgress {

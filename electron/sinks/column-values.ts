@@ -8,7 +8,7 @@ import { decimalReader } from '../values/decimal-text.js';
 import { int64Reader } from '../values/int64.js';
 import { dateFormatter, MAX_TIMESTAMP_BYTES, timestampByteWriter } from '../values/time-text.js';
 import { jsonReader } from '../values/json-value.js';
-import { booleanReader, int32Offsets, isNullAt, utf8Reader, valueBytes } from '../arrow/buffers.js';
+import { booleanReader, int32Offsets, isNullAt, utf8Reader, valueBytes } from '../delta/engine/arrow-buffers.js';
 import { valueKind, type ValueKind } from './sql-types.js';
 
 /** Reads row i (valid rows only; nulls are checked by the caller through isNull). */

@@ -21,7 +21,7 @@ import {
 import type { StructField } from '../../shared/delta-schema.js';
 import { unscaled } from '../values/decimal-text.js';
 import { jsonReader } from '../values/json-value.js';
-import { booleanReader, isNullAt, type RowReader } from '../arrow/buffers.js';
+import { booleanReader, isNullAt, type RowReader } from '../delta/engine/arrow-buffers.js';
 import { bytesOf, CHUNK_BYTES, putBytes, type Bytes, type CopyOutput } from './copy-output.js';
 import { valueKind, type ExistingColumn, type ValueKind } from './sql-types.js';
 

@@ -5,7 +5,7 @@ import { Precision, Type, type Data, type Float, type Int, type RecordBatch, typ
 import type { StructField } from '../../shared/delta-schema.js';
 import { int64Reader } from '../values/int64.js';
 import { MAX_TIMESTAMP_BYTES, timestampByteWriter } from '../values/time-text.js';
-import { booleanReader, int32Offsets, isNullAt, valueBytes } from '../arrow/buffers.js';
+import { booleanReader, int32Offsets, isNullAt, valueBytes } from '../delta/engine/arrow-buffers.js';
 import { mayNeedCopyEscape, pgTextReader } from './column-values.js';
 import { bytesOf, CHUNK_BYTES, CopyOutput } from './copy-output.js';
 import { valueKind } from './sql-types.js';

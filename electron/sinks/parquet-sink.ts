@@ -8,10 +8,11 @@
 import { makeData, RecordBatch, Struct, Table, tableToIPC, vectorFromArray, type Schema } from 'apache-arrow';
 import type * as ParquetWasm from 'parquet-wasm/node';
 import { cancelledError, DeltaportError } from '../../shared/errors.js';
-import { joinBatches } from '../delta/concat-batches.js';
-import { openParquet } from '../delta/parquet-file.js';
-import { guarded, untilTrap, wasmInstance, type WasmInstance } from '../delta/parquet-wasm-instance.js';
-import type { ScanBatch } from '../delta/scan-types.js';
+import { joinBatches } from '../delta/engine/concat-batches.js';
+import { openParquet } from '../delta/engine/parquet-file.js';
+import { storageFor } from '../storage/store-resolver.js';
+import { guarded, untilTrap, wasmInstance, type WasmInstance } from '../delta/engine/parquet-wasm-instance.js';
+import type { ScanBatch } from '../delta/scan/scan-types.js';
 import { AtomicFile } from './atomic-file.js';
 import type { BatchSink, SinkOpenContext } from './sink.js';
 
@@ -174,7 +175,7 @@ class BatchFeed {
 // parquet-wasm's streaming writer skips a batch it fails to write without saying so; the footer's row count
 // catches that before the file is renamed into place.
 async function checkRowCount(file: AtomicFile, expected: number): Promise<void> {
-  const written = await openParquet(file.partialPath, 'Parquet file');
+  const written = await openParquet(storageFor(file.partialPath), file.partialPath, 'Parquet file');
   const rows = written.numRows;
   written.close();
   if (rows !== expected) {

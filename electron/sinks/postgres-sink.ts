@@ -6,7 +6,7 @@ import type { RecordBatch } from 'apache-arrow';
 import type pg from 'pg';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
-import { isNullAt } from '../arrow/buffers.js';
+import { isNullAt } from '../delta/engine/arrow-buffers.js';
 import { pgTextReader } from './column-values.js';
 import { DeltaportError } from '../../shared/errors.js';
 import { binaryCopyFits, binaryCopyReads } from './copy-binary.js';

@@ -2,7 +2,7 @@
 // electron/export/run-export.ts drives it.
 import type { Schema } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
-import type { ScanBatch, ScanPosition } from '../delta/scan-types.js';
+import type { ScanBatch, ScanPosition } from '../delta/scan/scan-types.js';
 
 export interface SinkOpenContext {
   /** Delta fields of the exported columns, in batch column order: the source of truth for target types. */

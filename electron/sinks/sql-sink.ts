@@ -10,7 +10,7 @@ import type { RecordBatch } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { SqlSinkSpec } from '../../shared/sink-spec.js';
-import type { ScanBatch, ScanPosition } from '../delta/scan-types.js';
+import type { ScanBatch, ScanPosition } from '../delta/scan/scan-types.js';
 import { Batcher, transactionBytesAt, type Batch, type StreamProgress } from './batching.js';
 import {
   forgetProgress,

@@ -7,7 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import { Type, type Data } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
-import { bitAt, int32Offsets, isNullAt, valueBytes } from '../arrow/buffers.js';
+import { bitAt, int32Offsets, isNullAt, valueBytes } from '../delta/engine/arrow-buffers.js';
 import { MAX_TIMESTAMP_BYTES } from '../values/time-text.js';
 import { NAN_TEXT, sqliteReader, timestampBytes } from './column-values.js';
 import { valueKind } from './sql-types.js';

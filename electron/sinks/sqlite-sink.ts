@@ -7,7 +7,7 @@ import type { RecordBatch } from 'apache-arrow';
 import type Database from 'better-sqlite3';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
-import { isNullAt } from '../arrow/buffers.js';
+import { isNullAt } from '../delta/engine/arrow-buffers.js';
 import { sqliteReader } from './column-values.js';
 import { alreadyRunning, claimSqliteLease, releaseProcessLeases, releaseSqliteLease, RENEW_LEASE_SQL, RUNS_TABLE } from './job-claim.js';
 import type { BatchSink } from './sink.js';

@@ -1,6 +1,6 @@
 // The shared shape of the line-oriented file sinks (CSV, JSON Lines): an optional header, then each batch turned
 // into one string and appended to an AtomicFile.
-import type { ScanBatch } from '../delta/scan-types.js';
+import type { ScanBatch } from '../delta/scan/scan-types.js';
 import { AtomicFile } from './atomic-file.js';
 import type { BatchSink, SinkOpenContext } from './sink.js';
 

@@ -1,7 +1,7 @@
 // A stored file as the two Parquet readers read it, a Blob for parquet-wasm and an AsyncBuffer for hyparquet: both ask
 // for the size and for slices, so a Parquet file in a bucket is read as a few ranged GETs (the footer, then the chosen
 // column chunks), never whole.
-import { storageFor, type Storage } from './storage.js';
+import type { Storage } from './storage.js';
 
 class RangeSlice {
   constructor(
@@ -33,10 +33,10 @@ export function rangeBlob(storage: Storage, location: string, size: number): Blo
 
 /** hyparquet's AsyncBuffer over a stored file of `size` bytes. */
 export function rangeBuffer(
+  storage: Storage,
   location: string,
   size: number,
 ): { byteLength: number; slice(start: number, end?: number): Promise<ArrayBuffer> } {
-  const storage = storageFor(location);
   return {
     byteLength: size,
     async slice(start: number, end = size): Promise<ArrayBuffer> {

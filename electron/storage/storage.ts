@@ -1,13 +1,11 @@
 // The one door between the reader and where a table's files live: a local folder or a bucket in S3, Azure Blob
 // Storage (ADLS Gen2 included) or Google Cloud Storage. The reader names files by location, a local path or a cloud
 // URL in the canonical spelling of shared/store-location.ts, and asks only for what object stores can do cheaply:
-// list one folder in key order, read an object, read a byte range, stat.
+// list one folder in key order, read an object, read a byte range, stat. Which storage holds a location is the
+// resolver's to say (store-resolver.ts); this module is the interface and the spelling of locations.
 import path from 'node:path';
 import { parseStoreLocation, storeUrl, type StoreLocation } from '../../shared/store-location.js';
 import { DeltaportError } from '../../shared/errors.js';
-import { LocalStorage } from './local-storage.js';
-import { openStore } from './open-store.js';
-import { storeOptionsFor } from './store-options.js';
 
 export interface ObjectMeta {
   size: number;
@@ -23,6 +21,9 @@ export interface ListedObject {
   /** Null where listing does not give it without a call per file (a local folder). */
   modifiedMs: number | null;
 }
+
+/** The storage that holds a location: what a read is given (see delta/engine/engine-context.ts). */
+export type StorageResolver = (location: string) => Storage;
 
 export interface Storage {
   /** The files directly in a folder, in key order (a local folder's subfolders may be among them: a store has none);
@@ -64,43 +65,11 @@ export function isNotFound(err: unknown): boolean {
   return err instanceof StorageError && err.reason === 'not-found';
 }
 
-const local = new LocalStorage();
-const stores = new Map<string, Storage>();
-
-/** The storage that holds `location`; one client per bucket and set of options, made on first use. */
-export function storageFor(location: string): Storage {
-  const store = storeLocationOf(location);
-  if (!store) return local;
-  const options = storeOptionsFor(store);
-  const key = JSON.stringify([store.kind, store.bucket, store.account, options]);
-  let storage = stores.get(key);
-  if (!storage) stores.set(key, (storage = openStore(store, options)));
-  return storage;
-}
-
 export function storeLocationOf(location: string): StoreLocation | null {
   try {
     return parseStoreLocation(location);
   } catch (err) {
     throw new DeltaportError('VALIDATION', (err as Error).message);
-  }
-}
-
-/** Puts a finished local file at a cloud location (see Storage.upload). */
-export async function uploadFile(localFile: string, location: string): Promise<void> {
-  const storage = storageFor(location);
-  if (!storage.upload) throw new DeltaportError('INTERNAL', `cannot upload to ${location}: not a cloud location`);
-  await storage.upload(localFile, location);
-}
-
-/** Whether a file exists at the location (a missing object or file is false; other failures are thrown). */
-export async function fileExists(location: string): Promise<boolean> {
-  try {
-    await storageFor(location).stat(location);
-    return true;
-  } catch (err) {
-    if (isNotFound(err) || (err instanceof StorageError && err.reason === 'is-folder')) return false;
-    throw err;
   }
 }
 

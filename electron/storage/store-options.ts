@@ -1,8 +1,10 @@
 // Settings of the clients that read cloud stores beyond what each cloud's own credential chain finds (environment
 // variables, shared config and credentials files, profiles): an endpoint for S3-compatible stores, explicit keys, a
 // profile. Given per URL prefix (a bucket, or a whole scheme) by `--storage-option` on the command line or a saved
-// storage connection in the app; the longest matching prefix wins. Worker threads receive them from the thread that
-// starts them (exportStoreOptions), since each thread has its own clients.
+// storage connection in the app; the longest matching prefix wins. The options registered here are the app's and the
+// CLI's current ones; a read is given them inside its engine context (delta/engine/engine-context.ts), and a worker
+// thread receives them as data from the thread that starts it (exportStoreOptions), since each thread has its own
+// clients.
 import { storeUrl, type StoreKind, type StoreLocation } from '../../shared/store-location.js';
 import { validationError } from '../../shared/errors.js';
 
@@ -55,10 +57,16 @@ export function registerStoreOptions(prefix: string, options: StoreOptions): voi
   );
 }
 
+/** The options registered now for a store. */
 export function storeOptionsFor(store: StoreLocation): StoreOptions {
+  return optionsIn(registered, store);
+}
+
+/** A store's options in a list of them: those of every prefix it is under, the longer prefix winning. */
+export function optionsIn(list: RegisteredStoreOptions, store: StoreLocation): StoreOptions {
   const url = `${storeUrl({ ...store, key: '' })}/`;
   const merged: StoreOptions = {};
-  for (const { prefix, options } of registered) if (url.startsWith(prefix)) Object.assign(merged, options);
+  for (const { prefix, options } of list) if (url.startsWith(prefix)) Object.assign(merged, options);
   return merged;
 }
 

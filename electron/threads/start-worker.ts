@@ -1,4 +1,4 @@
-// Starts a worker thread. Entries are named by their path under electron/ ('delta/scan-worker') and found from this
+// Starts a worker thread. Entries are named by their path under electron/ ('delta/scan/scan-worker') and found from this
 // module's own location, one folder below electron/ in the sources and in tsc's output, and one folder below
 // dist/electron/ in the bundles as well (bundle.config.ts puts every entry and chunk there), so no caller's
 // import.meta.url is needed, which bundling would change. The built app runs the .js entry. The tests run the .ts

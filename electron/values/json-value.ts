@@ -20,7 +20,7 @@ import {
   type Vector,
 } from 'apache-arrow';
 import { DeltaportError } from '../../shared/errors.js';
-import { anyOffsets, booleanReader, int32Offsets, utf8Reader, validity, valueBytes } from '../arrow/buffers.js';
+import { anyOffsets, booleanReader, int32Offsets, utf8Reader, validity, valueBytes } from '../delta/engine/arrow-buffers.js';
 import type { JsonValue } from '../../shared/api.js';
 import { decimalReader } from './decimal-text.js';
 import { int64Reader } from './int64.js';

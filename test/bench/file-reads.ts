@@ -2,7 +2,8 @@
 // through its storage (stat, read, ranged read, Blob), so the local storage's calls are watched for the time of the
 // work, then left as they were. A scan in a thread of its own is not seen: callers keep their reads in this one.
 import path from 'node:path';
-import { storageFor, type Storage } from '../../electron/storage/storage.js';
+import type { Storage } from '../../electron/storage/storage.js';
+import { storageFor } from '../../electron/storage/store-resolver.js';
 
 /** `fn`'s result and the data files (paths relative to `root`, '/' separators) it touched. */
 export async function dataFilesTouched<T>(root: string, fn: () => Promise<T>): Promise<{ result: T; files: Set<string> }> {

@@ -11,7 +11,8 @@ import pg from 'pg';
 import type { ExportRequest } from '../../shared/api.js';
 import { DEFAULT_EXECUTION } from '../../shared/sink-spec.js';
 import { DeltaTable } from '../../electron/delta/table.js';
-import { openParquet } from '../../electron/delta/parquet-file.js';
+import { openParquet } from '../../electron/delta/engine/parquet-file.js';
+import { LocalStorage } from '../../electron/storage/local-storage.js';
 import { TRANSACTION_BYTES } from '../../electron/sinks/postgres-sink.js';
 import { startTask } from '../../electron/jobs/task-worker.js';
 import { previewTask } from '../../electron/jobs/tasks.js';
@@ -263,7 +264,7 @@ async function main(): Promise<void> {
     const parquetFile = path.join(dir, 'export.parquet');
     const parquet = await measure('export to Parquet, rows/s', () =>
       cliExport('parquet', ['--sink', `parquet:${parquetFile}`], async () => {
-        const file = await openParquet(parquetFile);
+        const file = await openParquet(new LocalStorage(), parquetFile);
         file.close();
         return file.numRows;
       }),
@@ -316,7 +317,7 @@ async function main(): Promise<void> {
         cloud.figures.exportRowsPerSec = await measure('export from S3 to Parquet, rows/s', async () => {
           const target = path.join(dir, 'from-s3.parquet');
           const run = await runCli(['export', exportArgs.table, ...exportArgs.flags, '--sink', `parquet:${target}`]);
-          const file = await openParquet(target);
+          const file = await openParquet(new LocalStorage(), target);
           file.close();
           expectRows('the export from S3', file.numRows, wide.liveRows);
           return wide.liveRows / (run.ms / 1000);

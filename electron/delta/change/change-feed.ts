@@ -8,10 +8,11 @@ import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
 import { recordsChangeFeed } from '../../../shared/change-source.js';
 import { DeltaportError } from '../../../shared/errors.js';
-import type { Action, AddFile, Metadata, RemoveFile } from '../actions.js';
-import { toArrowField } from '../arrow-types.js';
-import { loadDeletionVector } from '../deletion-vectors.js';
-import { resolveDataPath } from '../log-paths.js';
+import type { Action, AddFile, Metadata, RemoveFile } from '../log/actions.js';
+import { toArrowField } from '../scan/arrow-types.js';
+import { loadDeletionVector } from '../scan/deletion-vectors.js';
+import type { EngineContext } from '../engine/engine-context.js';
+import { resolveDataPath } from '../log/log-paths.js';
 import type { LiveFile, Snapshot } from '../snapshot.js';
 import type { DeltaTable } from '../table.js';
 import { fileRows, type ConstantColumn } from './file-rows.js';
@@ -83,9 +84,14 @@ export async function changeFeed(table: DeltaTable, from: number, to: number): P
         ];
         const reads = commitReads(actions);
         for (const change of reads.cdc) {
-          yield* fileRows(snapshot, liveFile(snapshot, addOf(change)), stamp(), { extraFields: [changeType], signal, onFileRead });
+          yield* fileRows(snapshot, liveFile(snapshot, addOf(change)), stamp(), {
+            extraFields: [changeType],
+            engine: table.engine,
+            signal,
+            onFileRead,
+          });
         }
-        yield* dataFileChanges(snapshot, reads, stamp, signal, onFileRead);
+        yield* dataFileChanges(table.engine, snapshot, reads, stamp, signal, onFileRead);
       }
     },
   };
@@ -144,6 +150,7 @@ export function readBytes(reads: CommitReads): number {
 }
 
 async function* dataFileChanges(
+  engine: EngineContext,
   snapshot: Snapshot,
   reads: CommitReads,
   stamp: (changeType: string) => ConstantColumn[],
@@ -153,16 +160,16 @@ async function* dataFileChanges(
   for (const { remove, readded } of reads.removes) {
     const old = liveFile(snapshot, { ...addOf(remove), deletionVector: remove.deletionVector ?? null });
     if (!readded) {
-      yield* fileRows(snapshot, old, stamp('delete'), { signal, onFileRead });
+      yield* fileRows(snapshot, old, stamp('delete'), { engine, signal, onFileRead });
       continue;
     }
     // The same file with a new deletion vector: its newly deleted rows are the deletes.
-    const before = new Set(await deleted(snapshot, old.add));
-    const newly = (await deleted(snapshot, readded)).filter((row) => !before.has(row));
-    if (newly.length > 0) yield* fileRows(snapshot, old, stamp('delete'), { onlyRows: newly, signal, onFileRead });
+    const before = new Set(await deleted(engine, snapshot, old.add));
+    const newly = (await deleted(engine, snapshot, readded)).filter((row) => !before.has(row));
+    if (newly.length > 0) yield* fileRows(snapshot, old, stamp('delete'), { engine, onlyRows: newly, signal, onFileRead });
     else onFileRead?.(old.add.size);
   }
-  for (const add of reads.adds) yield* fileRows(snapshot, liveFile(snapshot, add), stamp('insert'), { signal, onFileRead });
+  for (const add of reads.adds) yield* fileRows(snapshot, liveFile(snapshot, add), stamp('insert'), { engine, signal, onFileRead });
 }
 
 function addOf(action: { path: string; partitionValues?: Record<string, string | null> | null; size?: number | null }): AddFile {
@@ -179,6 +186,8 @@ function liveFile(snapshot: Snapshot, add: AddFile): LiveFile {
   return { add, absolutePath: resolveDataPath(snapshot.tableRoot, add.path) };
 }
 
-function deleted(snapshot: Snapshot, add: AddFile): Promise<Float64Array> {
-  return add.deletionVector ? loadDeletionVector(snapshot.tableRoot, add.deletionVector) : Promise.resolve(new Float64Array(0));
+function deleted(engine: EngineContext, snapshot: Snapshot, add: AddFile): Promise<Float64Array> {
+  return add.deletionVector
+    ? loadDeletionVector(engine.storage(snapshot.tableRoot), snapshot.tableRoot, add.deletionVector)
+    : Promise.resolve(new Float64Array(0));
 }

@@ -2,11 +2,12 @@
 // files' deletion vectors), with constant columns added: what a diff and a change feed are made of.
 import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
-import type { Scalar } from '../arrow-data.js';
-import { constantData } from '../arrow-data.js';
-import { toArrowField } from '../arrow-types.js';
-import { scan } from '../scan.js';
+import type { Scalar } from '../engine/arrow-data.js';
+import { constantData } from '../engine/arrow-data.js';
+import { toArrowField } from '../scan/arrow-types.js';
+import { scan } from '../scan/scan.js';
 import type { LiveFile, Snapshot } from '../snapshot.js';
+import type { EngineContext } from '../engine/engine-context.js';
 
 export interface ConstantColumn {
   field: arrow.Field;
@@ -18,6 +19,8 @@ export interface FileRowsOptions {
   extraFields?: StructField[];
   /** Only the rows at these physical positions of the file (sorted), out of those its deletion vector keeps. */
   onlyRows?: Float64Array;
+  /** Where the file and its deletion vector are read from: the table's engine. */
+  engine: EngineContext;
   signal?: AbortSignal;
   /** Told the file's size once its rows are all yielded: an export's progress. */
   onFileRead?: (bytes: number) => void;
@@ -28,14 +31,14 @@ export async function* fileRows(
   snapshot: Snapshot,
   file: LiveFile,
   constants: ConstantColumn[],
-  options: FileRowsOptions = {},
+  options: FileRowsOptions,
   batchSize = 2048,
 ): AsyncGenerator<arrow.RecordBatch> {
   const fields = [...snapshot.schema.fields, ...(options.extraFields ?? [])];
   const view: Snapshot = { ...snapshot, schema: { type: 'struct', fields }, files: [file] };
   const schema = new arrow.Schema([...fields.map(toArrowField), ...constants.map((c) => c.field)]);
-  const wanted = options.onlyRows ? keptOrdinals(options.onlyRows, await deletedRows(snapshot, file)) : null;
-  for await (const { batch, end } of scan(view, { batchSize, signal: options.signal })) {
+  const wanted = options.onlyRows ? keptOrdinals(options.onlyRows, await deletedRows(options.engine, snapshot, file)) : null;
+  for await (const { batch, end } of scan(view, { batchSize, signal: options.signal, engine: options.engine })) {
     const first = end.rowsInFile - batch.numRows;
     for (const [from, to] of wanted ? runsOf(wanted, first, batch.numRows) : [[0, batch.numRows]]) {
       const part = from === 0 && to === batch.numRows ? batch : batch.slice(from, to);
@@ -49,10 +52,10 @@ export async function* fileRows(
   options.onFileRead?.(file.add.size);
 }
 
-async function deletedRows(snapshot: Snapshot, file: LiveFile): Promise<Float64Array> {
+async function deletedRows(engine: EngineContext, snapshot: Snapshot, file: LiveFile): Promise<Float64Array> {
   if (!file.add.deletionVector) return new Float64Array(0);
-  const { loadDeletionVector } = await import('../deletion-vectors.js');
-  return loadDeletionVector(snapshot.tableRoot, file.add.deletionVector);
+  const { loadDeletionVector } = await import('../scan/deletion-vectors.js');
+  return loadDeletionVector(engine.storage(snapshot.tableRoot), snapshot.tableRoot, file.add.deletionVector);
 }
 
 /** Ordinals among the rows the deletion vector keeps of the given physical rows (none of them deleted). */

@@ -8,7 +8,7 @@ import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import { jsonReader } from '../../values/json-value.js';
-import { constantData } from '../arrow-data.js';
+import { constantData } from '../engine/arrow-data.js';
 import type { Snapshot } from '../snapshot.js';
 import type { DeltaTable } from '../table.js';
 import { changeFeed, commitReads, readBytes, readCount, recordsFeed } from './change-feed.js';

@@ -8,11 +8,12 @@
 import * as arrow from 'apache-arrow';
 import { typeLabel, type StructField } from '../../../shared/delta-schema.js';
 import type { VersionChange, VersionDiff } from '../../../shared/table-info.js';
-import type { DeletionVectorDescriptor } from '../actions.js';
+import type { DeletionVectorDescriptor } from '../log/actions.js';
 import { DeltaportError } from '../../../shared/errors.js';
-import { constantData } from '../arrow-data.js';
-import { toArrowField } from '../arrow-types.js';
-import { loadDeletionVector } from '../deletion-vectors.js';
+import { constantData } from '../engine/arrow-data.js';
+import { toArrowField } from '../scan/arrow-types.js';
+import { loadDeletionVector } from '../scan/deletion-vectors.js';
+import type { EngineContext } from '../engine/engine-context.js';
 import type { LiveFile, Snapshot } from '../snapshot.js';
 import type { DeltaTable } from '../table.js';
 import { fileRows } from './file-rows.js';
@@ -103,6 +104,7 @@ export async function diffSnapshots(table: DeltaTable, from: number, to: number)
     const old = oldFiles.get(f.add.path);
     return old !== undefined && dvKey(old.add.deletionVector) !== dvKey(f.add.deletionVector);
   });
+  const { engine } = table;
   const tag = (change: string) => [{ field: CHANGE_FIELD, value: change }];
   const rowSchema = new arrow.Schema([...newer.schema.fields.map(toArrowField), CHANGE_FIELD]);
   const fromFiles = { source: 'data-files' as const, files: removed.length + redeleted.length + added.length };
@@ -133,17 +135,17 @@ export async function diffSnapshots(table: DeltaTable, from: number, to: number)
         if ('batches' in net) return yield* net.batches;
         diff.rowsFrom = { ...fromFiles, reason: net.reason };
       }
-      for (const file of removed) yield* fileRows(newer, file, tag('removed'), { signal, onFileRead });
+      for (const file of removed) yield* fileRows(newer, file, tag('removed'), { engine, signal, onFileRead });
       for (const file of redeleted) {
         const old = oldFiles.get(file.add.path)!;
-        const before = await deletedRows(older, old.add.deletionVector);
-        const after = await deletedRows(newer, file.add.deletionVector);
+        const before = await deletedRows(engine, older, old.add.deletionVector);
+        const after = await deletedRows(engine, newer, file.add.deletionVector);
         const beforeSet = new Set(before);
         const newly = after.filter((row) => !beforeSet.has(row));
-        if (newly.length > 0) yield* fileRows(newer, old, tag('removed'), { onlyRows: newly, signal, onFileRead });
+        if (newly.length > 0) yield* fileRows(newer, old, tag('removed'), { engine, onlyRows: newly, signal, onFileRead });
         else onFileRead?.(file.add.size);
       }
-      for (const file of added) yield* fileRows(newer, file, tag('added'), { signal, onFileRead });
+      for (const file of added) yield* fileRows(newer, file, tag('added'), { engine, signal, onFileRead });
     },
   };
   return diff;
@@ -157,8 +159,8 @@ function dvKey(dv: DeletionVectorDescriptor | null | undefined): string {
   return dv ? `${dv.storageType}${dv.pathOrInlineDv}@${dv.offset ?? ''}` : '';
 }
 
-function deletedRows(snapshot: Snapshot, dv: DeletionVectorDescriptor | null | undefined): Promise<Float64Array> {
-  return dv ? loadDeletionVector(snapshot.tableRoot, dv) : Promise.resolve(new Float64Array(0));
+function deletedRows(engine: EngineContext, snapshot: Snapshot, dv: DeletionVectorDescriptor | null | undefined): Promise<Float64Array> {
+  return dv ? loadDeletionVector(engine.storage(snapshot.tableRoot), snapshot.tableRoot, dv) : Promise.resolve(new Float64Array(0));
 }
 
 function columnTypes(fields: StructField[]): Record<string, string> {

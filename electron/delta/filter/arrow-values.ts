@@ -1,11 +1,10 @@
 // Values of an Arrow column in the units filters compare (shared/delta-values.ts): numbers for small integers and
 // floats, bigint for longs, unscaled bigint for decimals, days for dates, microseconds for timestamps. Read straight
 // from the buffers (Vector.get() would give timestamps as float milliseconds). A sliced Data's value buffers start at
-// its first row, except booleans', whose bits start at the Data's offset (arrow/buffers.ts minds that).
+// its first row, except booleans', whose bits start at the Data's offset (engine/arrow-buffers.ts minds that).
 import { makeVector, Type, type Data, type Timestamp } from 'apache-arrow';
 import type { DeltaValue } from '../../../shared/delta-values.js';
-import { booleanReader, validity } from '../../arrow/buffers.js';
-import { utf8Reader } from '../arrow-columns.js';
+import { booleanReader, utf8Reader, validity } from '../engine/arrow-buffers.js';
 
 export type ValueReader = (row: number) => DeltaValue;
 
@@ -45,7 +44,7 @@ export function valueReader(data: Data): ValueReader {
     case Type.Bool:
       return withNulls(booleanReader(data));
     case Type.Utf8:
-      return utf8Reader(data);
+      return withNulls(utf8Reader(data));
     case Type.Binary: {
       const vector = makeVector(data);
       return (row) => (valid(row) ? (vector.get(row) as string | Uint8Array) : null);

@@ -15,7 +15,7 @@ import { typeOf, type Expr } from '../../../shared/expression/index.js';
 import { likePrefix } from '../../../shared/expression/like.js';
 import type { CompareOp } from '../../../shared/expression/syntax.js';
 import { physicalName, type ColumnMappingMode } from '../column-mapping.js';
-import { parsePartitionValue } from '../partition-values.js';
+import { parsePartitionValue } from '../scan/partition-values.js';
 import type { LiveFile } from '../snapshot.js';
 import type { FileStats, StatsTree } from './file-stats.js';
 

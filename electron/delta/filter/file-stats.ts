@@ -5,9 +5,11 @@
 // numbers as numbers) so that every consumer reads one form.
 import { DateUnit, Type, type Data, type Date_ as DateType, type Decimal, type Field, type Struct } from 'apache-arrow';
 import { formatDays } from '../../../shared/timestamp.js';
-import { structChild, utf8Reader, validity } from '../arrow-columns.js';
-import type { CheckpointState } from '../checkpoint-reader.js';
-import { openParquet } from '../parquet-file.js';
+import { utf8Reader, validity } from '../engine/arrow-buffers.js';
+import { nullable, structChild } from '../engine/arrow-columns.js';
+import type { Storage } from '../../storage/storage.js';
+import type { CheckpointState } from '../log/checkpoint-reader.js';
+import { openParquet } from '../engine/parquet-file.js';
 import { valueReader } from './arrow-values.js';
 
 export type StatsTree = { [name: string]: unknown };
@@ -30,10 +32,10 @@ export function parseStats(stats: string | null | undefined): FileStats | null {
 }
 
 /** Statistics per add.path of the adds a checkpoint holds in Parquet; null where a file has none. */
-export async function checkpointStats(state: CheckpointState): Promise<Map<string, FileStats | null>> {
+export async function checkpointStats(storage: Storage, state: CheckpointState): Promise<Map<string, FileStats | null>> {
   const stats = new Map<string, FileStats | null>();
   for (const file of state.parquetAddSources) {
-    const handle = await openParquet(file);
+    const handle = await openParquet(storage, file);
     try {
       const add = handle.schema.fields.find((f) => f.name === 'add');
       const addFields = ((add?.type.children ?? []) as Field[]).map((f) => f.name);
@@ -41,8 +43,8 @@ export async function checkpointStats(state: CheckpointState): Promise<Map<strin
       const columns = ['add.path', ...['stats', 'stats_parsed'].filter((n) => addFields.includes(n)).map((n) => `add.${n}`)];
       for (const batch of (await handle.read({ columns })).batches) {
         const addData = batch.data.children[batch.schema.fields.findIndex((f) => f.name === 'add')];
-        const paths = utf8Reader(structChild(addData, 'path'));
-        const json = utf8Reader(structChild(addData, 'stats'));
+        const paths = nullable(structChild(addData, 'path'), utf8Reader);
+        const json = nullable(structChild(addData, 'stats'), utf8Reader);
         const parsedData = structChild(addData, 'stats_parsed');
         const parsed = parsedData ? jsonFormReader(parsedData) : () => null;
         for (let i = 0; i < batch.numRows; i++) {

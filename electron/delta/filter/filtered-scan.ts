@@ -6,9 +6,9 @@
 import { filterColumns, type Expr } from '../../../shared/expression/index.js';
 import type { FilterSkipping } from '../../../shared/table-info.js';
 import { columnMappingMode } from '../column-mapping.js';
-import { canConcat } from '../concat-batches.js';
-import type { ScanBatch } from '../scan-types.js';
-import { SliceJoiner } from '../slice-joiner.js';
+import { canConcat } from '../engine/concat-batches.js';
+import type { ScanBatch } from '../scan/scan-types.js';
+import { SliceJoiner } from '../scan/slice-joiner.js';
 import type { Snapshot } from '../snapshot.js';
 import { fileMayMatch } from './file-skipping.js';
 import type { FileStats } from './file-stats.js';

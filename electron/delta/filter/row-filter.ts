@@ -2,7 +2,8 @@
 import type { Data, RecordBatch } from 'apache-arrow';
 import { compileExpr } from '../../../shared/expression/evaluate.js';
 import type { Expr } from '../../../shared/expression/index.js';
-import { structChild, validity } from '../arrow-columns.js';
+import { validity } from '../engine/arrow-buffers.js';
+import { structChild } from '../engine/arrow-columns.js';
 import { valueReader } from './arrow-values.js';
 
 /** Maximal [from, to) runs of the rows of `batch` the filter keeps. */

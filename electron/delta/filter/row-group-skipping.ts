@@ -5,7 +5,7 @@
 // the log, their max only as a prefix; a float's max is not used (NaN is not in the statistics); decimals are not
 // used (hyparquet gives them as doubles).
 import { rangeBuffer } from '../../storage/ranged-file.js';
-import { storageFor } from '../../storage/storage.js';
+import type { Storage } from '../../storage/storage.js';
 import { parquetMetadataAsync, type ColumnChunk, type FileMetaData } from 'hyparquet';
 import { isDecimal, isStruct, type StructField } from '../../../shared/delta-schema.js';
 import type { DeltaValue } from '../../../shared/delta-values.js';
@@ -23,8 +23,8 @@ const PARSERS = {
 };
 
 /** Indexes of the row groups of `file` that the filter rules out. */
-export async function skippedRowGroups(file: LiveFile, expr: Expr, table: TableColumns): Promise<Set<number>> {
-  const meta = await footer(file.absolutePath);
+export async function skippedRowGroups(storage: Storage, file: LiveFile, expr: Expr, table: TableColumns): Promise<Set<number>> {
+  const meta = await footer(storage, file.absolutePath);
   const partitionRanges = fileRanges(file, null, table);
   const skipped = new Set<number>();
   meta.row_groups.forEach((group, index) => {
@@ -41,9 +41,9 @@ export async function skippedRowGroups(file: LiveFile, expr: Expr, table: TableC
   return skipped;
 }
 
-async function footer(path: string): Promise<FileMetaData> {
-  const { size } = await storageFor(path).stat(path);
-  return parquetMetadataAsync(rangeBuffer(path, size), { parsers: PARSERS });
+async function footer(storage: Storage, path: string): Promise<FileMetaData> {
+  const { size } = await storage.stat(path);
+  return parquetMetadataAsync(rangeBuffer(storage, path, size), { parsers: PARSERS });
 }
 
 function fieldsAt(fields: StructField[], path: string[]): StructField[] | null {

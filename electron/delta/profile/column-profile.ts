@@ -14,7 +14,7 @@ import { timestampFormatter } from '../../values/time-text.js';
 import { columnMappingMode, physicalName } from '../column-mapping.js';
 import { valueReader } from '../filter/arrow-values.js';
 import type { FileStats, StatsTree } from '../filter/file-stats.js';
-import { parsePartitionValue } from '../partition-values.js';
+import { parsePartitionValue } from '../scan/partition-values.js';
 import type { Snapshot } from '../snapshot.js';
 import { openSource } from '../source.js';
 import { binning, type Binning } from './histogram.js';

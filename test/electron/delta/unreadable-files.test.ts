@@ -8,8 +8,8 @@ import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeF
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Result } from '../../../shared/api.js';
-import { wasmInstance } from '../../../electron/delta/parquet-wasm-instance.js';
-import { scan } from '../../../electron/delta/scan.js';
+import { wasmInstance } from '../../../electron/delta/engine/parquet-wasm-instance.js';
+import { scan } from '../../../electron/delta/scan/scan.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { duck, sqlText } from '../../support/duckdb.js';
 import { startServe, type ServedApp } from '../../support/serve.js';

@@ -1,7 +1,7 @@
 import { makeVector, RecordBatch, Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { Batcher } from '../../../electron/sinks/batching.js';
-import type { ScanBatch } from '../../../electron/delta/scan-types.js';
+import type { ScanBatch } from '../../../electron/delta/scan/scan-types.js';
 
 function scanBatch(from: number, rows: number, fileIndex: number, rowsInFile: number): ScanBatch {
   const ids = Int32Array.from({ length: rows }, (_, i) => from + i);

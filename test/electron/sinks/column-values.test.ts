@@ -3,7 +3,7 @@
 import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { StructField } from '../../../shared/delta-schema.js';
-import { isNullAt } from '../../../electron/arrow/buffers.js';
+import { isNullAt } from '../../../electron/delta/engine/arrow-buffers.js';
 import { sqliteReader } from '../../../electron/sinks/column-values.js';
 import { timestampFormatter } from '../../../electron/values/time-text.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Field, Int32, RecordBatch, Schema, Table, Utf8, vectorFromArray } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ScanBatch } from '../../../electron/delta/scan-types.js';
+import type { ScanBatch } from '../../../electron/delta/scan/scan-types.js';
 import { createParquetSink } from '../../../electron/sinks/parquet-sink.js';
 import type { StructField } from '../../../shared/delta-schema.js';
 import { DeltaportError } from '../../../shared/errors.js';

@@ -3,7 +3,7 @@
 import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
 import type { ExecutionOptions, PostgresConnection, SinkSpec, SqlTargetOptions } from '../../../shared/sink-spec.js';
-import type { ScanBatch, ScanPosition } from '../../../electron/delta/scan-types.js';
+import type { ScanBatch, ScanPosition } from '../../../electron/delta/scan/scan-types.js';
 import type { BatchSink } from '../../../electron/sinks/sink.js';
 
 export interface TestStream {

@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Bool, Field, Int32, Int64, List, Map_, Struct, Table, Utf8, vectorFromArray, type DataType } from 'apache-arrow';
-import type { AddFile, DeletionVectorDescriptor, Metadata, Protocol, RemoveFile } from '../../../electron/delta/actions.js';
+import type { AddFile, DeletionVectorDescriptor, Metadata, Protocol, RemoveFile } from '../../../electron/delta/log/actions.js';
 import { setModificationTime } from '../../../electron/app/modification-time.js';
 import { logDir, versionPrefix } from './log-files.js';
 import { encodeParquet } from './parquet-writer.js';

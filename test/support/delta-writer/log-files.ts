@@ -2,7 +2,7 @@
 // to the commit time (readers without in-commit timestamps resolve time travel from it).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Action } from '../../../electron/delta/actions.js';
+import type { Action } from '../../../electron/delta/log/actions.js';
 import { setModificationTime } from '../../../electron/app/modification-time.js';
 import { DeltaportError } from '../../../shared/errors.js';
 

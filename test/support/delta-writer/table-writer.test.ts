@@ -6,7 +6,8 @@ import type { DeltaType, StructType } from '../../../shared/delta-schema.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import { dataFileSchema, dataTable } from './data-columns.js';
 import { DeltaTableWriter } from './table-writer.js';
-import { loadDeletionVector } from '../../../electron/delta/deletion-vectors.js';
+import { loadDeletionVector } from '../../../electron/delta/scan/deletion-vectors.js';
+import { LocalStorage } from '../../../electron/storage/local-storage.js';
 import { commitFile, commitInfo, commitVersions, dataFile, type Json, liveFiles, readCommit } from '../delta-oracle.js';
 import { duck, sqlText } from '../duckdb.js';
 
@@ -173,7 +174,7 @@ describe('DeltaTableWriter deletion vectors', () => {
     const first = (await liveFiles(root)).find((a) => a.path === file.path) as Json;
     expect(first.deletionVector).toMatchObject({ storageType: 'u', cardinality: 3, offset: 1 });
     expect(JSON.parse(first.stats)).toMatchObject({ numRecords: 100, tightBounds: false });
-    expect([...(await loadDeletionVector(root, first.deletionVector))]).toEqual([3, 10, 70]);
+    expect([...(await loadDeletionVector(new LocalStorage(), root, first.deletionVector))]).toEqual([3, 10, 70]);
 
     await writer.deleteRows(file.path, [99, 10], { predicate: 'id IN (10, 99)', storage: 'i' });
     const actions = readCommit(root, 3);
@@ -182,7 +183,7 @@ describe('DeltaTableWriter deletion vectors', () => {
     expect(info.operationMetrics).toMatchObject({ numDeletedRows: '1', numDeletionVectorsRemoved: '1' });
     const second = (await liveFiles(root)).find((a) => a.path === file.path) as Json;
     expect(second.deletionVector).toMatchObject({ storageType: 'i', cardinality: 4 });
-    expect([...(await loadDeletionVector(root, second.deletionVector))]).toEqual([3, 10, 70, 99]);
+    expect([...(await loadDeletionVector(new LocalStorage(), root, second.deletionVector))]).toEqual([3, 10, 70, 99]);
   });
 
   it('refuses deletes on a table without the feature, and rows beyond the file', async () => {

@@ -15,14 +15,15 @@ import type {
   Metadata,
   Protocol,
   RemoveFile,
-} from '../../../electron/delta/actions.js';
+} from '../../../electron/delta/log/actions.js';
 import {
   deletionVectorFile,
   deletionVectorFileName,
   inlineDescriptor,
   loadDeletionVector,
   storedDescriptor,
-} from '../../../electron/delta/deletion-vectors.js';
+} from '../../../electron/delta/scan/deletion-vectors.js';
+import { LocalStorage } from '../../../electron/storage/local-storage.js';
 import { writeCheckpoint } from './checkpoint.js';
 import { computeStats, type FileStats } from './file-stats.js';
 import { logDir, writeCommit } from './log-files.js';
@@ -176,7 +177,7 @@ export class DeltaTableWriter {
     }
     const old = this.liveFile(filePath);
     const numRecords = (JSON.parse(old.stats ?? '{}') as Partial<FileStats>).numRecords ?? Infinity;
-    const earlier = old.deletionVector ? await loadDeletionVector(this.root, old.deletionVector) : [];
+    const earlier = old.deletionVector ? await loadDeletionVector(new LocalStorage(), this.root, old.deletionVector) : [];
     const rows = [...new Set([...earlier, ...rowIndexes])].sort((a, b) => a - b);
     if (rows.some((r) => !Number.isInteger(r) || r < 0 || r >= numRecords)) {
       throw new DeltaportError('VALIDATION', `row indexes must lie within the ${numRecords} rows of ${filePath}`);

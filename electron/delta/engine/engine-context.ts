@@ -1,0 +1,32 @@
+// The engine context, as delta-kernel-rs passes an Engine into every read: where a table's files are read from (a
+// storage resolver) and the settings that made it. A read is given one (DeltaTable.open, the source builder, a
+// scan's options) and never looks storage up by itself; a scan thread is given the settings as data and makes the
+// same engine there (engineFrom). A test reads a table from an in-memory store by giving a resolver of its own.
+import type { Storage } from '../../storage/storage.js';
+import { storageResolver } from '../../storage/store-resolver.js';
+import { exportStoreOptions, type RegisteredStoreOptions } from '../../storage/store-options.js';
+
+/** What another thread makes an engine from: plain data. */
+export interface EngineSettings {
+  storeOptions: RegisteredStoreOptions;
+}
+
+export interface EngineContext {
+  /** The storage that holds a location. */
+  storage(location: string): Storage;
+  /** The settings another thread makes the same engine from; null for one that cannot leave its thread (a store in
+   * this thread's memory). */
+  settings(): EngineSettings | null;
+}
+
+export function engineFrom(settings: EngineSettings): EngineContext {
+  const storage = storageResolver(settings.storeOptions);
+  return { storage, settings: () => settings };
+}
+
+/** The engine of the options registered now (the app's storage connections, the CLI's --storage-option), read at
+ * every call, so that a connection changed in the app applies to the tables already open. */
+export const registeredEngine: EngineContext = {
+  storage: (location) => storageResolver(exportStoreOptions())(location),
+  settings: () => ({ storeOptions: exportStoreOptions() }),
+};

@@ -1,0 +1,111 @@
+// Decoding the rows a file's plan (scan-plan.ts) reads: its Parquet columns through parquet-wasm, a row group at a
+// time, normalized to the output's canonical Arrow types (normalize.ts), with the partition constants in their
+// places. Rows are decoded in pieces of tens of thousands (see decodedPieces), whatever the deletion vector keeps:
+// choosing the kept rows is scan-emit.ts's.
+import type * as arrow from 'apache-arrow';
+import { concatColumn } from '../engine/concat-batches.js';
+import { normalizeColumn } from './normalize.js';
+import type { ParquetHandle, ReadRequest } from '../engine/parquet-file.js';
+import type { FilePlan, GroupRows, ScanPlan } from './scan-plan.js';
+
+/** Rows decoded per piece of an export's read; see decodedPieces. */
+const DECODE_ROWS = 1 << 15;
+/** Rows of a row group asked of parquet-wasm at once; see streamedGroup. */
+const READ_ROWS = 1 << 17;
+
+/** Rows [start, start + length) of a file (physical row numbers) in the output's columns. */
+export interface DecodedRows {
+  start: number;
+  length: number;
+  /** The output's columns for `length` rows from physical row `at`. */
+  slice(at: number, length: number): arrow.Data[];
+  /** The output's columns for the rows of `runs` ([from, to) physical rows, in order, `length` in all), copied
+   * together; flat columns only (canConcat). */
+  gather(runs: [number, number][], length: number): arrow.Data[];
+}
+
+/** Decoded rows of one file; `data` is absent when no column is read from the file. */
+interface Piece {
+  length: number;
+  data?: arrow.RecordBatch;
+}
+
+/** The group's rows still to come, in order. `wanted` (Infinity for all) is how many kept rows the scan still needs:
+ * a preview's read stops at those plus at most every deleted row. */
+export async function* decodeGroup(plan: ScanPlan, file: FilePlan, group: GroupRows, wanted: number): AsyncGenerator<DecodedRows> {
+  const available = group.to - group.from;
+  const limit = wanted === Infinity ? undefined : Math.min(available, wanted + file.deleted.length);
+  const pieces =
+    file.columns.length === 0
+      ? [{ length: limit ?? available }]
+      : decodedPieces(
+          file.handle,
+          { columns: file.columns, rowGroups: [group.group], offset: group.from - group.start, limit },
+          plan.batchSize,
+        );
+  let start = group.from;
+  for await (const piece of pieces) {
+    yield outputRows(plan, file, piece, start);
+    start += piece.length;
+  }
+}
+
+/** The rows of a read as pieces of decoded columns. A read to the end of a row group (an export) comes in pieces of
+ * a whole number of batches near DECODE_ROWS (so that, without deletions, a piece's end cuts no batch short), each
+ * crossing from WebAssembly on its own. Whole row groups at once cost the export of the 10M-row benchmark table
+ * ~45 MB of peak RSS: WebAssembly memory, which never shrinks, sized for a row group's IPC copy, and allocations of
+ * that size, which glibc's malloc then serves from a heap it cannot give back. A limited read (a preview) is one
+ * piece. */
+async function* decodedPieces(handle: ParquetHandle, request: ReadRequest, batchSize: number): AsyncGenerator<Piece> {
+  const tables =
+    request.limit === undefined
+      ? streamedGroup(handle, request, Math.ceil(DECODE_ROWS / batchSize) * batchSize)
+      : [await handle.read(request)];
+  for await (const table of tables) {
+    for (const data of table.batches) yield { length: data.numRows, data };
+  }
+}
+
+/** The rest of one row group from `request.offset`, in batches of `batchRows`. parquet-wasm decodes all of a call's
+ * rows of a row group before it yields the first batch, so a large group is asked for in reads of READ_ROWS rows
+ * (rounded up to whole batches) where its pages are indexed: WebAssembly memory then holds one read's pages and rows,
+ * not the group's (an export of 1M-row groups: 175 MB of it, 40 MB in reads). Without an index, each read would
+ * fetch the whole group's column chunks again, so the group is read whole. */
+async function* streamedGroup(handle: ParquetHandle, request: ReadRequest, batchRows: number): AsyncGenerator<arrow.Table> {
+  const [group] = request.rowGroups!;
+  const from = request.offset ?? 0;
+  const rows = handle.rowGroupRows[group] - from;
+  const readRows = Math.ceil(READ_ROWS / batchRows) * batchRows;
+  if (rows <= readRows || !(await handle.pagesIndexed(group))) {
+    yield* handle.stream({ ...request, batchSize: batchRows });
+    return;
+  }
+  for (let at = 0; at < rows; at += readRows) {
+    yield* handle.stream({ ...request, offset: from + at, limit: Math.min(readRows, rows - at), batchSize: batchRows });
+  }
+}
+
+function outputRows(plan: ScanPlan, file: FilePlan, piece: Piece, start: number): DecodedRows {
+  const columns = plan.fields.map((f, k) => {
+    const constant = file.constants[k];
+    if (constant) return constant;
+    const source = file.sources[k] && piece.data?.getChild(file.sources[k].name)?.data[0];
+    return normalizeColumn(source, f.type, piece.length, { mode: plan.mode, column: f.name });
+  });
+  return {
+    start,
+    length: piece.length,
+    // A constant column holds batchSize copies of its value, the most a batch takes.
+    slice: (at, length) => columns.map((d, k) => (file.constants[k] ? d.slice(0, length) : d.slice(at - start, length))),
+    gather: (runs, length) =>
+      columns.map((d, k) =>
+        file.constants[k]
+          ? d.slice(0, length)
+          : concatColumn(
+              d.type,
+              runs.map(([from, to]) => ({ data: d, from: from - start, length: to - from })),
+              length,
+            ),
+      ),
+  };
+}

@@ -1,0 +1,45 @@
+// What a scan yields. A position (file ordinal, rows emitted from it) identifies how far a consumer has come, so an
+// exactly-once export can resume after its last committed batch.
+import type { RecordBatch } from 'apache-arrow';
+import { cancelledError } from '../../../shared/errors.js';
+import type { Expr } from '../../../shared/expression/index.js';
+import type { EngineContext } from '../engine/engine-context.js';
+
+export interface ScanPosition {
+  /** Index into Snapshot.files. */
+  fileIndex: number;
+  /** Rows already emitted from that file (after deletion vectors are applied). */
+  rowsInFile: number;
+}
+
+export interface ScanBatch {
+  /** Columns in the requested order, with logical names and the canonical Arrow types of arrow-types.ts. */
+  batch: RecordBatch;
+  /** Position after this batch: resuming from it continues with the next row. */
+  end: ScanPosition;
+  /** Bytes of data files read so far, the current file's in proportion to its rows read; for progress only. */
+  bytesDone: number;
+  /** Files fully read so far. */
+  filesDone: number;
+}
+
+export interface ScanOptions {
+  /** Logical column names in output order; absent = all columns in schema order. */
+  columns?: string[];
+  /** Rows per emitted batch (the source's parquetBatchSize); default 2048. */
+  batchSize?: number;
+  /** Stop after this many rows (previews). */
+  limit?: number;
+  signal?: AbortSignal;
+  resumeFrom?: ScanPosition;
+  /** Row groups whose Parquet statistics rule this filter out are not decoded; their rows count as emitted in
+   * positions, so the rows are still to be filtered by the consumer (filter/filtered-scan.ts). */
+  rowGroupFilter?: Expr;
+  /** Where the files are read from; the registered engine (engine/engine-context.ts) when absent. */
+  engine?: EngineContext;
+}
+
+/** A scan's cancel: scan() and parallelScan() throw the same, so a consumer cannot tell which it is reading. */
+export function checkCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw cancelledError('scan');
+}
