@@ -1,0 +1,259 @@
+// Retry of an export into a SQL table that was cancelled or failed at a random point: it resumes after the rows the
+// first run committed, and the target ends with each row of the snapshot once (DuckDB's read of the table's files is
+// the independent answer). Where it cannot resume, it asks first and says how many rows the target holds.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobInfo, RetryAnswer } from '../../../shared/api.js';
+import type { SinkSpec } from '../../../shared/sink-spec.js';
+import { JobRunner } from '../../../electron/jobs/job-runner.js';
+import { AppState } from '../../../electron/state/app-state.js';
+import { duckdbRows } from '../../support/delta-oracle-rows.js';
+import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
+import { tablePath } from '../../support/tables.js';
+import { useTestDatabase } from '../../support/test-database.js';
+import { pgSpec, sqliteSpec } from '../sinks/sink-harness.js';
+
+const COVID = tablePath('COVID-19_NYT');
+const COVID_COLUMNS = ['date', 'county', 'state', 'fips', 'cases', 'deaths'];
+const COVID_ROWS = 1_111_930;
+const HTTP = tablePath('http_requests');
+
+const pg = useTestDatabase('retry');
+let dir: string;
+let state: AppState;
+let runner: JobRunner;
+let proxy: FaultProxy;
+/** DuckDB's read of COVID-19_NYT's only version: each row as its cells joined by '|', sorted. */
+let expected: string[];
+const committedSeen = new Map<string, number>();
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-retry-'));
+  state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
+  runner = new JobRunner({ store: state });
+  runner.onJobEvent(({ job }) => committedSeen.set(job.id, Math.max(committedSeen.get(job.id) ?? 0, job.progress.committedRows ?? 0)));
+  proxy = await startFaultProxy(pg.url);
+  expected = (await duckdbRows(COVID, 0, 'true', COVID_COLUMNS)).rows;
+  expect(expected).toHaveLength(COVID_ROWS);
+}, 120_000);
+
+afterAll(async () => {
+  await runner.cancelAll();
+  await proxy.close();
+  state.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Waits until the job has reported at least `rows` committed rows (it must still run then). */
+async function untilCommitted(id: string, rows: number): Promise<void> {
+  for (;;) {
+    if ((committedSeen.get(id) ?? 0) >= rows) return;
+    const job = runner.list().find((j) => j.id === id)!;
+    if (job.finishedAt !== null) throw new Error(`the job ended before ${rows} committed rows: ${job.state} ${job.error?.message ?? ''}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function started(answer: RetryAnswer): JobInfo {
+  if (!('started' in answer)) throw new Error(`Retry asked instead of resuming: ${answer.ask.reason}`);
+  return answer.started;
+}
+
+/** The rows of a SQLite table as DuckDB's oracle spells them. */
+function sqliteRows(file: string, table: string, columns: string[]): string[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    const cells = columns.map((c) => `coalesce(CAST("${c}" AS TEXT), 'NULL')`).join(` || '|' || `);
+    return (db.prepare(`SELECT ${cells} AS row FROM "${table}"`).all() as { row: string }[]).map((r) => r.row).sort();
+  } finally {
+    db.close();
+  }
+}
+
+async function pgRows(table: string, columns: string[]): Promise<string[]> {
+  const cells = columns.map((c) => `coalesce("${c}"::text, 'NULL')`).join(` || '|' || `);
+  const { rows } = await pg.client.query<{ row: string }>(`SELECT ${cells} AS row FROM "${table}"`);
+  return rows.map((r) => r.row).sort();
+}
+
+/** Rows missing from and rows in excess of the expected multiset (both sorted), a few of each as examples. */
+function multisetDifference(actual: string[], wanted: string[]): { missing: number; extra: number; examples: string[] } {
+  const counts = new Map<string, number>();
+  for (const row of wanted) counts.set(row, (counts.get(row) ?? 0) + 1);
+  for (const row of actual) counts.set(row, (counts.get(row) ?? 0) - 1);
+  let missing = 0;
+  let extra = 0;
+  const examples: string[] = [];
+  for (const [row, n] of counts) {
+    if (n === 0) continue;
+    if (n > 0) missing += n;
+    else extra -= n;
+    if (examples.length < 5) examples.push(`${n > 0 ? 'missing' : 'extra'} ${Math.abs(n)}x ${row}`);
+  }
+  return { missing, extra, examples };
+}
+
+/** A random point in the export: between a tenth and seven tenths of its rows. */
+function randomPoint(): number {
+  return Math.round(COVID_ROWS * (0.1 + Math.random() * 0.6));
+}
+
+/** Waits until the server has ended the sessions of a lost run: until then they hold the job's claim. */
+async function lostSessionsGone(): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const { rows } = await pg.client.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'deltaport%' AND datname = current_database()`,
+    );
+    if (rows[0].n === 0) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the lost run still has a session after 60 s');
+}
+
+const MODES = {
+  append: { mode: 'append', keyColumns: undefined },
+  overwrite: { mode: 'overwrite', keyColumns: undefined },
+  upsert: { mode: 'upsert', keyColumns: ['date', 'county', 'state'] },
+} as const;
+
+describe('Retry of a stopped export into a SQL table', () => {
+  // Each mode once per sink, stopped at a random point every run: cancelled, its PostgreSQL server lost (every
+  // connection cut), or a row refused by the SQLite table's trigger (a failure no retry within the run gets past).
+  const cases = [
+    { kind: 'sqlite', mode: MODES.append, stop: 'refuse' },
+    { kind: 'sqlite', mode: MODES.overwrite, stop: 'cancel' },
+    { kind: 'sqlite', mode: MODES.upsert, stop: 'cancel' },
+    { kind: 'postgres', mode: MODES.append, stop: 'cancel' },
+    { kind: 'postgres', mode: MODES.overwrite, stop: 'cut' },
+    { kind: 'postgres', mode: MODES.upsert, stop: 'cut' },
+  ] as const;
+
+  for (const { kind, mode, stop } of cases) {
+    it(
+      `${kind} ${mode.mode}, stopped by ${stop}: Retry resumes after the committed rows and leaves each row once`,
+      { timeout: 240_000 },
+      async () => {
+        const point = randomPoint();
+        const table = `covid_${mode.mode}_${stop}`;
+        const file = path.join(dir, `${table}.sqlite`);
+        const options = { table, mode: mode.mode, keyColumns: mode.keyColumns && [...mode.keyColumns], maxRetries: 0 };
+        const sink: SinkSpec = kind === 'sqlite' ? sqliteSpec(file, options) : pgSpec({ url: proxy.url }, options);
+        // A row there before: an overwrite replaces it, an upsert keeps it (the snapshot lacks its key).
+        const sqlite = kind === 'sqlite' ? new Database(file) : null;
+        const run = async (sql: string) => void (sqlite ? sqlite.exec(sql) : await pg.client.query(sql));
+        await run(`CREATE TABLE "${table}" (date text, county text, state text, fips integer, cases integer, deaths integer)`);
+        if (mode.mode === 'upsert') await run(`CREATE UNIQUE INDEX "${table}_key" ON "${table}" (date, county, state)`);
+        if (mode.mode !== 'append') await run(`INSERT INTO "${table}" VALUES ('1999-01-01', 'Nowhere', 'None', NULL, 1, 2)`);
+        const refuse = `CREATE TRIGGER refuse BEFORE INSERT ON "${table}" WHEN (SELECT count(*) FROM "${table}") >= ${point} BEGIN SELECT RAISE(ABORT, 'refused'); END`;
+        if (stop === 'refuse') sqlite!.exec(refuse);
+        sqlite?.close();
+
+        const first = runner.start({ source: { tablePath: COVID }, sink });
+        if (stop !== 'refuse') {
+          await untilCommitted(first.id, point);
+          if (stop === 'cancel') runner.cancel(first.id);
+          else proxy.cutAll();
+        }
+        const stopped = await runner.wait(first.id);
+        expect(stopped.state, stopped.error?.message).toBe(stop === 'cancel' ? 'cancelled' : 'failed');
+        if (stop === 'refuse') {
+          const db = new Database(file);
+          db.exec('DROP TRIGGER refuse');
+          db.close();
+        }
+        if (stop === 'cut') await lostSessionsGone();
+
+        const done = await runner.wait(started(await runner.retry(first.id)).id);
+        expect(done.state, done.error?.message).toBe('succeeded');
+        const committed = stopped.progress.committedRows ?? 0;
+        expect(committed, `stopped at ${point}`).toBeGreaterThan(0);
+        // A COMMIT whose answer the cut lost may have landed: the ledger then holds one transaction more.
+        if (stop === 'cut') expect(done.result?.resumedAfterRows).toBeGreaterThanOrEqual(committed);
+        else expect(done.result?.resumedAfterRows).toBe(committed);
+        expect(done.result!.resumedAfterRows! + done.result!.rows).toBe(COVID_ROWS);
+
+        const actual = kind === 'sqlite' ? sqliteRows(file, table, COVID_COLUMNS) : await pgRows(table, COVID_COLUMNS);
+        const wanted = mode.mode === 'upsert' ? [...expected, '1999-01-01|Nowhere|None|NULL|1|2'].sort() : expected;
+        expect(multisetDifference(actual, wanted), `stopped at ${point} rows (committed ${committed})`).toEqual({
+          missing: 0,
+          extra: 0,
+          examples: [],
+        });
+      },
+    );
+  }
+});
+
+describe('Retry of an export that cannot resume', () => {
+  const HTTP_COLUMNS = ['date', 'ClientIP', 'ClientRequestURI', 'EdgeResponseBytes'];
+  const source = { tablePath: HTTP, columnNames: HTTP_COLUMNS };
+  /** DuckDB's read of the table's latest version, these columns. */
+  const httpRows = async () => (await duckdbRows(HTTP, 1, 'true', HTTP_COLUMNS)).rows;
+
+  /** An SQLite export of http_requests that fails once `failAt` rows are in the table (a trigger refuses more). */
+  async function failingExport(file: string, sink: SinkSpec, failAt: number): Promise<JobInfo> {
+    const db = new Database(file);
+    db.exec(
+      `CREATE TRIGGER stop_at BEFORE INSERT ON http WHEN (SELECT count(*) FROM http) >= ${failAt} BEGIN SELECT RAISE(ABORT, 'stop here'); END`,
+    );
+    db.close();
+    const job = await runner.wait(runner.start({ source, sink }).id);
+    expect(job.state).toBe('failed');
+    expect(job.error?.message).toContain('stop here');
+    const unlock = new Database(file);
+    unlock.exec('DROP TRIGGER stop_at');
+    unlock.close();
+    return job;
+  }
+
+  function createHttpTable(file: string): void {
+    const db = new Database(file);
+    db.exec('CREATE TABLE http (date text, "ClientIP" text, "ClientRequestURI" text, "EdgeResponseBytes" integer)');
+    db.close();
+  }
+
+  it('asks when the ledger was removed, says how many rows the target holds, and Replace leaves the snapshot', async () => {
+    const file = path.join(dir, 'http-ledger.sqlite');
+    createHttpTable(file);
+    const sink = sqliteSpec(file, { table: 'http', batchSize: 100, maxRetries: 0 });
+    const failed = await failingExport(file, sink, 700);
+    expect(failed.progress.committedRows).toBe(700);
+    const db = new Database(file);
+    db.exec('DROP TABLE _deltaport_progress');
+    db.close();
+
+    const answer = await runner.retry(failed.id);
+    expect(answer).toEqual({ ask: { reason: expect.stringContaining('_deltaport_progress'), rowsInTarget: 700 } });
+    expect(sqliteRows(file, 'http', HTTP_COLUMNS)).toHaveLength(700);
+
+    const replaced = await runner.wait(started(await runner.retry(failed.id, 'replace')).id);
+    expect(replaced.state, replaced.error?.message).toBe('succeeded');
+    expect(sqliteRows(file, 'http', HTTP_COLUMNS)).toEqual(await httpRows());
+  });
+
+  it('asks for a custom SQL export, and Append writes every row again', async () => {
+    const file = path.join(dir, 'http-sql.sqlite');
+    createHttpTable(file);
+    const sql = 'INSERT INTO http VALUES (:date, :ClientIP, :ClientRequestURI, :EdgeResponseBytes)';
+    const sink = sqliteSpec(file, { table: 'http', mode: 'sql', sql, batchSize: 100, maxRetries: 0 });
+    const failed = await failingExport(file, sink, 300);
+
+    const answer = await runner.retry(failed.id);
+    expect(answer).toEqual({ ask: { reason: expect.stringContaining('your own SQL statement'), rowsInTarget: 300 } });
+
+    const appended = await runner.wait(started(await runner.retry(failed.id, 'append')).id);
+    expect(appended.state, appended.error?.message).toBe('succeeded');
+    const all = await httpRows();
+    expect(sqliteRows(file, 'http', HTTP_COLUMNS)).toHaveLength(all.length + 300);
+  });
+
+  it('refuses to retry a job that succeeded', async () => {
+    const file = path.join(dir, 'http-done.sqlite');
+    const done = await runner.wait(runner.start({ source, sink: sqliteSpec(file, { table: 'http' }) }).id);
+    expect(done.state).toBe('succeeded');
+    await expect(runner.retry(done.id)).rejects.toThrow('only a failed or cancelled job can be retried; this one is succeeded');
+  });
+});
