@@ -46,7 +46,7 @@ function killedDuring(stateFile: string, request: ExportRequest, ready: (committ
 }
 
 describe('the app started again after it was killed during an export', () => {
-  it('marks a file export failed and removes the partial file it left beside the target', async () => {
+  it('marks a file export failed and removes the partial file it left beside the target', { timeout: 120_000 }, async () => {
     const stateFile = path.join(dir, 'file-state.db');
     const folder = fs.mkdtempSync(path.join(dir, 'csv-'));
     const target = path.join(folder, 'covid.csv');
@@ -66,7 +66,7 @@ describe('the app started again after it was killed during an export', () => {
     }
   });
 
-  it('resumes a SQLite export on Retry after the rows the killed run committed, each row once', async () => {
+  it('resumes a SQLite export on Retry after the rows the killed run committed, each row once', { timeout: 240_000 }, async () => {
     const stateFile = path.join(dir, 'sql-state.db');
     const file = path.join(dir, 'covid.sqlite');
     const request: ExportRequest = { source: { tablePath: COVID }, sink: sqliteSpec(file, { table: 'covid', batchSize: 20_000 }) };

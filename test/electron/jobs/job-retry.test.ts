@@ -1,24 +1,44 @@
 // Retry of an export into a SQL table that was cancelled or failed at a random point: it resumes after the rows the
 // first run committed, and the target ends with each row of the snapshot once (DuckDB's read of the table's files is
-// the independent answer). Where it cannot resume, it asks first and says how many rows the target holds.
+// the independent answer). Where it cannot resume, it asks first and says how many rows the target holds. The table
+// is written here: 200,000 rows in 20 files, enough transactions for a random point, quick enough for every run.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import pgLib from 'pg';
+import { Int32, Int64, Utf8, vectorFromArray } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobInfo, RetryAnswer } from '../../../shared/api.js';
+import type { StructType } from '../../../shared/delta-schema.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
+import { dataFileSchema, dataTable } from '../../support/delta-writer/data-columns.js';
+import { DeltaTableWriter } from '../../support/delta-writer/table-writer.js';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
 import { tablePath } from '../../support/tables.js';
 import { useTestDatabase } from '../../support/test-database.js';
 import { pgSpec, sqliteSpec } from '../sinks/sink-harness.js';
 
-const COVID = tablePath('COVID-19_NYT');
-const COVID_COLUMNS = ['date', 'county', 'state', 'fips', 'cases', 'deaths'];
-const COVID_ROWS = 1_111_930;
+const PgClient = pgLib.Client;
+const COLUMNS = ['id', 'county', 'cases', 'note'];
+const FILES = 20;
+const ROWS_PER_FILE = 10_000;
+const ROWS = FILES * ROWS_PER_FILE;
+const SCHEMA: StructType = {
+  type: 'struct',
+  fields: [
+    { name: 'id', type: 'long', nullable: false, metadata: {} },
+    { name: 'county', type: 'string', nullable: true, metadata: {} },
+    { name: 'cases', type: 'integer', nullable: true, metadata: {} },
+    // Bytes enough for PostgreSQL's transactions (of up to 8 MiB of COPY data) to be several.
+    { name: 'note', type: 'string', nullable: true, metadata: {} },
+  ],
+};
+/** A row there before the export, whose key the table lacks. */
+const OLD_ROW = { sql: "(-1, 'Nowhere', NULL, NULL)", cells: '-1|Nowhere|NULL|NULL' };
 const HTTP = tablePath('http_requests');
 
 const pg = useTestDatabase('retry');
@@ -26,18 +46,43 @@ let dir: string;
 let state: AppState;
 let runner: JobRunner;
 let proxy: FaultProxy;
-/** DuckDB's read of COVID-19_NYT's only version: each row as its cells joined by '|', sorted. */
+let table: string;
+/** DuckDB's read of the table's files: each row as its cells joined by '|', sorted. */
 let expected: string[];
-const committedSeen = new Map<string, number>();
+/** The different counts of committed rows each job reported: one more with each commit it reported. */
+const commitsSeen = new Map<string, Set<number>>();
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-retry-'));
   state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
   runner = new JobRunner({ store: state });
-  runner.onJobEvent(({ job }) => committedSeen.set(job.id, Math.max(committedSeen.get(job.id) ?? 0, job.progress.committedRows ?? 0)));
+  runner.onJobEvent(({ job }) => {
+    const seen = commitsSeen.get(job.id) ?? new Set<number>();
+    if (job.progress.committedRows) seen.add(job.progress.committedRows);
+    commitsSeen.set(job.id, seen);
+  });
   proxy = await startFaultProxy(pg.url);
-  expected = (await duckdbRows(COVID, 0, 'true', COVID_COLUMNS)).rows;
-  expect(expected).toHaveLength(COVID_ROWS);
+  table = path.join(dir, 'cases');
+  const writer = await DeltaTableWriter.create(table, { schema: SCHEMA });
+  const parts = Array.from({ length: FILES }, (_, f) => {
+    const ids = Array.from({ length: ROWS_PER_FILE }, (_, i) => BigInt(f * ROWS_PER_FILE + i));
+    const county = ids.map((id) => (id % 97n === 0n ? null : `county ${id % 3000n}`));
+    const cases = ids.map((id) => (id % 89n === 0n ? null : Number((id * 7919n) % 100_000n)));
+    return {
+      data: dataTable(dataFileSchema(SCHEMA), {
+        id: vectorFromArray(ids, new Int64()),
+        county: vectorFromArray(county, new Utf8()),
+        cases: vectorFromArray(cases, new Int32()),
+        note: vectorFromArray(
+          ids.map((id) => `row ${id} of the retry test, with some words to make it longer`),
+          new Utf8(),
+        ),
+      }),
+    };
+  });
+  await writer.append(parts);
+  expected = (await duckdbRows(table, 1, 'true', COLUMNS)).rows;
+  expect(expected).toHaveLength(ROWS);
 }, 120_000);
 
 afterAll(async () => {
@@ -47,10 +92,11 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Waits until the job has reported at least `rows` committed rows (it must still run then). */
-async function untilCommitted(id: string, rows: number): Promise<void> {
+/** Waits until the job has reported at least `rows` committed rows, or `commits` commits (it must still run then). */
+async function untilCommitted(id: string, { rows = Infinity, commits = Infinity }): Promise<void> {
   for (;;) {
-    if ((committedSeen.get(id) ?? 0) >= rows) return;
+    const seen = commitsSeen.get(id) ?? new Set<number>();
+    if (Math.max(0, ...seen) >= rows || seen.size >= commits) return;
     const job = runner.list().find((j) => j.id === id)!;
     if (job.finishedAt !== null) throw new Error(`the job ended before ${rows} committed rows: ${job.state} ${job.error?.message ?? ''}`);
     await new Promise((r) => setTimeout(r, 10));
@@ -96,9 +142,29 @@ function multisetDifference(actual: string[], wanted: string[]): { missing: numb
   return { missing, extra, examples };
 }
 
-/** A random point in the export: between a tenth and seven tenths of its rows. */
+/** A random point in the export: between a tenth and six tenths of its rows. */
 function randomPoint(): number {
-  return Math.round(COVID_ROWS * (0.1 + Math.random() * 0.6));
+  return Math.round(ROWS * (0.1 + Math.random() * 0.5));
+}
+
+/** A session ready to take PostgreSQL's lock on the ledger table, which holds up the writer at its next progress
+ * row (connected beforehand, so that the lock comes at once). */
+async function ledgerHolder(): Promise<{ hold(): Promise<void>; release(): Promise<void> }> {
+  const holder = new PgClient({ connectionString: pg.url });
+  await holder.connect();
+  let released = false;
+  return {
+    hold: async () => {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE "_deltaport_progress" IN EXCLUSIVE MODE');
+    },
+    release: async () => {
+      if (released) return;
+      released = true;
+      await holder.query('COMMIT');
+      await holder.end();
+    },
+  };
 }
 
 /** Waits until the server has ended the sessions of a lost run: until then they hold the job's claim. */
@@ -116,7 +182,7 @@ async function lostSessionsGone(): Promise<void> {
 const MODES = {
   append: { mode: 'append', keyColumns: undefined },
   overwrite: { mode: 'overwrite', keyColumns: undefined },
-  upsert: { mode: 'upsert', keyColumns: ['date', 'county', 'state'] },
+  upsert: { mode: 'upsert', keyColumns: ['id'] },
 } as const;
 
 describe('Retry of a stopped export into a SQL table', () => {
@@ -134,49 +200,65 @@ describe('Retry of a stopped export into a SQL table', () => {
   for (const { kind, mode, stop } of cases) {
     it(
       `${kind} ${mode.mode}, stopped by ${stop}: Retry resumes after the committed rows and leaves each row once`,
-      { timeout: 240_000 },
+      { timeout: 180_000 },
       async () => {
         const point = randomPoint();
-        const table = `covid_${mode.mode}_${stop}`;
-        const file = path.join(dir, `${table}.sqlite`);
-        const options = { table, mode: mode.mode, keyColumns: mode.keyColumns && [...mode.keyColumns], maxRetries: 0 };
+        const target = `cases_${mode.mode}_${stop}`;
+        const file = path.join(dir, `${target}.sqlite`);
+        const keyColumns = mode.keyColumns && [...mode.keyColumns];
+        // Transactions small enough for the stop to land well before the end (PostgreSQL's go out pipelined).
+        const options = { table: target, mode: mode.mode, keyColumns, batchSize: kind === 'sqlite' ? 500 : 100, maxRetries: 0 };
         const sink: SinkSpec = kind === 'sqlite' ? sqliteSpec(file, options) : pgSpec({ url: proxy.url }, options);
         // A row there before: an overwrite replaces it, an upsert keeps it (the snapshot lacks its key).
         const sqlite = kind === 'sqlite' ? new Database(file) : null;
         const run = async (sql: string) => void (sqlite ? sqlite.exec(sql) : await pg.client.query(sql));
-        await run(`CREATE TABLE "${table}" (date text, county text, state text, fips integer, cases integer, deaths integer)`);
-        if (mode.mode === 'upsert') await run(`CREATE UNIQUE INDEX "${table}_key" ON "${table}" (date, county, state)`);
-        if (mode.mode !== 'append') await run(`INSERT INTO "${table}" VALUES ('1999-01-01', 'Nowhere', 'None', NULL, 1, 2)`);
-        const refuse = `CREATE TRIGGER refuse BEFORE INSERT ON "${table}" WHEN (SELECT count(*) FROM "${table}") >= ${point} BEGIN SELECT RAISE(ABORT, 'refused'); END`;
+        await run(`CREATE TABLE "${target}" (id bigint PRIMARY KEY, county text, cases integer, note text)`);
+        if (mode.mode !== 'append') await run(`INSERT INTO "${target}" VALUES ${OLD_ROW.sql}`);
+        const refuse = `CREATE TRIGGER refuse BEFORE INSERT ON "${target}" WHEN NEW.id = ${point} BEGIN SELECT RAISE(ABORT, 'refused'); END`;
         if (stop === 'refuse') sqlite!.exec(refuse);
         sqlite?.close();
 
-        const first = runner.start({ source: { tablePath: COVID }, sink });
+        const holder = kind === 'postgres' ? await ledgerHolder() : null;
+        const first = runner.start({ source: { tablePath: table }, sink });
+        // At the point the writer is held up by another session's lock, so that the stop lands before it could
+        // finish: SQLite's write lock, given back at once (the stopped run needs it to give its lease up), or
+        // PostgreSQL's on the ledger table, which every transaction writes, until the run has stopped.
         if (stop !== 'refuse') {
-          await untilCommitted(first.id, point);
-          if (stop === 'cancel') runner.cancel(first.id);
-          else proxy.cutAll();
+          // PostgreSQL's transactions are few and large: it stops after its first or second commit.
+          await untilCommitted(first.id, kind === 'sqlite' ? { rows: point } : { commits: point % 2 === 0 ? 1 : 2 });
+          await holder?.hold();
+          const lock = kind === 'sqlite' ? new Database(file, { timeout: 60_000 }) : null;
+          lock?.exec('BEGIN IMMEDIATE');
+          // A cut is over at once: the lost sessions may go on (and perhaps commit what they were sent).
+          if (stop === 'cut') {
+            proxy.cutAll();
+            await holder?.release();
+          } else runner.cancel(first.id);
+          lock?.exec('ROLLBACK');
+          lock?.close();
         }
         const stopped = await runner.wait(first.id);
+        await holder?.release();
         expect(stopped.state, stopped.error?.message).toBe(stop === 'cancel' ? 'cancelled' : 'failed');
         if (stop === 'refuse') {
           const db = new Database(file);
           db.exec('DROP TRIGGER refuse');
           db.close();
         }
-        if (stop === 'cut') await lostSessionsGone();
+        if (kind === 'postgres') await lostSessionsGone();
 
         const done = await runner.wait(started(await runner.retry(first.id)).id);
         expect(done.state, done.error?.message).toBe('succeeded');
         const committed = stopped.progress.committedRows ?? 0;
         expect(committed, `stopped at ${point}`).toBeGreaterThan(0);
-        // A COMMIT whose answer the cut lost may have landed: the ledger then holds one transaction more.
-        if (stop === 'cut') expect(done.result?.resumedAfterRows).toBeGreaterThanOrEqual(committed);
+        // A COMMIT sent before the connection went may have landed unanswered (its session held up by the lock):
+        // the ledger then holds one transaction more than the stopped run knew of.
+        if (kind === 'postgres') expect(done.result?.resumedAfterRows).toBeGreaterThanOrEqual(committed);
         else expect(done.result?.resumedAfterRows).toBe(committed);
-        expect(done.result!.resumedAfterRows! + done.result!.rows).toBe(COVID_ROWS);
+        expect(done.result!.resumedAfterRows! + done.result!.rows).toBe(ROWS);
 
-        const actual = kind === 'sqlite' ? sqliteRows(file, table, COVID_COLUMNS) : await pgRows(table, COVID_COLUMNS);
-        const wanted = mode.mode === 'upsert' ? [...expected, '1999-01-01|Nowhere|None|NULL|1|2'].sort() : expected;
+        const actual = kind === 'sqlite' ? sqliteRows(file, target, COLUMNS) : await pgRows(target, COLUMNS);
+        const wanted = mode.mode === 'upsert' ? [...expected, OLD_ROW.cells].sort() : expected;
         expect(multisetDifference(actual, wanted), `stopped at ${point} rows (committed ${committed})`).toEqual({
           missing: 0,
           extra: 0,
