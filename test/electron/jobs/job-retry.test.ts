@@ -46,6 +46,8 @@ let dir: string;
 let state: AppState;
 let runner: JobRunner;
 let proxy: FaultProxy;
+/** While set, the proxy resets every new connection: the server is gone. */
+let serverDown = false;
 let table: string;
 /** DuckDB's read of the table's files: each row as its cells joined by '|', sorted. */
 let expected: string[];
@@ -61,7 +63,7 @@ beforeAll(async () => {
     if (job.progress.committedRows) seen.add(job.progress.committedRows);
     commitsSeen.set(job.id, seen);
   });
-  proxy = await startFaultProxy(pg.url);
+  proxy = await startFaultProxy(pg.url, () => (serverDown ? { action: 'reset', atByte: 0 } : null));
   table = path.join(dir, 'cases');
   const writer = await DeltaTableWriter.create(table, { schema: SCHEMA });
   const parts = Array.from({ length: FILES }, (_, f) => {
@@ -152,15 +154,12 @@ function randomPoint(): number {
 async function ledgerHolder(): Promise<{ hold(): Promise<void>; release(): Promise<void> }> {
   const holder = new PgClient({ connectionString: pg.url });
   await holder.connect();
-  let released = false;
   return {
     hold: async () => {
       await holder.query('BEGIN');
       await holder.query('LOCK TABLE "_deltaport_progress" IN EXCLUSIVE MODE');
     },
     release: async () => {
-      if (released) return;
-      released = true;
       await holder.query('COMMIT');
       await holder.end();
     },
@@ -187,7 +186,7 @@ const MODES = {
 
 describe('Retry of a stopped export into a SQL table', () => {
   // Each mode once per sink, stopped at a random point every run: cancelled, its PostgreSQL server lost (every
-  // connection cut), or a row refused by the SQLite table's trigger (a failure no retry within the run gets past).
+  // connection cut, new ones refused), or a row refused by the SQLite table's trigger (a failure no retry within the run gets past).
   const cases = [
     { kind: 'sqlite', mode: MODES.append, stop: 'refuse' },
     { kind: 'sqlite', mode: MODES.overwrite, stop: 'cancel' },
@@ -229,15 +228,15 @@ describe('Retry of a stopped export into a SQL table', () => {
           await holder?.hold();
           const lock = kind === 'sqlite' ? new Database(file, { timeout: 60_000 }) : null;
           lock?.exec('BEGIN IMMEDIATE');
-          // A cut is over at once: the lost sessions may go on (and perhaps commit what they were sent).
           if (stop === 'cut') {
+            serverDown = true;
             proxy.cutAll();
-            await holder?.release();
           } else runner.cancel(first.id);
           lock?.exec('ROLLBACK');
           lock?.close();
         }
         const stopped = await runner.wait(first.id);
+        serverDown = false;
         await holder?.release();
         expect(stopped.state, stopped.error?.message).toBe(stop === 'cancel' ? 'cancelled' : 'failed');
         if (stop === 'refuse') {
