@@ -167,6 +167,8 @@ function throwIfCancelled(signal: AbortSignal): void {
 
 function cancelled(committed?: number, sink?: SinkSpec): DeltaportError {
   if (committed === undefined) return cancelledError('export');
-  const resume = sink && isExactlyOnce(sink) ? '; run it again to resume' : '';
+  // The app's job resumes on its Retry (its ledger row is its own), the CLI's export when it is run again.
+  const resume =
+    !sink || !isExactlyOnce(sink) ? '' : isSqlSink(sink) && sink.jobId ? '; Retry resumes after them' : '; run it again to resume';
   return cancelledError('export', `after ${committed} rows were committed${resume}`);
 }

@@ -137,7 +137,7 @@ describe('JobRunner', () => {
     expect(n % 1000).toBe(0);
     // The record says what stayed: the committed rows, not the rows read ahead of the last commit.
     expect(done.progress.rows).toBe(n);
-    expect(done.error?.message).toBe(`export cancelled after ${n} rows were committed`);
+    expect(done.error?.message).toBe(`export cancelled after ${n} rows were committed; Retry resumes after them`);
     expect(state.jobHistory().find((j) => j.id === job.id)?.state).toBe('cancelled');
   });
 
