@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import pgLib from 'pg';
 import { Int32, Int64, Utf8, vectorFromArray } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobInfo, RetryAnswer } from '../../../shared/api.js';
+import type { ExportRequest, JobInfo, RetryAnswer } from '../../../shared/api.js';
 import type { StructType } from '../../../shared/delta-schema.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
@@ -329,6 +329,27 @@ describe('Retry of an export that cannot resume', () => {
     expect(appended.state, appended.error?.message).toBe('succeeded');
     const all = await httpRows();
     expect(sqliteRows(file, 'http', HTTP_COLUMNS)).toHaveLength(all.length + 300);
+  });
+
+  it('asks for a change-feed export, counting only the rows this job committed', async () => {
+    const file = path.join(dir, 'feed.sqlite');
+    const feed: ExportRequest = {
+      source: { rows: 'changes', tablePath: tablePath('cdf-table'), from: 0, to: 3 },
+      sink: sqliteSpec(file, { table: 'feed', batchSize: 1, maxRetries: 0 }),
+    };
+    const first = await runner.wait(runner.start(feed).id);
+    expect(first.state, first.error?.message).toBe('succeeded');
+    const before = sqliteRows(file, 'feed', ['id']).length;
+    const db = new Database(file);
+    db.exec(
+      `CREATE TRIGGER stop_at BEFORE INSERT ON feed WHEN (SELECT count(*) FROM feed) >= ${before + 3} BEGIN SELECT RAISE(ABORT, 'stop here'); END`,
+    );
+    db.close();
+    const failed = await runner.wait(runner.start(feed).id);
+    expect(failed.error?.message).toContain('stop here');
+
+    const answer = await runner.retry(failed.id);
+    expect(answer).toEqual({ ask: { reason: expect.stringContaining('a diff or change-feed export cannot resume'), rowsInTarget: 3 } });
   });
 
   it('refuses to retry a job that succeeded', async () => {
