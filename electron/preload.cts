@@ -28,6 +28,7 @@ const api = {
   exportSparkJob: call('exportSparkJob'),
   startExport: call('startExport'),
   cancelJob: call('cancelJob'),
+  retryJob: call('retryJob'),
   listJobs: call('listJobs'),
   revealTarget: call('revealTarget'),
   recentTables: call('recentTables'),

@@ -76,6 +76,10 @@ export const REQUEST_SCHEMAS = {
   exportSparkJob: v.strictObject({ ...exportShape, source: sourceSpecSchema, savePath: v.optional(absolutePath('the save path')) }),
   startExport: exportRequest,
   cancelJob: jobId,
+  retryJob: v.strictObject({
+    ...jobId.entries,
+    choice: v.optional(v.picklist(['append', 'replace'], 'the choice must be append or replace')),
+  }),
   listJobs: nothing,
   revealTarget: jobId,
   recentTables: nothing,

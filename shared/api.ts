@@ -154,6 +154,21 @@ export function exportOutcome(rows: number, seconds: number, resumedAfterRows?: 
   return resumedAfterRows === undefined ? outcome : { ...outcome, resumedAfterRows };
 }
 
+/** What Retry does when its job cannot resume after the rows it committed: write them all again, or replace. */
+export type RetryChoice = 'append' | 'replace';
+
+/** Retry's answer: the job started again (resuming where it can), or a question to put to the user first. */
+export type RetryAnswer =
+  | { started: JobInfo }
+  | {
+      ask: {
+        /** Why the job cannot resume, in a user's words. */
+        reason: string;
+        /** Rows the target holds from the job, null when the record cannot say (the app quit during the job). */
+        rowsInTarget: number | null;
+      };
+    };
+
 export type JobEvent = { type: 'job'; job: JobInfo };
 
 export interface RecentTable {
@@ -225,6 +240,9 @@ export interface DeltaportApi {
   exportSparkJob(req: SparkJobRequest): Promise<Result<SparkJobResult>>;
   startExport(req: ExportRequest): Promise<Result<JobInfo>>;
   cancelJob(req: { id: string }): Promise<Result<JobInfo>>;
+  /** Runs a failed or cancelled export again: after the rows it committed where it can resume, else only once the
+   * user chose (append them all again, or replace what the target holds). */
+  retryJob(req: { id: string; choice?: RetryChoice }): Promise<Result<RetryAnswer>>;
   listJobs(): Promise<Result<JobInfo[]>>;
   /** Shows a job's target file in the system's file manager where there is one (the desktop app); always answers
    * where the target is, for a browser to show or copy. */
@@ -259,6 +277,7 @@ export const API_METHODS = [
   'exportSparkJob',
   'startExport',
   'cancelJob',
+  'retryJob',
   'listJobs',
   'revealTarget',
   'recentTables',

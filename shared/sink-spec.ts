@@ -82,6 +82,9 @@ function sqlTargetEntries(kind: 'sqlite' | 'postgres') {
     sql: v.optional(text('the statement', LIMITS.sql)),
     execution: v.optional(executionSchema, {}),
     exactlyOnce: v.optional(flag('exactlyOnce'), false),
+    /** The app's own: the job whose ledger row an exactly-once export keeps, so that only a Retry of that job resumes
+     * it and every new export starts afresh. The CLI leaves it out: its ledger is keyed by what it exports alone. */
+    jobId: v.optional(nonBlank('the job id', 100)),
   };
 }
 
@@ -190,6 +193,11 @@ export function isSqlKind(kind: SinkKind): kind is SqlSinkSpec['kind'] {
 /** An exactly-once job: the only export whose sink may resume it after the rows an earlier run committed. */
 export function isExactlyOnce(spec: SinkSpec): boolean {
   return isSqlSink(spec) && spec.exactlyOnce;
+}
+
+/** The spec that replaces what the target holds: a SQL table's contents (mode overwrite), or the file. */
+export function replacingSpec(spec: SinkSpec): SinkSpec {
+  return isSqlSink(spec) ? { ...spec, mode: 'overwrite' } : { ...spec, overwrite: true };
 }
 
 /** Every problem of a sink spec that can be seen without the table or the database; empty when it is valid. */

@@ -89,9 +89,10 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
     startExport: (req) =>
       attempt(async () => {
         if (isChangeSource(req.source)) await runSharedTask<null>({ kind: 'checkChanges', request: req.source });
-        return deps.jobs.start(exportRequest(req));
+        return deps.jobs.start(await pinnedVersion(exportRequest(req)));
       }),
     cancelJob: (req) => attempt(() => deps.jobs.cancel(req.id)),
+    retryJob: (req) => attempt(() => deps.jobs.retry(req.id, req.choice, exportRequest)),
     listJobs: () => attempt(() => deps.jobs.list()),
     revealTarget: (req) =>
       attempt(async () => {
@@ -133,8 +134,17 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
   };
 
   function exportRequest(req: ExportRequest): ExportRequest {
-    return { source: req.source, sink: withProfilePassword(req.sink, req.profile) };
+    return { ...req, sink: withProfilePassword(req.sink, req.profile) };
   }
+}
+
+/** A snapshot export into a SQL table reads the version that is the latest now, also when it is retried after the
+ * table moved on: its Retry resumes inside that snapshot. */
+async function pinnedVersion(req: ExportRequest): Promise<ExportRequest> {
+  const { source } = req;
+  if (isChangeSource(source) || !isSqlSink(req.sink) || source.versionAsOf !== undefined || source.timestampAsOf !== undefined) return req;
+  const { version } = await runSharedTask<{ version: number }>({ kind: 'resolve', request: { path: source.tablePath } });
+  return { ...req, source: { ...source, versionAsOf: version } };
 }
 
 /** A PostgreSQL target as a person would name it, never with its password. */

@@ -10,7 +10,7 @@ import type { FilterSkipping } from '../../shared/table-info.js';
 import type { Schema } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import type { ScanBatch, ScanPosition } from '../delta/scan/scan-types.js';
-import { openSource } from '../delta/source.js';
+import { openSource, type DeltaSource } from '../delta/source.js';
 import { createSink } from '../sinks/create-sink.js';
 import type { SinkOpenContext } from '../sinks/sink.js';
 import { canonicalLocation, isCloudLocation } from '../storage/storage.js';
@@ -55,7 +55,7 @@ export async function runExport(req: ExportRequest): Promise<ExportOutcome> {
     {
       fields: source.fields,
       schema: source.schema,
-      snapshot: { tableId: snapshot.metadata.id, tableRoot: snapshot.tableRoot, version: snapshot.version },
+      snapshot: sinkSnapshot(source),
       filesTotal: snapshot.files.length,
       bytesTotal: snapshot.files.reduce((sum, f) => sum + f.add.size, 0),
       ...(skipping ? { skipping } : {}),
@@ -65,6 +65,12 @@ export async function runExport(req: ExportRequest): Promise<ExportOutcome> {
   );
   const seconds = (performance.now() - started) / 1000;
   return { ...exportOutcome(written.rows, seconds, written.resumedAfterRows), ...(skipping ? { skipping } : {}) };
+}
+
+/** The snapshot a sink is told it receives (what an exactly-once job's key names): the filtered one with a filter. */
+export function sinkSnapshot(source: DeltaSource): SinkOpenContext['snapshot'] {
+  const snapshot = source.filter?.snapshot ?? source.snapshot;
+  return { tableId: snapshot.metadata.id, tableRoot: snapshot.tableRoot, version: snapshot.version };
 }
 
 /** Rows to export that are not a snapshot's (a diff, a change feed): what the sink needs to know of them. */
@@ -162,6 +168,8 @@ function throwIfCancelled(signal: AbortSignal): void {
 
 function cancelled(committed?: number, sink?: SinkSpec): DeltaportError {
   if (committed === undefined) return cancelledError('export');
-  const resume = sink && isExactlyOnce(sink) ? '; run it again to resume' : '';
+  // The app's job resumes on its Retry (its ledger row is its own), the CLI's export when it is run again.
+  const resume =
+    !sink || !isExactlyOnce(sink) ? '' : isSqlSink(sink) && sink.jobId ? '; Retry resumes after them' : '; run it again to resume';
   return cancelledError('export', `after ${committed} rows were committed${resume}`);
 }

@@ -2,16 +2,19 @@
 // default), reports progress as JobEvents, can be cancelled whether queued or running, and has every state change
 // recorded through the JobStore (app state), passwords removed.
 import { randomUUID } from 'node:crypto';
-import type { ExportOutcome, ExportRequest, JobEvent, JobInfo } from '../../shared/api.js';
+import type { ExportOutcome, ExportRequest, JobEvent, JobInfo, RetryAnswer, RetryChoice } from '../../shared/api.js';
 import { changeRangeLabel, isChangeSource } from '../../shared/change-source.js';
 import { cancelledError, DeltaportError, toErrorValue } from '../../shared/errors.js';
-import { type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
+import { isSqlSink, replacingSpec, type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
+import { localTargetFor, sweepStalePartials } from '../sinks/atomic-file.js';
+import type { StoredProgress } from '../sinks/exactly-once.js';
 import { redactSink } from '../state/secrets.js';
 import { canonicalLocation, locationName } from '../storage/storage.js';
+import { leftNothing, retryQuestion, withLedger } from './job-ledger.js';
 import { removePartialFiles } from './partial-files.js';
 import { NO_PROGRESS, ProgressMeter, type RawProgress } from './progress.js';
 import type { TaskHandle } from './task-worker.js';
-import { startTask } from './task-worker.js';
+import { runSharedTask, startTask } from './task-worker.js';
 
 export interface JobStore {
   recordJob(job: JobInfo): void;
@@ -45,12 +48,16 @@ export class JobRunner {
   private running = 0;
   private readonly concurrency: number;
   private readonly now: () => number;
+  /** Resolves once the partial files of the jobs the last session left unfinished are removed. */
+  readonly swept: Promise<void>;
 
   constructor(private readonly options: JobRunnerOptions) {
     this.concurrency = options.concurrency ?? 1;
     this.now = options.now ?? Date.now;
-    // A job still queued or running in the record was cut short when the app last quit.
-    for (const job of options.store.unfinishedJobs()) {
+    // A job still queued or running in the record was cut short when the app last quit, killed perhaps: its file
+    // export could not remove its partial file (a SQL export's claim ended with its process or is taken over).
+    const interrupted = options.store.unfinishedJobs();
+    for (const job of interrupted) {
       options.store.recordJob({
         ...job,
         state: 'failed',
@@ -58,6 +65,9 @@ export class JobRunner {
         error: cancelledError('job', 'because Deltaport quit before this job finished').toValue(),
       });
     }
+    this.swept = Promise.all(
+      interrupted.map(({ request: { sink } }) => (isSqlSink(sink) ? [] : sweepStalePartials(localTargetFor(sink.path)).catch(() => []))),
+    ).then(() => undefined);
   }
 
   onJobEvent(listener: (event: JobEvent) => void): () => void {
@@ -65,13 +75,41 @@ export class JobRunner {
     return () => this.listeners.delete(listener);
   }
 
-  /** Queues an export and returns its JobInfo at once; it starts when a slot is free. */
+  /** Queues an export and returns its JobInfo at once; it starts when a slot is free. A snapshot export into a SQL
+   * table keeps the exactly-once ledger under this job's id (job-ledger.ts). */
   start(request: ExportRequest): JobInfo {
+    const id = randomUUID();
+    return this.enqueue(id, withLedger(request, id));
+  }
+
+  /** Runs a failed or cancelled job again (DeltaportApi.retryJob). A job of an earlier session comes back from its
+   * record, which `restore` gives its password back. */
+  async retry(id: string, choice?: RetryChoice, restore: (recorded: ExportRequest) => ExportRequest = (r) => r): Promise<RetryAnswer> {
+    const live = this.jobs.get(id);
+    const job = live?.info ?? this.options.store.jobHistory().find((j) => j.id === id);
+    if (!job) throw new DeltaportError('NOT_FOUND', `no job ${id}`);
+    if (job.state !== 'failed' && job.state !== 'cancelled')
+      throw new DeltaportError('VALIDATION', `only a failed or cancelled job can be retried; this one is ${job.state}`);
+    const request = live?.request ?? restore(job.request);
+    // A choice, and a file export (written whole or not at all), start afresh; so does a job that left nothing.
+    if (choice === 'replace') return { started: this.start({ ...request, sink: replacingSpec(request.sink) }) };
+    if (choice === 'append' || !isSqlSink(request.sink)) return { started: this.start(request) };
+    if (request.sink.exactlyOnce) {
+      const stored = await runSharedTask<StoredProgress | null>({ kind: 'ledger', request });
+      // The same ledger row (the sink keeps its job id): the run goes on after the rows it records.
+      if (stored || leftNothing(job)) return { started: this.enqueue(randomUUID(), request) };
+      return retryQuestion(job, true);
+    }
+    return leftNothing(job) ? { started: this.start(request) } : retryQuestion(job, false);
+  }
+
+  private enqueue(id: string, request: ExportRequest): JobInfo {
     const info: JobInfo = {
-      id: randomUUID(),
+      id,
       kind: 'export',
       title: jobTitle(request),
-      request: { source: request.source, sink: redactSink(request.sink) },
+      // The profile stays, so that a Retry in a later session finds the saved password again.
+      request: { source: request.source, sink: redactSink(request.sink), ...(request.profile ? { profile: request.profile } : {}) },
       state: 'queued',
       progress: NO_PROGRESS,
       createdAt: this.now(),

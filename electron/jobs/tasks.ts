@@ -31,8 +31,9 @@ import { previewRows } from '../delta/preview-rows.js';
 import { partitionSummaries } from '../delta/profile/partitions.js';
 import { TableCache } from '../delta/table-cache.js';
 import { nullKeyProblem } from '../export/null-keys.js';
-import { runExport, writeToSink } from '../export/run-export.js';
+import { runExport, sinkSnapshot, writeToSink } from '../export/run-export.js';
 import { openChangeSource } from '../export/change-source.js';
+import { jobKey, type StoredProgress } from '../sinks/exactly-once.js';
 import { planSqlExport } from '../sinks/sql-plan.js';
 import { jsonReader } from '../values/json-value.js';
 import type { RawProgress } from './progress.js';
@@ -68,6 +69,8 @@ export function runTask(task: WorkerTask, signal: AbortSignal, onProgress: (prog
       return changesTask(task.request, signal);
     case 'checkChanges':
       return checkChangesTask(task.request);
+    case 'ledger':
+      return ledgerTask(task.request);
   }
 }
 
@@ -90,6 +93,16 @@ export async function exportTask(
 export async function checkChangesTask(source: ChangeSourceSpec): Promise<null> {
   await openChangeSource(source, { openTable });
   return null;
+}
+
+/** An exactly-once snapshot export's ledger row in its target (null when there is none): what its Retry resumes
+ * after. */
+export async function ledgerTask(request: ExportRequest): Promise<StoredProgress | null> {
+  if (isChangeSource(request.source) || !isSqlSink(request.sink)) return null;
+  const source = await openSource(request.source, openTable);
+  const { tableId, version } = sinkSnapshot(source);
+  const key = jobKey({ tableId, version, fields: source.fields, spec: request.sink });
+  return (await import('../sinks/ledger-read.js')).readLedger(request.sink, key);
 }
 
 /** Reads one row more than asked, only to tell whether the snapshot has more. */

@@ -20,7 +20,8 @@ export type WorkerTask =
   | { kind: 'partitions'; request: TableRef }
   | { kind: 'diff'; request: DiffRequest }
   | { kind: 'changes'; request: ChangeRowsRequest }
-  | { kind: 'checkChanges'; request: ChangeSourceSpec };
+  | { kind: 'checkChanges'; request: ChangeSourceSpec }
+  | { kind: 'ledger'; request: ExportRequest };
 
 /** What a task worker is started with: the starting thread's cloud client settings (it makes clients of its own). */
 export interface WorkerStart {

@@ -19,7 +19,8 @@ export interface JobIdentity {
   spec: SqlSinkSpec;
 }
 
-/** The job key: the same snapshot, columns and target (with its mode) is the same job. */
+/** The job key: the same snapshot, columns and target (with its mode) is the same job; an app's export is moreover
+ * the job it names (spec.jobId), so that only its Retry resumes it. */
 export function jobKey({ tableId, version, fields, spec }: JobIdentity): string {
   const identity = JSON.stringify([
     tableId,
@@ -29,6 +30,8 @@ export function jobKey({ tableId, version, fields, spec }: JobIdentity): string 
     spec.mode,
     spec.mode === 'upsert' ? spec.keyColumns : null,
     spec.mode === 'sql' ? spec.sql : null,
+    // Only where set, so that the CLI's keys stay what they were (a ledger row of an older run still resumes).
+    ...(spec.jobId === undefined ? [] : [spec.jobId]),
   ]);
   return createHash('sha256').update(identity).digest('hex').slice(0, 32);
 }

@@ -15,6 +15,9 @@ export interface Jobs {
   clearFinished(): void;
 }
 
+/** When this window's session began: the jobs created before it are history, shown on request. */
+export const SESSION_START = Date.now();
+
 const STAGE: Record<JobInfo['state'], number> = { queued: 0, running: 1, succeeded: 2, failed: 2, cancelled: 2 };
 const CLEARED_KEY = 'deltaport.jobsClearedAt';
 

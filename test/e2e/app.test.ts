@@ -32,6 +32,14 @@ function jobNamed(text: string): Locator {
   return e2e.page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: text }).first();
 }
 
+/** Grows the Jobs dock from the newest job alone to this session's list (once it has more than one job). */
+async function showAllJobs(): Promise<void> {
+  const dock = e2e.page.getByRole('region', { name: 'Jobs' });
+  const all = dock.getByRole('button', { name: 'Show all', exact: true });
+  await all.or(dock.getByRole('button', { name: 'Show the latest only' })).waitFor();
+  if ((await all.count()) > 0) await all.click();
+}
+
 async function showTab(name: 'Overview' | 'History' | 'Data' | 'Export'): Promise<void> {
   await e2e.page.getByRole('tab', { name: new RegExp(`^${name}`) }).click();
 }
@@ -432,6 +440,7 @@ describe('Deltaport in a browser', () => {
 
     await ask();
     await choice.getByRole('button', { name: 'Append' }).click();
+    await showAllJobs();
     await expect.poll(jobs).toBe(before + 1);
     await jobNamed('export.sqlite').getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
     expect(await sqliteCount(file, 'partitioned')).toBe(2 * rows);
@@ -484,7 +493,7 @@ describe('Deltaport in a browser', () => {
     await e2e.page.getByLabel('SQLite file', { exact: true }).fill(file);
     await e2e.page.getByLabel('Write mode', { exact: true }).selectOption('append');
     await e2e.page.getByLabel('Batch size', { exact: true }).fill('50');
-    await e2e.page.getByRole('checkbox', { name: 'Exactly once' }).check();
+    // No "Exactly once" asked for: every export into a SQL table keeps the ledger its Retry resumes from.
     await e2e.page.getByRole('button', { name: 'Export', exact: true }).click();
 
     const job = jobNamed('covid.sqlite');
@@ -511,6 +520,7 @@ describe('Deltaport in a browser', () => {
 
     const covidJobs = () => e2e.page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: 'covid.sqlite' });
     await job.getByRole('button', { name: 'Retry' }).click();
+    await showAllJobs();
     await expect.poll(() => covidJobs().count()).toBe(2);
     const retried = covidJobs().first();
     await retried.getByText('Running', { exact: true }).waitFor({ timeout: 30_000 });
@@ -649,6 +659,7 @@ describe('Deltaport in a browser', () => {
       await e2e.page.getByLabel('Key columns', { exact: true }).fill('value');
       for (const round of [1, 2]) {
         await e2e.page.getByRole('button', { name: 'Export', exact: true }).click();
+        if (round === 2) await showAllJobs();
         await expect
           .poll(() => e2e.page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: 'partitioned_pg' }).count())
           .toBe(round);
@@ -760,8 +771,19 @@ describe('the window at 1440x900 and at its minimum size, 1024x700, light and da
           expect(exportBox.y + exportBox.height).toBeLessThanOrEqual(size.height);
           await screenshot(sized, `flow-export-${name}`);
 
+          // Open, the Jobs dock shows the newest job alone; this window's session has none, the earlier ones wait
+          // behind "Show earlier"; grown, it still takes no more than a quarter of the window.
+          const dock = sized.getByRole('region', { name: 'Jobs' });
           await sized.getByRole('button', { name: 'Jobs' }).click();
+          await expect.poll(() => dock.getByRole('listitem').count()).toBe(1);
+          expect((await dock.boundingBox())!.height).toBeLessThanOrEqual(size.height / 4);
           await screenshot(sized, `flow-jobs-${name}`);
+          await dock.getByRole('button', { name: 'Show all' }).click();
+          expect(await dock.getByRole('listitem').count()).toBe(0);
+          await dock.getByRole('button', { name: /^Show earlier \(\d+ from past sessions\)$/ }).click();
+          await expect.poll(() => dock.getByRole('listitem').count()).toBeGreaterThan(2);
+          expect((await dock.boundingBox())!.height).toBeLessThanOrEqual(size.height / 4);
+          await screenshot(sized, `flow-jobs-all-${name}`);
           expect(errors).toEqual([]);
         } finally {
           await context.close();

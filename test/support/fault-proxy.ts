@@ -21,6 +21,8 @@ export interface FaultProxy {
   readonly bytesToClient: readonly number[];
   /** Faults that struck so far. */
   readonly faults: number;
+  /** Cuts every open connection at once (the server lost mid-way), while new ones still go through. */
+  cutAll(): void;
   close(): Promise<void>;
 }
 
@@ -99,6 +101,9 @@ export async function startFaultProxy(targetUrl: string, faultFor: (connection: 
     bytesToClient,
     get faults() {
       return faults;
+    },
+    cutAll() {
+      for (const socket of sockets) socket.destroy();
     },
     async close() {
       for (const socket of sockets) socket.destroy();

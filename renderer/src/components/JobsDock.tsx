@@ -1,12 +1,14 @@
 // Running and past jobs at the bottom of the window: a one-line strip (the latest job's state and progress) that
-// opens into the list on demand or when a job is started, remembered across runs.
+// opens on demand or when a job is started, remembered across runs. Open, it shows the newest job alone and grows
+// into this session's list only when asked, the jobs of earlier sessions behind "Show earlier"; it never takes more
+// than a quarter of the window (styles.css), its list scrolling within that.
 import { useState } from 'react';
-import type { JobInfo } from '../../../shared/api.js';
+import type { JobInfo, RetryAnswer, RetryChoice } from '../../../shared/api.js';
 import { isExactlyOnce, isSqlSink } from '../../../shared/sink-spec.js';
 import { api } from '../api-client.js';
 import { copyText } from '../clipboard.js';
 import { formatCount, formatDuration, humanBytes } from '../format.js';
-import { isLive } from '../jobs.js';
+import { isLive, SESSION_START } from '../jobs.js';
 import { Alert } from './Alert.js';
 import { Notice } from './Notice.js';
 
@@ -38,7 +40,7 @@ function leftBehind(job: JobInfo): string {
   if (isSqlSink(job.request.sink)) {
     return (
       `${verb} after ${formatCount(committed(job))} rows committed; they stay in the target, the open batch was rolled back.` +
-      (isExactlyOnce(job.request.sink) ? ' Retry resumes after them.' : ' Retry starts again from the first row.')
+      (isExactlyOnce(job.request.sink) ? ' Retry resumes after them.' : ' Retry asks whether to write them again or replace them.')
     );
   }
   return `${verb} after ${formatCount(job.progress.rows)} rows: the output file was not written.`;
@@ -86,6 +88,7 @@ function JobRow({ job, onChanged }: { job: JobInfo; onChanged(job: JobInfo): voi
   const [problem, setProblem] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [question, setQuestion] = useState<Extract<RetryAnswer, { ask: unknown }>['ask'] | null>(null);
   const live = isLive(job);
   const act = async (work: () => Promise<void>) => {
     setBusy(true);
@@ -100,11 +103,13 @@ function JobRow({ job, onChanged }: { job: JobInfo; onChanged(job: JobInfo): voi
       if (result.ok) onChanged(result.value);
       else setProblem(result.error.message);
     });
-  const retry = () =>
+  const retry = (choice?: RetryChoice) =>
     act(async () => {
-      const result = await api.startExport(job.request);
-      if (result.ok) onChanged(result.value);
-      else setProblem(result.error.message);
+      setQuestion(null);
+      const result = await api.retryJob({ id: job.id, ...(choice ? { choice } : {}) });
+      if (!result.ok) return setProblem(result.error.message);
+      if ('ask' in result.value) return setQuestion(result.value.ask);
+      onChanged(result.value.started);
     });
   const reveal = () =>
     act(async () => {
@@ -133,7 +138,7 @@ function JobRow({ job, onChanged }: { job: JobInfo; onChanged(job: JobInfo): voi
           </button>
         )}
         {(job.state === 'failed' || job.state === 'cancelled') && (
-          <button type="button" className="button small" onClick={() => void retry()} disabled={busy}>
+          <button type="button" className="button small" onClick={() => void retry()} disabled={busy || question !== null}>
             Retry
           </button>
         )}
@@ -159,6 +164,28 @@ function JobRow({ job, onChanged }: { job: JobInfo; onChanged(job: JobInfo): voi
       </div>
       {job.error && job.state === 'failed' && <Alert message={job.error} />}
       {(job.state === 'cancelled' || (job.state === 'failed' && committed(job) > 0)) && <p className="muted small">{leftBehind(job)}</p>}
+      {question && (
+        <div className="target-choice" role="alertdialog" aria-label={`Retry: ${job.title}`}>
+          <p>
+            Retry cannot resume: {question.reason}.{' '}
+            {question.rowsInTarget === null
+              ? 'The target may already hold rows from this job.'
+              : `The target already holds ${formatCount(question.rowsInTarget)} rows from this job.`}{' '}
+            Append every row again, replace what the target holds, or stop?
+          </p>
+          <div className="inline-fields">
+            <button type="button" className="button small" onClick={() => void retry('append')} disabled={busy}>
+              Append
+            </button>
+            <button type="button" className="button small danger" onClick={() => void retry('replace')} disabled={busy}>
+              Replace
+            </button>
+            <button type="button" className="button small ghost" onClick={() => setQuestion(null)} disabled={busy}>
+              Stop
+            </button>
+          </div>
+        </div>
+      )}
       <Notice text={note} className="muted small" />
       <Alert message={problem} />
     </li>
@@ -184,12 +211,27 @@ function Summary({ jobs }: { jobs: JobInfo[] }) {
   );
 }
 
+/** Jobs of earlier sessions that have ended: shown only on request. */
+function isEarlier(job: JobInfo): boolean {
+  return !isLive(job) && job.createdAt < SESSION_START;
+}
+
 export function JobsDock({ jobs, loadError, open, onOpenChange, onChanged, onClearFinished }: Props) {
+  const [expanded, setExpanded] = useState(false);
+  const [showEarlier, setShowEarlier] = useState(false);
   const finished = jobs.filter((j) => !isLive(j)).length;
+  const earlier = jobs.filter(isEarlier).length;
+  const shown = !expanded ? jobs.slice(0, 1) : showEarlier ? jobs : jobs.filter((j) => !isEarlier(j));
+  const toggle = () => {
+    // Opened again, it starts as one line.
+    setExpanded(false);
+    setShowEarlier(false);
+    onOpenChange(!open);
+  };
   return (
     <section className={open ? 'jobs-dock open' : 'jobs-dock'} aria-labelledby="jobs-title">
       <header className="jobs-header">
-        <button type="button" className="jobs-toggle" aria-expanded={open} onClick={() => onOpenChange(!open)}>
+        <button type="button" className="jobs-toggle" aria-expanded={open} onClick={toggle}>
           <span className="chevron" aria-hidden="true">
             {open ? '▾' : '▴'}
           </span>
@@ -197,6 +239,11 @@ export function JobsDock({ jobs, loadError, open, onOpenChange, onChanged, onCle
         </button>
         <Summary jobs={jobs} />
         <span className="spacer" />
+        {open && jobs.length > 1 && (
+          <button type="button" className="button small ghost" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
+            {expanded ? 'Show the latest only' : 'Show all'}
+          </button>
+        )}
         {open && (
           <button type="button" className="button small ghost" onClick={onClearFinished} disabled={finished === 0}>
             Clear finished
@@ -210,10 +257,15 @@ export function JobsDock({ jobs, loadError, open, onOpenChange, onChanged, onCle
             <p className="muted small empty">No exports yet. Configure a sink in the Export tab and press Export.</p>
           ) : (
             <ul className="job-list">
-              {jobs.map((job) => (
+              {shown.map((job) => (
                 <JobRow key={job.id} job={job} onChanged={onChanged} />
               ))}
             </ul>
+          )}
+          {expanded && earlier > 0 && !showEarlier && (
+            <button type="button" className="button small ghost show-earlier" onClick={() => setShowEarlier(true)}>
+              Show earlier ({formatCount(earlier)} from past sessions)
+            </button>
           )}
         </div>
       )}

@@ -2,7 +2,7 @@
 // what to do when the target already exists.
 import { useId, useReducer } from 'react';
 import type { JobInfo } from '../../../shared/api.js';
-import { isSqlKind, isSqlSink } from '../../../shared/sink-spec.js';
+import { isSqlKind, isSqlSink, replacingSpec } from '../../../shared/sink-spec.js';
 import type { SinkKind, SinkSpec } from '../../../shared/sink-spec.js';
 import { isChangeSource, type ExportSource } from '../../../shared/change-source.js';
 import { api } from '../api-client.js';
@@ -44,10 +44,6 @@ const MODE_OPTIONS = WRITE_MODES.map((m) => ({ value: m.mode, label: m.label }))
 /** An export that would add to (SQL append) or replace (a file) what is already there asks first. */
 function asksAboutExistingTarget(spec: SinkSpec): boolean {
   return isSqlSink(spec) ? spec.mode === 'append' : !spec.overwrite;
-}
-
-function replacing(spec: SinkSpec): SinkSpec {
-  return isSqlSink(spec) ? { ...spec, mode: 'overwrite' } : { ...spec, overwrite: true };
 }
 
 /** The started job as it is now, in one line; a job that failed at once says so, never "Started". */
@@ -299,7 +295,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                 Append
               </button>
             )}
-            <button type="button" className="button danger" onClick={() => void run(replacing(built.spec!))}>
+            <button type="button" className="button danger" onClick={() => void run(replacingSpec(built.spec!))}>
               Replace
             </button>
             <button type="button" className="button ghost" onClick={() => dispatch({ type: 'stopped' })}>

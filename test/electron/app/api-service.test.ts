@@ -215,4 +215,37 @@ describe('API service', () => {
     expect(resultValue(await service.resolveVersion({ path: copy, timestampAsOf: at })).version).toBe(0);
     expect(opened).toEqual([info.path]);
   });
+  it("retries a failed PostgreSQL export in a later session with the saved profile's password", async () => {
+    const client = new pg.Client({ connectionString: dbUrl });
+    await client.connect();
+    try {
+      // The target refuses a fifth row, and with it the export's one transaction (its rows are few).
+      await client.query('CREATE TABLE people_retry (value text, year text, month text, day text)');
+      await client.query(
+        `CREATE FUNCTION refuse_fifth() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF (SELECT count(*) FROM people_retry) >= 4 THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$`,
+      );
+      await client.query('CREATE TRIGGER refuse BEFORE INSERT ON people_retry FOR EACH ROW EXECUTE FUNCTION refuse_fifth()');
+      const table = tablePath('delta-0.8.0-partitioned');
+      const sink = { ...pgSink(urlWithoutPassword), table: 'people_retry', execution: { batchSize: 3, batchIntervalMs: 0, maxRetries: 0 } };
+      const job = resultValue(await api.startExport({ source: { tablePath: table }, sink, profile: 'local pg' }));
+      // The snapshot is pinned where the job starts, so that its Retry resumes inside the same one.
+      expect(job.request.source).toEqual({ tablePath: table, versionAsOf: 0 });
+      const failed = await jobs.wait(job.id);
+      expect(failed.state).toBe('failed');
+      expect(failed.progress.committedRows).toBe(0);
+      await client.query('DROP TRIGGER refuse ON people_retry');
+
+      const later = new JobRunner({ store: state });
+      const laterApi = createApiService({ state, jobs: later, sampleTable: async () => path.join(dir, 'sample') });
+      const answer = resultValue(await laterApi.retryJob({ id: job.id }));
+      if (!('started' in answer)) throw new Error(`Retry asked: ${answer.ask.reason}`);
+      const done = await later.wait(answer.started.id);
+      expect(done.error).toBeNull();
+      expect(done.result?.rows).toBe(7);
+      const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM people_retry');
+      expect(Number(rows[0]!.n)).toBe(7);
+    } finally {
+      await client.end();
+    }
+  });
 });

@@ -65,6 +65,8 @@ describe('validateCall', () => {
       keyColumns: ['id'],
     });
     expect(validateCall('cancelJob', { id: 'job-1' })).toEqual([{ id: 'job-1' }]);
+    expect(validateCall('retryJob', { id: 'job-1' })).toEqual([{ id: 'job-1' }]);
+    expect(validateCall('retryJob', { id: 'job-1', choice: 'replace' })).toEqual([{ id: 'job-1', choice: 'replace' }]);
     expect(validateCall('saveProfile', { name: 'local', sink: sqlite })[0].name).toBe('local');
     expect(validateCall('deleteProfile', { name: 'local' })).toEqual([{ name: 'local' }]);
     for (const m of ['listJobs', 'recentTables', 'sampleTable', 'listProfiles', 'chooseTableFolder', 'chooseSqliteFile'] as const) {
@@ -178,6 +180,7 @@ describe('validateCall', () => {
   it('refuses bad job ids, names and arguments to no-argument methods', () => {
     rejects('cancelJob', { id: 5 }, /cancelJob.id: the job id must be text/);
     rejects('cancelJob', {}, /cancelJob.id: is missing/);
+    rejects('retryJob', { id: 'job-1', choice: 'resume' }, /retryJob.choice: the choice must be append or replace/);
     rejects('deleteProfile', { name: null }, /deleteProfile.name: the profile name must be text/);
     for (const m of ['listJobs', 'recentTables', 'sampleTable', 'listProfiles', 'chooseTableFolder', 'chooseSqliteFile'] as const) {
       rejects(m, { path: '/etc' }, /: takes no argument/);

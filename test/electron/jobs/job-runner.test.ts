@@ -137,21 +137,21 @@ describe('JobRunner', () => {
     expect(n % 1000).toBe(0);
     // The record says what stayed: the committed rows, not the rows read ahead of the last commit.
     expect(done.progress.rows).toBe(n);
-    expect(done.error?.message).toBe(`export cancelled after ${n} rows were committed`);
+    expect(done.error?.message).toBe(`export cancelled after ${n} rows were committed; Retry resumes after them`);
     expect(state.jobHistory().find((j) => j.id === job.id)?.state).toBe('cancelled');
   });
 
-  it('records where a resumed exactly-once job went on, and only the rows it committed itself', async () => {
+  it('records where a retried job resumed, and only the rows it committed itself', async () => {
     const file = path.join(dir, 'resumed.db');
-    const base = covidToSqlite(file);
-    const request = { ...base, sink: { ...base.sink, exactlyOnce: true } as ExportRequest['sink'] };
-    const first = runner.start(request);
+    const first = runner.start(covidToSqlite(file));
     await untilRowsWritten(first.id);
     runner.cancel(first.id);
     const cancelled = await runner.wait(first.id);
     expect(cancelled.state).toBe('cancelled');
     const kept = cancelled.progress.rows;
-    const done = await runner.wait(runner.start(request).id);
+    const retried = await runner.retry(first.id);
+    if (!('started' in retried)) throw new Error(`Retry asked: ${retried.ask.reason}`);
+    const done = await runner.wait(retried.started.id);
     expect(done.state).toBe('succeeded');
     expect(done.result?.resumedAfterRows).toBe(kept);
     expect(done.result!.rows + kept).toBe(committedRows('COVID-19_NYT'));
