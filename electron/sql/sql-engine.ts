@@ -46,6 +46,8 @@ export interface SqlSnapshot {
   tableId: string;
   location: string;
   version: number;
+  /** The columns read: those the query mentions (all with a `*`). */
+  columns: string[];
   rows: number;
 }
 
@@ -158,6 +160,7 @@ export class SqlEngine {
       tableId: whole.snapshot.metadata.id,
       location: whole.snapshot.tableRoot,
       version: whole.snapshot.version,
+      columns: chosen,
       rows: table.rows,
     };
   }

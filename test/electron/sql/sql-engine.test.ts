@@ -116,6 +116,24 @@ describe('aggregates', () => {
   });
 });
 
+describe('what is read', () => {
+  it('only the tables and columns the query names; nested values as JSON text', async () => {
+    const location = tablePath('delta-1.2.1-only-struct-stats');
+    const sql =
+      "SELECT struct->>'struct_element' AS e, nested_struct->'struct_element'->>'nested_struct_element' AS n FROM t ORDER BY 1, 2";
+    const result = await engine.query({ sql, tables: { t: { location }, unused: { location: DV } } });
+    const rows: { e: string | null; n: string | null }[] = [];
+    for await (const b of result.batches) rows.push(...b.toArray().map((r) => r.toJSON() as { e: string | null; n: string | null }));
+    expect(result.snapshots.map((s) => [s.name, s.columns])).toEqual([['t', ['struct', 'nested_struct']]]);
+    const files = (await liveFiles(location)).map((a) => sqlText(dataFile(location, a)));
+    const expected = await duck<{ e: string | null; n: string | null }>(
+      `SELECT struct.struct_element AS e, nested_struct.struct_element.nested_struct_element AS n FROM read_parquet([${files.join(', ')}], union_by_name = true) ORDER BY 1, 2`,
+    );
+    expect(expected.some((r) => r.e !== null)).toBe(true);
+    expect(rows).toEqual(expected);
+  });
+});
+
 describe('several snapshots in one query', () => {
   it('the rows of v0 not in v1 are the rows the deletion vector removed', async () => {
     const rows = await plain<{ value: number }>('SELECT * FROM t@0 EXCEPT SELECT * FROM t@1 ORDER BY 1', { t: { location: DV } });
