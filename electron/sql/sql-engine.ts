@@ -9,7 +9,8 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import type { StructField } from '../../shared/delta-schema.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
-import { openSource, type DeltaSource } from '../delta/source.js';
+import type { FilterSkipping } from '../../shared/table-info.js';
+import { DeltaSourceValidationError, openSource, type DeltaSource } from '../delta/source.js';
 export { DEFAULT_MEMORY_LIMIT } from './limits.js';
 import { appendBatch, createTableSql } from './arrow-to-duckdb.js';
 import { chunkToBatch, resultSchema } from './duckdb-to-arrow.js';
@@ -48,7 +49,11 @@ export interface SqlSnapshot {
   version: number;
   /** The columns read: those the query mentions (all with a `*`). */
   columns: string[];
+  /** The rows read into the query. */
   rows: number;
+  /** The query's conditions the scan applied (query-shape.ts), and the files they let it skip. */
+  filter?: string;
+  skipping?: FilterSkipping;
 }
 
 export interface SqlResult {
@@ -108,7 +113,8 @@ export class SqlEngine {
       const snapshots: SqlSnapshot[] = [];
       for (const ref of refs.filter((r) => shape.tables.has(r.name.toLowerCase()))) {
         checkCancelled(query.signal);
-        snapshots.push(await this.load(ref, query.tables[ref.table].location, shape.columns, query.signal));
+        const filter = shape.filters.get(ref.name.toLowerCase());
+        snapshots.push(await this.load(ref, query.tables[ref.table].location, shape.columns, filter, query.signal));
       }
       checkCancelled(query.signal);
       const result = await this.run(rewritten.sql, query.signal);
@@ -124,8 +130,14 @@ export class SqlEngine {
     this.instance.closeSync();
   }
 
-  /** Reads a snapshot into DuckDB (once per location, version and columns) under the query's name for it. */
-  private async load(ref: TableRef, location: string, columns: Set<string> | null, signal?: AbortSignal): Promise<SqlSnapshot> {
+  /** Reads a snapshot into DuckDB (once per location, version, columns and filter) under the query's name for it. */
+  private async load(
+    ref: TableRef,
+    location: string,
+    columns: Set<string> | null,
+    filter: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<SqlSnapshot> {
     const spec: DeltaSourceSpec = {
       tablePath: location,
       settingNames: { versionAsOf: `the version in ${ref.name}`, timestampAsOf: `the timestamp in ${ref.name}` },
@@ -134,10 +146,10 @@ export class SqlEngine {
     };
     const whole = await openSource(spec);
     const chosen = chooseColumns(whole, columns);
-    const key = JSON.stringify([whole.snapshot.tableRoot, whole.snapshot.version, chosen]);
+    const source = await filteredSource({ ...spec, columnNames: chosen }, filter);
+    const key = JSON.stringify([whole.snapshot.tableRoot, whole.snapshot.version, chosen, source.filter ? filter : null]);
     let table = this.loaded.get(key);
     if (!table) {
-      const source = chosen.length === whole.columns.length ? whole : await openSource({ ...spec, columnNames: chosen });
       table = { table: `snapshot ${this.loaded.size + 1}`, rows: 0 };
       await this.connection.run(createTableSql(table.table, source.schema));
       const appender = await this.connection.createAppender(table.table);
@@ -162,6 +174,7 @@ export class SqlEngine {
       version: whole.snapshot.version,
       columns: chosen,
       rows: table.rows,
+      ...(source.filter ? { filter, skipping: source.filter.skipping } : {}),
     };
   }
 
@@ -201,6 +214,18 @@ export class SqlEngine {
       signal?.removeEventListener('abort', onAbort);
       this.busy = false;
     }
+  }
+}
+
+/** The source with the query's conditions as its filter; without them where the filter language reads them otherwise
+ * than DuckDB would (a name or type it does not take): DuckDB applies them all again in any case. */
+async function filteredSource(spec: DeltaSourceSpec, filter: string | undefined): Promise<DeltaSource> {
+  if (filter === undefined) return openSource(spec);
+  try {
+    return await openSource({ ...spec, filter });
+  } catch (err) {
+    if (err instanceof DeltaSourceValidationError) return openSource(spec);
+    throw err;
   }
 }
 

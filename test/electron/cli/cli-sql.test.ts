@@ -75,6 +75,13 @@ describe('deltaport sql', () => {
     expect(limited.stdout).toContain('(2 rows; more rows exist, see --limit)');
   });
 
+  it('says which files the WHERE let the scan skip', async () => {
+    const adds = await liveFiles(partitioned);
+    const others = adds.filter((a) => a.partitionValues.year !== '2020').length;
+    const run = await cli('sql', partitioned, "SELECT count(*) AS n FROM t WHERE year = '2020'");
+    expect(run.stdout).toContain(`; filter skipped ${others} of ${adds.length} files (`);
+  });
+
   it('exports the rows to SQLite', async () => {
     const db = path.join(out, 'result.db');
     const run = await cli('sql', dv, 'SELECT value, value * 2 AS twice FROM t', '--sink', `sqlite:${db}`, '--target', 'doubled');
