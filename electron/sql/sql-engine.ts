@@ -96,7 +96,7 @@ export class SqlEngine {
 
   /** Runs one query. One at a time per engine: a second while the first runs is refused. */
   async query(query: SqlQuery): Promise<SqlResult> {
-    if (this.busy) throw new DeltaportError('SINK_BUSY', 'a query is already running; cancel it or wait for it to finish');
+    if (this.busy) throw new DeltaportError('VALIDATION', 'a query is already running; cancel it or wait for it to finish');
     if (query.sql.trim() === '') throw new DeltaportError('VALIDATION', 'the query is empty');
     this.busy = true;
     let handedOver = false;

@@ -1,5 +1,6 @@
 // SQL for a host (the app's API, `deltaport serve`): one engine, opened on the first query and kept, so that a
-// snapshot read for one query serves the next; queries run one at a time under the caller's ids, each cancellable.
+// snapshot read for one query serves the next; queries run one at a time, in the order they came, under the
+// caller's ids, each cancellable (a new run under an id cancels the one before, which then ends first).
 import type { SqlRequest, SqlRows } from '../../shared/api.js';
 import { jsonRows } from '../jobs/tasks.js';
 import { SqlEngine, type SqlLimits, type SqlTable } from './sql-engine.js';
@@ -7,6 +8,8 @@ import { SqlEngine, type SqlLimits, type SqlTable } from './sql-engine.js';
 export class SqlSession {
   private engine: Promise<SqlEngine> | null = null;
   private readonly running = new Map<string, AbortController>();
+  /** The last run asked for: the next waits for it to end. */
+  private last: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly limits: SqlLimits) {}
 
@@ -16,6 +19,14 @@ export class SqlSession {
       this.running.get(req.queryId)?.abort();
       this.running.set(req.queryId, cancel);
     }
+    const previous = this.last;
+    const run = this.runAfter(previous, req, cancel);
+    this.last = run.catch(() => undefined);
+    return run;
+  }
+
+  private async runAfter(previous: Promise<unknown>, req: SqlRequest, cancel: AbortController): Promise<SqlRows> {
+    await previous;
     const started = performance.now();
     try {
       this.engine ??= SqlEngine.open(this.limits);

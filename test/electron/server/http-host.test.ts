@@ -12,7 +12,7 @@ import type { HttpHost } from '../../../electron/server/http-host.js';
 import { startHttpHost } from '../../../electron/server/http-host.js';
 import { AppState } from '../../../electron/state/app-state.js';
 import { tablePath } from '../../support/tables.js';
-import { readCommit } from '../../support/delta-oracle.js';
+import { liveRowCount, readCommit } from '../../support/delta-oracle.js';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
 
 let dir: string;
@@ -335,5 +335,14 @@ describe('deltaport serve host', () => {
     expect((await running).result).toEqual({ ok: false, error: { code: 'CANCELLED', message: 'query cancelled' } });
     expect(performance.now() - clicked).toBeLessThan(200);
     expect((await call('cancelSql', { queryId: 'q1' })).result).toEqual({ ok: true, value: { cancelled: false } });
+  });
+
+  it('a new query under the same id cancels the one running, then answers', async () => {
+    const tables = { t: { path: tablePath('delta-0.8.0-partitioned') } };
+    const first = call('sql', { sql: 'SELECT count(*) FROM range(100000000000) a, t', tables, limit: 10, queryId: 'q2' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const second = await call<SqlRows>('sql', { sql: 'SELECT count(*)::INTEGER AS n FROM t', tables, limit: 10, queryId: 'q2' });
+    expect((await first).result).toEqual({ ok: false, error: { code: 'CANCELLED', message: 'query cancelled' } });
+    expect(second.result.ok && second.result.value.rows).toEqual([[await liveRowCount(tables.t.path)]]);
   });
 });
