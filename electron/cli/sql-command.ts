@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseTimestampAsOf } from '../../shared/timestamp.js';
+import { memoryLimitProblem } from '../sql/limits.js';
 import { DEFAULT_MEMORY_LIMIT, SqlEngine, type SqlResult, type SqlTable } from '../sql/sql-engine.js';
 import { SQL_NOT_EXACTLY_ONCE, sqlExportInput } from '../sql/sql-export.js';
 import { parseArgs, UsageError, type ParsedArgs } from './args.js';
@@ -24,8 +25,11 @@ export async function sqlCommand(argv: string[], io: CliIo): Promise<number> {
   const format = formatFlag(args);
   const limit = limitFlag(args, format);
   if (args.values.has('sink') && args.switches.has('exactly-once')) throw new UsageError(SQL_NOT_EXACTLY_ONCE);
+  const memoryLimit = args.values.get('memory-limit') ?? DEFAULT_MEMORY_LIMIT;
+  const problem = memoryLimitProblem(memoryLimit);
+  if (problem) throw new UsageError(`--memory-limit: ${problem}`);
   const tempDirectory = mkdtempSync(path.join(tmpdir(), 'deltaport-sql-'));
-  const engine = await SqlEngine.open({ memoryLimit: args.values.get('memory-limit') ?? DEFAULT_MEMORY_LIMIT, tempDirectory });
+  const engine = await SqlEngine.open({ memoryLimit, tempDirectory });
   try {
     const started = performance.now();
     const result = await engine.query({ sql, tables, signal: io.signal });

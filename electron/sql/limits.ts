@@ -4,3 +4,10 @@ export const DEFAULT_MEMORY_LIMIT = '1GB';
 
 /** The folder in a host's data folder where SQL queries spill. */
 export const SQL_TEMP_FOLDER = 'sql-temp';
+
+const SIZE = /^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
+
+/** Why a memory limit is not one DuckDB takes, or null: a size with its unit, as DuckDB writes them. */
+export function memoryLimitProblem(text: string): string | null {
+  return SIZE.test(text.trim()) ? null : `the memory limit must be a size such as 512MB or 2GB, got '${text}'`;
+}

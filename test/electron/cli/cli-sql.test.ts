@@ -1,6 +1,6 @@
 // `deltaport sql`: queries over snapshots named on the command line, printed or exported. Expected values come from
 // DuckDB reading the live data files itself and from the log (numRecords less deletion vectors).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -75,6 +75,22 @@ describe('deltaport sql', () => {
     expect(limited.stdout).toContain('(2 rows; more rows exist, see --limit)');
   });
 
+  it('runs within a memory limit given, and leaves no temporary folder behind', async () => {
+    const temp = mkdtempSync(path.join(out, 'tmp-'));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    let run;
+    try {
+      run = await cli('sql', partitioned, 'SELECT count(DISTINCT value) AS n FROM t', '--memory-limit', '64MB', '--format', 'csv');
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+    const [expected] = await duck<{ n: number }>(`SELECT count(DISTINCT value)::INTEGER AS n FROM ${await parquetOf(partitioned)}`);
+    expect(run).toEqual({ code: 0, stdout: `n\n${expected.n}\n`, stderr: '' });
+    expect(readdirSync(temp)).toEqual([]);
+  });
+
   it('says which files the WHERE let the scan skip', async () => {
     const adds = await liveFiles(partitioned);
     const others = adds.filter((a) => a.partitionValues.year !== '2020').length;
@@ -104,6 +120,11 @@ describe('deltaport sql', () => {
     [
       ['sql', dv, 'SELECT * FROM t', '--sink', 'sqlite:x.db', '--exactly-once'],
       'deltaport: a query result cannot be exported exactly once: it has no position to resume from\n',
+      2,
+    ],
+    [
+      ['sql', dv, 'SELECT 1', '--memory-limit', 'lots'],
+      "deltaport: --memory-limit: the memory limit must be a size such as 512MB or 2GB, got 'lots'\n",
       2,
     ],
     [['sql', dv, 'SELECT * FROM t WHERE'], 'deltaport: syntax error at end of input (line 1, column 22)\n', 1],

@@ -1,7 +1,7 @@
 // The SQL engine over real tables. What a row is, the reader decides: `SELECT * FROM t` must give the reader's own
 // rows of that snapshot (as a multiset, in the JSON text every output writes). Counts and sums come from the log
 // (numRecords less deletion vectors) and from DuckDB reading the live data files itself.
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
@@ -15,10 +15,15 @@ import { duck, sqlText } from '../../support/duckdb.js';
 import { TABLES_ROOT, tablePath } from '../../support/tables.js';
 
 let engine: SqlEngine;
+let temp: string;
 beforeAll(async () => {
-  engine = await SqlEngine.open({ memoryLimit: '512MB', tempDirectory: mkdtempSync(path.join(tmpdir(), 'deltaport-sql-')) });
+  temp = mkdtempSync(path.join(tmpdir(), 'deltaport-sql-test-'));
+  engine = await SqlEngine.open({ memoryLimit: '512MB', tempDirectory: temp });
 });
-afterAll(() => engine.close());
+afterAll(() => {
+  engine.close();
+  rmSync(temp, { recursive: true, force: true });
+});
 
 const COVID = tablePath('COVID-19_NYT');
 const DV = tablePath('table-with-dv-small');
