@@ -17,9 +17,9 @@ const outDir = path.join(dist, 'electron');
 const chunks = 'chunks';
 const entries = { 'cli/bin': 'cli/bin.js', 'jobs/worker': 'jobs/worker.js', 'delta/scan/scan-worker': 'delta/scan/scan-worker.js' };
 
-// Loaded from node_modules at run time: native addons, the .wasm that parquet-wasm reads from beside its own file,
+// Loaded from node_modules at run time: native addons (better-sqlite3, DuckDB's), the .wasm that parquet-wasm reads from beside its own file,
 // and pg, whose optional native binding is looked up dynamically.
-const external = [/^node:/, 'better-sqlite3', /^parquet-wasm(\/|$)/, 'pg', 'electron'];
+const external = [/^node:/, 'better-sqlite3', /^@duckdb\//, /^parquet-wasm(\/|$)/, 'pg', 'electron'];
 
 /** Chunk names carry content hashes: the last build's chunks would otherwise pile up. */
 function removeOldChunks(): Plugin {

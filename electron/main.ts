@@ -13,6 +13,7 @@ import { nativeDialogs } from './dialogs.js';
 import { registerIpcHandlers, sendJobEvent } from './ipc-electron.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { setAppMenu } from './menu.js';
+import { SQL_TEMP_FOLDER } from './sql/limits.js';
 import { AppState, STATE_FILE_NAME } from './state/app-state.js';
 import { resolveDataDir } from './state/data-dir.js';
 import { platformEncryptor } from './state/secrets.js';
@@ -51,7 +52,14 @@ function start(): void {
   let win: BrowserWindow | null = null;
 
   // Open Recent lists what the API service just added to the recent tables.
-  const api = createApiService({ state, jobs, sampleTable, dialogs: nativeDialogs(() => win), onTableOpened: () => refreshMenu() });
+  const api = createApiService({
+    state,
+    jobs,
+    sampleTable,
+    dialogs: nativeDialogs(() => win),
+    onTableOpened: () => refreshMenu(),
+    sqlTempDirectory: path.join(dataDir, SQL_TEMP_FOLDER),
+  });
 
   serveRenderer(rendererDir());
   hardenSession(session.defaultSession);

@@ -23,6 +23,8 @@ const api = {
   partitions: call('partitions'),
   diff: call('diff'),
   changes: call('changes'),
+  sql: call('sql'),
+  cancelSql: call('cancelSql'),
   planExport: call('planExport'),
   testConnection: call('testConnection'),
   exportSparkJob: call('exportSparkJob'),

@@ -41,6 +41,24 @@ const changeRows = v.strictObject({
   limit: wholeNumber('limit', 1, PREVIEW_MAX_ROWS),
 });
 
+/** At most this many tables in one query. */
+const SQL_MAX_TABLES = 32;
+const queryId = nonBlank('the query id', 100);
+
+const sqlRequest = v.strictObject({
+  sql: nonBlank('the query', LIMITS.sql),
+  tables: v.pipe(
+    v.record(
+      v.pipe(text('a table name', LIMITS.name), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a table name must be letters, digits and _')),
+      table,
+      'the tables must be an object of name: table',
+    ),
+    v.check((t) => Object.keys(t).length <= SQL_MAX_TABLES, `at most ${SQL_MAX_TABLES} tables`),
+  ),
+  limit: wholeNumber('limit', 1, PREVIEW_MAX_ROWS),
+  queryId: v.optional(queryId),
+});
+
 /** Methods that take no argument accept nothing but null or undefined. */
 const nothing = v.pipe(
   v.nullish(v.unknown()),
@@ -71,6 +89,8 @@ export const REQUEST_SCHEMAS = {
   partitions: table,
   diff: v.strictObject({ ...changeRows.entries, pairBy: v.optional(nameList('pairBy')) }),
   changes: changeRows,
+  sql: sqlRequest,
+  cancelSql: v.strictObject({ queryId }),
   planExport: exportRequest,
   testConnection: v.strictObject({ sink, profile: v.optional(profileName) }),
   exportSparkJob: v.strictObject({ ...exportShape, source: sourceSpecSchema, savePath: v.optional(absolutePath('the save path')) }),

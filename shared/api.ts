@@ -79,6 +79,25 @@ export interface DiffRequest extends ChangeRowsRequest {
 
 export interface DiffResult extends ChangeRows, VersionDiff {}
 
+/** A SQL query over snapshots (electron/sql/): the tables by the names the query uses (the app names the current
+ * snapshot `t`); a name followed by @ and a version or a quoted timestamp in the query is that table then. */
+export interface SqlRequest {
+  sql: string;
+  tables: Record<string, TableRef>;
+  limit: number;
+  /** The caller's name for this run, for cancelSql; a new run under the same id cancels the one before. */
+  queryId?: string;
+}
+
+export interface SqlRows {
+  columns: PreviewColumn[];
+  rows: JsonValue[][];
+  truncated: boolean;
+  /** The snapshots the query read, with the rows of each read into the query. */
+  snapshots: { name: string; path: string; version: number; rows: number }[];
+  seconds: number;
+}
+
 export interface ExportRequest {
   /** A snapshot, or a table's changes (a diff's rows, a change feed's: shared/change-source.ts). */
   source: ExportSource;
@@ -234,6 +253,9 @@ export interface DeltaportApi {
   partitions(req: TableRef): Promise<Result<PartitionSummary[]>>;
   diff(req: DiffRequest): Promise<Result<DiffResult>>;
   changes(req: ChangeRowsRequest): Promise<Result<ChangeRows>>;
+  sql(req: SqlRequest): Promise<Result<SqlRows>>;
+  /** Interrupts the query running under this id; answers whether one was. */
+  cancelSql(req: { queryId: string }): Promise<Result<{ cancelled: boolean }>>;
   planExport(req: ExportRequest): Promise<Result<ExportPlan>>;
   testConnection(req: { sink: SinkSpec; profile?: string }): Promise<Result<ConnectionReport>>;
   /** The same export as a PySpark script for Spark with Delta Lake; nothing is exported. */
@@ -272,6 +294,8 @@ export const API_METHODS = [
   'partitions',
   'diff',
   'changes',
+  'sql',
+  'cancelSql',
   'planExport',
   'testConnection',
   'exportSparkJob',

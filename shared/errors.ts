@@ -58,7 +58,7 @@ export function validationError(problems: readonly string[]): DeltaportError {
 
 /** The one wording of a stop on request: what was stopped ("cancelled", "export cancelled", "scan cancelled") and,
  * when it says more, when or how far it got ("export cancelled after 5 rows were committed"). */
-export function cancelledError(what: 'job' | 'export' | 'scan' = 'job', detail?: string): DeltaportError {
+export function cancelledError(what: 'job' | 'export' | 'scan' | 'query' = 'job', detail?: string): DeltaportError {
   const head = what === 'job' ? 'cancelled' : `${what} cancelled`;
   return new DeltaportError('CANCELLED', detail ? `${head} ${detail}` : head);
 }

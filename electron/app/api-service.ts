@@ -4,6 +4,7 @@
 // shared worker thread (which keeps the tables it read, parsed), exports to a thread each. A 10,000-commit log
 // replayed here would stall the window or the HTTP host for as long.
 import { stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ChangeRows, DeltaportApi, DiffResult, ExportRequest, PreviewResult, Result } from '../../shared/api.js';
 import { isChangeSource } from '../../shared/change-source.js';
@@ -12,6 +13,8 @@ import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
 import { isSqlSink, scrubUrl, type PostgresConnection } from '../../shared/sink-spec.js';
 import type { CommitSummary, PartitionSummary, TableInfo, TableProfile } from '../../shared/table-info.js';
 import type { JobRunner } from '../jobs/job-runner.js';
+import { DEFAULT_MEMORY_LIMIT } from '../sql/limits.js';
+import type { SqlSession } from '../sql/sql-session.js';
 import { runSharedTask } from '../jobs/task-worker.js';
 import type { AppState } from '../state/app-state.js';
 import { canonicalLocation, isCloudLocation } from '../storage/storage.js';
@@ -35,6 +38,9 @@ export interface ApiServiceDeps {
   dialogs?: NativeDialogs;
   /** Told after a table opened and was added to the recent tables (the desktop app's Open Recent menu). */
   onTableOpened?: (tablePath: string) => void;
+  /** Where SQL queries spill what does not fit in memory (the host's data folder); a folder of the system's
+   * temporary one when absent. */
+  sqlTempDirectory?: string;
 }
 
 async function attempt<T>(work: () => T | Promise<T>): Promise<Result<T>> {
@@ -53,6 +59,17 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
     return profile ? withPassword(sink, deps.state.profilePassword(profile)) : sink;
   }
 
+  // DuckDB is loaded with the first query: nothing else needs it.
+  let sql: Promise<SqlSession> | null = null;
+  const sqlSession = () =>
+    (sql ??= import('../sql/sql-session.js').then(
+      ({ SqlSession }) =>
+        new SqlSession({
+          memoryLimit: DEFAULT_MEMORY_LIMIT,
+          tempDirectory: deps.sqlTempDirectory ?? path.join(tmpdir(), `deltaport-sql-${process.pid}`),
+        }),
+    ));
+
   return {
     openTable: (req) =>
       attempt(async () => {
@@ -69,6 +86,9 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
     partitions: (req) => attempt(() => runSharedTask<PartitionSummary[]>({ kind: 'partitions', request: req })),
     diff: (req) => attempt(() => runSharedTask<DiffResult>({ kind: 'diff', request: req })),
     changes: (req) => attempt(() => runSharedTask<ChangeRows>({ kind: 'changes', request: req })),
+    // DuckDB works on threads of its own; the snapshots it is fed are read here, as the cancel must reach them.
+    sql: (req) => attempt(async () => (await sqlSession()).run(req)),
+    cancelSql: (req) => attempt(async () => ({ cancelled: sql !== null && (await sqlSession()).cancel(req.queryId) })),
     planExport: (req) => attempt(() => runSharedTask<ExportPlan>({ kind: 'plan', request: exportRequest(req) })),
     // Loaded on first use, like the sinks: pg is not needed to look at a table.
     testConnection: (req) =>

@@ -35,8 +35,12 @@ export async function versionRangeFlags(
   const table = await DeltaTable.open(tablePath);
   const to = intFlag(args, 'to', 0, 'a version number (0 or more)') ?? (await table.versionRange()).latest;
   const format = formatFlag(args);
-  const limit = intFlag(args, 'limit', 1, 'a positive whole number') ?? (format === 'table' ? DEFAULT_TABLE_LIMIT : Infinity);
-  return { tablePath, table, from, to, format, limit };
+  return { tablePath, table, from, to, format, limit: limitFlag(args, format) };
+}
+
+/** --limit: at most this many rows (default 20 as a table; every row as jsonl or csv). */
+export function limitFlag(args: ParsedArgs, format: OutputFormat): number {
+  return intFlag(args, 'limit', 1, 'a positive whole number') ?? (format === 'table' ? DEFAULT_TABLE_LIMIT : Infinity);
 }
 
 /** Writes the rows of `columns` (names in `schema`); returns how many were written and whether more were left. */

@@ -1,6 +1,7 @@
 // The help texts: `deltaport --help`, `deltaport help <command>`, `deltaport <command> --help`.
+import { DEFAULT_MEMORY_LIMIT } from '../sql/limits.js';
 
-export const COMMANDS = ['schema', 'history', 'preview', 'export', 'diff', 'changes', 'profile', 'partitions', 'serve'] as const;
+export const COMMANDS = ['schema', 'history', 'preview', 'export', 'diff', 'changes', 'profile', 'partitions', 'sql', 'serve'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 const TIME_TRAVEL = `  --version N        read version N
@@ -98,6 +99,23 @@ ${TIME_TRAVEL}
 Lists every partition of the version with its files, rows (from the statistics, less deleted rows) and bytes.
 ${TIME_TRAVEL}
   --json             print the partitions as JSON`,
+  sql: `usage: deltaport sql "<query>" --table NAME=LOCATION[@VERSION] ... [--limit N] [--format table|jsonl|csv]
+                     [--memory-limit SIZE] [--sink TARGET [SQL sink options of export]]
+       deltaport sql <table> "<query>"   (the table is named t)
+
+Runs a SQL query (DuckDB's dialect) over snapshots of Delta tables, read as preview and export read them (deletion
+vectors, column mapping, type widening). A name followed by @ and a version or a quoted timestamp is that table at
+that snapshot: SELECT * FROM t@12 EXCEPT SELECT * FROM t@11, or FROM t@'2024-03-01 10:00'. Only the opened tables
+can be read: no files, network, ATTACH, COPY, INSTALL or SET. Nested columns (structs, arrays, maps) and variants
+are JSON text (use ->> and json_extract on them).
+  --table N=LOC      the table at LOC (a folder or cloud URL) named N in the query (repeatable); LOC may end in
+                     @12 or @v12 (that version) or @'2024-03-01 10:00' (the version committed by then)
+  --limit N          at most N rows (default 20 as a table; every row as jsonl or csv)
+  --format F         table (then the rows scanned and the time taken), jsonl or csv
+  --memory-limit S   DuckDB's memory for the query, e.g. 512MB or 2GB (default ${DEFAULT_MEMORY_LIMIT}); beyond it, DuckDB
+                     spills to a temporary folder
+  --sink TARGET      export the rows instead, as export does (all its sinks and SQL options but --exactly-once;
+                     the default --target is the first table's folder name)`,
   serve: `usage: deltaport serve [--port N]
 
 Serves the Deltaport app on 127.0.0.1 and prints the address to open in a browser.`,
@@ -117,6 +135,7 @@ commands:
   changes <table>    the change data feed over a range of versions
   profile <table>    null counts, min and max of each column (statistics, or --exact)
   partitions <table> each partition's files, rows and bytes
+  sql "<query>"      SQL over snapshots: --table name=location[@version], or sql <table> "<query>"
   serve              the app in a browser
   help <command>     help for a command
 
@@ -132,6 +151,7 @@ examples:
   deltaport preview ./people --where "country = 'NL' AND born >= DATE '1990-01-01'"
   deltaport export ./people --timestamp 2024-01-31 --sink parquet:people.parquet
   deltaport export ./people --sink sqlite:people.db --mode upsert --key id
+  deltaport sql ./people "SELECT country, count(*) FROM t GROUP BY country"
   deltaport preview s3://lake/people --storage-option endpoint=http://localhost:9000 --storage-option path_style=true`;
 
 export function commandHelp(command: Command): string {

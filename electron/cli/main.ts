@@ -20,6 +20,7 @@ const RUNNERS: Record<Command, () => Promise<Runner>> = {
   changes: async () => (await import('./changes-command.js')).changesCommand,
   profile: async () => (await import('./profile-command.js')).profileCommand,
   partitions: async () => (await import('./profile-command.js')).partitionsCommand,
+  sql: async () => (await import('./sql-command.js')).sqlCommand,
   serve: async () => (await import('../server/serve-command.js')).runServe,
 };
 

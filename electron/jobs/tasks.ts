@@ -235,7 +235,7 @@ export async function changesTask(request: ChangeRowsRequest, signal: AbortSigna
 }
 
 /** The first `limit` rows as JSON-safe values, and whether there were more. */
-async function jsonRows(
+export async function jsonRows(
   fields: StructField[],
   schema: Schema,
   batches: AsyncIterable<RecordBatch>,

@@ -6,6 +6,7 @@ import { createApiService } from '../app/api-service.js';
 import { rendererDir } from '../app/package-root.js';
 import { sampleTableProvider } from '../app/sample.js';
 import { JobRunner } from '../jobs/job-runner.js';
+import { SQL_TEMP_FOLDER } from '../sql/limits.js';
 import { AppState, STATE_FILE_NAME } from '../state/app-state.js';
 import { resolveDataDir } from '../state/data-dir.js';
 import { startHttpHost } from './http-host.js';
@@ -40,7 +41,7 @@ export async function runServe(args: string[], io: ServeIo): Promise<number> {
   let host;
   try {
     host = await startHttpHost({
-      api: createApiService({ state, jobs, sampleTable }),
+      api: createApiService({ state, jobs, sampleTable, sqlTempDirectory: path.join(dataDir, SQL_TEMP_FOLDER) }),
       events,
       staticRoot: rendererDir(),
       port: parsed.port,

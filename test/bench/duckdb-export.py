@@ -11,39 +11,16 @@
 # postgres_scanner and sqlite_scanner extension wheels of the same version, loaded from their files.
 #
 # Command line and reply: peer_export.py.
-import importlib
 import os
 
-from peer_export import fail, run
+from peer_export import extension_file, fail, literal, run
 
 # The DuckDB type ATTACH gives each sink, and the extension that provides it.
 EXTENSIONS = {"postgres": "postgres_scanner", "sqlite": "sqlite_scanner"}
 
 
-def literal(text):
-    return "'" + text.replace("'", "''") + "'"
-
-
 def identifier(name):
     return '"' + name.replace('"', '""') + '"'
-
-
-def extension_file(name, version):
-    """The extension's file in its wheel (duckdb_extension_<name>/extensions/v<version>/<name>.duckdb_extension)."""
-    package = f"duckdb_extension_{name}"
-    try:
-        module = importlib.import_module(package)
-    except ImportError:
-        fail(f"the Python package {package} is not installed (pip install duckdb-extension-{name}=={version})")
-    folder = os.path.join(os.path.dirname(module.__file__), "extensions")
-    path = os.path.join(folder, f"v{version}", f"{name}.duckdb_extension")
-    if not os.path.isfile(path):
-        built = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
-        fail(
-            f"{package} has no build for the installed duckdb {version} (only {', '.join(built) or 'none'}): "
-            "install duckdb and its extension wheels at one version"
-        )
-    return path
 
 
 def export(table_path, sink, target, table):

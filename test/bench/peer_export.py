@@ -4,7 +4,9 @@
 #
 # and the reply run.ts reads. On success one JSON line on stdout: the rows written and this process's own peak RSS
 # and CPU time ({"rows", "maxRssKb", "cpuMicros"}, the fields report-usage.ts gives for a Node process). On failure,
-# one line on stderr and exit code 1.
+# one line on stderr and exit code 1. Also how the DuckDB scripts (duckdb-export.py, duckdb-query.py) find the
+# extensions they load.
+import importlib
 import json
 import os
 import re
@@ -17,6 +19,28 @@ SINKS = ("postgres", "sqlite")
 def fail(message):
     print(message, file=sys.stderr)
     sys.exit(1)
+
+
+def literal(text):
+    return "'" + text.replace("'", "''") + "'"
+
+
+def extension_file(name, version):
+    """The extension's file in its wheel (duckdb_extension_<name>/extensions/v<version>/<name>.duckdb_extension)."""
+    package = f"duckdb_extension_{name}"
+    try:
+        module = importlib.import_module(package)
+    except ImportError:
+        fail(f"the Python package {package} is not installed (pip install duckdb-extension-{name}=={version})")
+    folder = os.path.join(os.path.dirname(module.__file__), "extensions")
+    path = os.path.join(folder, f"v{version}", f"{name}.duckdb_extension")
+    if not os.path.isfile(path):
+        built = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+        fail(
+            f"{package} has no build for the installed duckdb {version} (only {', '.join(built) or 'none'}): "
+            "install duckdb and its extension wheels at one version"
+        )
+    return path
 
 
 def peak_rss_kb():

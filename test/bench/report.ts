@@ -2,6 +2,7 @@
 // shape of issue 5. A figure that could not be measured carries the reason instead of a number.
 import type { FilterFigures, QueryFigures } from './filter-sort-diff.js';
 import type { ObjectStoreFigures } from './object-store.js';
+import type { SqlQueryFigures, SqlTableFigures } from './sql-queries.js';
 
 /** A measured value, or why there is none. */
 export type Figure = { value: number } | { error: string };
@@ -76,6 +77,8 @@ export interface Figures {
   objectStore: ObjectStoreFigures;
   /** Filters that skip files, a sort over the whole table, a diff of adjacent versions. */
   queries: QueryFigures;
+  /** `deltaport sql` against DuckDB's delta_scan, per table (sql-queries.ts). */
+  sql: SqlTableFigures[];
   setupSeconds: number;
   /** 1-minute load averages when measuring began and ended, against the machine's cores: figures from a busy machine understate. */
   load: { start: number; end: number; cores: number };
@@ -296,6 +299,7 @@ export function markdownTable(figures: Figures): string {
       meets: atLeast(0.7),
     },
     ...queryLines(figures.queries),
+    ...figures.sql.flatMap(sqlLines),
   ];
   const out = [
     `Deltaport benchmark: ${fmt(figures.rows)} rows x ${figures.columns} columns in ${figures.files} files ` +
@@ -399,6 +403,42 @@ function filterReadLines(f: FilterFigures): Line[] {
       meets: sameAs(f.bytesReadFromLog),
     },
     { measure: `  time to read its ${shownBare(f.rows, 'rows')}`, figure: f.ms, unit: 'ms', digits: 1, target: '' },
+  ];
+}
+
+/** SQL's time within 1.2x DuckDB's own delta_scan, cold and warm; the process's peak RSS under 400 MB. */
+function sqlLines(t: SqlTableFigures): Line[] {
+  const within = (v: number, limit: number | null) => limit !== null && v <= 1.2 * limit;
+  const query = (q: SqlQueryFigures): Line[] => [
+    {
+      measure: `SQL on ${t.table}: \`${q.query}\`, cold (limit: DuckDB's delta_scan, cold)`,
+      figure: q.coldMs,
+      unit: 'ms',
+      digits: 1,
+      limit: q.duckdbColdMs,
+      target: '<= 1.2x',
+      meets: within,
+    },
+    {
+      measure: '  warm (limit: delta_scan, warm)',
+      figure: q.warmMs,
+      unit: 'ms',
+      digits: 1,
+      limit: q.duckdbWarmMs,
+      target: '<= 1.2x',
+      meets: within,
+    },
+  ];
+  return [
+    ...query(t.groupBy),
+    ...query(t.count),
+    {
+      measure: `SQL on ${t.table}: peak RSS of the deltaport sql process`,
+      figure: t.peakRssMb,
+      unit: 'MB',
+      target: '<= 400 MB',
+      meets: (v) => v <= 400,
+    },
   ];
 }
 
@@ -527,6 +567,11 @@ export function jsonReport(figures: Figures): unknown {
     },
     sort: { by: q.sortBy, limit: q.sortLimit, ...all('sort', q.sort) },
     diff: all('diff', q.diff),
+    sql: figures.sql.map((t) => ({
+      table: t.table,
+      peakRssMb: pick(`sql.${t.table}.peakRssMb`, t.peakRssMb),
+      queries: [t.groupBy, t.count].map(({ query, ...times }, i) => ({ query, ...all(`sql.${t.table}.${i}`, times) })),
+    })),
     ...(Object.keys(errors).length > 0 ? { errors } : {}),
   };
 }

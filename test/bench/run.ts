@@ -25,6 +25,7 @@ import { psqlCopyLimits, sqliteInsertLimit } from './limits.js';
 import { objectStoreCase } from './object-store.js';
 import { PARTITIONED_FILES, writePartitionedTable } from './partitioned-table.js';
 import { serverCpu } from './server-cpu.js';
+import { sqlCases } from './sql-queries.js';
 import {
   jsonReport,
   markdownTable,
@@ -47,6 +48,8 @@ const PEER_RUNS: Record<PeerName, { script: string; stem: string }> = {
   duckdb: { script: 'duckdb-export.py', stem: 'duckdb' },
 };
 const PREVIEW_ROWS = 100;
+/** dist/test/bench -> ../shared/delta-tables beside the repository. */
+const COVID_TABLE = path.resolve(import.meta.dirname, '../../../../shared/delta-tables/COVID-19_NYT');
 /** A single process start is at the mercy of whatever else the machine does in that half second. */
 const COLD_RUNS = 5;
 
@@ -295,6 +298,13 @@ async function main(): Promise<void> {
     const queries = await queryCases(wide, partitioned, log);
     log(`filters, sort and diff took ${((performance.now() - queriesStarted) / 1000).toFixed(1)} s`);
 
+    // The issue's queries on COVID-19_NYT (the shared corpus beside the repository) and on the wide table, whose
+    // category and quantity play state and cases.
+    const sql = [
+      await sqlCases({ name: 'COVID-19_NYT', root: COVID_TABLE, group: 'state', sum: 'cases', value: 'Ohio' }, measure),
+      await sqlCases({ name: 'the wide table', root: wide.root, group: 'category', sum: 'quantity', value: 'books' }, measure),
+    ];
+
     const openMs = await measure(`open latest of ${size.commits} commits, ms`, () =>
       timed(async () => {
         const snapshot = await (await DeltaTable.open(longLog.root)).snapshot();
@@ -378,6 +388,7 @@ async function main(): Promise<void> {
       idleLagP99Ms,
       objectStore: cloud.figures,
       queries,
+      sql,
       setupSeconds,
       load: { start: loadAtStart, end: os.loadavg()[0], cores: os.availableParallelism() },
     };

@@ -24,7 +24,7 @@ describe('help', () => {
     const overview = await cli('--help');
     expect(overview.code).toBe(0);
     expect(overview.stdout).toContain('usage: deltaport <command> [options]');
-    for (const command of ['schema', 'history', 'preview', 'export', 'serve']) {
+    for (const command of ['schema', 'history', 'preview', 'export', 'sql', 'serve']) {
       const viaHelp = await cli('help', command);
       expect(viaHelp.code).toBe(0);
       expect(viaHelp.stdout).toMatch(new RegExp(`^usage: deltaport ${command}`));
@@ -47,7 +47,7 @@ describe('help', () => {
       stderr: "deltaport: 'frobnicate' is neither a command nor a table folder (see deltaport --help)\n",
     });
     expect((await cli('help', 'nope')).stderr).toBe(
-      "deltaport: no command 'nope' (commands: schema, history, preview, export, diff, changes, profile, partitions, serve)\n",
+      "deltaport: no command 'nope' (commands: schema, history, preview, export, diff, changes, profile, partitions, sql, serve)\n",
     );
   });
 });

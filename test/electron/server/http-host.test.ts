@@ -3,7 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobEvent, PreviewResult, Result } from '../../../shared/api.js';
+import type { JobEvent, PreviewResult, Result, SqlRows } from '../../../shared/api.js';
 import type { TableInfo } from '../../../shared/table-info.js';
 import { createApiService } from '../../../electron/app/api-service.js';
 import { CONTENT_SECURITY_POLICY } from '../../../electron/app/security.js';
@@ -12,7 +12,7 @@ import type { HttpHost } from '../../../electron/server/http-host.js';
 import { startHttpHost } from '../../../electron/server/http-host.js';
 import { AppState } from '../../../electron/state/app-state.js';
 import { tablePath } from '../../support/tables.js';
-import { readCommit } from '../../support/delta-oracle.js';
+import { liveRowCount, readCommit } from '../../support/delta-oracle.js';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
 
 let dir: string;
@@ -295,5 +295,54 @@ describe('deltaport serve host', () => {
     expect(states[0]).toBe('queued');
     expect(states).toContain('running');
     expect(states.at(-1)).toBe('succeeded');
+  });
+
+  it('answers SQL over snapshots: rows equal to DuckDB reading the files, and the snapshots read', async () => {
+    const table = tablePath('delta-0.8.0-partitioned');
+    const { rows } = await duckdbRows(table, 0, "year = '2020'", ['value']);
+    const res = await call<SqlRows>('sql', {
+      sql: "SELECT value FROM t WHERE year = '2020' ORDER BY value",
+      tables: { t: { path: table } },
+      limit: 100,
+    });
+    expect(res.result.ok && res.result.value.rows.map((r) => r[0])).toEqual([...rows].sort());
+    expect(res.result.ok && res.result.value.snapshots.map((s) => [s.name, s.version])).toEqual([['t', 0]]);
+    expect(res.result.ok && res.result.value.columns).toEqual([{ name: 'value', type: 'string', nullable: true }]);
+  });
+
+  it('refuses SQL that reaches beyond the opened tables, in one line', async () => {
+    const tables = { t: { path: tablePath('delta-0.8.0-partitioned') } };
+    for (const sql of [
+      "COPY t TO '/tmp/deltaport-serve.csv'",
+      "SELECT * FROM read_csv('/etc/passwd')",
+      'SET enable_external_access = true',
+    ]) {
+      const res = await call('sql', { sql, tables, limit: 10 });
+      expect(!res.result.ok && res.result.error.code, sql).toBe('FORBIDDEN');
+      expect(!res.result.ok && res.result.error.message, sql).not.toContain('\n');
+    }
+    const bad = await call('sql', { sql: 'SELECT 1', tables: { 'a b': tables.t }, limit: 10 });
+    expect(!bad.result.ok && bad.result.error.message).toContain('a table name must be letters, digits and _');
+  });
+
+  it('cancels a running query by its id', async () => {
+    const tables = { t: { path: tablePath('delta-0.8.0-partitioned') } };
+    const running = call('sql', { sql: 'SELECT count(*) FROM range(100000000000) a, t', tables, limit: 10, queryId: 'q1' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const clicked = performance.now();
+    const cancel = await call<{ cancelled: boolean }>('cancelSql', { queryId: 'q1' });
+    expect(cancel.result).toEqual({ ok: true, value: { cancelled: true } });
+    expect((await running).result).toEqual({ ok: false, error: { code: 'CANCELLED', message: 'query cancelled' } });
+    expect(performance.now() - clicked).toBeLessThan(200);
+    expect((await call('cancelSql', { queryId: 'q1' })).result).toEqual({ ok: true, value: { cancelled: false } });
+  });
+
+  it('a new query under the same id cancels the one running, then answers', async () => {
+    const tables = { t: { path: tablePath('delta-0.8.0-partitioned') } };
+    const first = call('sql', { sql: 'SELECT count(*) FROM range(100000000000) a, t', tables, limit: 10, queryId: 'q2' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const second = await call<SqlRows>('sql', { sql: 'SELECT count(*)::INTEGER AS n FROM t', tables, limit: 10, queryId: 'q2' });
+    expect((await first).result).toEqual({ ok: false, error: { code: 'CANCELLED', message: 'query cancelled' } });
+    expect(second.result.ok && second.result.value.rows).toEqual([[await liveRowCount(tables.t.path)]]);
   });
 });

@@ -1,0 +1,269 @@
+// SQL over Delta snapshots: DuckDB runs the query, over tables our reader defines. Each table the query names (an
+// opened table, or one at a version: `t@12`) is read by our reader (deletion vectors, column mapping, type widening
+// and every other rule of electron/delta/) and its rows go into DuckDB as Arrow batches, only the columns the query
+// mentions. DuckDB can read nothing else: no files, no network, no extensions, no settings changes from SQL
+// (enable_external_access off, configuration locked), its memory bounded and spilling into a folder the caller owns.
+import { mkdirSync } from 'node:fs';
+import type { RecordBatch, Schema } from 'apache-arrow';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { cancelledError, DeltaportError } from '../../shared/errors.js';
+import type { StructField } from '../../shared/delta-schema.js';
+import type { DeltaSourceSpec } from '../../shared/source-spec.js';
+import type { FilterSkipping } from '../../shared/table-info.js';
+import { DeltaSourceValidationError, openSource, type DeltaSource } from '../delta/source.js';
+export { DEFAULT_MEMORY_LIMIT } from './limits.js';
+import { appendBatch, createTableSql } from './arrow-to-duckdb.js';
+import { chunkToBatch, resultSchema } from './duckdb-to-arrow.js';
+import { queryShape } from './query-shape.js';
+import { lineColumn, positionIn, quoteName, rewriteVersionedNames, type TableRef } from './table-names.js';
+
+/** A table the query may use: where it is, and the snapshot its plain name stands for (the latest without either). */
+export interface SqlTable {
+  location: string;
+  version?: number;
+  timestamp?: string;
+}
+
+export interface SqlLimits {
+  /** DuckDB's memory_limit, e.g. '1GB'. */
+  memoryLimit: string;
+  /** Where DuckDB spills what does not fit; made if missing. */
+  tempDirectory: string;
+  /** DuckDB's worker threads; its default (every core) when absent. */
+  threads?: number;
+}
+
+export interface SqlQuery {
+  sql: string;
+  /** The tables by the names the query uses. */
+  tables: Readonly<Record<string, SqlTable>>;
+  signal?: AbortSignal;
+}
+
+/** A snapshot the query read: its name in the query and the version it resolved to. */
+export interface SqlSnapshot {
+  name: string;
+  /** The table's id (its metaData.id). */
+  tableId: string;
+  location: string;
+  version: number;
+  /** The columns read: those the query mentions (all with a `*`). */
+  columns: string[];
+  /** The rows read into the query. */
+  rows: number;
+  /** The query's conditions the scan applied (query-shape.ts), and the files they let it skip. */
+  filter?: string;
+  skipping?: FilterSkipping;
+}
+
+export interface SqlResult {
+  schema: Schema;
+  /** The result's columns as Delta fields: the types a sink creates them as. */
+  fields: StructField[];
+  /** The snapshots read, with their rows: the rows the query scanned. */
+  snapshots: SqlSnapshot[];
+  /** The result's rows; read them once. A cancel through the query's signal stops DuckDB mid-query. */
+  batches: AsyncGenerator<RecordBatch>;
+}
+
+export class SqlEngine {
+  /** Snapshots already in DuckDB, by location, version and columns: a table's version never changes. */
+  private readonly loaded = new Map<string, { table: string; rows: number }>();
+  private busy = false;
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly connection: DuckDBConnection,
+  ) {}
+
+  static async open(limits: SqlLimits): Promise<SqlEngine> {
+    mkdirSync(limits.tempDirectory, { recursive: true });
+    const instance = await DuckDBInstance.create(':memory:', {
+      memory_limit: limits.memoryLimit,
+      temp_directory: limits.tempDirectory,
+      ...(limits.threads !== undefined ? { threads: String(limits.threads) } : {}),
+      enable_external_access: 'false',
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+      allow_community_extensions: 'false',
+    });
+    const connection = await instance.connect();
+    // Times as text read the same on every machine, as the reader's do; then nothing may change a setting.
+    await connection.run("SET TimeZone = 'UTC'");
+    await connection.run('SET lock_configuration = true');
+    return new SqlEngine(instance, connection);
+  }
+
+  /** Runs one query. One at a time per engine: a second while the first runs is refused. */
+  async query(query: SqlQuery): Promise<SqlResult> {
+    if (this.busy) throw new DeltaportError('VALIDATION', 'a query is already running; cancel it or wait for it to finish');
+    if (query.sql.trim() === '') throw new DeltaportError('VALIDATION', 'the query is empty');
+    this.busy = true;
+    let handedOver = false;
+    try {
+      const names = new Map(Object.entries(query.tables).map(([name, table]) => [name.toLowerCase(), { name, table }]));
+      const rewritten = rewriteVersionedNames(query.sql, new Set(Object.keys(query.tables)));
+      const where = positionIn(query.sql, rewritten.shifts);
+      const shape = await queryShape(this.connection, rewritten.sql, where);
+      const refs: TableRef[] = [...rewritten.refs];
+      for (const name of shape.tables) {
+        const opened = names.get(name);
+        if (opened) refs.push({ name: opened.name, table: opened.name, ...timeOf(opened.table) });
+      }
+      const snapshots: SqlSnapshot[] = [];
+      for (const ref of refs.filter((r) => shape.tables.has(r.name.toLowerCase()))) {
+        checkCancelled(query.signal);
+        const filter = shape.filters.get(ref.name.toLowerCase());
+        snapshots.push(await this.load(ref, query.tables[ref.table].location, shape.columns, filter, query.signal));
+      }
+      checkCancelled(query.signal);
+      const result = await this.run(rewritten.sql, query.signal);
+      handedOver = true;
+      return { schema: result.schema, fields: result.fields, snapshots, batches: this.drain(result, query.signal) };
+    } finally {
+      if (!handedOver) this.busy = false;
+    }
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+
+  /** Reads a snapshot into DuckDB (once per location, version, columns and filter) under the query's name for it. */
+  private async load(
+    ref: TableRef,
+    location: string,
+    columns: Set<string> | null,
+    filter: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<SqlSnapshot> {
+    const spec: DeltaSourceSpec = {
+      tablePath: location,
+      settingNames: { versionAsOf: `the version in ${ref.name}`, timestampAsOf: `the timestamp in ${ref.name}` },
+      ...(ref.version !== undefined ? { versionAsOf: ref.version } : {}),
+      ...(ref.timestamp !== undefined ? { timestampAsOf: ref.timestamp } : {}),
+    };
+    const whole = await openSource(spec);
+    const chosen = chooseColumns(whole, columns);
+    const source = await filteredSource({ ...spec, columnNames: chosen }, filter);
+    const key = JSON.stringify([whole.snapshot.tableRoot, whole.snapshot.version, chosen, source.filter ? filter : null]);
+    let table = this.loaded.get(key);
+    if (!table) {
+      table = { table: `snapshot ${this.loaded.size + 1}`, rows: 0 };
+      await this.connection.run(createTableSql(table.table, source.schema));
+      const appender = await this.connection.createAppender(table.table);
+      try {
+        for await (const { batch } of source.batches({ signal })) {
+          appendBatch(appender, batch);
+          table.rows += batch.numRows;
+        }
+        appender.closeSync();
+      } catch (err) {
+        appender.closeSync();
+        await this.connection.run(`DROP TABLE ${quoteName(table.table)}`);
+        throw err;
+      }
+      this.loaded.set(key, table);
+    }
+    await this.connection.run(`CREATE OR REPLACE TEMP VIEW ${quoteName(ref.name)} AS SELECT * FROM ${quoteName(table.table)}`);
+    return {
+      name: ref.name,
+      tableId: whole.snapshot.metadata.id,
+      location: whole.snapshot.tableRoot,
+      version: whole.snapshot.version,
+      columns: chosen,
+      rows: table.rows,
+      ...(source.filter ? { filter, skipping: source.filter.skipping } : {}),
+    };
+  }
+
+  private async run(sql: string, signal?: AbortSignal) {
+    const onAbort = () => this.connection.interrupt();
+    signal?.addEventListener('abort', onAbort);
+    try {
+      const result = await this.connection.stream(sql);
+      const types = result.columnTypes();
+      return { result, types, ...resultSchema(result.columnNames(), types) };
+    } catch (err) {
+      throw duckError(err, signal);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async *drain(
+    { result, types, schema }: Awaited<ReturnType<SqlEngine['run']>>,
+    signal?: AbortSignal,
+  ): AsyncGenerator<RecordBatch> {
+    const onAbort = () => this.connection.interrupt();
+    signal?.addEventListener('abort', onAbort);
+    try {
+      for (;;) {
+        let chunk;
+        try {
+          chunk = await result.fetchChunk();
+        } catch (err) {
+          throw duckError(err, signal);
+        }
+        if (!chunk || chunk.rowCount === 0) return;
+        checkCancelled(signal);
+        yield chunkToBatch(schema, types, chunk);
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.busy = false;
+    }
+  }
+}
+
+/** The source with the query's conditions as its filter; without them where the filter language reads them otherwise
+ * than DuckDB would (a name or type it does not take): DuckDB applies them all again in any case. */
+async function filteredSource(spec: DeltaSourceSpec, filter: string | undefined): Promise<DeltaSource> {
+  if (filter === undefined) return openSource(spec);
+  try {
+    return await openSource({ ...spec, filter });
+  } catch (err) {
+    if (err instanceof DeltaSourceValidationError) return openSource(spec);
+    throw err;
+  }
+}
+
+/** The snapshot a plain table name stands for. */
+function timeOf(table: SqlTable): Pick<TableRef, 'version' | 'timestamp'> {
+  if (table.version !== undefined) return { version: table.version };
+  if (table.timestamp !== undefined) return { timestamp: table.timestamp };
+  return {};
+}
+
+/** The columns of a snapshot the query may mean; with none (count(*)), the first, as the rows are still counted. */
+function chooseColumns(source: DeltaSource, mentioned: Set<string> | null): string[] {
+  if (mentioned === null) return source.columns;
+  const chosen = source.columns.filter((c) => mentioned.has(c.toLowerCase()));
+  return chosen.length > 0 ? chosen : source.columns.slice(0, 1);
+}
+
+function checkCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw cancelledError('query');
+}
+
+/** DuckDB's error as one line: its first line, and where in the query when it says. */
+function duckError(err: unknown, signal?: AbortSignal): DeltaportError {
+  if (signal?.aborted) return cancelledError('query');
+  const text = err instanceof Error ? err.message : String(err);
+  const lines = text.split('\n');
+  const caret = caretOffset(lines);
+  const at = caret === null ? '' : ` (${lineColumn(caret.line, caret.column + 1)})`;
+  const code = /^Permission Error/.test(lines[0]) ? 'FORBIDDEN' : 'VALIDATION';
+  return new DeltaportError(code, `${lines[0]}${at}`);
+}
+
+/** DuckDB marks the place of an error under a "LINE n: <text>" line with a caret: the line and the (0-based) column
+ * it marks. */
+function caretOffset(lines: string[]): { line: number; column: number } | null {
+  const at = lines.findIndex((l) => /^LINE \d+: /.test(l));
+  if (at < 0 || at + 1 >= lines.length) return null;
+  const head = /^LINE (\d+): /.exec(lines[at])!;
+  const column = lines[at + 1].indexOf('^') - head[0].length;
+  return column < 0 ? null : { line: Number(head[1]), column };
+}
