@@ -2,15 +2,15 @@
 // so that nothing is downloaded), its main process started from that tree under Node 22 with a stand-in for the
 // parts of Electron's API that main.ts uses (test/support/electron-stand-in/). It proves what a real window cannot be
 // had for here: the packaged tree holds everything the app loads (main process, preload, renderer, the job and scan
-// worker entries, parquet-wasm's .wasm, better-sqlite3's N-API build), start-up runs in order, and the IPC handlers
-// preview a table and export it to SQLite through a job worker. It cannot prove rendering or Chromium's sandbox.
+// worker entries, parquet-wasm's .wasm, better-sqlite3's and DuckDB's N-API builds), start-up runs in order, and the
+// IPC handlers preview a table, query it in SQL and export it to SQLite through a job worker. It cannot prove rendering or Chromium's sandbox.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobInfo, PreviewResult, Result, SinkProfile } from '../../../shared/api.js';
+import type { JobInfo, PreviewResult, Result, SinkProfile, SqlRows } from '../../../shared/api.js';
 import { packageRoot } from '../../../electron/app/package-root.js';
 import { liveColumnValues } from '../../support/delta-oracle-rows.js';
 import { commitVersions, liveRowCount } from '../../support/delta-oracle.js';
@@ -126,6 +126,7 @@ describe('the packaged desktop app (electron-builder --dir, main process under a
       'dist/electron/jobs/worker.js',
       `node_modules/better-sqlite3/prebuilds/${process.platform}-${process.arch}.node`,
       'node_modules/parquet-wasm/esm/parquet_wasm_bg.wasm',
+      `node_modules/@duckdb/node-bindings-${process.platform}-${process.arch}/duckdb.node`,
       'assets/sample-sales/_delta_log',
     ]) {
       expect(fs.existsSync(path.join(app, file)), file).toBe(true);
@@ -190,6 +191,18 @@ describe('the packaged desktop app (electron-builder --dir, main process under a
     db.close();
     const expected = (await liveColumnValues(table, 'value')).map((v) => (v === null ? 'NULL' : String(v)));
     expect(rows.sort()).toEqual(expected.sort());
+  });
+
+  it("answers a SQL query with DuckDB's N-API build from the tree: the sum the log's rows give", async () => {
+    const result = value(
+      await main.invoke<SqlRows>('sql', {
+        sql: 'SELECT count(*) AS n, CAST(sum(value) AS BIGINT) AS total FROM t',
+        tables: { t: { path: table } },
+        limit: 10,
+      }),
+    );
+    const values = (await liveColumnValues(table, 'value')).map(Number);
+    expect(result.rows).toEqual([[values.length, values.reduce((a, b) => a + b, 0)]]);
   });
 
   it("saves no password where Linux has no keyring (safeStorage's basic_text), and says so", async () => {
