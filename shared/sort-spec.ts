@@ -42,3 +42,9 @@ export function sortKeysProblem(keys: SortKey[], fields: readonly StructField[],
 export function orderByText(keys: SortKey[]): string {
   return keys.map((k) => `${k.column}${k.descending ? ' desc' : ''}`).join(', ');
 }
+
+/** The keys as the order field takes them back: names that the parser would split or misread are quoted. */
+export function orderByInput(keys: SortKey[]): string {
+  const name = (column: string) => (/^[^\s",]+$/.test(column) ? column : `"${column.replaceAll('"', '""')}"`);
+  return keys.map((k) => `${name(k.column)}${k.descending ? ' desc' : ''}`).join(', ');
+}

@@ -96,6 +96,7 @@ export async function checkChangesTask(source: ChangeSourceSpec): Promise<null> 
 export async function previewTask(request: PreviewRequest, signal: AbortSignal): Promise<PreviewResult> {
   const { source, columns, batches, order } = await previewRows(request.source, {
     limit: request.limit,
+    offset: request.offset,
     orderBy: request.orderBy,
     signal,
     openTable,

@@ -135,8 +135,6 @@ export function App() {
     setRowsToExport(rows);
     setTab('export');
   };
-  const preview = (spec: DeltaSourceSpec, limit: number) =>
-    api.preview({ source: spec, limit, ...(order.keys ? { orderBy: order.keys } : {}) });
   return (
     <div
       className={dragging ? 'app dragging' : 'app'}
@@ -221,9 +219,22 @@ export function App() {
                   label: 'Data',
                   content: (
                     <div className="data-panel">
-                      <FilterBar text={filterText} schema={info.schema} onChange={setFilterText} />
-                      <OrderField text={orderText} schema={info.schema} onChange={setOrderText} />
-                      <PreviewPanel key={path} source={source} blocked={blocked} wantedVersion={table.wantedVersion} preview={preview} />
+                      <PreviewPanel
+                        key={path}
+                        source={source}
+                        order={order.keys ?? null}
+                        blocked={blocked}
+                        wantedVersion={table.wantedVersion}
+                        snapshotRows={{ version: info.version, rows: info.numRecords }}
+                        fields={
+                          <>
+                            <FilterBar text={filterText} schema={info.schema} onChange={setFilterText} />
+                            <OrderField text={orderText} schema={info.schema} onChange={setOrderText} />
+                          </>
+                        }
+                        onOrderChange={setOrderText}
+                        preview={api.preview}
+                      />
                     </div>
                   ),
                 },

@@ -1,6 +1,6 @@
 // Pure parts of the Data tab: copying a range, commit summaries, forgiving timestamps, when a preview is stale.
 import { describe, expect, it } from 'vitest';
-import type { PreviewResult } from '../../shared/api.js';
+import type { ShownRows } from '../../renderer/src/components/PreviewPanel.js';
 import type { CommitSummary } from '../../shared/table-info.js';
 import { parseTimestampAsOf } from '../../shared/timestamp.js';
 import { commitSummaryText } from '../../renderer/src/commit-figures.js';
@@ -89,7 +89,7 @@ describe('commitSummaryText', () => {
 
 describe('staleness', async () => {
   const { staleness } = await import('../../renderer/src/components/PreviewPanel.js');
-  const result: PreviewResult = {
+  const result: ShownRows = {
     version: 4,
     columns: [
       { name: 'a', type: 'long', nullable: true },
@@ -97,9 +97,11 @@ describe('staleness', async () => {
     ],
     rows: [],
     truncated: false,
+    asked: { source: { tablePath: '/t', columnNames: ['a', 'b'] }, limit: 1000 },
   };
   it('is null while the rows are those of the choice', () => {
     expect(staleness(result, { tablePath: '/t', columnNames: ['a', 'b'] }, 4)).toBeNull();
+    expect(staleness(result, { tablePath: '/t', columnNames: ['a', 'b'] }, 4, null, 1000)).toBeNull();
   });
   it('names what moved: the snapshot, the columns, or a choice not readable yet', () => {
     expect(staleness(result, { tablePath: '/t', columnNames: ['a', 'b'], versionAsOf: 1 }, 1)).toBe(
@@ -110,5 +112,17 @@ describe('staleness', async () => {
       'These rows are of v4, 2 columns; 2 columns are now chosen.',
     );
     expect(staleness(result, null, null)).toBe('These rows are of v4, 2 columns; the choice above has changed.');
+  });
+  it('names a changed filter, order or row limit', () => {
+    const same = { tablePath: '/t', columnNames: ['a', 'b'] };
+    expect(staleness(result, { ...same, filter: 'a > 1' }, 4)).toBe('These rows are of v4, 2 columns, unfiltered; the filter has changed.');
+    const filtered: ShownRows = { ...result, asked: { ...result.asked, source: { ...same, filter: 'a > 1' } } };
+    expect(staleness(filtered, same, 4)).toBe('These rows are of v4, 2 columns, filtered by a > 1; the filter has changed.');
+    expect(staleness(result, same, 4, [{ column: 'a', descending: true }], 1000)).toBe(
+      'These rows are of v4, 2 columns, in file order; the order has changed.',
+    );
+    const ordered: ShownRows = { ...result, asked: { ...result.asked, orderBy: [{ column: 'a', descending: true }] } };
+    expect(staleness(ordered, same, 4, null, 1000)).toBe('These rows are of v4, 2 columns, ordered by a desc; the order has changed.');
+    expect(staleness(result, same, 4, null, 50)).toBe('These rows are of v4, 2 columns, read 1,000 at a time; the row limit is now 50.');
   });
 });

@@ -3,7 +3,7 @@
 // announced through aria-activedescendant, which keeps working when its row scrolls out and is recycled. Row numbers,
 // a selected range copied as TSV, CSV or JSON, a cell inspector and draggable column widths follow the habits of
 // DBeaver and Tad.
-import { useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent, PointerEvent as ReactPointerEvent } from 'react';
 import type { JsonValue, PreviewColumn } from '../../../shared/api.js';
 import { copyText } from '../clipboard.js';
@@ -24,6 +24,11 @@ interface Props {
   label: string;
   columns: PreviewColumn[];
   rows: JsonValue[][];
+  /** Who orders the rows on a header click: without it the grid sorts the rows it holds; with it (rows that are one
+   * page of more) the owner reads them again in that order and the grid shows them as they come. */
+  sorting?: { sort: SortState | null; onSort(next: SortState | null): void };
+  /** Called when the last row scrolls into view: the owner may add the next page. */
+  onEndReached?: () => void;
 }
 
 /** row -1 is the header row. Rows count in the displayed (sorted) order. */
@@ -63,12 +68,14 @@ function rowNumberWidth(count: number): number {
   return Math.max(44, String(count).length * 8 + 20);
 }
 
-export function DataGrid({ label, columns, rows }: Props) {
+export function DataGrid({ label, columns, rows, sorting, onEndReached }: Props) {
   const idBase = useId();
   const scroller = useRef<HTMLDivElement>(null);
   const [scroll, setScroll] = useState({ top: 0, left: 0 });
   const [view, setView] = useState({ width: 1000, height: 400 });
-  const [sort, setSort] = useState<SortState | null>(null);
+  const [localSort, setLocalSort] = useState<SortState | null>(null);
+  const sort = sorting ? sorting.sort : localSort;
+  const setSort = sorting ? sorting.onSort : setLocalSort;
   const [active, setActive] = useState<Cell>({ row: 0, column: 0 });
   const [anchor, setAnchor] = useState<Cell>({ row: 0, column: 0 });
   const [dragging, setDragging] = useState(false);
@@ -87,7 +94,8 @@ export function DataGrid({ label, columns, rows }: Props) {
     return () => observer.disconnect();
   }, []);
 
-  const order = useMemo(() => sortedOrder(rows, sort), [rows, sort]);
+  const ownSort = sorting ? null : localSort;
+  const order = useMemo(() => sortedOrder(rows, ownSort), [rows, ownSort]);
   const lefts = useMemo(() => {
     const out: number[] = [];
     let x = 0;
@@ -101,6 +109,10 @@ export function DataGrid({ label, columns, rows }: Props) {
   const totalWidth = numberW + widths.reduce((a, b) => a + b, 0);
   const firstRow = Math.max(0, Math.floor(scroll.top / ROW_H) - OVERSCAN_ROWS);
   const lastRow = Math.min(rows.length, Math.ceil((scroll.top + view.height) / ROW_H) + OVERSCAN_ROWS);
+  const endInView = rows.length > 0 && Math.ceil((scroll.top + view.height) / ROW_H) >= rows.length;
+  useEffect(() => {
+    if (endInView) onEndReached?.();
+  }, [endInView, onEndReached]);
   const visibleColumns: number[] = [];
   for (let c = 0; c < columns.length; c++) {
     const left = numberW + lefts[c];
@@ -319,7 +331,7 @@ export function DataGrid({ label, columns, rows }: Props) {
                     aria-sort={sorted ?? 'none'}
                     className={`grid-header${isActive ? ' active' : ''}${NUMERIC.test(shortType(col)) ? ' numeric' : ''}`}
                     style={{ left: `${numberW + lefts[c]}px`, width: `${widths[c]}px` }}
-                    title={`${col.name}: ${shortType(col)}${col.nullable ? '' : ', not null'} — click to sort`}
+                    title={`${col.name}: ${shortType(col)}${col.nullable ? '' : ', not null'} — click to sort ${sorting ? 'every row' : 'the rows shown'}`}
                     onClick={() => {
                       moveTo({ row: -1, column: c });
                       setSort(nextSort(sort, c));

@@ -53,6 +53,21 @@ describe('whole-snapshot order', () => {
     expect(result.order?.rowsSorted).toBe((await duckdbRows(tablePath('COVID-19_NYT'), 0, where, ['county'])).rows.length);
   }, 120_000);
 
+  it('pages through the same order: an offset gives the rows after those already loaded', async () => {
+    const filter = "state = 'Ohio' AND county = 'Adams'";
+    const columns = ['date', 'cases'];
+    const request = { source: { tablePath: tablePath('COVID-19_NYT'), filter, columnNames: columns }, orderBy: keysOf('cases desc, date') };
+    const first = await previewTask({ ...request, limit: 30 }, new AbortController().signal);
+    const second = await previewTask({ ...request, limit: 30, offset: 30 }, new AbortController().signal);
+    expect(first.truncated && second.truncated).toBe(true);
+    const where = `${filter} ORDER BY cases DESC NULLS LAST, date LIMIT 30 OFFSET 30`;
+    expect(second.rows.map((r) => r.map(cell).join('|')).sort()).toEqual(
+      (await duckdbRows(tablePath('COVID-19_NYT'), 0, where, columns)).rows,
+    );
+    // The pages meet: the second starts where the first ended, in the order.
+    expect(second.rows[0][1] as number).toBeLessThanOrEqual(first.rows[29][1] as number);
+  }, 120_000);
+
   it('puts nulls last on a partitioned table with a null partition', async () => {
     const result = await preview('delta-0.8.0-null-partition', 'k', 100);
     const k = result.columns.findIndex((c) => c.name === 'k');
