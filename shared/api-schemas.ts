@@ -61,7 +61,11 @@ export const REQUEST_SCHEMAS = {
     orderBy: v.optional(
       v.pipe(
         v.array(
-          v.strictObject({ column: text('the sort column', LIMITS.name), descending: flag('descending') }),
+          v.strictObject({
+            column: text('the sort column', LIMITS.name),
+            descending: flag('descending'),
+            nullsFirst: v.optional(flag('nullsFirst')),
+          }),
           'the order must be a list',
         ),
         v.maxLength(LIMITS.columns, `the order must have at most ${LIMITS.columns} entries`),

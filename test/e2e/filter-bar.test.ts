@@ -79,7 +79,7 @@ describe('filter bar', () => {
     await e2e.page.getByRole('tab', { name: /^Data/ }).click();
     const order = e2e.page.getByLabel('Order by', { exact: true });
     await order.fill('nope desc');
-    await e2e.page.getByText("order-by: no column 'nope'").waitFor();
+    await e2e.page.getByText("Order by: there is no column 'nope'").waitFor();
     expect(await e2e.page.getByRole('button', { name: 'Preview', exact: true }).isDisabled()).toBe(true);
 
     const where = "state = 'Ohio'";
