@@ -126,3 +126,12 @@ describe('staleness', async () => {
     expect(staleness(result, same, 4, null, 50)).toBe('These rows are of v4, 2 columns, read 1,000 at a time; the row limit is now 50.');
   });
 });
+
+describe('newDeletionsNote', async () => {
+  const { newDeletionsNote } = await import('../../renderer/src/diff-rows.js');
+  it('says nothing when no file had rows deleted in place, and counts them in words otherwise', () => {
+    expect(newDeletionsNote(0)).toBeUndefined();
+    expect(newDeletionsNote(1)).toBe('and 1 file with rows newly deleted');
+    expect(newDeletionsNote(1200)).toBe('and 1,200 files with rows newly deleted');
+  });
+});

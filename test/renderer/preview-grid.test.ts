@@ -99,7 +99,7 @@ describe('the preview grid', () => {
     expect(filter.form).toBe(screen.getByRole('button', { name: 'Preview' }).closest('form'));
     fireEvent.submit(filter.form!);
     const matching = (await duckdbRows(root, 0, "year = '2021'", ['value'])).rows.length;
-    await waitFor(() => expect(status()).toContain(`${count(matching)} of ${count(matching)} rows loaded`), { timeout: 20_000 });
+    await waitFor(() => expect(status()).toContain(`${count(matching)} of ${count(matching)} matching rows loaded`), { timeout: 20_000 });
     expect(stale()).toBeNull();
 
     fireEvent.change(screen.getByLabelText('Order by'), { target: { value: 'value desc' } });

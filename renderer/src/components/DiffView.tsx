@@ -6,7 +6,7 @@ import { useState } from 'react';
 import type { DiffResult, Result } from '../../../shared/api.js';
 import { rowsFromText, type VersionChange } from '../../../shared/table-info.js';
 import { api } from '../api-client.js';
-import { changeCounts, pairByKeys } from '../diff-rows.js';
+import { changeCounts, newDeletionsNote, pairByKeys } from '../diff-rows.js';
 import { formatCount } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
 import { useLimitedRead } from '../use-limited-read.js';
@@ -96,7 +96,7 @@ function DiffBody({
         <Stat
           label="Files removed"
           value={formatCount(result.filesRemoved.length)}
-          note={`${formatCount(result.filesWithNewDeletions.length)} more with rows newly deleted`}
+          note={newDeletionsNote(result.filesWithNewDeletions.length)}
         />
       </div>
       <div className="diff-changes">

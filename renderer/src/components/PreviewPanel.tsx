@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import { PREVIEW_MAX_OFFSET, type PreviewRequest, type PreviewResult, type Result } from '../../../shared/api.js';
 import { orderByInput, orderByText, type SortKey } from '../../../shared/sort-spec.js';
 import type { DeltaSourceSpec } from '../../../shared/source-spec.js';
-import { formatCount } from '../format.js';
+import { counted, formatCount } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
 import type { SortState } from '../grid/sorting.js';
 import { limitProblemOf, useLimitedRead } from '../use-limited-read.js';
@@ -36,8 +36,6 @@ interface Props {
   preview(request: PreviewRequest): Promise<Result<PreviewResult>>;
 }
 
-const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
-
 /** Why the rows shown are not those of the current choice; null while they are. */
 export function staleness(
   shown: ShownRows,
@@ -46,14 +44,14 @@ export function staleness(
   order: SortKey[] | null = shown.asked.orderBy ?? null,
   limit: number | null = shown.asked.limit,
 ): string | null {
-  const label = `v${shown.version}, ${shown.columns.length} ${plural(shown.columns.length, 'column', 'columns')}`;
+  const label = `v${shown.version}, ${counted(shown.columns.length, 'column')}`;
   const prefix = `These rows are of ${label}`;
   if (source === null) return `${prefix}; the choice above has changed.`;
   const columns = shown.columns.map((c) => c.name);
   const wanted = source.columnNames ?? columns;
   const sameColumns = wanted.length === columns.length && wanted.every((n, i) => n === columns[i]);
   if (wantedVersion !== null && wantedVersion !== shown.version) return `${prefix}; the snapshot is now v${wantedVersion}.`;
-  if (!sameColumns) return `${prefix}; ${wanted.length} ${plural(wanted.length, 'column is', 'columns are')} now chosen.`;
+  if (!sameColumns) return `${prefix}; ${counted(wanted.length, 'column')} ${wanted.length === 1 ? 'is' : 'are'} now chosen.`;
   const shownFilter = shown.asked.source.filter ?? null;
   if ((source.filter ?? null) !== shownFilter) {
     return shownFilter === null
@@ -142,8 +140,8 @@ export function PreviewPanel({ source, order, blocked, wantedVersion, snapshotRo
           <span className="spacer" />
           {shown && (
             <span className="preview-status" aria-live="polite">
-              <span className="pill">snapshot v{shown.version}</span> {countsText(shown, snapshotRows)} · {shown.columns.length}{' '}
-              {plural(shown.columns.length, 'column', 'columns')}
+              <span className="pill">snapshot v{shown.version}</span> {countsText(shown, snapshotRows)} ·{' '}
+              {counted(shown.columns.length, 'column')}
               {shown.skipping && (
                 <span className="skip-note">
                   {' '}

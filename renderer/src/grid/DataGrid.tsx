@@ -7,7 +7,7 @@ import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 're
 import type { KeyboardEvent, PointerEvent as ReactPointerEvent } from 'react';
 import type { JsonValue, PreviewColumn } from '../../../shared/api.js';
 import { copyText } from '../clipboard.js';
-import { cellText, formatCount } from '../format.js';
+import { cellText, counted, formatCount } from '../format.js';
 import { useColumnWidths } from './column-widths.js';
 import { COPY_FORMATS, formatRange } from './copy-format.js';
 import type { CopyFormat } from './copy-format.js';
@@ -249,7 +249,7 @@ export function DataGrid({ label, columns, rows, sorting, onEndReached }: Props)
           {activeRow
             ? `Row ${formatCount(active.row + 1)} of ${formatCount(rows.length)}, ${activeColumn?.name ?? ''}` +
               (ranged ? ` · ${formatCount(range.bottom - range.top + 1)} × ${range.right - range.left + 1} selected` : '')
-            : `${formatCount(rows.length)} rows`}
+            : counted(rows.length, 'row')}
           {status && ` · ${status}`}
         </span>
         <span className="spacer" />
