@@ -164,4 +164,26 @@ describe('the preview grid', () => {
     expect(headers).toEqual(columns);
     expect([...seen.values()].sort()).toEqual(matching);
   }, 180_000);
+
+  it('says each problem of the Data tab in plain words, tied to its field for screen readers', async () => {
+    render(createElement(App));
+    await openTable(tablePath('COVID-19_NYT'));
+    const described = (field: HTMLElement) => {
+      const id = field.getAttribute('aria-describedby');
+      expect(id).not.toBeNull();
+      return document.getElementById(id!)?.textContent ?? '';
+    };
+    const filter = screen.getByLabelText('Filter rows');
+    fireEvent.change(filter, { target: { value: 'county = 5' } });
+    expect(described(filter)).toBe(
+      "filter: = cannot compare string column 'county' with a long value at position 10; put the value in single quotes: county = '5'",
+    );
+    const order = screen.getByLabelText('Order by');
+    fireEvent.change(order, { target: { value: 'cases desc,' } });
+    expect(described(order)).toBe('Order by: a column name is missing after the last comma (e.g. cases desc nulls last, state)');
+    const limit = screen.getByLabelText('Row limit');
+    fireEvent.change(limit, { target: { value: '0' } });
+    expect(described(limit)).toBe('Row limit must be a whole number from 1 to 100,000.');
+    expect(limit.getAttribute('aria-invalid')).toBe('true');
+  }, 60_000);
 });

@@ -150,6 +150,7 @@ export function DiffView({ path, from, to, columns, onClose, onExport }: Props) 
             placeholder="key columns, e.g. id"
             value={pairText}
             aria-invalid={pairing.problem !== null}
+            aria-describedby={pairing.problem !== null ? 'pair-by-problem' : undefined}
             onChange={(e) => setPairText(e.target.value)}
           />
         </label>
@@ -158,7 +159,7 @@ export function DiffView({ path, from, to, columns, onClose, onExport }: Props) 
           {read.busy ? 'Reading…' : 'Compare'}
         </button>
       </form>
-      <Alert message={pairing.problem ?? read.limitProblem ?? read.error} />
+      <Alert message={pairing.problem ?? read.error} id={pairing.problem !== null ? 'pair-by-problem' : undefined} />
       {read.value ? (
         <DiffBody {...read.value} from={from} to={to} gridKey={read.reads} />
       ) : (

@@ -162,7 +162,7 @@ export function PreviewPanel({ source, order, blocked, wantedVersion, snapshotRo
           )}
         </div>
       </form>
-      <Alert message={read.limitProblem ?? read.error} />
+      <Alert message={read.error} />
       {stale && (
         <div className="stale-bar" role="status">
           <span>{stale}</span>
