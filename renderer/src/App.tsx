@@ -282,7 +282,9 @@ export function App() {
                       {exportingRows && (
                         <RowsSourceBar tableName={folderName(path)} source={exportingRows.source} onBack={() => setRowsToExport(null)} />
                       )}
+                      {/* The form belongs to its table: another table starts afresh (keys, answers, banners). */}
                       <SinkPanel
+                        key={path}
                         source={exportingRows?.source ?? source}
                         blocked={exportingRows ? null : blocked}
                         defaultTable={exportingRows ? `${folderName(path)}_${exportingRows.source.rows}` : folderName(path)}
