@@ -109,4 +109,34 @@ describe('SinkPanel', () => {
     expect(within(exportBar()).queryByRole('status')).toBeNull();
     expect(fs.existsSync(path.join(host.dataDir, 'missing'))).toBe(false);
   });
+
+  it('keeps Exactly once off for a diff export, with the reason, and exports without it', async () => {
+    const started: JobInfo[] = [];
+    const props = {
+      blocked: null,
+      defaultTable: 'diff',
+      columns: ['id'],
+      nativeDialogs: false,
+      jobs: [],
+      onStarted: (job: JobInfo) => started.push(job),
+    };
+    const view = render(createElement(SinkPanel, { ...props, source }));
+    const box = screen.getByRole('checkbox', { name: 'Exactly once' });
+    fireEvent.click(box);
+    expect((box as HTMLInputElement).checked).toBe(true);
+
+    const diff = { rows: 'diff' as const, tablePath: tablePath('cdf-table'), from: 0, to: 1 };
+    view.rerender(createElement(SinkPanel, { ...props, source: diff }));
+    expect((box as HTMLInputElement).checked).toBe(false);
+    expect((box as HTMLInputElement).disabled).toBe(true);
+    const reason = document.getElementById(box.getAttribute('aria-describedby')!);
+    expect(reason?.textContent).toBe('Not for changed rows: a diff or a change feed has no position a rerun could resume from.');
+
+    fireEvent.change(screen.getByLabelText('SQLite file'), { target: { value: path.join(host.dataDir, 'diff.db') } });
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(started).toHaveLength(1), { timeout: 20_000 });
+    expect(started[0].request.sink).toMatchObject({ kind: 'sqlite' });
+    expect((started[0].request.sink as { exactlyOnce?: boolean }).exactlyOnce ?? false).toBe(false);
+    expect((await host.jobs.wait(started[0].id)).state).toBe('succeeded');
+  });
 });

@@ -81,7 +81,10 @@ function StartedJob({ job }: { job: JobInfo | undefined }) {
 export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialogs, jobs, onStarted }: Props) {
   const ids = useId();
   const [state, dispatch] = useReducer(sinkPanelReducer, undefined, initialSinkPanel);
-  const form = formFor(state, defaultTable);
+  const typed = formFor(state, defaultTable);
+  // A diff's or a change feed's rows have no position to resume from: exactly once is off for them, and says why.
+  const changeRows = source !== null && isChangeSource(source);
+  const form = changeRows ? { ...typed, exactlyOnce: false } : typed;
   const { plan, busy, connection } = state;
   const built = toSinkSpec(form);
   const profile = state.profileWithPassword && !form.password ? { profile: state.profileWithPassword } : {};
@@ -256,10 +259,20 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
               </div>
               <div className="check-row">
                 <label className="check">
-                  <input type="checkbox" checked={form.exactlyOnce} onChange={(e) => set('exactlyOnce', e.target.checked)} />
+                  <input
+                    type="checkbox"
+                    checked={form.exactlyOnce}
+                    disabled={changeRows}
+                    aria-describedby={`${ids}-exactly-once`}
+                    onChange={(e) => set('exactlyOnce', e.target.checked)}
+                  />
                   <span>Exactly once</span>
                 </label>
-                <span className="muted small">Records which batches landed, so a rerun after a failure writes each row once.</span>
+                <span id={`${ids}-exactly-once`} className="muted small">
+                  {changeRows
+                    ? 'Not for changed rows: a diff or a change feed has no position a rerun could resume from.'
+                    : 'Records which batches landed, so a rerun after a failure writes each row once.'}
+                </span>
               </div>
             </section>
           )}
@@ -281,7 +294,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
             )}
             <Alert message={state.planError} />
           </section>
-          {!(source && isChangeSource(source)) && <SparkJobCard source={source} blocked={blocked} sink={built} />}
+          {!changeRows && <SparkJobCard source={source} blocked={blocked} sink={built} />}
         </div>
       </div>
 
