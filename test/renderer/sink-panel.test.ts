@@ -139,4 +139,34 @@ describe('SinkPanel', () => {
     expect((started[0].request.sink as { exactlyOnce?: boolean }).exactlyOnce ?? false).toBe(false);
     expect((await host.jobs.wait(started[0].id)).state).toBe('succeeded');
   });
+
+  it('Show plan checks what Export checks: a file in a missing folder, a folder given as the file', async () => {
+    const started: JobInfo[] = [];
+    renderPanel([], started);
+    const plan = screen.getByRole('button', { name: 'Show plan' });
+    const planCard = () => plan.closest('section')!;
+    fireEvent.change(screen.getByLabelText('Sink'), { target: { value: 'csv' } });
+    const missing = path.join(host.dataDir, 'no-such-folder', 'out.csv');
+    fireEvent.change(screen.getByLabelText('Output file'), { target: { value: missing } });
+    fireEvent.click(plan);
+    const refused = await within(planCard()).findByRole('alert', undefined, { timeout: 20_000 });
+    expect(refused.textContent).toContain(`The output folder does not exist: ${path.dirname(missing)}`);
+    expect(planCard().querySelector('.plan')).toBeNull();
+
+    // Export refuses it in the same words, before any job is queued.
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(
+      () =>
+        expect(within(exportBar()).getByRole('alert').textContent).toContain(`The output folder does not exist: ${path.dirname(missing)}`),
+      { timeout: 20_000 },
+    );
+    expect(started).toEqual([]);
+
+    fireEvent.change(screen.getByLabelText('Output file'), { target: { value: host.dataDir } });
+    fireEvent.click(plan);
+    await waitFor(() => expect(within(planCard()).getByRole('alert').textContent).toContain(`${host.dataDir} is a folder, not a file`), {
+      timeout: 20_000,
+    });
+    expect(planCard().querySelector('.plan')).toBeNull();
+  });
 });
