@@ -47,6 +47,15 @@ describe('normalizeTimestampInput', () => {
       expect(parseTimestampAsOf(exact)).not.toBeNull();
     }
   });
+  it('converts a time with an offset to UTC, as an ISO 8601 reader does', () => {
+    for (const typed of ['2022-02-24T04:55:00+02:00', '2022-02-24T04:55:00.250-05:30', '2022-02-24T23:30:00-0800']) {
+      const exact = normalizeTimestampInput(typed);
+      expect(exact).toBe(new Date(typed.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')).toISOString());
+      expect(parseTimestampAsOf(exact!)).toBe(Date.parse(typed.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')));
+    }
+    expect(normalizeTimestampInput('2022-02-24 04:55 +02:00')).toBe('2022-02-24T02:55:00.000Z');
+    expect(normalizeTimestampInput('2022-02-24T04:55:00+25:00')).toBeNull();
+  });
   it('refuses what is not a real date and time', () => {
     for (const bad of ['2021-02-30', '2026-13-01', '2026-12-01 24:00', '2026-12-01 17:60', 'yesterday', '2026-12-01 17:42:05.1234']) {
       expect(normalizeTimestampInput(bad)).toBeNull();

@@ -140,7 +140,7 @@ export function SnapshotBar({ info, travel, commits }: Props) {
             <input
               type="text"
               placeholder="2022-02-24 04:55 (UTC)"
-              title="UTC: a date, or a date and time such as 2022-02-24 04:55 or 2022-02-24T04:55:00.5Z"
+              title="UTC: a date, or a date and time such as 2022-02-24 04:55 or 2022-02-24T04:55:00.5Z; a time with an offset (2022-02-24T04:55:00+02:00) is converted to UTC"
               spellCheck={false}
               value={travel.timestampText}
               aria-invalid={problem !== null && travel.timestampText !== ''}
