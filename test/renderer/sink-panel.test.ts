@@ -169,4 +169,18 @@ describe('SinkPanel', () => {
     });
     expect(planCard().querySelector('.plan')).toBeNull();
   });
+
+  it('masks the password in the Connection URL as the Password field does, except while the URL is edited', () => {
+    renderPanel();
+    fireEvent.change(screen.getByLabelText('Sink'), { target: { value: 'postgres' } });
+    const url = screen.getByLabelText('Connection URL') as HTMLInputElement;
+    fireEvent.change(url, { target: { value: 'postgres://me:secret@localhost:5432/db' } });
+    expect(url.value).toBe('postgres://me:••••••@localhost:5432/db');
+    fireEvent.focus(url);
+    expect(url.value).toBe('postgres://me:secret@localhost:5432/db');
+    fireEvent.blur(url);
+    expect(url.value).toBe('postgres://me:••••••@localhost:5432/db');
+    fireEvent.change(url, { target: { value: 'postgres://me@localhost/db' } });
+    expect(url.value).toBe('postgres://me@localhost/db');
+  });
 });

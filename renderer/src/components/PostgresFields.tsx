@@ -1,4 +1,6 @@
-// PostgreSQL connection: a URL, or its parts (parts given here override the URL's).
+// PostgreSQL connection: a URL, or its parts (parts given here override the URL's). A password in the URL is masked
+// as the Password field masks its own, except while the URL is being edited.
+import { useState } from 'react';
 import type { SinkForm } from '../sink-form.js';
 import { TextField } from './Field.js';
 
@@ -8,14 +10,25 @@ interface Props {
   savedPassword: boolean;
 }
 
+/** The URL with its password (between "user:" and "@") shown as dots. */
+export function maskedUrl(url: string): string {
+  return url.replace(
+    /^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:)([^@/]+)@/i,
+    (_, head: string, password: string) => `${head}${'•'.repeat(password.length)}@`,
+  );
+}
+
 export function PostgresFields({ form, set, savedPassword }: Props) {
+  const [editingUrl, setEditingUrl] = useState(false);
   return (
     <>
       <TextField
         label="Connection URL"
         autoComplete="off"
         placeholder="postgres://user:password@host:5432/database"
-        value={form.url}
+        value={editingUrl ? form.url : maskedUrl(form.url)}
+        onFocus={() => setEditingUrl(true)}
+        onBlur={() => setEditingUrl(false)}
         onChange={(value) => set('url', value)}
       />
       <p className="muted small">Or give the parts; any part given here overrides the URL’s.</p>
