@@ -183,4 +183,18 @@ describe('SinkPanel', () => {
     fireEvent.change(url, { target: { value: 'postgres://me@localhost/db' } });
     expect(url.value).toBe('postgres://me@localhost/db');
   });
+
+  it('checks upsert key columns against the exported columns as they are typed, tied to the field', () => {
+    renderPanel();
+    fireEvent.change(screen.getByLabelText('Write mode'), { target: { value: 'upsert' } });
+    const keys = screen.getByLabelText('Key columns');
+    fireEvent.change(keys, { target: { value: 'value, nope' } });
+    expect(keys.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(keys.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'key column "nope" is not among the exported columns',
+    );
+    fireEvent.change(keys, { target: { value: 'value, month' } });
+    expect(keys.getAttribute('aria-invalid')).toBe('false');
+    expect(keys.getAttribute('aria-describedby')).toBeNull();
+  });
 });

@@ -2,13 +2,13 @@
 // what to do when the target already exists.
 import { useId, useReducer } from 'react';
 import type { JobInfo } from '../../../shared/api.js';
-import { isSqlKind, isSqlSink } from '../../../shared/sink-spec.js';
+import { isSqlKind, isSqlSink, keyColumnProblems } from '../../../shared/sink-spec.js';
 import type { SinkKind, SinkSpec } from '../../../shared/sink-spec.js';
 import { isChangeSource, type ExportSource } from '../../../shared/change-source.js';
 import { api } from '../api-client.js';
 import { formatCount } from '../format.js';
 import { offerNotifications } from '../jobs.js';
-import { SINK_KINDS, toSinkSpec, WRITE_MODES } from '../sink-form.js';
+import { keyColumnList, SINK_KINDS, toSinkSpec, WRITE_MODES } from '../sink-form.js';
 import type { SinkForm } from '../sink-form.js';
 import { formFor, initialSinkPanel, sinkPanelReducer } from '../sink-panel-state.js';
 import { Alert, formProblems } from './Alert.js';
@@ -87,6 +87,8 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
   const form = changeRows ? { ...typed, exactlyOnce: false } : typed;
   const { plan, busy, connection } = state;
   const built = toSinkSpec(form);
+  // The keys are checked against the exported columns as they are typed, by the rule the host applies.
+  const keyProblem = form.mode === 'upsert' ? (keyColumnProblems(keyColumnList(form.keyColumns), columns)[0] ?? null) : null;
   const profile = state.profileWithPassword && !form.password ? { profile: state.profileWithPassword } : {};
   const set = <K extends keyof SinkForm>(key: K, value: SinkForm[K]) => dispatch({ type: 'edit', changes: { [key]: value }, defaultTable });
   // Problems of the form as it is now: shown once something was tried, gone as soon as they are fixed.
@@ -203,13 +205,22 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                   options={MODE_OPTIONS}
                   onChange={(mode) => set('mode', mode)}
                 />
-                <TextField
-                  label="Key columns"
-                  placeholder={form.mode === 'upsert' ? 'e.g. id (comma-separated)' : 'used by Upsert'}
-                  disabled={form.mode !== 'upsert'}
-                  value={form.keyColumns}
-                  onChange={(value) => set('keyColumns', value)}
-                />
+                <div>
+                  <TextField
+                    label="Key columns"
+                    placeholder={form.mode === 'upsert' ? 'e.g. id (comma-separated)' : 'used by Upsert'}
+                    disabled={form.mode !== 'upsert'}
+                    value={form.keyColumns}
+                    aria-invalid={keyProblem !== null}
+                    aria-describedby={keyProblem !== null ? `${ids}-keys` : undefined}
+                    onChange={(value) => set('keyColumns', value)}
+                  />
+                  {keyProblem !== null && (
+                    <span id={`${ids}-keys`} role="status" className="filter-problem">
+                      {keyProblem}
+                    </span>
+                  )}
+                </div>
               </div>
               {form.mode === 'sql' && (
                 <>
