@@ -233,6 +233,9 @@ export function App() {
                           </>
                         }
                         onOrderChange={setOrderText}
+                        onAddFilter={(condition) =>
+                          setFilterText((text) => (text.trim() === '' ? condition : `(${text}) AND ${condition}`))
+                        }
                         preview={api.preview}
                       />
                     </div>

@@ -186,4 +186,46 @@ describe('the preview grid', () => {
     expect(described(limit)).toBe('Row limit must be a whole number from 1 to 100,000.');
     expect(limit.getAttribute('aria-invalid')).toBe('true');
   }, 60_000);
+
+  it("filters by a cell's value and sums a range of numeric cells", async () => {
+    const root = tablePath('COVID-19_NYT');
+    render(createElement(App));
+    await openTable(root);
+    await waitFor(() => expect(status()).toMatch(/in file order/), { timeout: 30_000 });
+    const grid = screen.getByRole('grid');
+    const cell = (row: number, col: number) =>
+      grid.querySelector<HTMLElement>(`[role=row][aria-rowindex="${row + 2}"] [role=gridcell][aria-colindex="${col + 2}"]`)!;
+    const headers = within(grid)
+      .getAllByRole('columnheader')
+      .map((h) => h.querySelector('.header-name')?.textContent ?? '')
+      .filter(Boolean);
+    const cases = headers.indexOf('cases');
+    const county = headers.indexOf('county');
+
+    // Rows 1 to 3 of cases and deaths: the status sums the numeric cells.
+    fireEvent.mouseDown(cell(0, cases));
+    fireEvent.mouseDown(cell(2, cases + 1), { shiftKey: true });
+    const numbers = [0, 1, 2].flatMap((r) => [cases, cases + 1].map((c) => Number(cell(r, c).textContent!.replaceAll(',', ''))));
+    const position = document.querySelector('.grid-position')!.textContent!;
+    expect(position).toContain(
+      `count 6, sum ${numbers.reduce((a, b) => a + b, 0)}, min ${Math.min(...numbers).toLocaleString('en-US')}, max ${Math.max(...numbers).toLocaleString('en-US')}`,
+    );
+
+    fireEvent.mouseDown(cell(0, county));
+    const name = cell(0, county).textContent!;
+    fireEvent.click(screen.getByRole('button', { name: 'Filter by value' }));
+    const where = `county = '${name.replaceAll("'", "''")}'`;
+    expect((screen.getByLabelText('Filter rows') as HTMLInputElement).value).toBe(where);
+    fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
+    const matching = (await duckdbRows(root, 0, where, ['county'])).rows.length;
+    await waitFor(
+      () =>
+        expect(status()).toMatch(
+          new RegExp(`^snapshot v0 ${count(Math.min(matching, 1000))} (of ${count(matching)} )?matching rows loaded`),
+        ),
+      {
+        timeout: 30_000,
+      },
+    );
+  }, 120_000);
 });

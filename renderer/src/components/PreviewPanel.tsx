@@ -33,6 +33,8 @@ interface Props {
   fields: ReactNode;
   /** Puts a header click's order into the Order by field. */
   onOrderChange(text: string): void;
+  /** Adds a cell's "filter by this value" condition to the Filter rows field. */
+  onAddFilter(condition: string): void;
   preview(request: PreviewRequest): Promise<Result<PreviewResult>>;
 }
 
@@ -94,7 +96,7 @@ function countsText(shown: ShownRows, snapshotRows: Props['snapshotRows']): stri
   return `${of}${exact === null ? '' : ` (the snapshot has ${formatCount(exact)})`}${more}`;
 }
 
-export function PreviewPanel({ source, order, blocked, wantedVersion, snapshotRows, fields, onOrderChange, preview }: Props) {
+export function PreviewPanel({ source, order, blocked, wantedVersion, snapshotRows, fields, onOrderChange, onAddFilter, preview }: Props) {
   const ask =
     (spec: DeltaSourceSpec, keys: SortKey[] | null) =>
     async (limit: number): Promise<Result<ShownRows>> => {
@@ -180,6 +182,7 @@ export function PreviewPanel({ source, order, blocked, wantedVersion, snapshotRo
             rows={shown.rows}
             sorting={{ sort: headerSort(shown.asked.orderBy, shown), onSort: sortBy }}
             onEndReached={shown.truncated && !read.busy ? loadMore : undefined}
+            onFilterByValue={onAddFilter}
           />
         </div>
       ) : (
