@@ -197,4 +197,21 @@ describe('SinkPanel', () => {
     expect(keys.getAttribute('aria-invalid')).toBe('false');
     expect(keys.getAttribute('aria-describedby')).toBeNull();
   });
+
+  it('offers Open folder once a file export is done, and says where the file is', async () => {
+    const started: JobInfo[] = [];
+    const view = renderPanel([], started);
+    fireEvent.change(screen.getByLabelText('Sink'), { target: { value: 'csv' } });
+    const file = path.join(host.dataDir, 'done.csv');
+    fireEvent.change(screen.getByLabelText('Output file'), { target: { value: file } });
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(started).toHaveLength(1), { timeout: 20_000 });
+    const done = await host.jobs.wait(started[0].id);
+    expect(done.state).toBe('succeeded');
+    expect(fs.existsSync(file)).toBe(true);
+    act(() => view.rerenderWith([done]));
+    fireEvent.click(within(exportBar()).getByRole('button', { name: 'Open folder' }));
+    // No file manager in this host: the path is said instead.
+    await within(exportBar()).findByText(new RegExp(`^Path( copied)?: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+  });
 });

@@ -1,11 +1,12 @@
 // Where the snapshot goes and how it is written; a dry-run plan; the Export button that starts a job, after asking
 // what to do when the target already exists.
-import { useId, useReducer } from 'react';
+import { useId, useReducer, useState } from 'react';
 import type { JobInfo } from '../../../shared/api.js';
 import { isSqlKind, isSqlSink, keyColumnProblems } from '../../../shared/sink-spec.js';
 import type { SinkKind, SinkSpec } from '../../../shared/sink-spec.js';
 import { isChangeSource, type ExportSource } from '../../../shared/change-source.js';
 import { api } from '../api-client.js';
+import { copyText } from '../clipboard.js';
 import { formatCount } from '../format.js';
 import { offerNotifications } from '../jobs.js';
 import { keyColumnList, SINK_KINDS, toSinkSpec, WRITE_MODES } from '../sink-form.js';
@@ -50,6 +51,30 @@ function replacing(spec: SinkSpec): SinkSpec {
   return isSqlSink(spec) ? { ...spec, mode: 'overwrite' } : { ...spec, overwrite: true };
 }
 
+/** A file export's folder: shown in the file manager where there is one (the desktop app), else its path is said
+ * (and copied) for a browser's user to open. */
+function OpenFolder({ jobId }: { jobId: string }) {
+  const [note, setNote] = useState<string | null>(null);
+  const open = async () => {
+    const result = await api.revealTarget({ id: jobId });
+    if (!result.ok) return setNote(result.error.message);
+    if (result.value.shown) return setNote(`Shown in the file manager: ${result.value.location}`);
+    const copied = await copyText(result.value.location).then(
+      () => true,
+      () => false,
+    );
+    setNote(`${copied ? 'Path copied' : 'Path'}: ${result.value.location}`);
+  };
+  return (
+    <>
+      <button type="button" className="button small" onClick={() => void open()}>
+        Open folder
+      </button>
+      {note && <span className="muted small">{note}</span>}
+    </>
+  );
+}
+
 /** The started job as it is now, in one line; a job that failed at once says so, never "Started". */
 function StartedJob({ job }: { job: JobInfo | undefined }) {
   if (!job) return null;
@@ -63,9 +88,12 @@ function StartedJob({ job }: { job: JobInfo | undefined }) {
       );
     case 'succeeded':
       return (
-        <span className="ok-text" role="status">
-          Done: {formatCount(job.result?.rows ?? job.progress.rows)} rows exported to {job.title.split(' -> ').pop()}.
-        </span>
+        <>
+          <span className="ok-text" role="status">
+            Done: {formatCount(job.result?.rows ?? job.progress.rows)} rows exported to {job.title.split(' -> ').pop()}.
+          </span>
+          {job.request.sink.kind !== 'postgres' && <OpenFolder jobId={job.id} />}
+        </>
       );
     case 'cancelled':
       return (
