@@ -29,6 +29,7 @@ import { useEndNotifications, useJobs } from './jobs.js';
 import { storedValue, storeValue } from './stored.js';
 import { useTheme } from './theme.js';
 import { useTable } from './use-table.js';
+import { useTableText } from './use-table-text.js';
 
 // Dragging text inside the page (a selection, a field's value) must not look like dropping a folder.
 function carriesLocation(event: DragEvent): boolean {
@@ -53,8 +54,6 @@ export function App() {
   const [dockOpen, setDockOpenState] = useState(() => storedValue(DOCK_KEY) === 'open');
   const { jobs, loadError, upsert, clearFinished } = useJobs();
   useEndNotifications(jobs);
-  const [filterText, setFilterText] = useState('');
-  const [orderText, setOrderText] = useState('');
   // A diff's or a change feed's rows sent to the Export tab, which then exports them instead of the snapshot.
   const [rowsToExport, setRowsToExport] = useState<RowsToExport | null>(null);
   const dragDepth = useRef(0);
@@ -118,6 +117,8 @@ export function App() {
 
   const { info, travel } = table;
   const path = info?.path ?? null;
+  const [filterText, setFilterText] = useTableText(path);
+  const [orderText, setOrderText] = useTableText(path);
   // The filter and the order narrow what the table's snapshot and columns give, for the preview and the export alike.
   const filter = info ? checkedFilter(filterText, info.schema) : { problem: null };
   const order = info ? checkedOrder(orderText, info.schema) : { problem: null };

@@ -264,6 +264,8 @@ describe('Deltaport in a browser', () => {
     await valueHeader.click();
     await valueHeader.click();
     expect(await valueHeader.getAttribute('aria-sort')).toBe('descending');
+    // The header orders the whole snapshot: wait for that read.
+    await e2e.page.locator('.preview-status', { hasText: 'ordered by value desc over all' }).waitFor();
     const [{ top }] = await duck(
       `SELECT max(value) AS top FROM read_parquet(${sqlText(path.join(tablePath('delta-0.8.0-partitioned'), '**/*.parquet'))})`,
     );

@@ -88,4 +88,30 @@ describe('the preview grid', () => {
     await e2e.page.setViewportSize({ width: 1440, height: 900 });
     expect(e2e.pageErrors).toEqual([]);
   }, 240_000);
+
+  it('shows a time-travel problem whole under the snapshot bar, at 1440x900 and 1024x700', async () => {
+    const root = tablePath('simple_table');
+    await e2e.page.getByLabel('Table location', { exact: true }).fill(root);
+    await e2e.page.getByRole('button', { name: 'Open', exact: true }).click();
+    await e2e.page.locator('.snapshot-bar .table-name', { hasText: 'simple_table' }).waitFor();
+    const timestamp = e2e.page.getByLabel('Timestamp', { exact: true });
+    // Before the table's first commit (its log's earliest time): the whole sentence is said, not cut to "…".
+    await timestamp.fill('2000-01-01 04:55');
+    const problem = e2e.page.locator('#travel-problem');
+    await problem.waitFor();
+    const text = (await problem.textContent()) ?? '';
+    expect(text).toMatch(/before the earliest commit/);
+    expect(text).not.toContain('…');
+    expect(await timestamp.getAttribute('aria-describedby')).toBe('travel-problem');
+    // Nothing of it is hidden: the line is as wide as it needs, and wraps.
+    expect(await problem.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await screenshot(e2e.page, 'time-travel-problem-1440');
+    await e2e.page.setViewportSize({ width: 1024, height: 700 });
+    expect(await problem.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await screenshot(e2e.page, 'time-travel-problem-1024');
+    await e2e.page.setViewportSize({ width: 1440, height: 900 });
+    await timestamp.fill('');
+    await problem.waitFor({ state: 'detached' });
+    expect(e2e.pageErrors).toEqual([]);
+  }, 120_000);
 });

@@ -69,7 +69,8 @@ export function staleness(
   return null;
 }
 
-/** The header mark for an order: a single key on a shown column; null otherwise. */
+/** The header mark for the order asked for (the Order by field, which a header click also sets, so a second click
+ * during the first one's read goes on from it): a single key on a shown column; null otherwise. */
 function headerSort(keys: SortKey[] | undefined, shown: ShownRows): SortState | null {
   if (!keys || keys.length !== 1) return null;
   const column = shown.columns.findIndex((c) => c.name === keys[0].column);
@@ -180,7 +181,7 @@ export function PreviewPanel({ source, order, blocked, wantedVersion, snapshotRo
             label={`Rows of snapshot v${shown.version}`}
             columns={shown.columns}
             rows={shown.rows}
-            sorting={{ sort: headerSort(shown.asked.orderBy, shown), onSort: sortBy }}
+            sorting={{ sort: headerSort(order ?? undefined, shown), onSort: sortBy }}
             onEndReached={shown.truncated && !read.busy ? loadMore : undefined}
             onFilterByValue={onAddFilter}
           />
