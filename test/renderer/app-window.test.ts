@@ -74,6 +74,8 @@ describe('the window', () => {
   it('starts the Export form afresh for another table: no upsert key or problem of the previous one', async () => {
     render(createElement(App));
     await openTable(tablePath('delta-0.8.0-partitioned'));
+    fireEvent.change(screen.getByLabelText('Filter rows'), { target: { value: "year = '2021'" } });
+    fireEvent.change(screen.getByLabelText('Order by'), { target: { value: 'value desc' } });
     fireEvent.click(screen.getByRole('tab', { name: /^Export/ }));
     fireEvent.change(screen.getByLabelText('Sink'), { target: { value: 'sqlite' } });
     fireEvent.change(screen.getByLabelText('Write mode'), { target: { value: 'upsert' } });
@@ -87,5 +89,9 @@ describe('the window', () => {
     fireEvent.click(screen.getByRole('tab', { name: /^Export/ }));
     expect((screen.getByLabelText('Key columns') as HTMLInputElement).value).toBe('');
     expect(within(bar()).queryByRole('alert')).toBeNull();
+    // The filter and the order were that table's too.
+    fireEvent.click(screen.getByRole('tab', { name: /^Data/ }));
+    expect((screen.getByLabelText('Filter rows') as HTMLInputElement).value).toBe('');
+    expect((screen.getByLabelText('Order by') as HTMLInputElement).value).toBe('');
   });
 });
