@@ -358,10 +358,7 @@ describe('Deltaport in a browser', () => {
     expect(await e2e.page.getByText(/preview\.limit/).count()).toBe(0);
     await limit.fill('20000');
     await e2e.page.getByRole('button', { name: 'Preview', exact: true }).click();
-    await e2e.page
-      .getByText(/20,000 rows/)
-      .first()
-      .waitFor({ timeout: 60_000 });
+    await e2e.page.locator('.preview-status', { hasText: /^snapshot v0 20,000 of [\d,]+ rows loaded/ }).waitFor({ timeout: 60_000 });
     // The log's stats say the table holds far more than 20,000 rows, so the preview is exactly the limit.
     expect(await grid().getAttribute('aria-rowcount')).toBe('20001');
     expect(await grid().locator('.grid-body [role=row]').count()).toBeLessThan(100);
