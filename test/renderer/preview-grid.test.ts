@@ -208,7 +208,7 @@ describe('the preview grid', () => {
     const numbers = [0, 1, 2].flatMap((r) => [cases, cases + 1].map((c) => Number(cell(r, c).textContent!.replaceAll(',', ''))));
     const position = document.querySelector('.grid-position')!.textContent!;
     expect(position).toContain(
-      `count 6, sum ${numbers.reduce((a, b) => a + b, 0)}, min ${Math.min(...numbers).toLocaleString('en-US')}, max ${Math.max(...numbers).toLocaleString('en-US')}`,
+      `count 6, sum ${numbers.reduce((a, b) => a + b, 0).toLocaleString('en-US')}, min ${Math.min(...numbers).toLocaleString('en-US')}, max ${Math.max(...numbers).toLocaleString('en-US')}`,
     );
 
     fireEvent.mouseDown(cell(0, county));

@@ -261,7 +261,7 @@ export function DataGrid({ label, columns, rows, sorting, onEndReached, onFilter
             ? `Row ${formatCount(active.row + 1)} of ${formatCount(rows.length)}, ${activeColumn?.name ?? ''}` +
               (ranged ? ` · ${formatCount(range.bottom - range.top + 1)} × ${range.right - range.left + 1} selected` : '') +
               (stats
-                ? ` · count ${formatCount(stats.count)}, sum ${stats.sum}, min ${cellText(stats.min)}, max ${cellText(stats.max)}`
+                ? ` · count ${formatCount(stats.count)}, sum ${/^-?\d+$/.test(stats.sum) ? BigInt(stats.sum).toLocaleString('en-US') : cellText(Number(stats.sum))}, min ${cellText(stats.min)}, max ${cellText(stats.max)}`
                 : '')
             : counted(rows.length, 'row')}
           {status && ` · ${status}`}
