@@ -6,6 +6,7 @@ import type { FormEvent } from 'react';
 import { PREVIEW_MAX_ROWS } from '../../shared/api.js';
 import type { Result } from '../../shared/api.js';
 import { formatCount } from './format.js';
+import { useLatestRequest } from './latest-request.js';
 
 export const DEFAULT_ROW_LIMIT = 1000;
 
@@ -48,15 +49,14 @@ export function useLimitedRead<T>(ask: LimitedAsk<T> | null): LimitedRead<T> {
     busy: false,
   });
   const firstRead = useRef(false);
-  // The newest request wins: an answer to one asked before it is dropped, whichever comes back first.
-  const latest = useRef(0);
+  const begin = useLatestRequest();
   const limitProblem = limitProblemOf(limitText);
 
   const settle = async (request: () => Promise<Result<T>>, apply: (s: typeof state, value: T) => typeof state) => {
-    const id = ++latest.current;
+    const isLatest = begin();
     setState((s) => ({ ...s, error: null, busy: true }));
     const answer = await request();
-    if (latest.current !== id) return;
+    if (!isLatest()) return;
     setState((s) => (answer.ok ? apply(s, answer.value) : { ...s, error: answer.error.message, busy: false }));
   };
 
