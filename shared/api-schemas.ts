@@ -2,7 +2,7 @@
 // before any handler sees it, so unknown fields are refused and sizes bounded in one place. Each schema yields what
 // its method is declared to take (the `satisfies` below).
 import * as v from 'valibot';
-import { PREVIEW_MAX_ROWS, type ApiMethod, type DeltaportApi } from './api.js';
+import { PREVIEW_MAX_OFFSET, PREVIEW_MAX_ROWS, type ApiMethod, type DeltaportApi } from './api.js';
 import { changeSinkProblems, changeSourceSchema, isChangeSource, type ExportSource } from './change-source.js';
 import { absolutePath, flag, LIMITS, location, nameList, nonBlank, text, wholeNumber, withRules } from './schema.js';
 import { sinkSpecSchema } from './sink-spec.js';
@@ -75,10 +75,15 @@ export const REQUEST_SCHEMAS = {
   preview: v.strictObject({
     source: sourceSpecSchema,
     limit: wholeNumber('limit', 1, PREVIEW_MAX_ROWS),
+    offset: v.optional(wholeNumber('offset', 0, PREVIEW_MAX_OFFSET)),
     orderBy: v.optional(
       v.pipe(
         v.array(
-          v.strictObject({ column: text('the sort column', LIMITS.name), descending: flag('descending') }),
+          v.strictObject({
+            column: text('the sort column', LIMITS.name),
+            descending: flag('descending'),
+            nullsFirst: v.optional(flag('nullsFirst')),
+          }),
           'the order must be a list',
         ),
         v.maxLength(LIMITS.columns, `the order must have at most ${LIMITS.columns} entries`),

@@ -22,10 +22,14 @@ export interface TableRef {
 
 /** The most rows one preview returns (the grid holds them all in memory). */
 export const PREVIEW_MAX_ROWS = 100_000;
+/** The most rows a grid loads page by page: each page reads and drops the rows before it. */
+export const PREVIEW_MAX_OFFSET = 1_000_000;
 
 export interface PreviewRequest {
   source: DeltaSourceSpec;
   limit: number;
+  /** Rows of the same read to pass over first: the next page starts where the rows loaded end. */
+  offset?: number;
   /** The first rows in this order over the whole snapshot (after the filter); absent = file order. */
   orderBy?: SortKey[];
 }

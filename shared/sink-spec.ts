@@ -212,6 +212,12 @@ export function exportSinkProblems(spec: SinkSpec, columns: readonly string[]): 
   return [...validateSinkSpec(spec), ...(isSqlSink(spec) ? sinkColumnProblems(spec, columns) : [])];
 }
 
+/** Upsert key columns that are not exported: checked at the boundary and by the form as the keys are typed. */
+export function keyColumnProblems(keys: readonly string[], columns: readonly string[]): string[] {
+  const known = new Set(columns);
+  return keys.filter((key) => !known.has(key)).map((key) => `key column "${key}" is not among the exported columns`);
+}
+
 /** Problems of the exported column names (PostgreSQL's length limit), key columns and :column parameters. */
 export function sinkColumnProblems(spec: SqlSinkSpec, columns: readonly string[]): string[] {
   const known = new Set(columns);
@@ -222,11 +228,7 @@ export function sinkColumnProblems(spec: SqlSinkSpec, columns: readonly string[]
         problems.push(`column name "${column}" is longer than PostgreSQL's ${PG_MAX_IDENTIFIER_BYTES} bytes`);
     }
   }
-  if (spec.mode === 'upsert') {
-    for (const key of spec.keyColumns ?? []) {
-      if (!known.has(key)) problems.push(`key column "${key}" is not among the exported columns`);
-    }
-  }
+  if (spec.mode === 'upsert') problems.push(...keyColumnProblems(spec.keyColumns ?? [], columns));
   if (spec.mode === 'sql' && spec.sql) {
     for (const name of parseNamedParams(spec.sql).names) {
       if (!known.has(name)) problems.push(`parameter :${name} is not an exported column`);

@@ -30,8 +30,9 @@ Prints the first rows of the table (20 by default).
 ${TIME_TRAVEL}
   --columns a,b      only these columns, in this order
 ${WHERE}
-  --order-by "a desc,b"  the first rows in this order over the whole snapshot (after --where), nulls last;
-                     every row is read, only the first N are kept
+  --order-by "a desc,b"  the first rows in this order over the whole snapshot (after --where), nulls last
+                     unless a key says nulls first ("a desc nulls first"); every row is read, only the
+                     first N are kept
   --limit N          at most N rows
   --format F         table (aligned columns, NULL for nulls), jsonl or csv`,
   export: `usage: deltaport export <table> [--version N | --timestamp TS] [--columns a,b] [--where COND]

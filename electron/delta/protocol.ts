@@ -20,21 +20,39 @@ export const SUPPORTED_READER_FEATURES: readonly string[] = [
   'variantShredding-preview',
 ];
 
-/** Refuses a table whose protocol asks for a reader version or feature this reader does not implement. */
+/** The supported features in a user's words, each family once (preview names are the same feature). */
+const FEATURE_WORDS: Record<string, string> = {
+  columnMapping: 'column mapping',
+  deletionVectors: 'deletion vectors',
+  timestampNtz: 'timestamps without time zone',
+  timestampWithoutTimezone: 'timestamps without time zone',
+  typeWidening: 'type widening',
+  'typeWidening-preview': 'type widening',
+  v2Checkpoint: 'V2 checkpoints',
+  vacuumProtocolCheck: 'the vacuum protocol check',
+  variantType: 'variant columns',
+  'variantType-preview': 'variant columns',
+  variantShredding: 'shredded variants',
+  'variantShredding-preview': 'shredded variants',
+};
+
+/** Refuses a table whose protocol asks for a reader version or feature this reader does not implement: one sentence
+ * naming what the table uses, then what Deltaport reads. */
 export function assertReadable(protocol: Protocol): void {
   // Unknown features are named first: they tell the user more than a version number does.
   const unknown = (protocol.readerFeatures ?? []).filter((f) => !SUPPORTED_READER_FEATURES.includes(f));
   if (unknown.length > 0) {
-    const names = unknown.map((f) => `'${f}'`).join(', ');
+    const names = unknown.map((f) => `'${f}'`).join(' and ');
+    const supported = [...new Set(SUPPORTED_READER_FEATURES.map((f) => FEATURE_WORDS[f]))].join(', ');
     throw unsupportedProtocol(
-      `unsupported reader feature${unknown.length > 1 ? 's' : ''} ${names} (table requires ${unknown.length > 1 ? 'them' : 'it'}; ` +
-        `Deltaport supports ${SUPPORTED_READER_FEATURES.join(', ')})`,
+      `This table uses the reader feature${unknown.length > 1 ? 's' : ''} ${names}, which Deltaport cannot read; ` +
+        `it reads tables with ${supported}.`,
     );
   }
   const version = protocol.minReaderVersion;
   if (!Number.isInteger(version) || version < 1 || version > MAX_READER_VERSION) {
     throw unsupportedProtocol(
-      `unsupported reader version ${version} (table requires it; Deltaport reads versions 1 to ${MAX_READER_VERSION})`,
+      `This table needs reader version ${version}, which Deltaport cannot read; it reads versions 1 to ${MAX_READER_VERSION}.`,
     );
   }
 }

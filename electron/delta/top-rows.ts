@@ -45,7 +45,7 @@ export async function topRows(
     for (let k = 0; k < keys.length; k++) {
       const [x, y] = [a.keys[k], b.keys[k]];
       if (x === null || y === null) {
-        if (x !== y) return x === null ? 1 : -1;
+        if (x !== y) return (x === null ? 1 : -1) * (keys[k].nullsFirst ? -1 : 1);
         continue;
       }
       const order = orders[k](x, y);

@@ -34,6 +34,8 @@ import { nullKeyProblem } from '../export/null-keys.js';
 import { runExport, sinkSnapshot, writeToSink } from '../export/run-export.js';
 import { openChangeSource } from '../export/change-source.js';
 import { jobKey, type StoredProgress } from '../sinks/exactly-once.js';
+import { requireOutputFile } from '../sinks/output-folder.js';
+import { isCloudLocation } from '../storage/storage.js';
 import { planSqlExport } from '../sinks/sql-plan.js';
 import { jsonReader } from '../values/json-value.js';
 import type { RawProgress } from './progress.js';
@@ -109,6 +111,7 @@ export async function ledgerTask(request: ExportRequest): Promise<StoredProgress
 export async function previewTask(request: PreviewRequest, signal: AbortSignal): Promise<PreviewResult> {
   const { source, columns, batches, order } = await previewRows(request.source, {
     limit: request.limit,
+    offset: request.offset,
     orderBy: request.orderBy,
     signal,
     openTable,
@@ -141,6 +144,7 @@ export async function planTask(request: ExportRequest): Promise<ExportPlan> {
   }
   const source = await openSource(request.source, openTable);
   if (!isSqlSink(request.sink)) return filePlan(request.sink);
+  if (request.sink.kind === 'sqlite') requireOutputFile(request.sink.path);
   const plan = await planSqlExport(source.fields, request.sink);
   return { ...plan, incompatibility: (await nullKeyProblem(source, request.sink)) ?? plan.incompatibility };
 }
@@ -179,7 +183,9 @@ function timeTravel(ref: TableRef): { version?: number; timestampMs?: number } {
 }
 
 /** File sinks have no DDL: the plan names the file, which is written aside and renamed into place at the end. */
+/** A file export's plan, checked as the export checks it (output-folder.ts) where the file is local. */
 function filePlan(sink: Extract<SinkSpec, { path: string }>): ExportPlan {
+  if (!isCloudLocation(sink.path)) requireOutputFile(sink.path);
   return {
     sink: sink.kind,
     target: sink.path,

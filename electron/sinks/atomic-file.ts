@@ -4,14 +4,14 @@
 // process id in the name says whose a file is). A target in a bucket is written to a local temporary file the same
 // way, then uploaded in one upload that the store shows only once complete (storage.ts upload).
 import { randomBytes } from 'node:crypto';
-import { readdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { readdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DeltaportError } from '../../shared/errors.js';
 import { canonicalLocation, isCloudLocation, locationName } from '../storage/storage.js';
 import { uploadFile } from '../storage/store-resolver.js';
 import { processRuns } from './process-runs.js';
-import { requireOutputFolder } from './output-folder.js';
+import { requireOutputFile } from './output-folder.js';
 
 /** The local path whose partial files hold a target's rows while they are written: the target itself, or for a
  * target in a bucket a file of that name in the temporary folder. */
@@ -74,11 +74,7 @@ export class AtomicFile {
         throw writeError(partialPath, err);
       }
     }
-    const absolute = path.resolve(target);
-    requireOutputFolder(absolute);
-    if ((await stat(absolute).catch(() => null))?.isDirectory()) {
-      throw new DeltaportError('SINK_WRITE', `${absolute} is a folder, not a file`);
-    }
+    const absolute = requireOutputFile(target);
     await sweepStalePartials(absolute);
     const partialPath = partialPathFor(absolute);
     try {

@@ -11,3 +11,14 @@ export function requireOutputFolder(target: string): string {
     throw new DeltaportError('SINK_WRITE', `the output folder does not exist: ${folder}`);
   return folder;
 }
+
+/** The file export `target` would write (absolute), checked as an export checks it before writing: its folder exists
+ * and it is not itself a folder. The plan checks the same, so it never promises what the export then refuses. */
+export function requireOutputFile(target: string): string {
+  const absolute = path.resolve(target);
+  requireOutputFolder(absolute);
+  if (statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new DeltaportError('SINK_WRITE', `${absolute} is a folder, not a file`);
+  }
+  return absolute;
+}

@@ -29,6 +29,7 @@ import { useEndNotifications, useJobs } from './jobs.js';
 import { storedValue, storeValue } from './stored.js';
 import { useTheme } from './theme.js';
 import { useTable } from './use-table.js';
+import { useTableText } from './use-table-text.js';
 
 // Dragging text inside the page (a selection, a field's value) must not look like dropping a folder.
 function carriesLocation(event: DragEvent): boolean {
@@ -53,8 +54,6 @@ export function App() {
   const [dockOpen, setDockOpenState] = useState(() => storedValue(DOCK_KEY) === 'open');
   const { jobs, loadError, upsert, clearFinished } = useJobs();
   useEndNotifications(jobs);
-  const [filterText, setFilterText] = useState('');
-  const [orderText, setOrderText] = useState('');
   // A diff's or a change feed's rows sent to the Export tab, which then exports them instead of the snapshot.
   const [rowsToExport, setRowsToExport] = useState<RowsToExport | null>(null);
   const dragDepth = useRef(0);
@@ -118,6 +117,8 @@ export function App() {
 
   const { info, travel } = table;
   const path = info?.path ?? null;
+  const [filterText, setFilterText] = useTableText(path);
+  const [orderText, setOrderText] = useTableText(path);
   // The filter and the order narrow what the table's snapshot and columns give, for the preview and the export alike.
   const filter = info ? checkedFilter(filterText, info.schema) : { problem: null };
   const order = info ? checkedOrder(orderText, info.schema) : { problem: null };
@@ -135,8 +136,6 @@ export function App() {
     setRowsToExport(rows);
     setTab('export');
   };
-  const preview = (spec: DeltaSourceSpec, limit: number) =>
-    api.preview({ source: spec, limit, ...(order.keys ? { orderBy: order.keys } : {}) });
   return (
     <div
       className={dragging ? 'app dragging' : 'app'}
@@ -221,9 +220,25 @@ export function App() {
                   label: 'Data',
                   content: (
                     <div className="data-panel">
-                      <FilterBar text={filterText} schema={info.schema} onChange={setFilterText} />
-                      <OrderField text={orderText} schema={info.schema} onChange={setOrderText} />
-                      <PreviewPanel key={path} source={source} blocked={blocked} wantedVersion={table.wantedVersion} preview={preview} />
+                      <PreviewPanel
+                        key={path}
+                        source={source}
+                        order={order.keys ?? null}
+                        blocked={blocked}
+                        wantedVersion={table.wantedVersion}
+                        snapshotRows={{ version: info.version, rows: info.numRecords }}
+                        fields={
+                          <>
+                            <FilterBar text={filterText} schema={info.schema} onChange={setFilterText} />
+                            <OrderField text={orderText} schema={info.schema} onChange={setOrderText} />
+                          </>
+                        }
+                        onOrderChange={setOrderText}
+                        onAddFilter={(condition) =>
+                          setFilterText((text) => (text.trim() === '' ? condition : `(${text}) AND ${condition}`))
+                        }
+                        preview={api.preview}
+                      />
                     </div>
                   ),
                 },
@@ -271,7 +286,9 @@ export function App() {
                       {exportingRows && (
                         <RowsSourceBar tableName={folderName(path)} source={exportingRows.source} onBack={() => setRowsToExport(null)} />
                       )}
+                      {/* The form belongs to its table: another table starts afresh (keys, answers, banners). */}
                       <SinkPanel
+                        key={path}
                         source={exportingRows?.source ?? source}
                         blocked={exportingRows ? null : blocked}
                         defaultTable={exportingRows ? `${folderName(path)}_${exportingRows.source.rows}` : folderName(path)}

@@ -2,6 +2,7 @@
 // `deltaport serve` (POST /api/<method>, server-sent events on /api/events, token from the page URL or cookie).
 import { API_METHODS } from '../../shared/api.js';
 import type { DeltaportApi, DeltaportEvents, JobEvent, Result } from '../../shared/api.js';
+import { plainResult } from './plain-errors.js';
 
 export type Client = DeltaportApi & DeltaportEvents;
 
@@ -66,4 +67,15 @@ function httpClient(): Client {
   return { ...calls, onJobEvent: (listener) => subscribeToEvents(token, listener) };
 }
 
-export const api: Client = window.deltaport ?? httpClient();
+/** Every call's error in a user's words (plain-errors.ts), whichever way the call went. */
+function inPlainWords(client: Client): Client {
+  const calls = Object.fromEntries(
+    API_METHODS.map((method) => [
+      method,
+      async (arg?: unknown) => plainResult(await (client[method] as (a?: unknown) => Promise<Result<unknown>>)(arg)),
+    ]),
+  ) as unknown as DeltaportApi;
+  return { ...client, ...calls };
+}
+
+export const api: Client = inPlainWords(window.deltaport ?? httpClient());

@@ -1,6 +1,7 @@
 // The pieces of a version diff the History tab works out itself: which two picked commits make the range, the
 // pair-by keys as typed, and how many rows of each kind of change the diff's rows hold.
 import type { ChangeRows } from '../../shared/api.js';
+import { formatCount } from './format.js';
 
 /** The engine's column that says what happened to a diff row. */
 export const CHANGE_COLUMN = '_change';
@@ -53,4 +54,10 @@ export function pairByKeys(text: string, columns: readonly string[]): { keys: st
   const repeated = keys.find((k, i) => keys.indexOf(k) !== i);
   if (repeated !== undefined) return { keys: [], problem: `Pair by: column '${repeated}' is named twice.` };
   return { keys, problem: null };
+}
+
+/** Files kept but with rows deleted in place: said only when there are some. */
+export function newDeletionsNote(files: number): string | undefined {
+  if (files === 0) return undefined;
+  return `and ${formatCount(files)} ${files === 1 ? 'file' : 'files'} with rows newly deleted`;
 }

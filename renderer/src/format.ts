@@ -19,6 +19,11 @@ export function formatCount(n: number): string {
   return numberFormat.format(n);
 }
 
+/** "1 column", "2 columns": the count and its noun, plural unless one. */
+export function counted(n: number, noun: string): string {
+  return `${formatCount(n)} ${n === 1 ? noun : `${noun}s`}`;
+}
+
 export function formatDuration(seconds: number): string {
   if (seconds < 10) return `${seconds.toFixed(1)} s`;
   if (seconds < 60) return `${Math.round(seconds)} s`;

@@ -83,7 +83,7 @@ function connectionOf(form: SinkForm): PostgresConnection {
   return connection;
 }
 
-function keyColumnList(text: string): string[] {
+export function keyColumnList(text: string): string[] {
   return text
     .split(',')
     .map((s) => s.trim())

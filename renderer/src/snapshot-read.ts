@@ -1,7 +1,8 @@
 // A read about one snapshot that a panel shows (its profile, its partitions): made when the panel is first shown for
 // that snapshot, not when the table opens, so hidden tabs cost no worker time.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { Result } from '../../shared/api.js';
+import { useLatestRequest } from './latest-request.js';
 
 export interface SnapshotRead<T> {
   value: T | null;
@@ -21,14 +22,14 @@ export function useSnapshotRead<T>(key: string, visible: boolean, read: () => Pr
   });
   // Only the latest request's answer is kept: one for a snapshot the window has left, or a statistics answer that
   // arrives after an exact scan was asked for, is dropped.
-  const latest = useRef(0);
+  const begin = useLatestRequest();
 
   const reload = useCallback(
     (request: () => Promise<Result<T>>) => {
-      const id = ++latest.current;
+      const isLatest = begin();
       setState((s) => ({ key, value: s.key === key ? s.value : null, error: null, busy: true }));
       void request().then((result) => {
-        if (latest.current !== id) return;
+        if (!isLatest()) return;
         setState(
           result.ok
             ? { key, value: result.value, error: null, busy: false }
@@ -36,7 +37,7 @@ export function useSnapshotRead<T>(key: string, visible: boolean, read: () => Pr
         );
       });
     },
-    [key],
+    [key, begin],
   );
 
   useEffect(() => {

@@ -3,7 +3,8 @@
 // engine keeps its one strict rule. Times are UTC, as everywhere in the API.
 import { formatEpochMs, parseTimestampAsOf } from '../../shared/timestamp.js';
 
-const LOOSE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:(?:\s+|T)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?\s*(Z|UTC)?$/i;
+const LOOSE =
+  /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:(?:\s+|T)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?\s*(?:(Z|UTC)|([+-])(\d{2}):?(\d{2}))?$/i;
 
 const two = (digits: string) => digits.padStart(2, '0');
 
@@ -11,14 +12,22 @@ const two = (digits: string) => digits.padStart(2, '0');
 export function normalizeTimestampInput(text: string): string | null {
   const m = LOOSE.exec(text.trim());
   if (!m) return null;
-  const [, year, month, day, hour, minute, second = '00', fraction, zone] = m;
+  const [, year, month, day, hour, minute, second = '00', fraction, zone, sign, offsetHours, offsetMinutes] = m;
   const date = `${year}-${two(month)}-${two(day)}`;
   let exact = date;
   if (hour !== undefined) {
     const time = `${two(hour)}:${minute}:${second}`;
     exact = fraction !== undefined || zone ? `${date}T${time}.${(fraction ?? '').padEnd(3, '0')}${zone ? 'Z' : ''}` : `${date} ${time}`;
   }
-  return parseTimestampAsOf(exact) === null ? null : exact;
+  const ms = parseTimestampAsOf(exact);
+  if (ms === null) return null;
+  if (sign === undefined) return exact;
+  // The wall time at that offset, as the UTC instant it names.
+  const hours = Number(offsetHours);
+  const minutes = Number(offsetMinutes);
+  if (hours > 18 || minutes > 59) return null;
+  const offsetMs = (sign === '-' ? -1 : 1) * (hours * 60 + minutes) * 60_000;
+  return new Date(ms - offsetMs).toISOString();
 }
 
 /** A datetime-local picker's value (the user's zone) as the exact UTC form. */

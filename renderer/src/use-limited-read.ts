@@ -6,6 +6,7 @@ import type { FormEvent } from 'react';
 import { PREVIEW_MAX_ROWS } from '../../shared/api.js';
 import type { Result } from '../../shared/api.js';
 import { formatCount } from './format.js';
+import { useLatestRequest } from './latest-request.js';
 
 export const DEFAULT_ROW_LIMIT = 1000;
 
@@ -30,8 +31,12 @@ export interface LimitedRead<T> {
   reads: number;
   error: string | null;
   busy: boolean;
-  /** Reads again with the typed limit, unless it or the request cannot be used. */
-  run(event?: FormEvent): void;
+  /** Reads again with the typed limit, unless it or the request cannot be used; `ask` reads something else than the
+   * view's current request (a header click's order, before the field shows it). */
+  run(event?: FormEvent, ask?: LimitedAsk<T>): void;
+  /** Adds the next page to the answer shown: `page` asks for it, `merge` joins it on. Not a new read: the grid keeps
+   * its scroll and selection. */
+  extend(page: () => Promise<Result<T>>, merge: (shown: T, next: T) => T): void;
 }
 
 /** `ask` is null while the view has nothing it can read (no source yet, a key column that is not there). */
@@ -44,17 +49,22 @@ export function useLimitedRead<T>(ask: LimitedAsk<T> | null): LimitedRead<T> {
     busy: false,
   });
   const firstRead = useRef(false);
+  const begin = useLatestRequest();
   const limitProblem = limitProblemOf(limitText);
 
-  const read = async (request: LimitedAsk<T>, limit: number) => {
+  const settle = async (request: () => Promise<Result<T>>, apply: (s: typeof state, value: T) => typeof state) => {
+    const isLatest = begin();
     setState((s) => ({ ...s, error: null, busy: true }));
-    const answer = await request(limit);
-    setState((s) =>
-      answer.ok
-        ? { value: answer.value, reads: s.reads + 1, error: null, busy: false }
-        : { ...s, error: answer.error.message, busy: false },
-    );
+    const answer = await request();
+    if (!isLatest()) return;
+    setState((s) => (answer.ok ? apply(s, answer.value) : { ...s, error: answer.error.message, busy: false }));
   };
+
+  const read = (request: LimitedAsk<T>, limit: number) =>
+    settle(
+      () => request(limit),
+      (s, value) => ({ value, reads: s.reads + 1, error: null, busy: false }),
+    );
 
   useEffect(() => {
     if (firstRead.current || ask === null) return;
@@ -62,10 +72,16 @@ export function useLimitedRead<T>(ask: LimitedAsk<T> | null): LimitedRead<T> {
     void read(ask, DEFAULT_ROW_LIMIT);
   });
 
-  const run = (event?: FormEvent) => {
+  const run = (event?: FormEvent, other?: LimitedAsk<T>) => {
     event?.preventDefault();
-    if (ask && !limitProblem) void read(ask, Number(limitText));
+    const request = other ?? ask;
+    if (request && !limitProblem) void read(request, Number(limitText));
   };
 
-  return { limitText, setLimitText, limitProblem, ...state, run };
+  const extend = (page: () => Promise<Result<T>>, merge: (shown: T, next: T) => T) => {
+    if (state.busy || state.value === null) return;
+    void settle(page, (s, value) => ({ ...s, value: s.value === null ? value : merge(s.value, value), error: null, busy: false }));
+  };
+
+  return { limitText, setLimitText, limitProblem, ...state, run, extend };
 }

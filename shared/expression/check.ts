@@ -90,7 +90,9 @@ class Checker {
       if (family === null) throw new FilterError(`${operator} cannot compare ${describeType(expr)}`, node.pos);
     }
     if (lf !== rf && lf !== 'void' && rf !== 'void') {
-      throw new FilterError(`${operator} cannot compare ${describeType(left)} with ${describeType(right)}`, rightNode.pos);
+      const [column, other] = left.op === 'column' ? [left, right] : [right, left];
+      const hint = column.op === 'column' ? valueHint(column.path.join('.'), column.type, operator, other) : undefined;
+      throw new FilterError(`${operator} cannot compare ${describeType(left)} with ${describeType(right)}`, rightNode.pos, hint);
     }
     return [left, right];
   }
@@ -188,6 +190,23 @@ function numberLiteral(text: string, pos: number, message = `'${text}' is not a 
   const digits = Math.max((m[2] + fraction).replace(/^0+/, '').length, fraction.length, 1);
   if (digits > 38) return { op: 'literal', type: 'double', value: Number(text) };
   return { op: 'literal', type: `decimal(${digits},${fraction.length})`, value: unscaled };
+}
+
+/** What to type to compare with this column, in the user's terms: the value written the way its type reads it. */
+function valueHint(name: string, type: DeltaType, operator: string, other: Expr): string {
+  const typed = other.op === 'literal' && other.value !== null && typeof other.value !== 'object' ? String(other.value) : null;
+  switch (familyOf(type)) {
+    case 'string':
+      return `put the value in single quotes: ${name} ${operator} '${typed ?? 'text'}'`;
+    case 'numeric':
+      return `write a number without quotes: ${name} ${operator} ${typed !== null && /^-?\d/.test(typed) ? typed : '100'}`;
+    case 'temporal':
+      return `write the date or time in single quotes: ${name} ${operator} '2021-01-31'`;
+    case 'boolean':
+      return `write true or false: ${name} ${operator} true`;
+    default:
+      return `compare ${name} with a value of its own type`;
+  }
 }
 
 function describeType(expr: Expr): string {

@@ -21,8 +21,10 @@ export class FilterError extends Error {
   constructor(
     readonly detail: string,
     readonly pos: number,
+    /** What to type instead, said after the position. */
+    hint?: string,
   ) {
-    super(`filter: ${detail} at position ${pos + 1}`);
+    super(`filter: ${detail} at position ${pos + 1}${hint ? `; ${hint}` : ''}`);
     this.name = 'FilterError';
   }
 }

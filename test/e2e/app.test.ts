@@ -272,6 +272,8 @@ describe('Deltaport in a browser', () => {
     await valueHeader.click();
     await valueHeader.click();
     expect(await valueHeader.getAttribute('aria-sort')).toBe('descending');
+    // The header orders the whole snapshot: wait for that read.
+    await e2e.page.locator('.preview-status', { hasText: 'ordered by value desc over all' }).waitFor();
     const [{ top }] = await duck(
       `SELECT max(value) AS top FROM read_parquet(${sqlText(path.join(tablePath('delta-0.8.0-partitioned'), '**/*.parquet'))})`,
     );
@@ -364,10 +366,7 @@ describe('Deltaport in a browser', () => {
     expect(await e2e.page.getByText(/preview\.limit/).count()).toBe(0);
     await limit.fill('20000');
     await e2e.page.getByRole('button', { name: 'Preview', exact: true }).click();
-    await e2e.page
-      .getByText(/20,000 rows/)
-      .first()
-      .waitFor({ timeout: 60_000 });
+    await e2e.page.locator('.preview-status', { hasText: /^snapshot v0 20,000 of [\d,]+ rows loaded/ }).waitFor({ timeout: 60_000 });
     // The log's stats say the table holds far more than 20,000 rows, so the preview is exactly the limit.
     expect(await grid().getAttribute('aria-rowcount')).toBe('20001');
     expect(await grid().locator('.grid-body [role=row]').count()).toBeLessThan(100);

@@ -79,7 +79,7 @@ describe('filter bar', () => {
     await e2e.page.getByRole('tab', { name: /^Data/ }).click();
     const order = e2e.page.getByLabel('Order by', { exact: true });
     await order.fill('nope desc');
-    await e2e.page.getByText("order-by: no column 'nope'").waitFor();
+    await e2e.page.getByText("Order by: there is no column 'nope'").waitFor();
     expect(await e2e.page.getByRole('button', { name: 'Preview', exact: true }).isDisabled()).toBe(true);
 
     const where = "state = 'Ohio'";
@@ -88,11 +88,12 @@ describe('filter bar', () => {
     await e2e.page.getByLabel('Row limit', { exact: true }).fill('5');
     await e2e.page.getByRole('button', { name: 'Preview', exact: true }).click();
     const matching = (await duckdbRows(table, 0, where, ['cases'])).rows.length;
-    // The grid reads again on its own when the filter or order changes (with the default limit): wait for the read
-    // of five rows that the Preview press asked for.
+    // Wait for the read of five rows that the Preview press asked for.
     await e2e.page
-      .locator('.preview-status', { hasText: `ordered by cases desc, date over ${matching.toLocaleString('en-US')} rows` })
-      .filter({ hasText: '(first 5;' })
+      .locator('.preview-status', {
+        hasText: `ordered by cases desc, date over the ${matching.toLocaleString('en-US')} rows matching the filter`,
+      })
+      .filter({ hasText: `5 of ${matching.toLocaleString('en-US')} matching rows loaded` })
       .waitFor();
     const headers = await e2e.page.getByRole('grid').locator('[role=columnheader] .header-name').allTextContents();
     const cases = headers.indexOf('cases');

@@ -70,4 +70,28 @@ describe('the window', () => {
     // The empty commit changed no data: the same files are live.
     expect((await liveFiles(copy, next)).length).toBe((await liveFiles(copy, latest)).length);
   });
+
+  it('starts the Export form afresh for another table: no upsert key or problem of the previous one', async () => {
+    render(createElement(App));
+    await openTable(tablePath('delta-0.8.0-partitioned'));
+    fireEvent.change(screen.getByLabelText('Filter rows'), { target: { value: "year = '2021'" } });
+    fireEvent.change(screen.getByLabelText('Order by'), { target: { value: 'value desc' } });
+    fireEvent.click(screen.getByRole('tab', { name: /^Export/ }));
+    fireEvent.change(screen.getByLabelText('Sink'), { target: { value: 'sqlite' } });
+    fireEvent.change(screen.getByLabelText('Write mode'), { target: { value: 'upsert' } });
+    fireEvent.change(screen.getByLabelText('Key columns'), { target: { value: 'value' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    const bar = () => document.querySelector<HTMLElement>('.export-bar')!;
+    expect(within(bar()).getByRole('alert').textContent).toContain('Choose the SQLite file to write into.');
+
+    await openTable(tablePath('simple_table'));
+    await screen.findByText('simple_table', { selector: '.table-name' });
+    fireEvent.click(screen.getByRole('tab', { name: /^Export/ }));
+    expect((screen.getByLabelText('Key columns') as HTMLInputElement).value).toBe('');
+    expect(within(bar()).queryByRole('alert')).toBeNull();
+    // The filter and the order were that table's too.
+    fireEvent.click(screen.getByRole('tab', { name: /^Data/ }));
+    expect((screen.getByLabelText('Filter rows') as HTMLInputElement).value).toBe('');
+    expect((screen.getByLabelText('Order by') as HTMLInputElement).value).toBe('');
+  });
 });

@@ -1,6 +1,6 @@
 // Pure parts of the Data tab: copying a range, commit summaries, forgiving timestamps, when a preview is stale.
 import { describe, expect, it } from 'vitest';
-import type { PreviewResult } from '../../shared/api.js';
+import type { ShownRows } from '../../renderer/src/components/PreviewPanel.js';
 import type { CommitSummary } from '../../shared/table-info.js';
 import { parseTimestampAsOf } from '../../shared/timestamp.js';
 import { commitSummaryText } from '../../renderer/src/commit-figures.js';
@@ -47,6 +47,15 @@ describe('normalizeTimestampInput', () => {
       expect(parseTimestampAsOf(exact)).not.toBeNull();
     }
   });
+  it('converts a time with an offset to UTC, as an ISO 8601 reader does', () => {
+    for (const typed of ['2022-02-24T04:55:00+02:00', '2022-02-24T04:55:00.250-05:30', '2022-02-24T23:30:00-0800']) {
+      const exact = normalizeTimestampInput(typed);
+      expect(exact).toBe(new Date(typed.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')).toISOString());
+      expect(parseTimestampAsOf(exact!)).toBe(Date.parse(typed.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')));
+    }
+    expect(normalizeTimestampInput('2022-02-24 04:55 +02:00')).toBe('2022-02-24T02:55:00.000Z');
+    expect(normalizeTimestampInput('2022-02-24T04:55:00+25:00')).toBeNull();
+  });
   it('refuses what is not a real date and time', () => {
     for (const bad of ['2021-02-30', '2026-13-01', '2026-12-01 24:00', '2026-12-01 17:60', 'yesterday', '2026-12-01 17:42:05.1234']) {
       expect(normalizeTimestampInput(bad)).toBeNull();
@@ -89,7 +98,7 @@ describe('commitSummaryText', () => {
 
 describe('staleness', async () => {
   const { staleness } = await import('../../renderer/src/components/PreviewPanel.js');
-  const result: PreviewResult = {
+  const result: ShownRows = {
     version: 4,
     columns: [
       { name: 'a', type: 'long', nullable: true },
@@ -97,9 +106,11 @@ describe('staleness', async () => {
     ],
     rows: [],
     truncated: false,
+    asked: { source: { tablePath: '/t', columnNames: ['a', 'b'] }, limit: 1000 },
   };
   it('is null while the rows are those of the choice', () => {
     expect(staleness(result, { tablePath: '/t', columnNames: ['a', 'b'] }, 4)).toBeNull();
+    expect(staleness(result, { tablePath: '/t', columnNames: ['a', 'b'] }, 4, null, 1000)).toBeNull();
   });
   it('names what moved: the snapshot, the columns, or a choice not readable yet', () => {
     expect(staleness(result, { tablePath: '/t', columnNames: ['a', 'b'], versionAsOf: 1 }, 1)).toBe(
@@ -110,5 +121,26 @@ describe('staleness', async () => {
       'These rows are of v4, 2 columns; 2 columns are now chosen.',
     );
     expect(staleness(result, null, null)).toBe('These rows are of v4, 2 columns; the choice above has changed.');
+  });
+  it('names a changed filter, order or row limit', () => {
+    const same = { tablePath: '/t', columnNames: ['a', 'b'] };
+    expect(staleness(result, { ...same, filter: 'a > 1' }, 4)).toBe('These rows are of v4, 2 columns, unfiltered; the filter has changed.');
+    const filtered: ShownRows = { ...result, asked: { ...result.asked, source: { ...same, filter: 'a > 1' } } };
+    expect(staleness(filtered, same, 4)).toBe('These rows are of v4, 2 columns, filtered by a > 1; the filter has changed.');
+    expect(staleness(result, same, 4, [{ column: 'a', descending: true }], 1000)).toBe(
+      'These rows are of v4, 2 columns, in file order; the order has changed.',
+    );
+    const ordered: ShownRows = { ...result, asked: { ...result.asked, orderBy: [{ column: 'a', descending: true }] } };
+    expect(staleness(ordered, same, 4, null, 1000)).toBe('These rows are of v4, 2 columns, ordered by a desc; the order has changed.');
+    expect(staleness(result, same, 4, null, 50)).toBe('These rows are of v4, 2 columns, read 1,000 at a time; the row limit is now 50.');
+  });
+});
+
+describe('newDeletionsNote', async () => {
+  const { newDeletionsNote } = await import('../../renderer/src/diff-rows.js');
+  it('says nothing when no file had rows deleted in place, and counts them in words otherwise', () => {
+    expect(newDeletionsNote(0)).toBeUndefined();
+    expect(newDeletionsNote(1)).toBe('and 1 file with rows newly deleted');
+    expect(newDeletionsNote(1200)).toBe('and 1,200 files with rows newly deleted');
   });
 });

@@ -109,4 +109,110 @@ describe('SinkPanel', () => {
     expect(within(exportBar()).queryByRole('status')).toBeNull();
     expect(fs.existsSync(path.join(host.dataDir, 'missing'))).toBe(false);
   });
+
+  it('keeps Exactly once off for a diff export, with the reason, and exports without it', async () => {
+    const started: JobInfo[] = [];
+    const props = {
+      blocked: null,
+      defaultTable: 'diff',
+      columns: ['id'],
+      nativeDialogs: false,
+      jobs: [],
+      onStarted: (job: JobInfo) => started.push(job),
+    };
+    const view = render(createElement(SinkPanel, { ...props, source }));
+    const box = screen.getByRole('checkbox', { name: 'Exactly once' });
+    fireEvent.click(box);
+    expect((box as HTMLInputElement).checked).toBe(true);
+
+    const diff = { rows: 'diff' as const, tablePath: tablePath('cdf-table'), from: 0, to: 1 };
+    view.rerender(createElement(SinkPanel, { ...props, source: diff }));
+    expect((box as HTMLInputElement).checked).toBe(false);
+    expect((box as HTMLInputElement).disabled).toBe(true);
+    const reason = document.getElementById(box.getAttribute('aria-describedby')!);
+    expect(reason?.textContent).toBe('Not for changed rows: a diff or a change feed has no position a rerun could resume from.');
+
+    fireEvent.change(screen.getByLabelText('SQLite file'), { target: { value: path.join(host.dataDir, 'diff.db') } });
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(started).toHaveLength(1), { timeout: 20_000 });
+    expect(started[0].request.sink).toMatchObject({ kind: 'sqlite' });
+    expect((started[0].request.sink as { exactlyOnce?: boolean }).exactlyOnce ?? false).toBe(false);
+    expect((await host.jobs.wait(started[0].id)).state).toBe('succeeded');
+  });
+
+  it('Show plan checks what Export checks: a file in a missing folder, a folder given as the file', async () => {
+    const started: JobInfo[] = [];
+    renderPanel([], started);
+    const plan = screen.getByRole('button', { name: 'Show plan' });
+    const planCard = () => plan.closest('section')!;
+    fireEvent.change(screen.getByLabelText('Sink'), { target: { value: 'csv' } });
+    const missing = path.join(host.dataDir, 'no-such-folder', 'out.csv');
+    fireEvent.change(screen.getByLabelText('Output file'), { target: { value: missing } });
+    fireEvent.click(plan);
+    const refused = await within(planCard()).findByRole('alert', undefined, { timeout: 20_000 });
+    expect(refused.textContent).toContain(`The output folder does not exist: ${path.dirname(missing)}`);
+    expect(planCard().querySelector('.plan')).toBeNull();
+
+    // Export refuses it in the same words, before any job is queued.
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(
+      () =>
+        expect(within(exportBar()).getByRole('alert').textContent).toContain(`The output folder does not exist: ${path.dirname(missing)}`),
+      { timeout: 20_000 },
+    );
+    expect(started).toEqual([]);
+
+    fireEvent.change(screen.getByLabelText('Output file'), { target: { value: host.dataDir } });
+    fireEvent.click(plan);
+    await waitFor(() => expect(within(planCard()).getByRole('alert').textContent).toContain(`${host.dataDir} is a folder, not a file`), {
+      timeout: 20_000,
+    });
+    expect(planCard().querySelector('.plan')).toBeNull();
+  });
+
+  it('masks a Connection URL with a password as the Password field is, until Show is pressed', () => {
+    renderPanel();
+    fireEvent.change(screen.getByLabelText('Sink'), { target: { value: 'postgres' } });
+    const url = screen.getByLabelText('Connection URL') as HTMLInputElement;
+    fireEvent.change(url, { target: { value: 'postgres://me@localhost/db' } });
+    expect(url.type).toBe('text');
+    fireEvent.change(url, { target: { value: 'postgres://me:secret@localhost:5432/db' } });
+    expect(url.type).toBe('password');
+    expect(url.value).toBe('postgres://me:secret@localhost:5432/db');
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    expect(url.type).toBe('text');
+    fireEvent.click(screen.getByRole('button', { name: 'Hide' }));
+    expect(url.type).toBe('password');
+  });
+
+  it('checks upsert key columns against the exported columns as they are typed, tied to the field', () => {
+    renderPanel();
+    fireEvent.change(screen.getByLabelText('Write mode'), { target: { value: 'upsert' } });
+    const keys = screen.getByLabelText('Key columns');
+    fireEvent.change(keys, { target: { value: 'value, nope' } });
+    expect(keys.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(keys.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'key column "nope" is not among the exported columns',
+    );
+    fireEvent.change(keys, { target: { value: 'value, month' } });
+    expect(keys.getAttribute('aria-invalid')).toBe('false');
+    expect(keys.getAttribute('aria-describedby')).toBeNull();
+  });
+
+  it('offers Open folder once a file export is done, and says where the file is', async () => {
+    const started: JobInfo[] = [];
+    const view = renderPanel([], started);
+    fireEvent.change(screen.getByLabelText('Sink'), { target: { value: 'csv' } });
+    const file = path.join(host.dataDir, 'done.csv');
+    fireEvent.change(screen.getByLabelText('Output file'), { target: { value: file } });
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(started).toHaveLength(1), { timeout: 20_000 });
+    const done = await host.jobs.wait(started[0].id);
+    expect(done.state).toBe('succeeded');
+    expect(fs.existsSync(file)).toBe(true);
+    act(() => view.rerenderWith([done]));
+    fireEvent.click(within(exportBar()).getByRole('button', { name: 'Open folder' }));
+    // No file manager in this host: the path is said instead.
+    await within(exportBar()).findByText(new RegExp(`^Path( copied)?: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+  });
 });

@@ -67,4 +67,23 @@ describe('useLimitedRead', () => {
     expect(result.current).toMatchObject({ reads: 2, busy: false });
     expect(result.current.value?.rows).toHaveLength(2);
   });
+
+  it("keeps the newest request's answer when an older, slower one comes back after it", async () => {
+    // The older read orders all of COVID-19_NYT (every row streams past); the newer reads three rows of a small table.
+    const slow = (limit: number) =>
+      api.preview({ source: { tablePath: tablePath('COVID-19_NYT') }, limit, orderBy: [{ column: 'cases', descending: true }] });
+    const fast = (limit: number) => api.preview({ source: { tablePath: tablePath('simple_table') }, limit });
+    const { result } = renderHook(() => hook.useLimitedRead(slow));
+    await waitFor(() => expect(result.current.reads).toBe(1), { timeout: 60_000 });
+    act(() => result.current.run(undefined, slow));
+    act(() => result.current.run(undefined, fast));
+    await waitFor(() => expect(result.current.busy).toBe(false), { timeout: 60_000 });
+    expect(result.current.value?.columns.map((c) => c.name)).toEqual(['id']);
+    // The slow answer, when it comes, changes nothing.
+    const slowAnswer = await slow(1000);
+    expect(slowAnswer.ok).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(result.current.value?.columns.map((c) => c.name)).toEqual(['id']);
+    expect(result.current.reads).toBe(2);
+  }, 120_000);
 });

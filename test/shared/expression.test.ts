@@ -127,7 +127,12 @@ describe('filter expressions', () => {
     expect(problem('a.x = 1')).toBe("filter: 'a' has no field 'x' (fields: 'b') at position 1");
     expect(problem('cases.x = 1')).toBe("filter: 'cases' is integer, it has no field 'x' at position 1");
     expect(problem("cases = 'many'")).toBe("filter: 'many' is not a number at position 9");
-    expect(problem('state = 1')).toBe("filter: = cannot compare string column 'state' with a long value at position 9");
+    expect(problem('state = 1')).toBe(
+      "filter: = cannot compare string column 'state' with a long value at position 9; put the value in single quotes: state = '1'",
+    );
+    expect(problem('day = 5')).toBe(
+      "filter: = cannot compare date column 'day' with a long value at position 7; write the date or time in single quotes: day = '2021-01-31'",
+    );
     expect(problem("day = '2023-02-29'")).toBe("filter: '2023-02-29' is not a valid date at position 7");
     expect(problem('tags = 1')).toMatch(/^filter: = cannot compare array<string> column 'tags' at position 1$/);
     expect(problem('cases')).toBe(

@@ -57,7 +57,7 @@ export function ChangeFeedView({ path, from, to, onClose, onExport }: ChangeView
           {read.busy ? 'Reading…' : 'Read'}
         </button>
       </form>
-      <Alert message={read.limitProblem ?? read.error} />
+      <Alert message={read.error} />
       {read.value ? (
         <FeedBody result={read.value} from={from} to={to} gridKey={read.reads} />
       ) : (

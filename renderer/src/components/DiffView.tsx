@@ -6,7 +6,7 @@ import { useState } from 'react';
 import type { DiffResult, Result } from '../../../shared/api.js';
 import { rowsFromText, type VersionChange } from '../../../shared/table-info.js';
 import { api } from '../api-client.js';
-import { changeCounts, pairByKeys } from '../diff-rows.js';
+import { changeCounts, newDeletionsNote, pairByKeys } from '../diff-rows.js';
 import { formatCount } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
 import { useLimitedRead } from '../use-limited-read.js';
@@ -96,7 +96,7 @@ function DiffBody({
         <Stat
           label="Files removed"
           value={formatCount(result.filesRemoved.length)}
-          note={`${formatCount(result.filesWithNewDeletions.length)} more with rows newly deleted`}
+          note={newDeletionsNote(result.filesWithNewDeletions.length)}
         />
       </div>
       <div className="diff-changes">
@@ -150,6 +150,7 @@ export function DiffView({ path, from, to, columns, onClose, onExport }: Props) 
             placeholder="key columns, e.g. id"
             value={pairText}
             aria-invalid={pairing.problem !== null}
+            aria-describedby={pairing.problem !== null ? 'pair-by-problem' : undefined}
             onChange={(e) => setPairText(e.target.value)}
           />
         </label>
@@ -158,7 +159,7 @@ export function DiffView({ path, from, to, columns, onClose, onExport }: Props) 
           {read.busy ? 'Reading…' : 'Compare'}
         </button>
       </form>
-      <Alert message={pairing.problem ?? read.limitProblem ?? read.error} />
+      <Alert message={pairing.problem ?? read.error} id={pairing.problem !== null ? 'pair-by-problem' : undefined} />
       {read.value ? (
         <DiffBody {...read.value} from={from} to={to} gridKey={read.reads} />
       ) : (

@@ -27,6 +27,7 @@ export function OrderField({ text, schema, onChange }: Props) {
       placeholder="e.g. cases desc, state (whole snapshot; blank = file order)"
       text={text}
       problem={problem}
+      problemId="order-problem"
       onChange={onChange}
     />
   );

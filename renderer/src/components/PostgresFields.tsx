@@ -1,4 +1,6 @@
-// PostgreSQL connection: a URL, or its parts (parts given here override the URL's).
+// PostgreSQL connection: a URL, or its parts (parts given here override the URL's). A URL with a password in it is
+// masked as the Password field is, until Show is pressed.
+import { useState } from 'react';
 import type { SinkForm } from '../sink-form.js';
 import { TextField } from './Field.js';
 
@@ -8,16 +10,33 @@ interface Props {
   savedPassword: boolean;
 }
 
+/** Whether the URL carries a password (between "user:" and "@"). */
+export function urlHasPassword(url: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\/[^:@/]*:[^@/]+@/i.test(url);
+}
+
 export function PostgresFields({ form, set, savedPassword }: Props) {
+  // The value itself never changes for display (a field whose text changes on focus loses what is typed into it):
+  // a URL with a password is a password field until Show is pressed.
+  const [showUrl, setShowUrl] = useState(false);
+  const masked = urlHasPassword(form.url) && !showUrl;
   return (
     <>
-      <TextField
-        label="Connection URL"
-        autoComplete="off"
-        placeholder="postgres://user:password@host:5432/database"
-        value={form.url}
-        onChange={(value) => set('url', value)}
-      />
+      <div className="url-row">
+        <TextField
+          label="Connection URL"
+          type={masked ? 'password' : 'text'}
+          autoComplete="off"
+          placeholder="postgres://user:password@host:5432/database"
+          value={form.url}
+          onChange={(value) => set('url', value)}
+        />
+        {urlHasPassword(form.url) && (
+          <button type="button" className="button small ghost" aria-pressed={showUrl} onClick={() => setShowUrl(!showUrl)}>
+            {showUrl ? 'Hide' : 'Show'}
+          </button>
+        )}
+      </div>
       <p className="muted small">Or give the parts; any part given here overrides the URL’s.</p>
       <div className="form-grid three">
         <TextField label="Host" value={form.host} onChange={(value) => set('host', value)} />

@@ -1,14 +1,15 @@
 // Where the snapshot goes and how it is written; a dry-run plan; the Export button that starts a job, after asking
 // what to do when the target already exists.
-import { useId, useReducer } from 'react';
+import { useId, useReducer, useState } from 'react';
 import type { JobInfo } from '../../../shared/api.js';
-import { isSqlKind, isSqlSink, replacingSpec } from '../../../shared/sink-spec.js';
+import { isSqlKind, isSqlSink, keyColumnProblems, replacingSpec } from '../../../shared/sink-spec.js';
 import type { SinkKind, SinkSpec } from '../../../shared/sink-spec.js';
 import { isChangeSource, type ExportSource } from '../../../shared/change-source.js';
 import { api } from '../api-client.js';
+import { copyText } from '../clipboard.js';
 import { formatCount } from '../format.js';
 import { offerNotifications } from '../jobs.js';
-import { SINK_KINDS, toSinkSpec, WRITE_MODES } from '../sink-form.js';
+import { keyColumnList, SINK_KINDS, toSinkSpec, WRITE_MODES } from '../sink-form.js';
 import type { SinkForm } from '../sink-form.js';
 import { formFor, initialSinkPanel, sinkPanelReducer } from '../sink-panel-state.js';
 import { Alert, formProblems } from './Alert.js';
@@ -46,6 +47,30 @@ function asksAboutExistingTarget(spec: SinkSpec): boolean {
   return isSqlSink(spec) ? spec.mode === 'append' : !spec.overwrite;
 }
 
+/** A file export's folder: shown in the file manager where there is one (the desktop app), else its path is said
+ * (and copied) for a browser's user to open. */
+function OpenFolder({ jobId }: { jobId: string }) {
+  const [note, setNote] = useState<string | null>(null);
+  const open = async () => {
+    const result = await api.revealTarget({ id: jobId });
+    if (!result.ok) return setNote(result.error.message);
+    if (result.value.shown) return setNote(`Shown in the file manager: ${result.value.location}`);
+    const copied = await copyText(result.value.location).then(
+      () => true,
+      () => false,
+    );
+    setNote(`${copied ? 'Path copied' : 'Path'}: ${result.value.location}`);
+  };
+  return (
+    <>
+      <button type="button" className="button small" onClick={() => void open()}>
+        Open folder
+      </button>
+      {note && <span className="muted small">{note}</span>}
+    </>
+  );
+}
+
 /** The started job as it is now, in one line; a job that failed at once says so, never "Started". */
 function StartedJob({ job }: { job: JobInfo | undefined }) {
   if (!job) return null;
@@ -59,9 +84,12 @@ function StartedJob({ job }: { job: JobInfo | undefined }) {
       );
     case 'succeeded':
       return (
-        <span className="ok-text" role="status">
-          Done: {formatCount(job.result?.rows ?? job.progress.rows)} rows exported to {job.title.split(' -> ').pop()}.
-        </span>
+        <>
+          <span className="ok-text" role="status">
+            Done: {formatCount(job.result?.rows ?? job.progress.rows)} rows exported to {job.title.split(' -> ').pop()}.
+          </span>
+          {job.request.sink.kind !== 'postgres' && <OpenFolder jobId={job.id} />}
+        </>
       );
     case 'cancelled':
       return (
@@ -77,9 +105,14 @@ function StartedJob({ job }: { job: JobInfo | undefined }) {
 export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialogs, jobs, onStarted }: Props) {
   const ids = useId();
   const [state, dispatch] = useReducer(sinkPanelReducer, undefined, initialSinkPanel);
-  const form = formFor(state, defaultTable);
+  const typed = formFor(state, defaultTable);
+  // A diff's or a change feed's rows have no position to resume from: exactly once is off for them, and says why.
+  const changeRows = source !== null && isChangeSource(source);
+  const form = changeRows ? { ...typed, exactlyOnce: false } : typed;
   const { plan, busy, connection } = state;
   const built = toSinkSpec(form);
+  // The keys are checked against the exported columns as they are typed, by the rule the host applies.
+  const keyProblem = form.mode === 'upsert' ? (keyColumnProblems(keyColumnList(form.keyColumns), columns)[0] ?? null) : null;
   const profile = state.profileWithPassword && !form.password ? { profile: state.profileWithPassword } : {};
   const set = <K extends keyof SinkForm>(key: K, value: SinkForm[K]) => dispatch({ type: 'edit', changes: { [key]: value }, defaultTable });
   // Problems of the form as it is now: shown once something was tried, gone as soon as they are fixed.
@@ -196,13 +229,22 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                   options={MODE_OPTIONS}
                   onChange={(mode) => set('mode', mode)}
                 />
-                <TextField
-                  label="Key columns"
-                  placeholder={form.mode === 'upsert' ? 'e.g. id (comma-separated)' : 'used by Upsert'}
-                  disabled={form.mode !== 'upsert'}
-                  value={form.keyColumns}
-                  onChange={(value) => set('keyColumns', value)}
-                />
+                <div>
+                  <TextField
+                    label="Key columns"
+                    placeholder={form.mode === 'upsert' ? 'e.g. id (comma-separated)' : 'used by Upsert'}
+                    disabled={form.mode !== 'upsert'}
+                    value={form.keyColumns}
+                    aria-invalid={keyProblem !== null}
+                    aria-describedby={keyProblem !== null ? `${ids}-keys` : undefined}
+                    onChange={(value) => set('keyColumns', value)}
+                  />
+                  {keyProblem !== null && (
+                    <span id={`${ids}-keys`} role="status" className="filter-problem">
+                      {keyProblem}
+                    </span>
+                  )}
+                </div>
               </div>
               {form.mode === 'sql' && (
                 <>
@@ -252,10 +294,20 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
               </div>
               <div className="check-row">
                 <label className="check">
-                  <input type="checkbox" checked={form.exactlyOnce} onChange={(e) => set('exactlyOnce', e.target.checked)} />
+                  <input
+                    type="checkbox"
+                    checked={form.exactlyOnce}
+                    disabled={changeRows}
+                    aria-describedby={`${ids}-exactly-once`}
+                    onChange={(e) => set('exactlyOnce', e.target.checked)}
+                  />
                   <span>Exactly once</span>
                 </label>
-                <span className="muted small">Records which batches landed, so a rerun after a failure writes each row once.</span>
+                <span id={`${ids}-exactly-once`} className="muted small">
+                  {changeRows
+                    ? 'Not for changed rows: a diff or a change feed has no position a rerun could resume from.'
+                    : 'Records which batches landed, so a rerun after a failure writes each row once.'}
+                </span>
               </div>
             </section>
           )}
@@ -277,7 +329,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
             )}
             <Alert message={state.planError} />
           </section>
-          {!(source && isChangeSource(source)) && <SparkJobCard source={source} blocked={blocked} sink={built} />}
+          {!changeRows && <SparkJobCard source={source} blocked={blocked} sink={built} />}
         </div>
       </div>
 

@@ -20,13 +20,13 @@ function TravelStatusLine({ travel, latest }: { travel: TimeTravel; latest: numb
     case 'checking':
       return <span className="travel-status muted">Resolving…</span>;
     case 'invalid':
-      // One line whatever the message's length: the bar must not grow; the whole text is in the tooltip.
+      // The bar stays one line: it only points at the whole sentence, shown below it.
       return (
-        <span role="alert" className="travel-status invalid" title={status.message}>
+        <span className="travel-status invalid">
           <span className="alert-icon" aria-hidden="true">
             !
           </span>
-          {status.message}
+          Not a snapshot of this table
         </span>
       );
     case 'resolved': {
@@ -98,66 +98,82 @@ function PickPopover({ travel, commits, onClose }: { travel: TimeTravel; commits
   );
 }
 
+/** The id of the whole time-travel problem, which the Version and Timestamp fields name as their description. */
+const TRAVEL_PROBLEM_ID = 'travel-problem';
+
 export function SnapshotBar({ info, travel, commits }: Props) {
   const [picking, setPicking] = useState(false);
   const closePicker = useCallback(() => setPicking(false), []);
+  const problem = travel.status.state === 'invalid' ? travel.status.message : null;
+  const describedBy = problem === null ? undefined : TRAVEL_PROBLEM_ID;
   return (
-    <div className="snapshot-bar">
-      <div className="snapshot-title">
-        <span className="table-icon" aria-hidden="true">
-          Δ
-        </span>
-        <div className="snapshot-names">
-          <div className="table-name">{info.name ?? folderName(info.path)}</div>
-          <div className="table-path" title={info.path}>
-            {info.path}
+    <>
+      <div className="snapshot-bar">
+        <div className="snapshot-title">
+          <span className="table-icon" aria-hidden="true">
+            Δ
+          </span>
+          <div className="snapshot-names">
+            <div className="table-name">{info.name ?? folderName(info.path)}</div>
+            <div className="table-path" title={info.path}>
+              {info.path}
+            </div>
           </div>
         </div>
-      </div>
-      <div className="travel-fields" role="group" aria-label="Time travel">
-        <label className="field compact">
-          <span>Version</span>
-          <input
-            type="number"
-            min={info.versionRange.earliest}
-            max={info.versionRange.latest}
-            placeholder={`${info.versionRange.earliest}–${info.versionRange.latest}`}
-            value={travel.versionText}
-            onChange={(e) => travel.setVersionText(e.target.value)}
-          />
-        </label>
-        <span className="or">or</span>
-        <label className="field compact wide">
-          <span>Timestamp</span>
-          <input
-            type="text"
-            placeholder="2022-02-24 04:55 (UTC)"
-            title="UTC: a date, or a date and time such as 2022-02-24 04:55 or 2022-02-24T04:55:00.5Z"
-            spellCheck={false}
-            value={travel.timestampText}
-            onChange={(e) => travel.setTimestampText(e.target.value)}
-          />
-        </label>
-        <div className="pick-anchor">
-          <button
-            type="button"
-            className="button small"
-            aria-expanded={picking}
-            aria-haspopup="dialog"
-            onClick={() => setPicking(!picking)}
-            title="Pick a date and time or a commit"
-          >
-            Pick…
-          </button>
-          {picking && <PickPopover travel={travel} commits={commits} onClose={closePicker} />}
+        <div className="travel-fields" role="group" aria-label="Time travel">
+          <label className="field compact">
+            <span>Version</span>
+            <input
+              type="number"
+              min={info.versionRange.earliest}
+              max={info.versionRange.latest}
+              placeholder={`${info.versionRange.earliest}–${info.versionRange.latest}`}
+              value={travel.versionText}
+              aria-invalid={problem !== null && travel.versionText !== ''}
+              aria-describedby={travel.versionText !== '' ? describedBy : undefined}
+              onChange={(e) => travel.setVersionText(e.target.value)}
+            />
+          </label>
+          <span className="or">or</span>
+          <label className="field compact wide">
+            <span>Timestamp</span>
+            <input
+              type="text"
+              placeholder="2022-02-24 04:55 (UTC)"
+              title="UTC: a date, or a date and time such as 2022-02-24 04:55 or 2022-02-24T04:55:00.5Z; a time with an offset (2022-02-24T04:55:00+02:00) is converted to UTC"
+              spellCheck={false}
+              value={travel.timestampText}
+              aria-invalid={problem !== null && travel.timestampText !== ''}
+              aria-describedby={travel.timestampText !== '' ? describedBy : undefined}
+              onChange={(e) => travel.setTimestampText(e.target.value)}
+            />
+          </label>
+          <div className="pick-anchor">
+            <button
+              type="button"
+              className="button small"
+              aria-expanded={picking}
+              aria-haspopup="dialog"
+              onClick={() => setPicking(!picking)}
+              title="Pick a date and time or a commit"
+            >
+              Pick…
+            </button>
+            {picking && <PickPopover travel={travel} commits={commits} onClose={closePicker} />}
+          </div>
+          {(travel.versionText !== '' || travel.timestampText !== '') && (
+            <button type="button" className="button ghost small" onClick={travel.reset}>
+              Latest
+            </button>
+          )}
+          <TravelStatusLine travel={travel} latest={info.versionRange.latest} />
         </div>
-        {(travel.versionText !== '' || travel.timestampText !== '') && (
-          <button type="button" className="button ghost small" onClick={travel.reset}>
-            Latest
-          </button>
-        )}
-        <TravelStatusLine travel={travel} latest={info.versionRange.latest} />
       </div>
-    </div>
+      {problem !== null && (
+        <p id={TRAVEL_PROBLEM_ID} role="alert" className="travel-problem">
+          {problem}
+        </p>
+      )}
+    </>
   );
 }

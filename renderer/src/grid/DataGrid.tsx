@@ -3,11 +3,12 @@
 // announced through aria-activedescendant, which keeps working when its row scrolls out and is recycled. Row numbers,
 // a selected range copied as TSV, CSV or JSON, a cell inspector and draggable column widths follow the habits of
 // DBeaver and Tad.
-import { useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent, PointerEvent as ReactPointerEvent } from 'react';
 import type { JsonValue, PreviewColumn } from '../../../shared/api.js';
 import { copyText } from '../clipboard.js';
-import { cellText, formatCount } from '../format.js';
+import { cellText, counted, formatCount } from '../format.js';
+import { hexView, isNumericColumn, rangeStats, typeName, valueCondition } from './cell-actions.js';
 import { useColumnWidths } from './column-widths.js';
 import { COPY_FORMATS, formatRange } from './copy-format.js';
 import type { CopyFormat } from './copy-format.js';
@@ -18,12 +19,18 @@ const ROW_H = 28;
 const HEAD_H = 34;
 const OVERSCAN_ROWS = 10;
 const OVERSCAN_PX = 400;
-const NUMERIC = /^(byte|short|integer|long|float|double|decimal)/;
 
 interface Props {
   label: string;
   columns: PreviewColumn[];
   rows: JsonValue[][];
+  /** Who orders the rows on a header click: without it the grid sorts the rows it holds; with it (rows that are one
+   * page of more) the owner reads them again in that order and the grid shows them as they come. */
+  sorting?: { sort: SortState | null; onSort(next: SortState | null): void };
+  /** Called when the last row scrolls into view: the owner may add the next page. */
+  onEndReached?: () => void;
+  /** Adds a condition matching the active cell's value to the owner's filter; without it the grid offers none. */
+  onFilterByValue?: (condition: string) => void;
 }
 
 /** row -1 is the header row. Rows count in the displayed (sorted) order. */
@@ -37,10 +44,6 @@ interface Bounds {
   bottom: number;
   left: number;
   right: number;
-}
-
-function shortType(col: PreviewColumn): string {
-  return typeof col.type === 'string' ? col.type : col.type.type;
 }
 
 function boundsOf(a: Cell, b: Cell): Bounds {
@@ -63,12 +66,14 @@ function rowNumberWidth(count: number): number {
   return Math.max(44, String(count).length * 8 + 20);
 }
 
-export function DataGrid({ label, columns, rows }: Props) {
+export function DataGrid({ label, columns, rows, sorting, onEndReached, onFilterByValue }: Props) {
   const idBase = useId();
   const scroller = useRef<HTMLDivElement>(null);
   const [scroll, setScroll] = useState({ top: 0, left: 0 });
   const [view, setView] = useState({ width: 1000, height: 400 });
-  const [sort, setSort] = useState<SortState | null>(null);
+  const [localSort, setLocalSort] = useState<SortState | null>(null);
+  const sort = sorting ? sorting.sort : localSort;
+  const setSort = sorting ? sorting.onSort : setLocalSort;
   const [active, setActive] = useState<Cell>({ row: 0, column: 0 });
   const [anchor, setAnchor] = useState<Cell>({ row: 0, column: 0 });
   const [dragging, setDragging] = useState(false);
@@ -87,7 +92,8 @@ export function DataGrid({ label, columns, rows }: Props) {
     return () => observer.disconnect();
   }, []);
 
-  const order = useMemo(() => sortedOrder(rows, sort), [rows, sort]);
+  const ownSort = sorting ? null : localSort;
+  const order = useMemo(() => sortedOrder(rows, ownSort), [rows, ownSort]);
   const lefts = useMemo(() => {
     const out: number[] = [];
     let x = 0;
@@ -101,6 +107,10 @@ export function DataGrid({ label, columns, rows }: Props) {
   const totalWidth = numberW + widths.reduce((a, b) => a + b, 0);
   const firstRow = Math.max(0, Math.floor(scroll.top / ROW_H) - OVERSCAN_ROWS);
   const lastRow = Math.min(rows.length, Math.ceil((scroll.top + view.height) / ROW_H) + OVERSCAN_ROWS);
+  const endInView = rows.length > 0 && Math.ceil((scroll.top + view.height) / ROW_H) >= rows.length;
+  useEffect(() => {
+    if (endInView) onEndReached?.();
+  }, [endInView, onEndReached]);
   const visibleColumns: number[] = [];
   for (let c = 0; c < columns.length; c++) {
     const left = numberW + lefts[c];
@@ -140,6 +150,16 @@ export function DataGrid({ label, columns, rows }: Props) {
     if (!extend || next.row < 0) setAnchor(next);
     scrollIntoView(next);
   };
+
+  /** Count, sum, min and max of the range's numeric cells (a range of a hundred thousand rows is summed once). */
+  function statsOf(bounds: Bounds) {
+    const values: JsonValue[] = [];
+    for (let c = bounds.left; c <= bounds.right; c++) {
+      if (!isNumericColumn(columns[c])) continue;
+      for (let r = bounds.top; r <= bounds.bottom; r++) values.push(rowAt(r)[c]);
+    }
+    return rangeStats(values);
+  }
 
   const copy = async () => {
     if (active.row < 0) return;
@@ -230,14 +250,20 @@ export function DataGrid({ label, columns, rows }: Props) {
 
   const activeRow = active.row >= 0 && active.row < rows.length ? rowAt(active.row) : null;
   const activeColumn = columns[active.column];
+  const stats = ranged ? statsOf(range) : null;
+  const condition = activeRow && activeColumn ? valueCondition(activeColumn, activeRow[active.column]) : null;
+  const activeValue = activeRow ? activeRow[active.column] : null;
   return (
     <div className="grid-wrap">
       <div className="grid-toolbar">
         <span className="muted small grid-position" aria-live="polite">
           {activeRow
             ? `Row ${formatCount(active.row + 1)} of ${formatCount(rows.length)}, ${activeColumn?.name ?? ''}` +
-              (ranged ? ` · ${formatCount(range.bottom - range.top + 1)} × ${range.right - range.left + 1} selected` : '')
-            : `${formatCount(rows.length)} rows`}
+              (ranged ? ` · ${formatCount(range.bottom - range.top + 1)} × ${range.right - range.left + 1} selected` : '') +
+              (stats
+                ? ` · count ${formatCount(stats.count)}, sum ${/^-?\d+$/.test(stats.sum) ? BigInt(stats.sum).toLocaleString('en-US') : cellText(Number(stats.sum))}, min ${cellText(stats.min)}, max ${cellText(stats.max)}`
+                : '')
+            : counted(rows.length, 'row')}
           {status && ` · ${status}`}
         </span>
         <span className="spacer" />
@@ -261,6 +287,17 @@ export function DataGrid({ label, columns, rows }: Props) {
         >
           Copy
         </button>
+        {onFilterByValue && (
+          <button
+            type="button"
+            className="button small"
+            disabled={condition === null}
+            onClick={() => condition && onFilterByValue(condition)}
+            title={condition ? `Add ${condition} to the filter` : 'Choose a cell of a column the filter can compare'}
+          >
+            Filter by value
+          </button>
+        )}
         <button
           type="button"
           className="button small"
@@ -317,16 +354,16 @@ export function DataGrid({ label, columns, rows }: Props) {
                     tabIndex={-1}
                     aria-colindex={c + 2}
                     aria-sort={sorted ?? 'none'}
-                    className={`grid-header${isActive ? ' active' : ''}${NUMERIC.test(shortType(col)) ? ' numeric' : ''}`}
+                    className={`grid-header${isActive ? ' active' : ''}${isNumericColumn(col) ? ' numeric' : ''}`}
                     style={{ left: `${numberW + lefts[c]}px`, width: `${widths[c]}px` }}
-                    title={`${col.name}: ${shortType(col)}${col.nullable ? '' : ', not null'} — click to sort`}
+                    title={`${col.name}: ${typeName(col)}${col.nullable ? '' : ', not null'} — click to sort ${sorting ? 'every row' : 'the rows shown'}`}
                     onClick={() => {
                       moveTo({ row: -1, column: c });
                       setSort(nextSort(sort, c));
                     }}
                   >
                     <span className="header-name">{col.name}</span>
-                    <span className="header-type">{shortType(col)}</span>
+                    <span className="header-type">{typeName(col)}</span>
                     <span className="sort-mark" aria-hidden="true">
                       {sorted === 'ascending' ? '▲' : sorted === 'descending' ? '▼' : ''}
                     </span>
@@ -378,7 +415,7 @@ export function DataGrid({ label, columns, rows }: Props) {
                     const classes = ['grid-cell'];
                     if (value === null) classes.push('null');
                     else if (typeof value === 'object') classes.push('nested');
-                    if (NUMERIC.test(shortType(columns[c]))) classes.push('numeric');
+                    if (isNumericColumn(columns[c])) classes.push('numeric');
                     if (inRange(r, c)) classes.push('selected');
                     if (isActive) classes.push('active');
                     return (
@@ -413,16 +450,22 @@ export function DataGrid({ label, columns, rows }: Props) {
           <aside className="inspector" aria-label="Cell inspector">
             <header className="inspector-head">
               <strong>{activeColumn.name}</strong>
-              <span className="muted small mono">{shortType(activeColumn)}</span>
+              <span className="muted small mono">{typeName(activeColumn)}</span>
               <span className="spacer" />
               <button type="button" className="button small ghost" onClick={() => setInspecting(false)} aria-label="Close the inspector">
                 ✕
               </button>
             </header>
             <p className="muted small">Row {formatCount(active.row + 1)}</p>
-            <pre className={`code inspector-value${activeRow[active.column] === null ? ' null' : ''}`}>
-              {inspected(activeRow[active.column])}
-            </pre>
+            <pre className={`code inspector-value${activeValue === null ? ' null' : ''}`}>{inspected(activeValue)}</pre>
+            {typeName(activeColumn) === 'binary' && typeof activeValue === 'string' && (
+              <>
+                <p className="muted small">Hex</p>
+                <pre className="code inspector-value" aria-label="Hex view">
+                  {hexView(activeValue)}
+                </pre>
+              </>
+            )}
           </aside>
         )}
       </div>

@@ -27,14 +27,14 @@ describe('assertReadable', () => {
   it('names an unknown reader feature and what is supported', () => {
     const protocol = { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['deletionVectors', 'blahabl'] };
     expect(() => assertReadable(protocol)).toThrow(
-      /^unsupported reader feature 'blahabl' \(table requires it; Deltaport supports columnMapping, deletionVectors, .*variantShredding-preview\)$/,
+      /^This table uses the reader feature 'blahabl', which Deltaport cannot read; it reads tables with column mapping, deletion vectors, .*shredded variants\.$/,
     );
     expect(() => assertReadable(protocol)).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_PROTOCOL' }));
   });
 
   it('names every unknown feature, writer features do not matter', () => {
     expect(() => assertReadable({ minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['a', 'b'], writerFeatures: ['zzz'] })).toThrow(
-      /^unsupported reader features 'a', 'b' \(table requires them;/,
+      /^This table uses the reader features 'a' and 'b', which Deltaport cannot read;/,
     );
     expect(() =>
       assertReadable({ minReaderVersion: 3, minWriterVersion: 7, readerFeatures: [], writerFeatures: ['unknownWriter'] }),
@@ -43,7 +43,7 @@ describe('assertReadable', () => {
 
   it.each([4, 5, 0])('refuses reader version %i by number', (minReaderVersion) => {
     expect(() => assertReadable({ minReaderVersion, minWriterVersion: 7 })).toThrow(
-      `unsupported reader version ${minReaderVersion} (table requires it; Deltaport reads versions 1 to 3)`,
+      `This table needs reader version ${minReaderVersion}, which Deltaport cannot read; it reads versions 1 to 3.`,
     );
   });
 });

@@ -104,7 +104,7 @@ describe('DeltaTable.open and versions', () => {
     const error = await table.snapshot().catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'UNSUPPORTED_PROTOCOL' });
     expect((error as Error).message).toMatch(
-      /^unsupported reader feature 'blahabl' \(table requires it; Deltaport supports columnMapping, /,
+      /^This table uses the reader feature 'blahabl', which Deltaport cannot read; it reads tables with column mapping, /,
     );
     await expect(table.snapshot({ version: 0 })).rejects.toMatchObject({ code: 'UNSUPPORTED_PROTOCOL' });
   });

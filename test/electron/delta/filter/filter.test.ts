@@ -177,12 +177,12 @@ describe('skipping', () => {
 
   it('a bad filter is one line naming the problem and where', async () => {
     await expect(openSource({ tablePath: tablePath('COVID-19_NYT'), filter: 'cases > 1 AND county = 3' })).rejects.toThrow(
-      /^filter: = cannot compare string column 'county' with a long value at position 24$/,
+      /^filter: = cannot compare string column 'county' with a long value at position 24; put the value in single quotes: county = '3'$/,
     );
     await expect(openSource({ tablePath: tablePath('COVID-19_NYT'), filter: 'cases >' })).rejects.toThrow(/^filter: .* at position 8$/);
     // COVID-19_NYT's date column is a string.
     await expect(openSource({ tablePath: tablePath('COVID-19_NYT'), filter: "date > DATE '2021-01-01'" })).rejects.toThrow(
-      /^filter: > cannot compare string column 'date' with a date value at position 8$/,
+      /^filter: > cannot compare string column 'date' with a date value at position 8; put the value in single quotes: date > '.*'$/,
     );
   });
 });
