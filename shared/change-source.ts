@@ -4,7 +4,7 @@
 // table (the versions exist, the feed is recorded, the key columns are columns) are the engine's
 // (electron/export/change-source.ts).
 import * as v from 'valibot';
-import { isExactlyOnce, type SinkSpec } from './sink-spec.js';
+import { isExactlyOnce, isSqlKind, type SinkKind, type SinkSpec, type WriteMode } from './sink-spec.js';
 import { versionSchema, type DeltaSourceSpec } from './source-spec.js';
 import { location, nameList, withRules } from './schema.js';
 
@@ -26,6 +26,12 @@ export type ExportSource = DeltaSourceSpec | ChangeSourceSpec;
 
 export function isChangeSource(source: ExportSource): source is ChangeSourceSpec {
   return 'rows' in source;
+}
+
+/** Whether the app keeps the exactly-once ledger of an export whatever was asked: a snapshot's rows into a SQL table
+ * written by the sink's own statements (not the user's Custom SQL), so that a Retry resumes after what committed. */
+export function ledgerAlwaysKept(source: ExportSource, kind: SinkKind, mode: WriteMode | undefined): boolean {
+  return !isChangeSource(source) && isSqlKind(kind) && mode !== 'sql';
 }
 
 /** Whether a table's configuration records a change data feed (delta.enableChangeDataFeed). */

@@ -4,14 +4,14 @@
 // transaction status) because it is one mechanism for every SQL sink, the one the CLI's --exactly-once already uses,
 // and it also knows where in the snapshot a committed transaction ended.
 import type { ExportRequest, JobInfo, RetryAnswer } from '../../shared/api.js';
-import { isChangeSource } from '../../shared/change-source.js';
+import { isChangeSource, ledgerAlwaysKept } from '../../shared/change-source.js';
 import { isSqlSink } from '../../shared/sink-spec.js';
 
 /** The request as the app runs it: a snapshot export into a SQL table (other than with the user's own statement)
  * keeps the ledger under the job's id. */
 export function withLedger(request: ExportRequest, jobId: string): ExportRequest {
   const { source, sink } = request;
-  if (isChangeSource(source) || !isSqlSink(sink) || sink.mode === 'sql') return request;
+  if (!isSqlSink(sink) || !ledgerAlwaysKept(source, sink.kind, sink.mode)) return request;
   return { ...request, sink: { ...sink, exactlyOnce: true, jobId } };
 }
 

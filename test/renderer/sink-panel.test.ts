@@ -110,7 +110,7 @@ describe('SinkPanel', () => {
     expect(fs.existsSync(path.join(host.dataDir, 'missing'))).toBe(false);
   });
 
-  it('keeps Exactly once off for a diff export, with the reason, and exports without it', async () => {
+  it('keeps Exactly once on for a snapshot and off for a diff export, with the reason, and exports a diff without it', async () => {
     const started: JobInfo[] = [];
     const props = {
       blocked: null,
@@ -122,15 +122,24 @@ describe('SinkPanel', () => {
     };
     const view = render(createElement(SinkPanel, { ...props, source }));
     const box = screen.getByRole('checkbox', { name: 'Exactly once' });
-    fireEvent.click(box);
+    const reason = () => document.getElementById(box.getAttribute('aria-describedby')!)?.textContent;
+    // A snapshot into a SQL table keeps the record always (Retry resumes from it): on, fixed, and said so.
     expect((box as HTMLInputElement).checked).toBe(true);
+    expect((box as HTMLInputElement).disabled).toBe(true);
+    expect(reason()).toBe(
+      'Always on for a snapshot: the target records which batches landed, so Retry resumes after them and writes each row once.',
+    );
+    // Through the user's own SQL it is the user's choice.
+    fireEvent.change(screen.getByLabelText('Write mode'), { target: { value: 'sql' } });
+    expect((box as HTMLInputElement).disabled).toBe(false);
+    expect(reason()).toBe('Records which batches landed, so a rerun after a failure writes each row once.');
+    fireEvent.change(screen.getByLabelText('Write mode'), { target: { value: 'append' } });
 
     const diff = { rows: 'diff' as const, tablePath: tablePath('cdf-table'), from: 0, to: 1 };
     view.rerender(createElement(SinkPanel, { ...props, source: diff }));
     expect((box as HTMLInputElement).checked).toBe(false);
     expect((box as HTMLInputElement).disabled).toBe(true);
-    const reason = document.getElementById(box.getAttribute('aria-describedby')!);
-    expect(reason?.textContent).toBe('Not for changed rows: a diff or a change feed has no position a rerun could resume from.');
+    expect(reason()).toBe('Not for changed rows: a diff or a change feed has no position a rerun could resume from.');
 
     fireEvent.change(screen.getByLabelText('SQLite file'), { target: { value: path.join(host.dataDir, 'diff.db') } });
     fireEvent.click(screen.getByRole('button', { name: 'Export' }));

@@ -4,7 +4,7 @@ import { useId, useReducer, useState } from 'react';
 import type { JobInfo } from '../../../shared/api.js';
 import { isSqlKind, isSqlSink, keyColumnProblems, replacingSpec } from '../../../shared/sink-spec.js';
 import type { SinkKind, SinkSpec } from '../../../shared/sink-spec.js';
-import { isChangeSource, type ExportSource } from '../../../shared/change-source.js';
+import { isChangeSource, ledgerAlwaysKept, type ExportSource } from '../../../shared/change-source.js';
 import { api } from '../api-client.js';
 import { copyText } from '../clipboard.js';
 import { formatCount } from '../format.js';
@@ -106,9 +106,11 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
   const ids = useId();
   const [state, dispatch] = useReducer(sinkPanelReducer, undefined, initialSinkPanel);
   const typed = formFor(state, defaultTable);
-  // A diff's or a change feed's rows have no position to resume from: exactly once is off for them, and says why.
+  // A diff's or a change feed's rows have no position to resume from: exactly once is off for them, and says why. A
+  // snapshot written by the sink's own statements always keeps the record (Retry resumes from it): on, and says so.
   const changeRows = source !== null && isChangeSource(source);
-  const form = changeRows ? { ...typed, exactlyOnce: false } : typed;
+  const alwaysLedger = source !== null && ledgerAlwaysKept(source, typed.kind, typed.mode);
+  const form = changeRows || alwaysLedger ? { ...typed, exactlyOnce: alwaysLedger } : typed;
   const { plan, busy, connection } = state;
   const built = toSinkSpec(form);
   // The keys are checked against the exported columns as they are typed, by the rule the host applies.
@@ -297,7 +299,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                   <input
                     type="checkbox"
                     checked={form.exactlyOnce}
-                    disabled={changeRows}
+                    disabled={changeRows || alwaysLedger}
                     aria-describedby={`${ids}-exactly-once`}
                     onChange={(e) => set('exactlyOnce', e.target.checked)}
                   />
@@ -306,7 +308,9 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                 <span id={`${ids}-exactly-once`} className="muted small">
                   {changeRows
                     ? 'Not for changed rows: a diff or a change feed has no position a rerun could resume from.'
-                    : 'Records which batches landed, so a rerun after a failure writes each row once.'}
+                    : alwaysLedger
+                      ? 'Always on for a snapshot: the target records which batches landed, so Retry resumes after them and writes each row once.'
+                      : 'Records which batches landed, so a rerun after a failure writes each row once.'}
                 </span>
               </div>
             </section>
