@@ -3,23 +3,14 @@
 // changed choice marks the grid stale until Refresh, and new commits are announced with a way to move to them.
 import fs from 'node:fs';
 import path from 'node:path';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createElement } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { installInProcessApi, type InProcessApi } from './in-process-api.js';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { windowUnderTest } from './in-process-api.js';
 import { tablePath } from '../support/tables.js';
 import { commitFile, commitVersions, liveFiles } from '../support/delta-oracle.js';
 import { duck, sqlText } from '../support/duckdb.js';
 
-let host: InProcessApi;
-let App: typeof import('../../renderer/src/App.js').App;
-
-beforeAll(async () => {
-  host = installInProcessApi();
-  ({ App } = await import('../../renderer/src/App.js'));
-});
-afterEach(cleanup);
-afterAll(() => host.close());
+const win = windowUnderTest();
 
 async function openTable(location: string): Promise<void> {
   fireEvent.change(screen.getByLabelText('Table location'), { target: { value: location } });
@@ -37,7 +28,7 @@ function gridHeaders(): string[] {
 describe('the window', () => {
   it('opens a table on its first rows, then marks them stale when a column is unchecked until Refresh', async () => {
     const root = tablePath('delta-0.8.0-partitioned');
-    render(createElement(App));
+    win.renderApp();
     await openTable(root);
     const status = await screen.findByText(/snapshot v0/, undefined, { timeout: 20_000 });
     expect(status.textContent).toBe('snapshot v0');
@@ -54,10 +45,10 @@ describe('the window', () => {
   });
 
   it('announces new commits of the open table and moves to the latest on request', async () => {
-    const copy = fs.mkdtempSync(path.join(host.dataDir, 'growing-'));
+    const copy = fs.mkdtempSync(path.join(win.host().dataDir, 'growing-'));
     fs.cpSync(tablePath('simple_table'), copy, { recursive: true });
     const latest = commitVersions(copy).at(-1)!;
-    render(createElement(App));
+    win.renderApp();
     await openTable(copy);
     screen.getByText(`Latest snapshot · v${latest}`);
     const next = latest + 1;
@@ -72,7 +63,7 @@ describe('the window', () => {
   });
 
   it('starts the Export form afresh for another table: no upsert key or problem of the previous one', async () => {
-    render(createElement(App));
+    win.renderApp();
     await openTable(tablePath('delta-0.8.0-partitioned'));
     fireEvent.change(screen.getByLabelText('Filter rows'), { target: { value: "year = '2021'" } });
     fireEvent.change(screen.getByLabelText('Order by'), { target: { value: 'value desc' } });

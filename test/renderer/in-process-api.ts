@@ -4,6 +4,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { cleanup, render } from '@testing-library/react';
+import { createElement } from 'react';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { DeltaportApi, JobEvent } from '../../shared/api.js';
 import { API_METHODS } from '../../shared/api.js';
 import { createApiService } from '../../electron/app/api-service.js';
@@ -39,4 +42,18 @@ export function installInProcessApi(): InProcessApi {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A test file's window: the in-process API installed before the App module is first imported, each test's render
+ * cleaned up after it, the host closed at the end. */
+export function windowUnderTest(): { host(): InProcessApi; renderApp(): void } {
+  let host: InProcessApi | undefined;
+  let App: typeof import('../../renderer/src/App.js').App | undefined;
+  beforeAll(async () => {
+    host = installInProcessApi();
+    ({ App } = await import('../../renderer/src/App.js'));
+  });
+  afterEach(cleanup);
+  afterAll(() => host?.close());
+  return { host: () => host!, renderApp: () => void render(createElement(App!)) };
 }

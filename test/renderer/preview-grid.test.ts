@@ -3,23 +3,14 @@
 // snapshot (not just those loaded) and the status says what the order covers; a changed filter, order or row limit
 // marks the rows stale; the status gives the snapshot's exact row count from its log beside the rows loaded; and
 // scrolling to the end loads the next page of the same read until every row is there, once each.
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createElement } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { installInProcessApi, type InProcessApi } from './in-process-api.js';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { windowUnderTest } from './in-process-api.js';
 import { tablePath } from '../support/tables.js';
 import { oracleRecordCount, oracleSnapshot } from '../support/delta-oracle.js';
 import { duckdbRows } from '../support/delta-oracle-rows.js';
 
-let host: InProcessApi;
-let App: typeof import('../../renderer/src/App.js').App;
-
-beforeAll(async () => {
-  host = installInProcessApi();
-  ({ App } = await import('../../renderer/src/App.js'));
-});
-afterEach(cleanup);
-afterAll(() => host.close());
+const win = windowUnderTest();
 
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -50,7 +41,7 @@ function status(): string {
 describe('the preview grid', () => {
   it('sorts the whole snapshot on a header click, with the order in the Order by field and the status', async () => {
     const root = tablePath('COVID-19_NYT');
-    render(createElement(App));
+    win.renderApp();
     await openTable(root);
     await waitFor(() => expect(status()).toMatch(/in file order/), { timeout: 30_000 });
     const expected = (await duckdbRows(root, 0, 'true', ['cases'])).rows.map(Number).sort((a, b) => b - a);
@@ -86,7 +77,7 @@ describe('the preview grid', () => {
 
   it('marks the rows stale when the filter, the order or the row limit changes, and Enter in a field reads', async () => {
     const root = tablePath('delta-0.8.0-partitioned');
-    render(createElement(App));
+    win.renderApp();
     await openTable(root);
     await waitFor(() => expect(status()).toMatch(/in file order/), { timeout: 20_000 });
     const stale = () => document.querySelector('.stale-bar')?.textContent ?? null;
@@ -118,7 +109,7 @@ describe('the preview grid', () => {
     const columns = ['date', 'county', 'state', 'fips', 'cases', 'deaths'];
     const matching = (await duckdbRows(root, 0, where, columns)).rows;
     expect(matching.length).toBeGreaterThan(100);
-    render(createElement(App));
+    win.renderApp();
     await openTable(root);
     await waitFor(() => expect(status()).toContain(`1,000 of ${count(exact)} rows loaded · scroll to the end for more`), {
       timeout: 30_000,
@@ -166,7 +157,7 @@ describe('the preview grid', () => {
   }, 180_000);
 
   it('says each problem of the Data tab in plain words, tied to its field for screen readers', async () => {
-    render(createElement(App));
+    win.renderApp();
     await openTable(tablePath('COVID-19_NYT'));
     const described = (field: HTMLElement) => {
       const id = field.getAttribute('aria-describedby');
@@ -189,7 +180,7 @@ describe('the preview grid', () => {
 
   it("filters by a cell's value and sums a range of numeric cells", async () => {
     const root = tablePath('COVID-19_NYT');
-    render(createElement(App));
+    win.renderApp();
     await openTable(root);
     await waitFor(() => expect(status()).toMatch(/in file order/), { timeout: 30_000 });
     const grid = screen.getByRole('grid');

@@ -1,28 +1,19 @@
 // @vitest-environment happy-dom
 // A time-travel problem, against the real engine: the whole sentence is shown below the snapshot bar (never cut to
 // "…" with the rest in a tooltip), and the field it is about names it as its description for screen readers.
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { createElement } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { installInProcessApi, type InProcessApi } from './in-process-api.js';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { windowUnderTest } from './in-process-api.js';
 import { tablePath } from '../support/tables.js';
 import { commitVersions } from '../support/delta-oracle.js';
 
-let host: InProcessApi;
-let App: typeof import('../../renderer/src/App.js').App;
-
-beforeAll(async () => {
-  host = installInProcessApi();
-  ({ App } = await import('../../renderer/src/App.js'));
-});
-afterEach(cleanup);
-afterAll(() => host.close());
+const win = windowUnderTest();
 
 describe('the snapshot bar', () => {
   it('shows a time-travel problem whole, below the bar, tied to its field', async () => {
     const root = tablePath('simple_table');
     const latest = commitVersions(root).at(-1)!;
-    render(createElement(App));
+    win.renderApp();
     fireEvent.change(screen.getByLabelText('Table location'), { target: { value: root } });
     fireEvent.click(screen.getByRole('button', { name: 'Open' }));
     await screen.findByText(/^Latest snapshot/, undefined, { timeout: 20_000 });
