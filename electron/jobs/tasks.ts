@@ -17,7 +17,6 @@ import type {
   ProfileRequest,
   TableRef,
 } from '../../shared/api.js';
-import { exportOutcome } from '../../shared/api.js';
 import { isChangeSource, type ChangeSourceSpec } from '../../shared/change-source.js';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
@@ -30,8 +29,9 @@ import { openSource } from '../delta/source.js';
 import { previewRows } from '../delta/preview-rows.js';
 import { partitionSummaries } from '../delta/profile/partitions.js';
 import { TableCache } from '../delta/table-cache.js';
-import { nullKeyProblem } from '../export/null-keys.js';
-import { runExport, sinkSnapshot, writeToSink } from '../export/run-export.js';
+import { openRows } from '../export/open-rows.js';
+import { runExport } from '../export/run-export.js';
+import { sinkSnapshot } from '../export/snapshot-rows.js';
 import { openChangeSource } from '../export/change-source.js';
 import { jobKey, type StoredProgress } from '../sinks/exactly-once.js';
 import { planSqlExport } from '../sinks/sql-plan.js';
@@ -79,14 +79,8 @@ export async function exportTask(
   signal: AbortSignal,
   onProgress: (progress: RawProgress) => void,
 ): Promise<ExportOutcome> {
-  const { source, sink } = request;
-  if (isChangeSource(source)) {
-    const started = performance.now();
-    const input = await openChangeSource(source, { signal, measure: true, openTable });
-    const { rows } = await writeToSink(input, { sink, signal, onProgress });
-    return exportOutcome(rows, (performance.now() - started) / 1000);
-  }
-  return runExport({ source, sink, signal, onProgress });
+  const rows = await openRows(request.source, { measure: true, openTable });
+  return runExport(rows, request.sink, { signal, onProgress });
 }
 
 /** What a change source needs of the table, checked before its export is queued: nothing is read but the log. */
@@ -135,14 +129,10 @@ export async function previewTask(request: PreviewRequest, signal: AbortSignal):
 }
 
 export async function planTask(request: ExportRequest): Promise<ExportPlan> {
-  if (isChangeSource(request.source)) {
-    const input = await openChangeSource(request.source, { openTable });
-    return isSqlSink(request.sink) ? planSqlExport(input.fields, request.sink) : filePlan(request.sink);
-  }
-  const source = await openSource(request.source, openTable);
+  const rows = await openRows(request.source, { openTable });
   if (!isSqlSink(request.sink)) return filePlan(request.sink);
-  const plan = await planSqlExport(source.fields, request.sink);
-  return { ...plan, incompatibility: (await nullKeyProblem(source, request.sink)) ?? plan.incompatibility };
+  const plan = await planSqlExport(rows.fields, request.sink);
+  return { ...plan, incompatibility: (await rows.sinkProblem?.(request.sink)) ?? plan.incompatibility };
 }
 
 export async function openTableTask(ref: TableRef): Promise<TableInfo> {
