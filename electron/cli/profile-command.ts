@@ -15,7 +15,7 @@ export async function profileCommand(argv: string[], io: CliIo): Promise<number>
   const source = await openSource(sourceSpec(tableArgument(args), args));
   const { statisticsProfile, scanProfile } = await import('../delta/profile/column-profile.js');
   const profile: TableProfile = args.switches.has('exact')
-    ? await scanProfile(source.snapshot.tableRoot, source.snapshot.version, io.signal)
+    ? await scanProfile(source.table, source.snapshot.version, io.signal)
     : statisticsProfile(source.snapshot, await source.table.fileStats(source.snapshot));
   if (args.switches.has('json')) {
     io.stdout.write(`${JSON.stringify(profile, null, 2)}\n`);

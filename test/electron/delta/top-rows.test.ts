@@ -6,6 +6,9 @@ import { previewTask } from '../../../electron/jobs/tasks.js';
 import { tablePath } from '../../support/tables.js';
 import { cli } from '../cli/run-cli.js';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
+import { taskTables } from '../../support/task-tables.js';
+
+const tables = taskTables();
 
 const keysOf = (text: string) => {
   const parsed = parseOrderBy(text);
@@ -15,6 +18,7 @@ const keysOf = (text: string) => {
 
 async function preview(table: string, orderBy: string, limit: number, filter?: string, columns?: string[]): Promise<PreviewResult> {
   return previewTask(
+    tables,
     { source: { tablePath: tablePath(table), filter, columnNames: columns }, limit, orderBy: keysOf(orderBy) },
     new AbortController().signal,
   );
