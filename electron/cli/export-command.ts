@@ -45,13 +45,13 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 export async function exportCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, FLAGS, 'export');
-  const tablePath = tableArgument(args);
+  const { tablePath, openTable } = tableArgument(args);
   const source = sourceSpec(tablePath, args);
   const sink = sinkSpec(tablePath, args);
   const emit = args.values.get('emit');
   if (emit !== undefined) return emitJob(emit, source, sink, args.values.get('out'), io);
   if (args.values.has('out')) throw new UsageError('--out applies only with --emit spark');
-  const rows = await openRows(source);
+  const rows = await openRows(source, { openTable });
   const result = await withProgress(io, (signal, onProgress) => runExport(rows, sink, { signal, onProgress }));
   const resumed =
     result.resumedAfterRows !== undefined ? `; resumed after row ${result.resumedAfterRows}, which an earlier run had committed` : '';
