@@ -5,7 +5,7 @@ import { CSV_FORMAT } from '../sinks/csv-sink.js';
 import { JSONL_FORMAT } from '../sinks/jsonl-sink.js';
 import type { TextFormat } from '../sinks/text-file-sink.js';
 import { displayTextReader } from '../values/text-formats.js';
-import { DeltaTable } from '../delta/table.js';
+import type { DeltaTable } from '../delta/table.js';
 import { intFlag, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 import { tableArgument } from './source-flags.js';
@@ -29,10 +29,10 @@ const DEFAULT_TABLE_LIMIT = 20;
 export async function versionRangeFlags(
   args: ParsedArgs,
 ): Promise<{ tablePath: string; table: DeltaTable; from: number; to: number; format: OutputFormat; limit: number }> {
-  const tablePath = tableArgument(args);
+  const { tablePath, openTable } = tableArgument(args);
   const from = intFlag(args, 'from', 0, 'a version number (0 or more)');
   if (from === undefined) throw new UsageError('--from is required');
-  const table = await DeltaTable.open(tablePath);
+  const table = await openTable(tablePath);
   const to = intFlag(args, 'to', 0, 'a version number (0 or more)') ?? (await table.versionRange()).latest;
   const format = formatFlag(args);
   return { tablePath, table, from, to, format, limit: limitFlag(args, format) };

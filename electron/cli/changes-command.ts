@@ -13,10 +13,7 @@ export async function changesCommand(argv: string[], io: CliIo): Promise<number>
   const args = parseArgs(argv, { from: 'value', to: 'value', limit: 'value', format: 'value', ...SINK_FLAGS, ...STORAGE_FLAGS }, 'changes');
   const { tablePath, table, from, to, format, limit } = await versionRangeFlags(args);
   if (args.values.has('sink')) {
-    const input = await openChangeSource(
-      { rows: 'changes', tablePath, from, to },
-      { signal: io.signal, measure: true, openTable: async () => table },
-    );
+    const input = await openChangeSource({ rows: 'changes', tablePath, from, to }, { measure: true, openTable: async () => table });
     await exportRows(input, tablePath, args, io);
     return 0;
   }

@@ -21,7 +21,7 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
   if (args.values.has('sink')) {
     const input = await openChangeSource(
       { rows: 'diff', tablePath, from, to, pairBy },
-      { signal: io.signal, openTable: async () => table, pairBySetting: '--pair-by' },
+      { openTable: async () => table, pairBySetting: '--pair-by' },
     );
     await exportRows(input, tablePath, args, io);
     return 0;

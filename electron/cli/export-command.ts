@@ -4,7 +4,9 @@ import { DeltaportError, validationError } from '../../shared/errors.js';
 import { DEFAULT_EXECUTION, isExactlyOnce, validateSinkSpec, WRITE_MODES, type SinkSpec, type WriteMode } from '../../shared/sink-spec.js';
 import { parseSinkTarget, SINK_TARGET_FORMS } from '../../shared/sink-target.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
-import { runExport, writeToSink, type ExportInput, type ExportProgress } from '../export/run-export.js';
+import { openRows } from '../export/open-rows.js';
+import type { RowSource } from '../export/row-source.js';
+import { runExport, type ExportProgress } from '../export/run-export.js';
 import { saveSparkJob, sparkJobFor } from '../handoff/emit-spark-job.js';
 import { canonicalLocation, locationName } from '../storage/storage.js';
 import { listFlag, numberFlag, parseArgs, UsageError, type ParsedArgs } from './args.js';
@@ -43,13 +45,14 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 export async function exportCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, FLAGS, 'export');
-  const tablePath = tableArgument(args);
+  const { tablePath, openTable } = tableArgument(args);
   const source = sourceSpec(tablePath, args);
   const sink = sinkSpec(tablePath, args);
   const emit = args.values.get('emit');
   if (emit !== undefined) return emitJob(emit, source, sink, args.values.get('out'), io);
   if (args.values.has('out')) throw new UsageError('--out applies only with --emit spark');
-  const result = await withProgress(io, (signal, onProgress) => runExport({ source, sink, signal, onProgress }));
+  const rows = await openRows(source, { openTable });
+  const result = await withProgress(io, (signal, onProgress) => runExport(rows, sink, { signal, onProgress }));
   const resumed =
     result.resumedAfterRows !== undefined ? `; resumed after row ${result.resumedAfterRows}, which an earlier run had committed` : '';
   const skipped = result.skipping ? `; ${skippingLine(result.skipping)}` : '';
@@ -60,12 +63,11 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
 }
 
 /** Rows that are not a snapshot's (a diff, a change feed) into the sink the flags name; one summary line. */
-export async function exportRows(input: ExportInput, tablePath: string, args: ParsedArgs, io: CliIo): Promise<void> {
+export async function exportRows(input: RowSource, tablePath: string, args: ParsedArgs, io: CliIo): Promise<void> {
   const sink = sinkSpec(tablePath, args);
   if (isExactlyOnce(sink)) throw new UsageError('--exactly-once applies only to snapshot exports');
-  const started = performance.now();
-  const { rows } = await withProgress(io, (signal, onProgress) => writeToSink(input, { sink, signal, onProgress }));
-  io.stdout.write(`exported ${rows} rows in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  const { rows, seconds } = await withProgress(io, (signal, onProgress) => runExport(input, sink, { signal, onProgress }));
+  io.stdout.write(`exported ${rows} rows in ${seconds.toFixed(1)} s\n`);
 }
 
 /** Runs an export with progress on a terminal and Ctrl-C as a cancel. */

@@ -1,7 +1,6 @@
 // `deltaport history <table> [--limit N] [--json]`: the table's commits, newest first.
 import type { CommitSummary } from '../../shared/table-info.js';
 import { formatEpochMs } from '../../shared/timestamp.js';
-import { DeltaTable } from '../delta/table.js';
 import { intFlag, parseArgs } from './args.js';
 import type { CliIo } from './io.js';
 import { STORAGE_FLAGS, tableArgument } from './source-flags.js';
@@ -9,9 +8,9 @@ import { renderTable } from './text-table.js';
 
 export async function historyCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, { limit: 'value', json: 'switch', ...STORAGE_FLAGS }, 'history');
-  const tablePath = tableArgument(args);
+  const { tablePath, openTable } = tableArgument(args);
   const limit = intFlag(args, 'limit', 1, 'a positive whole number');
-  const commits = await (await DeltaTable.open(tablePath)).history({ limit });
+  const commits = await (await openTable(tablePath)).history({ limit });
   if (args.switches.has('json')) {
     io.stdout.write(`${JSON.stringify(commits, null, 2)}\n`);
     return 0;

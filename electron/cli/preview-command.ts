@@ -21,14 +21,14 @@ export async function previewCommand(argv: string[], io: CliIo): Promise<number>
     'order-by': 'value',
   } as const;
   const args = parseArgs(argv, flags, 'preview');
-  const tablePath = tableArgument(args);
+  const { tablePath, openTable } = tableArgument(args);
   const limit = intFlag(args, 'limit', 1, 'a positive whole number') ?? DEFAULT_LIMIT;
   const format = formatFlag(args);
   const orderBy = args.values.get('order-by');
   const parsed = orderBy === undefined ? null : parseOrderBy(orderBy);
   if (parsed && 'problem' in parsed) throw new UsageError(parsed.problem);
 
-  const preview = await previewRows(sourceSpec(tablePath, args), { limit, orderBy: parsed?.keys, signal: io.signal });
+  const preview = await previewRows(sourceSpec(tablePath, args), { limit, orderBy: parsed?.keys, signal: io.signal, openTable });
   const { written, more } = await writeRows(preview.batches, preview.source.schema, preview.columns, format, limit, io);
   if (format === 'table') writeFooter(preview, written, more, io);
   return 0;

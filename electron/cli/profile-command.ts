@@ -12,10 +12,11 @@ import { renderTable } from './text-table.js';
 
 export async function profileCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, { ...TIME_TRAVEL_FLAGS, ...STORAGE_FLAGS, exact: 'switch', json: 'switch' }, 'profile');
-  const source = await openSource(sourceSpec(tableArgument(args), args));
+  const { tablePath, openTable } = tableArgument(args);
+  const source = await openSource(sourceSpec(tablePath, args), openTable);
   const { statisticsProfile, scanProfile } = await import('../delta/profile/column-profile.js');
   const profile: TableProfile = args.switches.has('exact')
-    ? await scanProfile(source.snapshot.tableRoot, source.snapshot.version, io.signal)
+    ? await scanProfile(source.table, source.snapshot.version, io.signal)
     : statisticsProfile(source.snapshot, await source.table.fileStats(source.snapshot));
   if (args.switches.has('json')) {
     io.stdout.write(`${JSON.stringify(profile, null, 2)}\n`);
@@ -52,7 +53,8 @@ function histogramLine(name: string, histogram: Histogram): string {
 
 export async function partitionsCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, { ...TIME_TRAVEL_FLAGS, ...STORAGE_FLAGS, json: 'switch' }, 'partitions');
-  const source = await openSource(sourceSpec(tableArgument(args), args));
+  const { tablePath, openTable } = tableArgument(args);
+  const source = await openSource(sourceSpec(tablePath, args), openTable);
   const partitions = partitionSummaries(source.snapshot, await source.table.fileStats(source.snapshot));
   if (args.switches.has('json')) {
     io.stdout.write(`${JSON.stringify(partitions, null, 2)}\n`);

@@ -9,7 +9,8 @@ import { formatBytes, sourceSpec, STORAGE_FLAGS, tableArgument, TIME_TRAVEL_FLAG
 
 export async function schemaCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, { ...TIME_TRAVEL_FLAGS, ...STORAGE_FLAGS, json: 'switch' }, 'schema');
-  const { table, snapshot } = await openSpecSnapshot(sourceSpec(tableArgument(args), args));
+  const { tablePath, openTable } = tableArgument(args);
+  const { table, snapshot } = await openSpecSnapshot(sourceSpec(tablePath, args), openTable);
   const info = await table.tableInfo(snapshot);
   io.stdout.write(args.switches.has('json') ? `${JSON.stringify(info, null, 2)}\n` : describe(info));
   return 0;

@@ -5,7 +5,9 @@
 import { versionFromText, type DeltaSourceSpec, type OptionValue } from '../../shared/source-spec.js';
 import { isStoreUrl, parseStoreLocation, storeUrl } from '../../shared/store-location.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
-import { registerStoreOptions, storeOptionProblems, type StoreOptions } from '../storage/store-options.js';
+import { engineFrom, type EngineContext } from '../delta/engine/engine-context.js';
+import { DeltaTable } from '../delta/table.js';
+import { storeOptionProblems, type StoreOptions } from '../storage/store-options.js';
 import { listFlag, onePositional, UsageError, type FlagKind, type ParsedArgs } from './args.js';
 
 export const TIME_TRAVEL_FLAGS: Record<string, FlagKind> = { version: 'value', timestamp: 'value' };
@@ -15,11 +17,25 @@ export const FILTER_FLAGS: Record<string, FlagKind> = { where: 'value' };
 /** --storage-option key=value (repeatable): settings of the cloud client for the table's bucket. */
 export const STORAGE_FLAGS: Record<string, FlagKind> = { 'storage-option': 'list' };
 
-/** The table argument: a folder or a cloud URL, whose bucket gets the --storage-option settings. */
-export function tableArgument(args: ParsedArgs): string {
-  const table = onePositional(args, 'the table folder or URL');
+/** The table a command reads and the engine it is read through (delta/engine/engine-context.ts). */
+export interface TableArgument {
+  tablePath: string;
+  engine: EngineContext;
+  /** Opens a table through the engine: what a source spec is opened with. */
+  openTable(tablePath: string): Promise<DeltaTable>;
+}
+
+/** The table argument: a folder or a cloud URL, read through an engine made once for the command, whose settings are
+ * the --storage-option ones for the table's bucket (each cloud's own credential chain for the rest). */
+export function tableArgument(args: ParsedArgs): TableArgument {
+  const tablePath = onePositional(args, 'the table folder or URL');
+  const engine = engineFrom({ storeOptions: storeOptionsFor(tablePath, args) });
+  return { tablePath, engine, openTable: (path) => DeltaTable.open(path, engine) };
+}
+
+function storeOptionsFor(table: string, args: ParsedArgs): { prefix: string; options: StoreOptions }[] {
   const options = keyValues(args.lists.get('storage-option') ?? [], '--storage-option');
-  if (Object.keys(options).length === 0) return table;
+  if (Object.keys(options).length === 0) return [];
   if (!isStoreUrl(table))
     throw new UsageError(`--storage-option applies to tables in the cloud (s3://, gs://, az://, abfss://), not to ${table}`);
   const problems = storeOptionProblems(options as StoreOptions);
@@ -30,8 +46,7 @@ export function tableArgument(args: ParsedArgs): string {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  registerStoreOptions(storeUrl({ ...store, key: '' }), options as StoreOptions);
-  return table;
+  return [{ prefix: `${storeUrl({ ...store, key: '' })}/`, options: options as StoreOptions }];
 }
 
 export function sourceSpec(tablePath: string, args: ParsedArgs): DeltaSourceSpec {

@@ -1,7 +1,9 @@
 // The tables a thread opened recently, each with its parsed log (DeltaTable caches commits, checkpoints and
 // replayed versions), so that moving through versions, a preview or a plan after an open read no log twice.
-// A DeltaTable re-lists its folder on every snapshot, so a cached table still sees new commits.
+// A DeltaTable re-lists its folder on every snapshot, so a cached table still sees new commits. Every table is
+// opened through the cache's engine (engine/engine-context.ts).
 import { canonicalLocation } from '../storage/storage.js';
+import type { EngineContext } from './engine/engine-context.js';
 import { memoized } from './memo-cache.js';
 import { DeltaTable } from './table.js';
 
@@ -10,11 +12,15 @@ export const TABLE_CACHE_SIZE = 8;
 export class TableCache {
   private readonly tables = new Map<string, Promise<DeltaTable>>();
 
-  constructor(private readonly size = TABLE_CACHE_SIZE) {}
+  constructor(
+    readonly engine: EngineContext,
+    private readonly size = TABLE_CACHE_SIZE,
+  ) {}
 
-  /** The table at a path, opened on first use; a failed open is forgotten, so a retry opens it again. */
-  open(tablePath: string): Promise<DeltaTable> {
+  /** The table at a path, opened on first use; a failed open is forgotten, so a retry opens it again. A function
+   * property, so that it can be handed on as a source's way to open its table. */
+  readonly open = (tablePath: string): Promise<DeltaTable> => {
     const key = canonicalLocation(tablePath);
-    return memoized(this.tables, key, () => DeltaTable.open(key), this.size);
-  }
+    return memoized(this.tables, key, () => DeltaTable.open(key, this.engine), this.size);
+  };
 }

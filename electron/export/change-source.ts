@@ -1,14 +1,13 @@
-// The rows a change source names (shared/change-source.ts), opened on the table as an export's input: a diff's
+// The rows a change source names (shared/change-source.ts), opened on the table as an export's row source: a diff's
 // (updates paired by key when asked) or a change feed's. Opening checks what needs the table (the versions are
 // readable, the feed is recorded over the range, the key columns exist) before a row is read, so a job, a plan or
 // the check before a job starts says what is wrong at once.
 import type { ChangeSourceSpec } from '../../shared/change-source.js';
-import type { ExportInput } from './run-export.js';
+import type { RowSource } from './row-source.js';
 import { DeltaTable } from '../delta/table.js';
 import { changeExportInput } from './change-export.js';
 
 export interface OpenChangeOptions {
-  signal?: AbortSignal;
   /** For an export's progress: a change feed's files are then counted from its commits up front. */
   measure?: boolean;
   openTable?: (tablePath: string) => Promise<DeltaTable>;
@@ -16,8 +15,8 @@ export interface OpenChangeOptions {
   pairBySetting?: string;
 }
 
-export async function openChangeSource(spec: ChangeSourceSpec, options: OpenChangeOptions = {}): Promise<ExportInput> {
-  const { signal, openTable = DeltaTable.open } = options;
+export async function openChangeSource(spec: ChangeSourceSpec, options: OpenChangeOptions = {}): Promise<RowSource> {
+  const { openTable = DeltaTable.open } = options;
   const table = await openTable(spec.tablePath);
   if (spec.rows === 'changes') {
     const { changeFeed } = await import('../delta/change/change-feed.js');
@@ -26,7 +25,7 @@ export async function openChangeSource(spec: ChangeSourceSpec, options: OpenChan
       feed.fields,
       feed.schema,
       feed.snapshot,
-      (onFileRead) => feed.rows(signal, onFileRead),
+      (signal, onFileRead) => feed.rows(signal, onFileRead),
       options.measure ? await feed.toRead() : undefined,
     );
   }
@@ -38,7 +37,7 @@ export async function openChangeSource(spec: ChangeSourceSpec, options: OpenChan
     diff.fields,
     diff.rowSchema,
     diff.newer,
-    (onFileRead) => (keys.length > 0 ? pairedRows(diff, keys, signal, onFileRead) : diff.rows(signal, onFileRead)),
+    (signal, onFileRead) => (keys.length > 0 ? pairedRows(diff, keys, signal, onFileRead) : diff.rows(signal, onFileRead)),
     diff.toRead,
   );
 }

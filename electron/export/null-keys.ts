@@ -9,8 +9,11 @@ export async function nullKeyProblem(source: DeltaSource, sink: SinkSpec, signal
   if (!isSqlSink(sink) || sink.mode !== 'upsert') return null;
   const nullable = (sink.keyColumns ?? []).filter((key) => source.fields.find((f) => f.name === key)?.nullable);
   if (nullable.length === 0) return null;
-  // The same snapshot as the export, only its nullable key columns.
-  const keys = await openSource({ tablePath: source.table.root, columnNames: nullable, versionAsOf: source.snapshot.version });
+  // The same snapshot of the same table (read through its engine) as the export, only its nullable key columns.
+  const keys = await openSource(
+    { tablePath: source.table.root, columnNames: nullable, versionAsOf: source.snapshot.version },
+    async () => source.table,
+  );
   const nulls = nullable.map(() => 0);
   for await (const { batch } of keys.batches({ signal })) {
     for (let c = 0; c < nullable.length; c++) nulls[c] += batch.getChildAt(c)!.nullCount;

@@ -33,7 +33,8 @@ class TaskWorker {
   private stopped: Promise<void> = Promise.resolve();
 
   constructor(resourceLimits?: ResourceLimits) {
-    this.worker = startWorker('jobs/worker', { workerData: { storeOptions: exportStoreOptions() } satisfies WorkerStart, resourceLimits });
+    const start: WorkerStart = { engine: { storeOptions: exportStoreOptions() } };
+    this.worker = startWorker('jobs/worker', { workerData: start, resourceLimits });
     this.worker.on('message', (message: FromWorker) => {
       const task = this.pending.get(message.id);
       if (!task) return;
@@ -62,9 +63,9 @@ class TaskWorker {
     this.worker.postMessage({ type: 'cancel', id } satisfies ToWorker);
   }
 
-  /** This thread's cloud client settings, for the tasks sent after them (messages arrive in order). */
+  /** This thread's cloud client settings, as the engine of the tasks sent after them (messages arrive in order). */
   shareStoreOptions(): void {
-    this.worker.postMessage({ type: 'storeOptions', list: exportStoreOptions() } satisfies ToWorker);
+    this.worker.postMessage({ type: 'engine', settings: { storeOptions: exportStoreOptions() } } satisfies ToWorker);
   }
 
   /** Ends the thread; once it has ended, whatever it was still doing fails with the given error. */

@@ -17,7 +17,6 @@ import type {
   ProfileRequest,
   TableRef,
 } from '../../shared/api.js';
-import { exportOutcome } from '../../shared/api.js';
 import { isChangeSource, type ChangeSourceSpec } from '../../shared/change-source.js';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
@@ -30,8 +29,9 @@ import { openSource } from '../delta/source.js';
 import { previewRows } from '../delta/preview-rows.js';
 import { partitionSummaries } from '../delta/profile/partitions.js';
 import { TableCache } from '../delta/table-cache.js';
-import { nullKeyProblem } from '../export/null-keys.js';
-import { runExport, sinkSnapshot, writeToSink } from '../export/run-export.js';
+import { openRows } from '../export/open-rows.js';
+import { runExport } from '../export/run-export.js';
+import { sinkSnapshot } from '../export/snapshot-rows.js';
 import { openChangeSource } from '../export/change-source.js';
 import { jobKey, type StoredProgress } from '../sinks/exactly-once.js';
 import { requireOutputFile } from '../sinks/output-folder.js';
@@ -41,80 +41,78 @@ import { jsonReader } from '../values/json-value.js';
 import type { RawProgress } from './progress.js';
 import type { WorkerTask } from './worker-protocol.js';
 
-const tables = new TableCache();
-const openTable = (tablePath: string) => tables.open(tablePath);
-
-/** Runs one task of any kind; its value is what the main thread's caller receives. */
-export function runTask(task: WorkerTask, signal: AbortSignal, onProgress: (progress: RawProgress) => void): Promise<unknown> {
+/** Runs one task of any kind, reading through the tables' engine; its value is what the main thread's caller
+ * receives. */
+export function runTask(
+  tables: TableCache,
+  task: WorkerTask,
+  signal: AbortSignal,
+  onProgress: (progress: RawProgress) => void,
+): Promise<unknown> {
   switch (task.kind) {
     case 'export':
-      return exportTask(task.request, signal, onProgress);
+      return exportTask(tables, task.request, signal, onProgress);
     case 'preview':
-      return previewTask(task.request, signal);
+      return previewTask(tables, task.request, signal);
     case 'plan':
-      return planTask(task.request);
+      return planTask(tables, task.request);
     case 'open':
-      return openTableTask(task.request);
+      return openTableTask(tables, task.request);
     case 'history':
-      return historyTask(task.request);
+      return historyTask(tables, task.request);
     case 'resolve':
-      return resolveVersionTask(task.request);
+      return resolveVersionTask(tables, task.request);
     case 'latest':
-      return latestVersionTask(task.request);
+      return latestVersionTask(tables, task.request);
     case 'profile':
-      return profileTask(task.request, signal);
+      return profileTask(tables, task.request, signal);
     case 'partitions':
-      return partitionsTask(task.request);
+      return partitionsTask(tables, task.request);
     case 'diff':
-      return diffTask(task.request, signal);
+      return diffTask(tables, task.request, signal);
     case 'changes':
-      return changesTask(task.request, signal);
+      return changesTask(tables, task.request, signal);
     case 'checkChanges':
-      return checkChangesTask(task.request);
+      return checkChangesTask(tables, task.request);
     case 'ledger':
-      return ledgerTask(task.request);
+      return ledgerTask(tables, task.request);
   }
 }
 
 export async function exportTask(
+  tables: TableCache,
   request: ExportRequest,
   signal: AbortSignal,
   onProgress: (progress: RawProgress) => void,
 ): Promise<ExportOutcome> {
-  const { source, sink } = request;
-  if (isChangeSource(source)) {
-    const started = performance.now();
-    const input = await openChangeSource(source, { signal, measure: true, openTable });
-    const { rows } = await writeToSink(input, { sink, signal, onProgress });
-    return exportOutcome(rows, (performance.now() - started) / 1000);
-  }
-  return runExport({ source, sink, signal, onProgress });
+  const rows = await openRows(request.source, { measure: true, openTable: tables.open });
+  return runExport(rows, request.sink, { signal, onProgress });
 }
 
 /** What a change source needs of the table, checked before its export is queued: nothing is read but the log. */
-export async function checkChangesTask(source: ChangeSourceSpec): Promise<null> {
-  await openChangeSource(source, { openTable });
+export async function checkChangesTask(tables: TableCache, source: ChangeSourceSpec): Promise<null> {
+  await openChangeSource(source, { openTable: tables.open });
   return null;
 }
 
 /** An exactly-once snapshot export's ledger row in its target (null when there is none): what its Retry resumes
  * after. */
-export async function ledgerTask(request: ExportRequest): Promise<StoredProgress | null> {
+export async function ledgerTask(tables: TableCache, request: ExportRequest): Promise<StoredProgress | null> {
   if (isChangeSource(request.source) || !isSqlSink(request.sink)) return null;
-  const source = await openSource(request.source, openTable);
+  const source = await openSource(request.source, tables.open);
   const { tableId, version } = sinkSnapshot(source);
   const key = jobKey({ tableId, version, fields: source.fields, spec: request.sink });
   return (await import('../sinks/ledger-read.js')).readLedger(request.sink, key);
 }
 
 /** Reads one row more than asked, only to tell whether the snapshot has more. */
-export async function previewTask(request: PreviewRequest, signal: AbortSignal): Promise<PreviewResult> {
+export async function previewTask(tables: TableCache, request: PreviewRequest, signal: AbortSignal): Promise<PreviewResult> {
   const { source, columns, batches, order } = await previewRows(request.source, {
     limit: request.limit,
     offset: request.offset,
     orderBy: request.orderBy,
     signal,
-    openTable,
+    openTable: tables.open,
   });
   const rows: JsonValue[][] = [];
   for await (const batch of batches) {
@@ -137,39 +135,35 @@ export async function previewTask(request: PreviewRequest, signal: AbortSignal):
   };
 }
 
-export async function planTask(request: ExportRequest): Promise<ExportPlan> {
-  if (isChangeSource(request.source)) {
-    const input = await openChangeSource(request.source, { openTable });
-    return isSqlSink(request.sink) ? planSqlExport(input.fields, request.sink) : filePlan(request.sink);
-  }
-  const source = await openSource(request.source, openTable);
+export async function planTask(tables: TableCache, request: ExportRequest): Promise<ExportPlan> {
+  const rows = await openRows(request.source, { openTable: tables.open });
   if (!isSqlSink(request.sink)) return filePlan(request.sink);
   if (request.sink.kind === 'sqlite') requireOutputFile(request.sink.path);
-  const plan = await planSqlExport(source.fields, request.sink);
-  return { ...plan, incompatibility: (await nullKeyProblem(source, request.sink)) ?? plan.incompatibility };
+  const plan = await planSqlExport(rows.fields, request.sink);
+  return { ...plan, incompatibility: (await rows.sinkProblem?.(request.sink)) ?? plan.incompatibility };
 }
 
-export async function openTableTask(ref: TableRef): Promise<TableInfo> {
-  const { table, snapshot } = await snapshotAt(ref);
+export async function openTableTask(tables: TableCache, ref: TableRef): Promise<TableInfo> {
+  const { table, snapshot } = await snapshotAt(tables, ref);
   return table.tableInfo(snapshot);
 }
 
-export async function historyTask(request: { path: string; limit?: number }): Promise<CommitSummary[]> {
-  return (await openTable(request.path)).history({ limit: request.limit });
+export async function historyTask(tables: TableCache, request: { path: string; limit?: number }): Promise<CommitSummary[]> {
+  return (await tables.open(request.path)).history({ limit: request.limit });
 }
 
-export async function resolveVersionTask(ref: TableRef): Promise<{ version: number; timestamp: number }> {
-  const { table, snapshot } = await snapshotAt(ref);
+export async function resolveVersionTask(tables: TableCache, ref: TableRef): Promise<{ version: number; timestamp: number }> {
+  const { table, snapshot } = await snapshotAt(tables, ref);
   return { version: snapshot.version, timestamp: await table.commitTime(snapshot.version) };
 }
 
 /** The newest version now in the log: a listing only, so polling it for new commits costs no replay. */
-export async function latestVersionTask(request: { path: string }): Promise<{ latest: number }> {
-  return { latest: (await (await openTable(request.path)).versionRange()).latest };
+export async function latestVersionTask(tables: TableCache, request: { path: string }): Promise<{ latest: number }> {
+  return { latest: (await (await tables.open(request.path)).versionRange()).latest };
 }
 
-async function snapshotAt(ref: TableRef) {
-  const table = await openTable(ref.path);
+async function snapshotAt(tables: TableCache, ref: TableRef) {
+  const table = await tables.open(ref.path);
   return { table, snapshot: await table.snapshot(timeTravel(ref)) };
 }
 
@@ -196,23 +190,23 @@ function filePlan(sink: Extract<SinkSpec, { path: string }>): ExportPlan {
   };
 }
 
-export async function profileTask(request: ProfileRequest, signal: AbortSignal): Promise<TableProfile> {
+export async function profileTask(tables: TableCache, request: ProfileRequest, signal: AbortSignal): Promise<TableProfile> {
   const source = await openSource(
     { tablePath: request.table.path, versionAsOf: request.table.versionAsOf, timestampAsOf: request.table.timestampAsOf },
-    openTable,
+    tables.open,
   );
   const { scanProfile, statisticsProfile } = await import('../delta/profile/column-profile.js');
-  if (request.exact) return scanProfile(source.snapshot.tableRoot, source.snapshot.version, signal);
+  if (request.exact) return scanProfile(source.table, source.snapshot.version, signal);
   return statisticsProfile(source.snapshot, await source.table.fileStats(source.snapshot));
 }
 
-export async function partitionsTask(ref: TableRef): Promise<PartitionSummary[]> {
-  const { table, snapshot } = await snapshotAt(ref);
+export async function partitionsTask(tables: TableCache, ref: TableRef): Promise<PartitionSummary[]> {
+  const { table, snapshot } = await snapshotAt(tables, ref);
   return partitionSummaries(snapshot, await table.fileStats(snapshot));
 }
 
-export async function diffTask(request: DiffRequest, signal: AbortSignal): Promise<DiffResult> {
-  const table = await openTable(request.path);
+export async function diffTask(tables: TableCache, request: DiffRequest, signal: AbortSignal): Promise<DiffResult> {
+  const table = await tables.open(request.path);
   const to = request.to ?? (await table.versionRange()).latest;
   const { checkPairKeys, diffSnapshots, pairedRows } = await import('../delta/change/snapshot-diff.js');
   const d = await diffSnapshots(table, request.from, to);
@@ -232,8 +226,8 @@ export async function diffTask(request: DiffRequest, signal: AbortSignal): Promi
   };
 }
 
-export async function changesTask(request: ChangeRowsRequest, signal: AbortSignal): Promise<ChangeRows> {
-  const table = await openTable(request.path);
+export async function changesTask(tables: TableCache, request: ChangeRowsRequest, signal: AbortSignal): Promise<ChangeRows> {
+  const table = await tables.open(request.path);
   const to = request.to ?? (await table.versionRange()).latest;
   const { changeFeed } = await import('../delta/change/change-feed.js');
   const feed = await changeFeed(table, request.from, to);

@@ -5,7 +5,7 @@
 import type { ChangeRowsRequest, DiffRequest, ExportRequest, PreviewRequest, ProfileRequest, TableRef } from '../../shared/api.js';
 import type { ChangeSourceSpec } from '../../shared/change-source.js';
 import type { ErrorValue } from '../../shared/errors.js';
-import type { RegisteredStoreOptions } from '../storage/store-options.js';
+import type { EngineSettings } from '../delta/engine/engine-context.js';
 import type { RawProgress } from './progress.js';
 
 export type WorkerTask =
@@ -23,14 +23,15 @@ export type WorkerTask =
   | { kind: 'checkChanges'; request: ChangeSourceSpec }
   | { kind: 'ledger'; request: ExportRequest };
 
-/** What a task worker is started with: the starting thread's cloud client settings (it makes clients of its own). */
+/** What a task worker is started with: the settings of the engine its tasks read through, as data (it makes the
+ * same engine, with clients of its own). */
 export interface WorkerStart {
-  storeOptions: RegisteredStoreOptions;
+  engine: EngineSettings;
 }
 
-/** storeOptions: the settings changed (a storage connection saved or deleted); tasks sent after it use them. */
+/** engine: the settings changed (a storage connection saved or deleted); tasks sent after it read through them. */
 export type ToWorker =
-  { type: 'run'; id: number; task: WorkerTask } | { type: 'cancel'; id: number } | { type: 'storeOptions'; list: RegisteredStoreOptions };
+  { type: 'run'; id: number; task: WorkerTask } | { type: 'cancel'; id: number } | { type: 'engine'; settings: EngineSettings };
 
 export type FromWorker =
   | { type: 'progress'; id: number; progress: RawProgress }

@@ -3,7 +3,8 @@
 // PROGRESS_INTERVAL_MS per task (plus the last), so a fast export does not flood the main thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { cancelledError, DeltaportError, toErrorValue } from '../../shared/errors.js';
-import { importStoreOptions } from '../storage/store-options.js';
+import { engineFrom } from '../delta/engine/engine-context.js';
+import { TableCache } from '../delta/table-cache.js';
 import type { RawProgress } from './progress.js';
 import { runTask } from './tasks.js';
 import type { FromWorker, ToWorker, WorkerStart, WorkerTask } from './worker-protocol.js';
@@ -14,11 +15,13 @@ const port = parentPort;
 if (!port) throw new Error('worker.ts must run in a worker thread');
 const post = (message: FromWorker) => port.postMessage(message);
 const running = new Map<number, AbortController>();
-importStoreOptions((workerData as WorkerStart).storeOptions);
+/** The tables this thread opened, through the engine its parent's settings make. New settings start a new cache:
+ * the tables opened after them read through them, as the app's tables do once a connection is edited. */
+let tables = new TableCache(engineFrom((workerData as WorkerStart).engine));
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'cancel') running.get(message.id)?.abort();
-  else if (message.type === 'storeOptions') importStoreOptions(message.list);
+  else if (message.type === 'engine') tables = new TableCache(engineFrom(message.settings));
   else void run(message.id, message.task);
 });
 
@@ -39,7 +42,7 @@ async function run(id: number, task: WorkerTask): Promise<void> {
     if (now - lastPost >= PROGRESS_INTERVAL_MS) flush(now);
   };
   try {
-    const value = await runTask(task, controller.signal, onProgress);
+    const value = await runTask(tables, task, controller.signal, onProgress);
     flush();
     post({ type: 'done', id, value });
   } catch (err) {

@@ -1,9 +1,9 @@
 // Picks the sink for a spec. Each sink is imported only when chosen, so that a CSV export or a preview never loads
-// pg or better-sqlite3 (and the CLI starts fast).
-import type { SinkSpec } from '../../shared/sink-spec.js';
+// pg or better-sqlite3 (and the CLI starts fast). The spec was checked where the export started (checked-sink.ts).
+import type { CheckedSink } from './checked-sink.js';
 import type { BatchSink } from './sink.js';
 
-export async function createSink(spec: SinkSpec): Promise<BatchSink> {
+export async function createSink(spec: CheckedSink): Promise<BatchSink> {
   switch (spec.kind) {
     case 'sqlite':
       return (await import('./sqlite-sink.js')).createSqliteSink(spec);

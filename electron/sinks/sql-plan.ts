@@ -25,7 +25,7 @@ export async function planSqlExport(fields: StructField[], spec: SqlSinkSpec): P
 }
 
 /** Throws VALIDATION with every problem of the spec against the exported columns. */
-export function checkSpec(spec: SqlSinkSpec, fields: StructField[]): void {
+function checkSpec(spec: SqlSinkSpec, fields: StructField[]): void {
   const problems = exportSinkProblems(
     spec,
     fields.map((f) => f.name),

@@ -1,12 +1,12 @@
-// A query's result as an export's input (export/run-export.ts), so that it goes to every sink a snapshot goes to. It
+// A query's result as an export's row source (export/row-source.ts), so that it goes to every sink a snapshot goes to. It
 // has no scan positions to resume from, so an exactly-once export of it is refused, and no files to count as progress.
 import { DeltaportError } from '../../shared/errors.js';
-import type { ExportInput } from '../export/run-export.js';
+import type { RowSource } from '../export/row-source.js';
 import type { SqlResult } from './sql-engine.js';
 
 export const SQL_NOT_EXACTLY_ONCE = 'a query result cannot be exported exactly once: it has no position to resume from';
 
-export function sqlExportInput(result: SqlResult): ExportInput {
+export function sqlExportInput(result: SqlResult): RowSource {
   // The sink's record of where rows came from names the first table the query read.
   const first = result.snapshots[0];
   return {

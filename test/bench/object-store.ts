@@ -6,6 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parquetMetadata } from 'hyparquet';
 import { previewTask } from '../../electron/jobs/tasks.js';
+import { engineFrom } from '../../electron/delta/engine/engine-context.js';
+import { TableCache } from '../../electron/delta/table-cache.js';
 import { DeltaTable } from '../../electron/delta/table.js';
 import { fetchCounts } from '../../electron/storage/fetch-counter.js';
 import { registerStoreOptions } from '../../electron/storage/store-options.js';
@@ -54,10 +56,11 @@ export async function objectStoreCase(wideRoot: string, longLogRoot: string, com
     secret_access_key: s3.secretAccessKey,
   };
   registerStoreOptions(`s3://${BUCKET}`, options);
+  const tables = new TableCache(engineFrom({ storeOptions: [{ prefix: `s3://${BUCKET}/`, options }] }));
 
   const before = fetchCounts();
   const started = performance.now();
-  const preview = await previewTask({ source: { tablePath: `s3://${BUCKET}/wide` }, limit: 100 }, new AbortController().signal);
+  const preview = await previewTask(tables, { source: { tablePath: `s3://${BUCKET}/wide` }, limit: 100 }, new AbortController().signal);
   const previewMs = performance.now() - started;
   if (preview.rows.length !== 100) throw new Error(`the S3 preview gave ${preview.rows.length} rows`);
   const afterPreview = fetchCounts();

@@ -16,6 +16,7 @@ import { LocalStorage } from '../../electron/storage/local-storage.js';
 import { TRANSACTION_BYTES } from '../../electron/sinks/postgres-sink.js';
 import { startTask } from '../../electron/jobs/task-worker.js';
 import { previewTask } from '../../electron/jobs/tasks.js';
+import { taskTables } from '../support/task-tables.js';
 import { createDatabase, startPostgres, type PgServer } from '../support/postgres.js';
 import { SEED, writeLongLog, writeWideTable, type WideTable } from './bench-tables.js';
 import { runCli, runPython, type ChildRun } from './child-run.js';
@@ -286,8 +287,9 @@ async function main(): Promise<void> {
     });
     const previewWarmMs = await measure('preview, warm, ms', async () => {
       const signal = new AbortController().signal;
-      await previewTask(previewRequest, signal);
-      return timed(async () => expectRows('the preview', (await previewTask(previewRequest, signal)).rows.length, PREVIEW_ROWS));
+      const tables = taskTables();
+      await previewTask(tables, previewRequest, signal);
+      return timed(async () => expectRows('the preview', (await previewTask(tables, previewRequest, signal)).rows.length, PREVIEW_ROWS));
     });
     const previewAppMs = await measure('preview through a worker (app path), ms', async () => {
       await startTask({ kind: 'preview', request: previewRequest }).result;

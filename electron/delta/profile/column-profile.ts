@@ -17,6 +17,7 @@ import type { FileStats, StatsTree } from '../filter/file-stats.js';
 import { parsePartitionValue } from '../scan/partition-values.js';
 import type { Snapshot } from '../snapshot.js';
 import { openSource } from '../source.js';
+import type { DeltaTable } from '../table.js';
 import { binning, type Binning } from './histogram.js';
 
 /** Distinct values are counted exactly up to this many per column. */
@@ -69,15 +70,21 @@ export function statisticsProfile(snapshot: Snapshot, stats: (FileStats | null)[
   return { version: snapshot.version, rowCount: rowCount(snapshot, stats), columns };
 }
 
-export async function scanProfile(tablePath: string, version: number, signal?: AbortSignal): Promise<TableProfile> {
-  const all = await openSource({ tablePath, versionAsOf: version });
+/** Reads every row of the table's version (through the table's engine). */
+export async function scanProfile(table: DeltaTable, version: number, signal?: AbortSignal): Promise<TableProfile> {
+  const tablePath = table.root;
+  const opened = async () => table;
+  const all = await openSource({ tablePath, versionAsOf: version }, opened);
   const fields = profiled(all.snapshot.schema.fields);
   // Every row is counted even when no column can be profiled: then the first column is read for its row count.
-  const source = await openSource({
-    tablePath,
-    versionAsOf: version,
-    columnNames: fields.length > 0 ? fields.map((f) => f.name) : all.columns.slice(0, 1),
-  });
+  const source = await openSource(
+    {
+      tablePath,
+      versionAsOf: version,
+      columnNames: fields.length > 0 ? fields.map((f) => f.name) : all.columns.slice(0, 1),
+    },
+    opened,
+  );
   const state = fields.map((f) => ({
     order: comparator(f.type, f.type),
     nulls: 0,
@@ -108,7 +115,7 @@ export async function scanProfile(tablePath: string, version: number, signal?: A
     });
   }
   const histograms = await histogramPass(
-    tablePath,
+    table,
     version,
     fields.map((f, k) => binning(f.type, state[k].min, state[k].max)),
     fields,
@@ -133,7 +140,7 @@ export async function scanProfile(tablePath: string, version: number, signal?: A
 
 /** The second pass: reads only the columns that have bins and counts their non-null values into them. */
 async function histogramPass(
-  tablePath: string,
+  table: DeltaTable,
   version: number,
   binnings: (Binning | null)[],
   fields: StructField[],
@@ -144,7 +151,10 @@ async function histogramPass(
     return bins ? [{ field, k, bins, counts: new Array<number>(bins.count).fill(0) }] : [];
   });
   if (binned.length === 0) return fields.map(() => null);
-  const source = await openSource({ tablePath, versionAsOf: version, columnNames: binned.map((b) => b.field.name) });
+  const source = await openSource(
+    { tablePath: table.root, versionAsOf: version, columnNames: binned.map((b) => b.field.name) },
+    async () => table,
+  );
   for await (const { batch } of source.batches({ signal })) {
     for (const { field, bins, counts } of binned) {
       const read = valueReader(batch.getChild(field.name)!.data[0]);

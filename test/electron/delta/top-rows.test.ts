@@ -7,6 +7,9 @@ import { tablePath } from '../../support/tables.js';
 import { cli } from '../cli/run-cli.js';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
 import { duck, sqlText } from '../../support/duckdb.js';
+import { taskTables } from '../../support/task-tables.js';
+
+const tables = taskTables();
 
 const keysOf = (text: string) => {
   const parsed = parseOrderBy(text);
@@ -16,6 +19,7 @@ const keysOf = (text: string) => {
 
 async function preview(table: string, orderBy: string, limit: number, filter?: string, columns?: string[]): Promise<PreviewResult> {
   return previewTask(
+    tables,
     { source: { tablePath: tablePath(table), filter, columnNames: columns }, limit, orderBy: keysOf(orderBy) },
     new AbortController().signal,
   );
@@ -58,8 +62,8 @@ describe('whole-snapshot order', () => {
     const filter = "state = 'Ohio' AND county = 'Adams'";
     const columns = ['date', 'cases'];
     const request = { source: { tablePath: tablePath('COVID-19_NYT'), filter, columnNames: columns }, orderBy: keysOf('cases desc, date') };
-    const first = await previewTask({ ...request, limit: 30 }, new AbortController().signal);
-    const second = await previewTask({ ...request, limit: 30, offset: 30 }, new AbortController().signal);
+    const first = await previewTask(tables, { ...request, limit: 30 }, new AbortController().signal);
+    const second = await previewTask(tables, { ...request, limit: 30, offset: 30 }, new AbortController().signal);
     expect(first.truncated && second.truncated).toBe(true);
     const where = `${filter} ORDER BY cases DESC NULLS LAST, date LIMIT 30 OFFSET 30`;
     expect(second.rows.map((r) => r.map(cell).join('|')).sort()).toEqual(

@@ -9,6 +9,9 @@ import { planTask } from '../../../electron/jobs/tasks.js';
 import { tablePath } from '../../support/tables.js';
 import { cli } from '../cli/run-cli.js';
 import { duck, sqlText } from '../../support/duckdb.js';
+import { taskTables } from '../../support/task-tables.js';
+
+const tables = taskTables();
 
 const COVID = tablePath('COVID-19_NYT');
 const out = mkdtempSync(path.join(tmpdir(), 'deltaport-null-keys-'));
@@ -41,11 +44,11 @@ describe('upsert keys that hold NULL', () => {
       execution: { batchSize: 5000, batchIntervalMs: 0, maxRetries: 3 },
       exactlyOnce: false,
     };
-    const plan = await planTask({ source: { tablePath: COVID }, sink });
+    const plan = await planTask(tables, { source: { tablePath: COVID }, sink });
     expect(plan.incompatibility).toBe(
       `upsert keys must not be NULL: "fips" is NULL in ${await nullFips()} rows; choose key columns without NULLs`,
     );
-    const fine = await planTask({ source: { tablePath: COVID }, sink: { ...sink, keyColumns: ['date', 'county', 'state'] } });
+    const fine = await planTask(tables, { source: { tablePath: COVID }, sink: { ...sink, keyColumns: ['date', 'county', 'state'] } });
     expect(fine.incompatibility).toBeNull();
   });
 });

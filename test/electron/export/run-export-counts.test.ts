@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DeltaportError } from '../../../shared/errors.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
-import { runExport } from '../../../electron/export/run-export.js';
+import { exportRequest } from '../../support/export-request.js';
 import { tablePath } from '../../support/tables.js';
 import { cli } from '../cli/run-cli.js';
 import { duck, sqlText } from '../../support/duckdb.js';
@@ -28,7 +28,7 @@ function count(file: string, table: string): number {
 /** Cancels an export once it has read `rows` rows; the error it ends with. */
 async function cancelAfter(sink: SinkSpec, rows: number): Promise<DeltaportError> {
   const stop = new AbortController();
-  const err = await runExport({
+  const err = await exportRequest({
     source: { tablePath: COVID },
     sink,
     signal: stop.signal,

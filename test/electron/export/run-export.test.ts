@@ -5,7 +5,8 @@ import { makeData, makeVector, TimestampMicrosecond, Int64, Utf8, vectorFromArra
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataFileSchema, dataTable } from '../../support/delta-writer/data-columns.js';
 import { DeltaTableWriter } from '../../support/delta-writer/table-writer.js';
-import { runExport, type ExportProgress } from '../../../electron/export/run-export.js';
+import type { ExportProgress } from '../../../electron/export/run-export.js';
+import { exportRequest } from '../../support/export-request.js';
 import type { StructType } from '../../../shared/delta-schema.js';
 import { tablePath } from '../../support/tables.js';
 import { liveRowCount } from '../../support/delta-oracle.js';
@@ -29,7 +30,7 @@ describe('parquet export', () => {
   it('keeps every value and type of a table with all kinds of columns', async () => {
     const target = path.join(out, 'all-types.parquet');
     const progress: ExportProgress[] = [];
-    const result = await runExport({
+    const result = await exportRequest({
       source: { tablePath: allTypes },
       sink: { kind: 'parquet', path: target },
       onProgress: (p) => progress.push(p),
@@ -68,7 +69,7 @@ describe('parquet export', () => {
   it('exports the chosen columns of a chosen version, in the chosen order', async () => {
     const target = path.join(out, 'v3.parquet');
     // Versions 1..12 each append one row (operationMetrics.numOutputRows = 1); version 3 has three.
-    const result = await runExport({
+    const result = await exportRequest({
       source: { tablePath: allTypes, versionAsOf: 3, columnNames: ['string', 'integer'] },
       sink: { kind: 'parquet', path: target },
     });
@@ -84,7 +85,7 @@ describe('parquet export', () => {
   it('writes a valid file with the schema for an empty snapshot', async () => {
     const target = path.join(out, 'empty.parquet');
     // delta-0.8-empty: version 1 removes both files of version 0.
-    const result = await runExport({ source: { tablePath: tablePath('delta-0.8-empty') }, sink: { kind: 'parquet', path: target } });
+    const result = await exportRequest({ source: { tablePath: tablePath('delta-0.8-empty') }, sink: { kind: 'parquet', path: target } });
     expect(result.rows).toBe(0);
     expect(await columnTypes(`read_parquet(${sqlText(target)})`)).toEqual({ column: 'BIGINT' });
     expect(await duck(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlText(target)})`)).toEqual([{ n: 0 }]);
@@ -93,7 +94,7 @@ describe('parquet export', () => {
   it('spreads many batches over row groups and keeps the row count', async () => {
     const table = tablePath('table_with_edge_timestamps');
     const target = path.join(out, 'edge.parquet');
-    await runExport({ source: { tablePath: table, options: { parquetBatchSize: 1 } }, sink: { kind: 'parquet', path: target } });
+    await exportRequest({ source: { tablePath: table, options: { parquetBatchSize: 1 } }, sink: { kind: 'parquet', path: target } });
     const cols = 'epoch_us(BIG_DATE) AS big, epoch_us(NORMAL_DATE) AS normal, SOME_VALUE';
     expect(await duck(`SELECT ${cols} FROM read_parquet(${sqlText(target)}) ORDER BY SOME_VALUE`)).toEqual(
       await duck(`SELECT ${cols} FROM read_parquet(${sqlText(`${table}/*.parquet`)}) ORDER BY SOME_VALUE`),
@@ -135,7 +136,7 @@ describe('exports of values that need care', () => {
 
   it('parquet keeps longs exact and timestamp vs timestamp_ntz apart', async () => {
     const target = path.join(out, 'careful.parquet');
-    await runExport({ source: { tablePath: table }, sink: { kind: 'parquet', path: target } });
+    await exportRequest({ source: { tablePath: table }, sink: { kind: 'parquet', path: target } });
     expect(await columnTypes(`read_parquet(${sqlText(target)})`)).toEqual({
       id: 'BIGINT',
       local: 'TIMESTAMP',
@@ -148,7 +149,7 @@ describe('exports of values that need care', () => {
 
   it('jsonl writes one object per row by the JsonValue rules', async () => {
     const target = path.join(out, 'careful.jsonl');
-    await runExport({ source: { tablePath: table }, sink: { kind: 'jsonl', path: target } });
+    await exportRequest({ source: { tablePath: table }, sink: { kind: 'jsonl', path: target } });
     const lines = readFileSync(target, 'utf8').split('\n');
     expect(lines.at(-1)).toBe('');
     expect(lines.slice(0, -1).map((l) => JSON.parse(l) as unknown)).toEqual([
@@ -161,7 +162,7 @@ describe('exports of values that need care', () => {
 
   it('csv quotes by RFC 4180 and reads back through DuckDB with nulls and empty strings apart', async () => {
     const target = path.join(out, 'careful.csv');
-    await runExport({ source: { tablePath: table }, sink: { kind: 'csv', path: target } });
+    await exportRequest({ source: { tablePath: table }, sink: { kind: 'csv', path: target } });
     const text = readFileSync(target, 'utf8');
     expect(text.split('\n')[0]).toBe('id,local,utc,note');
     expect(text).toContain(',"a,b"\n');
@@ -179,7 +180,7 @@ describe('csv and jsonl of a real table', () => {
   it('csv matches the data files row for row', async () => {
     const table = tablePath('table_with_edge_timestamps');
     const target = path.join(out, 'edge.csv');
-    const result = await runExport({ source: { tablePath: table }, sink: { kind: 'csv', path: target } });
+    const result = await exportRequest({ source: { tablePath: table }, sink: { kind: 'csv', path: target } });
     expect(result.rows).toBe(await liveRowCount(table));
     const cols = 'epoch_us(BIG_DATE) AS big, epoch_us(NORMAL_DATE) AS normal, SOME_VALUE';
     expect(
@@ -192,7 +193,7 @@ describe('csv and jsonl of a real table', () => {
 
   it('jsonl writes nested values as JSON, decimals exact, binary base64', async () => {
     const target = path.join(out, 'all-types.jsonl');
-    await runExport({ source: { tablePath: allTypes }, sink: { kind: 'jsonl', path: target } });
+    await exportRequest({ source: { tablePath: allTypes }, sink: { kind: 'jsonl', path: target } });
     const rows = readFileSync(target, 'utf8')
       .trim()
       .split('\n')
@@ -225,7 +226,7 @@ describe('a failed or cancelled export leaves nothing behind', () => {
     const target = path.join(dir, `out.${kind}`);
     const controller = new AbortController();
     const err = await failure(
-      runExport({
+      exportRequest({
         source: { tablePath: allTypes, options: { parquetBatchSize: 1 } },
         sink: { kind, path: target },
         signal: controller.signal,
@@ -246,7 +247,7 @@ describe('a failed or cancelled export leaves nothing behind', () => {
       .sort();
     rmSync(path.join(table, files[files.length - 1]));
     const target = path.join(dir, `out.${kind}`);
-    const err = await failure(runExport({ source: { tablePath: table }, sink: { kind, path: target } }));
+    const err = await failure(exportRequest({ source: { tablePath: table }, sink: { kind, path: target } }));
     expect(err.code).toBe('MISSING_FILE');
     expect(readdirSync(dir)).toEqual(['table']);
   });
@@ -257,7 +258,7 @@ describe('a failed or cancelled export leaves nothing behind', () => {
     writeFileSync(target, 'old contents\n');
     const controller = new AbortController();
     await failure(
-      runExport({
+      exportRequest({
         source: { tablePath: allTypes, options: { parquetBatchSize: 1 } },
         sink: { kind: 'csv', path: target, overwrite: true },
         signal: controller.signal,
@@ -272,12 +273,12 @@ describe('a failed or cancelled export leaves nothing behind', () => {
     const dir = mkdtempSync(path.join(out, `exists-${kind}-`));
     const target = path.join(dir, `out.${kind}`);
     writeFileSync(target, 'old contents\n');
-    const err = await failure(runExport({ source: { tablePath: allTypes }, sink: { kind, path: target } }));
+    const err = await failure(exportRequest({ source: { tablePath: allTypes }, sink: { kind, path: target } }));
     expect(err.code).toBe('TARGET_EXISTS');
     expect(err.message).toBe(`the output file ${target} already exists`);
     expect(readdirSync(dir)).toEqual([`out.${kind}`]);
     expect(readFileSync(target, 'utf8')).toBe('old contents\n');
-    const replaced = await runExport({ source: { tablePath: allTypes }, sink: { kind, path: target, overwrite: true } });
+    const replaced = await exportRequest({ source: { tablePath: allTypes }, sink: { kind, path: target, overwrite: true } });
     expect(replaced.rows).toBe(await liveRowCount(allTypes));
     expect(readFileSync(target).subarray(0, 12).toString()).not.toBe('old contents');
   });
@@ -285,20 +286,24 @@ describe('a failed or cancelled export leaves nothing behind', () => {
   it('writes nothing for bad input', async () => {
     const dir = mkdtempSync(path.join(out, 'bad-'));
     const badColumn = await failure(
-      runExport({ source: { tablePath: allTypes, columnNames: ['nope'] }, sink: { kind: 'csv', path: path.join(dir, 'x.csv') } }),
+      exportRequest({ source: { tablePath: allTypes, columnNames: ['nope'] }, sink: { kind: 'csv', path: path.join(dir, 'x.csv') } }),
     );
     expect(badColumn.code).toBe('VALIDATION');
-    const badSink = await failure(runExport({ source: { tablePath: allTypes }, sink: { kind: 'csv', path: ' ' } }));
+    const badSink = await failure(exportRequest({ source: { tablePath: allTypes }, sink: { kind: 'csv', path: ' ' } }));
     expect(badSink.message).toBe('choose the output file to write');
     const noFolder = await failure(
-      runExport({ source: { tablePath: allTypes }, sink: { kind: 'jsonl', path: path.join(dir, 'no', 'x.jsonl') } }),
+      exportRequest({ source: { tablePath: allTypes }, sink: { kind: 'jsonl', path: path.join(dir, 'no', 'x.jsonl') } }),
     );
     expect(noFolder.code).toBe('SINK_WRITE');
     expect(noFolder.message).toBe(`the output folder does not exist: ${path.join(dir, 'no')}`);
     const cancelledFirst = new AbortController();
     cancelledFirst.abort();
     const early = await failure(
-      runExport({ source: { tablePath: allTypes }, sink: { kind: 'csv', path: path.join(dir, 'x.csv') }, signal: cancelledFirst.signal }),
+      exportRequest({
+        source: { tablePath: allTypes },
+        sink: { kind: 'csv', path: path.join(dir, 'x.csv') },
+        signal: cancelledFirst.signal,
+      }),
     );
     expect(early.code).toBe('CANCELLED');
     expect(readdirSync(dir)).toEqual([]);
@@ -318,14 +323,14 @@ describe('what a SQL export reports committed', () => {
     };
     const rows = await liveRowCount(allTypes);
     const seen: ExportProgress[] = [];
-    await runExport({ source: { tablePath: allTypes }, sink, onProgress: (p) => seen.push(p) });
+    await exportRequest({ source: { tablePath: allTypes }, sink, onProgress: (p) => seen.push(p) });
     expect(seen.at(-1)).toMatchObject({ rows, committedRows: rows });
     expect(seen.every((p) => p.resumedFromRow === undefined)).toBe(true);
     // Committed never runs ahead of what was handed to the sink.
     expect(seen.every((p) => (p.committedRows ?? 0) <= p.rows)).toBe(true);
 
     const again: ExportProgress[] = [];
-    await runExport({ source: { tablePath: allTypes }, sink, onProgress: (p) => again.push(p) });
+    await exportRequest({ source: { tablePath: allTypes }, sink, onProgress: (p) => again.push(p) });
     expect(again.at(-1)).toMatchObject({ rows: 0, committedRows: rows, resumedFromRow: rows });
   });
 });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SinkSpec, SqlSinkSpec, WriteMode } from '../../../shared/sink-spec.js';
 import { DEFAULT_EXECUTION } from '../../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../../shared/source-spec.js';
-import { runExport } from '../../../electron/export/run-export.js';
+import { exportRequest } from '../../support/export-request.js';
 import { sparkJobFor } from '../../../electron/handoff/emit-spark-job.js';
 import { SPARK_PACKAGES } from '../../../electron/handoff/spark-job.js';
 import { quoteIdent } from '../../../electron/sinks/sql-identifiers.js';
@@ -171,7 +171,7 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
     if (c.sink !== 'postgres' && c.sink !== 'sqlite') return;
     for (const side of ['dp', 'sp'] as const) {
       const sink = sinkFor(c, side, c.mode === 'upsert' ? 'upsert' : 'append');
-      await runExport({ source: sourceFor(c), sink });
+      await exportRequest({ source: sourceFor(c), sink });
       if (!c.keys) continue;
       const t = quoteIdent((sink as SqlSinkSpec).table);
       const k = quoteIdent(c.keys[0]);
@@ -189,12 +189,12 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
     dir = mkdtempSync(path.join(os.tmpdir(), 'deltaport-spark-'));
     sqliteFile = path.join(dir, 'target.sqlite');
     const jobs: string[] = [];
-    await runExport({ source: sourceFor(SUBMITTED), sink: sinkFor(SUBMITTED, 'dp') });
+    await exportRequest({ source: sourceFor(SUBMITTED), sink: sinkFor(SUBMITTED, 'dp') });
     await seed(PLAIN);
-    await runExport({ source: sourceFor(PLAIN), sink: sinkFor(PLAIN, 'dp') });
+    await exportRequest({ source: sourceFor(PLAIN), sink: sinkFor(PLAIN, 'dp') });
     for (const [i, c] of CASES.entries()) {
       await seed(c);
-      await runExport({ source: sourceFor(c), sink: sinkFor(c, 'dp') });
+      await exportRequest({ source: sourceFor(c), sink: sinkFor(c, 'dp') });
       const script = await sparkJobFor(sourceFor(c), sinkFor(c, 'sp'));
       const file = path.join(dir, `job-${i}.py`);
       writeFileSync(file, script);
@@ -284,7 +284,7 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
       execution: DEFAULT_EXECUTION,
       exactlyOnce: true,
     };
-    await runExport({ source: { tablePath: tablePath(WITH_DV) }, sink: once });
+    await exportRequest({ source: { tablePath: tablePath(WITH_DV) }, sink: once });
     expect(await count()).toBe(8);
   });
 

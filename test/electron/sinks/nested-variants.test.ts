@@ -13,6 +13,9 @@ import { duck, sqlText } from '../../support/duckdb.js';
 import { cli } from '../cli/run-cli.js';
 import { tablePath } from '../../support/tables.js';
 import { useTestDatabase } from '../../support/test-database.js';
+import { taskTables } from '../../support/task-tables.js';
+
+const tables = taskTables();
 
 const NESTED = [
   'v',
@@ -97,7 +100,7 @@ describe('nested variants', () => {
   });
 
   it("are JSON values in the grid's rows", async () => {
-    const preview = await previewTask({ source: { tablePath: TABLE }, limit: 1000 }, new AbortController().signal);
+    const preview = await previewTask(tables, { source: { tablePath: TABLE }, limit: 1000 }, new AbortController().signal);
     expect(ours(gridRows(preview))).toEqual(await expectedRows(TABLE));
   });
 
@@ -110,6 +113,7 @@ describe('nested variants', () => {
 
   it('read the same from the shredded table (spark-shredded-variant-preview-delta)', async () => {
     const shredded = await previewTask(
+      tables,
       { source: { tablePath: tablePath('spark-shredded-variant-preview-delta') }, limit: 1000 },
       new AbortController().signal,
     );

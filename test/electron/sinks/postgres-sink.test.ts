@@ -6,7 +6,7 @@ import { createPostgresSink } from '../../../electron/sinks/postgres-sink.js';
 import { planSqlExport } from '../../../electron/sinks/sql-plan.js';
 import type { StructField } from '../../../shared/delta-schema.js';
 import { useTestDatabase } from '../../support/test-database.js';
-import { drive, NUMBERED_FIELDS, numberedTable, pgSpec, snapshotOf, streamOf } from './sink-harness.js';
+import { drive, driveChecked, NUMBERED_FIELDS, numberedTable, pgSpec, snapshotOf, streamOf } from './sink-harness.js';
 import { failure } from '../../support/failure.js';
 
 const db = useTestDatabase('pg_sink');
@@ -105,8 +105,9 @@ describe('postgres sink: modes', () => {
       Array.from({ length: 10 }, (_, id) => ({ id, balance: id >= 3 && id < 8 ? `row ${id}:row ${id}` : 'none' })),
     );
     const err = await failure(
-      drive(
-        createPostgresSink(pgSpec({ url: db.url }, { table: 'accounts', mode: 'sql', sql: 'DELETE FROM accounts WHERE id = :ident' })),
+      driveChecked(
+        pgSpec({ url: db.url }, { table: 'accounts', mode: 'sql', sql: 'DELETE FROM accounts WHERE id = :ident' }),
+        createPostgresSink,
         streamOf(numberedTable(5), NUMBERED_FIELDS, 5),
       ),
     );
@@ -166,7 +167,9 @@ describe('postgres sink: plan and incompatible targets', () => {
     const fitting = 'c'.repeat(63);
     const fields = [NUMBERED_FIELDS[0], { name: long, type: 'string' as const, nullable: true }];
     const table = new Table({ id: makeVector(new BigInt64Array([1n])), [long]: vectorFromArray(['x'], new Utf8()) });
-    const err = await failure(drive(createPostgresSink(pgSpec({ url: db.url }, { table: 'long_names' })), streamOf(table, fields, 1)));
+    const err = await failure(
+      driveChecked(pgSpec({ url: db.url }, { table: 'long_names' }), createPostgresSink, streamOf(table, fields, 1)),
+    );
     expect(err).toMatchObject({ code: 'VALIDATION', message: `column name "${long}" is longer than PostgreSQL's 63 bytes` });
     expect(await rows(`SELECT to_regclass('long_names') AS t`)).toEqual([{ t: null }]);
     await expect(planSqlExport(fields, pgSpec({ url: db.url }, { table: 'long_names' }))).rejects.toMatchObject({ code: 'VALIDATION' });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runExport } from '../../../electron/export/run-export.js';
+import { exportRequest } from '../../support/export-request.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { useTestDatabase } from '../../support/test-database.js';
 import { tablePath } from '../../support/tables.js';
@@ -55,13 +55,13 @@ describe('real tables into SQL', () => {
   it("table_with_column_mapping and delta-2.2.0-partitioned-types land with the log's record counts", async () => {
     for (const name of ['table_with_column_mapping', 'delta-2.2.0-partitioned-types']) {
       const file = path.join(dir, `${name}.sqlite`);
-      const result = await runExport({ source: { tablePath: tablePath(name) }, sink: sqliteSpec(file, { table: name }) });
+      const result = await exportRequest({ source: { tablePath: tablePath(name) }, sink: sqliteSpec(file, { table: name }) });
       const expected = await liveRowCount(tablePath(name));
       expect(result.rows).toBe(expected);
       const db = new Database(file, { readonly: true });
       expect(db.prepare(`SELECT count(*) AS n FROM "${name}"`).get()).toEqual({ n: expected });
       db.close();
-      await runExport({ source: { tablePath: tablePath(name) }, sink: pgSpec({ url: target.url }, { table: name }) });
+      await exportRequest({ source: { tablePath: tablePath(name) }, sink: pgSpec({ url: target.url }, { table: name }) });
       expect((await target.client.query(`SELECT count(*)::int AS n FROM "${name}"`)).rows[0].n).toBe(expected);
     }
     const { rows } = await target.client.query(
@@ -73,7 +73,7 @@ describe('real tables into SQL', () => {
   it('a default PostgreSQL export commits whole batches of 5,000 rows, several to a transaction, every row once', async () => {
     const oracle = await covidOracle();
     const batches = Math.ceil(oracle.n / 5000);
-    const result = await runExport({ source: { tablePath: COVID }, sink: pgSpec({ url: target.url }, { table: 'covid_default' }) });
+    const result = await exportRequest({ source: { tablePath: COVID }, sink: pgSpec({ url: target.url }, { table: 'covid_default' }) });
     expect(result.rows).toBe(oracle.n);
     expect(await pgCensus('covid_default')).toEqual(oracle);
     // The rows of one transaction share its id (xmin); sorted by it, the transactions are in the export's order.
@@ -104,11 +104,11 @@ describe('real tables into SQL', () => {
       const partial = await census();
       expect(partial.n).toBeGreaterThan(0);
       expect(partial.n).toBeLessThan(oracle.n);
-      const resumed = await runExport(request);
+      const resumed = await exportRequest(request);
       expect(resumed.rows).toBeLessThan(oracle.n);
       expect(await census()).toEqual(oracle);
       // The finished job run again changes nothing.
-      await runExport(request);
+      await exportRequest(request);
       expect(await census()).toEqual(oracle);
     }
   });

@@ -4,6 +4,7 @@ import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
 import type { ExecutionOptions, PostgresConnection, SinkSpec, SqlTargetOptions } from '../../../shared/sink-spec.js';
 import type { ScanBatch, ScanPosition } from '../../../electron/delta/scan/scan-types.js';
+import { checkSink } from '../../../electron/sinks/checked-sink.js';
 import type { BatchSink } from '../../../electron/sinks/sink.js';
 
 export interface TestStream {
@@ -49,6 +50,16 @@ export interface DriveOptions {
   snapshot?: ReturnType<typeof snapshotOf>;
   /** Called after each batch is written (for fault injection); its index in the stream. */
   afterBatch?: (index: number) => Promise<void> | void;
+}
+
+/** As an export does: the spec checked against the stream's columns (export/run-export.ts), then the sink made of it
+ * and driven; bad input is refused before the sink exists. */
+export async function driveChecked<S extends SinkSpec>(spec: S, make: (spec: S) => BatchSink, stream: TestStream): Promise<number> {
+  await checkSink(
+    spec,
+    stream.fields.map((f) => f.name),
+  );
+  return drive(make(spec), stream);
 }
 
 /** open, write every batch after the resume position, close; abort on failure. Returns the batches written. */

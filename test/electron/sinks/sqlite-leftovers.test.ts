@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runExport } from '../../../electron/export/run-export.js';
+import { exportRequest } from '../../support/export-request.js';
 import { testConnection } from '../../../electron/sinks/connection-test.js';
 import { planSqlExport } from '../../../electron/sinks/sql-plan.js';
 import { createSqliteSink } from '../../../electron/sinks/sqlite-sink.js';
@@ -114,9 +114,9 @@ describe('no -wal or -shm beside a SQLite target', () => {
       if (rerunFails) {
         // Another job into the same table, refused at open: the table has no unique index for the key.
         const upsert = { ...request, sink: { ...sink, mode: 'upsert' as const, keyColumns: ['date'] } };
-        expect((await failure(runExport(upsert))).code).toBe('SINK_INCOMPATIBLE');
+        expect((await failure(exportRequest(upsert))).code).toBe('SINK_INCOMPATIBLE');
       } else {
-        await runExport(request);
+        await exportRequest(request);
       }
       expect(await settledFolderOf(file)).toEqual(['target.db']);
       expect(imagesOf(killed)).toEqual([]);

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { testConnection } from '../../../electron/sinks/connection-test.js';
 import { createSqliteSink } from '../../../electron/sinks/sqlite-sink.js';
 import { planSqlExport } from '../../../electron/sinks/sql-plan.js';
-import { drive, NUMBERED_FIELDS, numberedTable, snapshotOf, sqliteSpec, streamOf } from './sink-harness.js';
+import { drive, driveChecked, NUMBERED_FIELDS, numberedTable, snapshotOf, sqliteSpec, streamOf } from './sink-harness.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'deltaport-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -120,7 +120,11 @@ describe('sqlite sink: refusals and failures', () => {
   it('bad input writes nothing: no file is created for an invalid spec', async () => {
     const file = freshFile();
     await expect(
-      drive(createSqliteSink(sqliteSpec(file, { mode: 'upsert', keyColumns: ['nope'] })), streamOf(numberedTable(3), NUMBERED_FIELDS, 3)),
+      driveChecked(
+        sqliteSpec(file, { mode: 'upsert', keyColumns: ['nope'] }),
+        createSqliteSink,
+        streamOf(numberedTable(3), NUMBERED_FIELDS, 3),
+      ),
     ).rejects.toMatchObject({
       code: 'VALIDATION',
       message: 'key column "nope" is not among the exported columns',

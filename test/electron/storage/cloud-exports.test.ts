@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EXECUTION } from '../../../shared/sink-spec.js';
-import { runExport } from '../../../electron/export/run-export.js';
+import { exportRequest } from '../../support/export-request.js';
 import { registerStoreOptions } from '../../../electron/storage/store-options.js';
 import { failure } from '../../support/failure.js';
 import { bucketUrl, serverOptions, type S3Store } from '../../support/object-stores.js';
@@ -40,7 +40,7 @@ for (const server of SERVERS) {
 
     it('writes a Parquet file whose rows are the table’s, as DuckDB reads them from the local copy', async (ctx) => {
       suite.skipIfUnavailable(ctx);
-      const result = await runExport({
+      const result = await exportRequest({
         source: { tablePath: TABLE, columnNames: COLUMNS },
         sink: { kind: 'parquet', path: target('covid/all.parquet') },
       });
@@ -56,7 +56,7 @@ for (const server of SERVERS) {
       suite.skipIfUnavailable(ctx);
       const controller = new AbortController();
       const err = await failure(
-        runExport({
+        exportRequest({
           source: { tablePath: TABLE },
           sink: { kind: 'csv', path: target('covid/cancelled.csv') },
           signal: controller.signal,
@@ -74,11 +74,11 @@ for (const server of SERVERS) {
       await suite.store.putObject(BUCKET, 'covid/existing.jsonl', new TextEncoder().encode('old\n'));
       const sink = { kind: 'jsonl' as const, path: target('covid/existing.jsonl') };
       const source = { tablePath: TABLE, columnNames: ['county'], versionAsOf: 0 };
-      const refused = await failure(runExport({ source, sink }));
+      const refused = await failure(exportRequest({ source, sink }));
       expect(refused.code).toBe('TARGET_EXISTS');
       expect(refused.message).toBe(`the output file ${target('covid/existing.jsonl')} already exists`);
       expect(new TextDecoder().decode((await suite.store.getObject(BUCKET, 'covid/existing.jsonl'))!)).toBe('old\n');
-      const result = await runExport({ source, sink: { ...sink, overwrite: true } });
+      const result = await exportRequest({ source, sink: { ...sink, overwrite: true } });
       const lines = new TextDecoder()
         .decode((await suite.store.getObject(BUCKET, 'covid/existing.jsonl'))!)
         .trimEnd()
@@ -97,7 +97,7 @@ for (const server of SERVERS) {
         execution: DEFAULT_EXECUTION,
         exactlyOnce: false,
       };
-      const err = await failure(runExport({ source: { tablePath: TABLE }, sink }));
+      const err = await failure(exportRequest({ source: { tablePath: TABLE }, sink }));
       expect(err.message).toBe(`a SQLite database is a local file, not ${target('db.sqlite')}: export to a local path`);
     });
   });

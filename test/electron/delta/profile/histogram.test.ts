@@ -11,13 +11,16 @@ import { tablePath } from '../../../support/tables.js';
 import { cli } from '../../cli/run-cli.js';
 import { expectedHistogram, liveRows } from '../histogram-oracle.js';
 import { scratchFolders } from '../log-files.js';
+import { taskTables } from '../../../support/task-tables.js';
+
+const tables = taskTables();
 
 const signal = new AbortController().signal;
 const scratch = scratchFolders('histogram');
 afterAll(() => scratch.removeAll());
 
 async function exact(root: string): Promise<TableProfile> {
-  return profileTask({ table: { path: root }, exact: true }, signal);
+  return profileTask(tables, { table: { path: root }, exact: true }, signal);
 }
 
 function column(profile: TableProfile, name: string): ColumnProfile {

@@ -9,6 +9,9 @@ import { tablePath } from '../../../support/tables.js';
 import { cli } from '../../cli/run-cli.js';
 import { oracleRecordCount, oracleSnapshot } from '../../../support/delta-oracle.js';
 import { duckCells, fileSelect } from '../../../support/delta-oracle-rows.js';
+import { taskTables } from '../../../support/task-tables.js';
+
+const tables = taskTables();
 
 const signal = new AbortController().signal;
 
@@ -22,8 +25,8 @@ async function duckProfile(table: string, column: string) {
 
 describe('column profile', () => {
   it('from statistics and by exact scan equals DuckDB on COVID-19_NYT', async () => {
-    const stats = await profileTask({ table: { path: tablePath('COVID-19_NYT') } }, signal);
-    const exact = await profileTask({ table: { path: tablePath('COVID-19_NYT') }, exact: true }, signal);
+    const stats = await profileTask(tables, { table: { path: tablePath('COVID-19_NYT') } }, signal);
+    const exact = await profileTask(tables, { table: { path: tablePath('COVID-19_NYT') }, exact: true }, signal);
     expect(stats.rowCount).toBe(oracleRecordCount(await oracleSnapshot(tablePath('COVID-19_NYT'), 0)));
     expect(exact.rowCount).toBe(stats.rowCount);
     for (const column of ['cases', 'deaths', 'fips', 'state']) {
@@ -42,10 +45,10 @@ describe('column profile', () => {
   }, 120_000);
 
   it('counts rows less deleted rows and leaves null counts unknown under deletion vectors', async () => {
-    const profile: TableProfile = await profileTask({ table: { path: tablePath('table-with-dv-small') } }, signal);
+    const profile: TableProfile = await profileTask(tables, { table: { path: tablePath('table-with-dv-small') } }, signal);
     expect(profile.rowCount).toBe(8);
     expect(profile.columns[0].nullCount).toBeNull();
-    const exact = await profileTask({ table: { path: tablePath('table-with-dv-small') }, exact: true }, signal);
+    const exact = await profileTask(tables, { table: { path: tablePath('table-with-dv-small') }, exact: true }, signal);
     expect([exact.rowCount, exact.columns[0].min, exact.columns[0].max]).toEqual([8, '1', '8']);
   });
 
@@ -85,13 +88,13 @@ describe('partitions', () => {
 
 describe('diff and changes through the API tasks', () => {
   it('answers rows as JSON with the change columns', async () => {
-    const diff: DiffResult = await diffTask({ path: tablePath('cdf-table-with-cdc-and-dvs'), from: 4, to: 5, limit: 10 }, signal);
+    const diff: DiffResult = await diffTask(tables, { path: tablePath('cdf-table-with-cdc-and-dvs'), from: 4, to: 5, limit: 10 }, signal);
     expect(diff.filesWithNewDeletions).toHaveLength(1);
     // v5 is a DELETE by deletion vector without change files: the feed reads the one file it re-adds.
     expect(diff.rowsFrom).toEqual({ source: 'change-feed', files: 1 });
     expect(diff.columns.map((c) => c.name)).toEqual(['id', 'comment', '_change']);
     expect(diff.rows.map((r) => r[2])).toEqual(['removed', 'removed']);
-    const changes: ChangeRows = await changesTask({ path: tablePath('cdf-table'), from: 0, limit: 5 }, signal);
+    const changes: ChangeRows = await changesTask(tables, { path: tablePath('cdf-table'), from: 0, limit: 5 }, signal);
     expect([changes.rows.length, changes.truncated, changes.to]).toEqual([5, true, 3]);
     expect(changes.columns.map((c) => c.name).slice(-3)).toEqual(['_change_type', '_commit_version', '_commit_timestamp']);
   });
