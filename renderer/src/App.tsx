@@ -18,6 +18,7 @@ import { RowsSourceBar, type RowsToExport } from './components/RowsExport.js';
 import { ProfilePanel } from './components/ProfilePanel.js';
 import { SinkPanel } from './components/SinkPanel.js';
 import { SnapshotBar } from './components/SnapshotBar.js';
+import { SqlPanel } from './components/SqlPanel.js';
 import { StorageConnectionsDialog } from './components/StorageConnectionsDialog.js';
 import { TableBar } from './components/TableBar.js';
 import { Tabs } from './components/Tabs.js';
@@ -36,7 +37,7 @@ function carriesLocation(event: DragEvent): boolean {
   return types.includes('Files') || types.includes('text/uri-list');
 }
 
-type TabKey = 'data' | 'overview' | 'profile' | 'partitions' | 'history' | 'export';
+type TabKey = 'data' | 'sql' | 'overview' | 'profile' | 'partitions' | 'history' | 'export';
 
 // In a browser the host's pickers always answer null, so the buttons would do nothing there.
 const nativeDialogs = window.deltaport !== undefined;
@@ -226,6 +227,11 @@ export function App() {
                       <PreviewPanel key={path} source={source} blocked={blocked} wantedVersion={table.wantedVersion} preview={preview} />
                     </div>
                   ),
+                },
+                {
+                  key: 'sql',
+                  label: 'SQL',
+                  content: <SqlPanel key={path} path={path} version={info.version} fields={info.schema.fields} />,
                 },
                 { key: 'overview', label: 'Overview', content: <OverviewPanel info={info} /> },
                 {
