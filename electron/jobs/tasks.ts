@@ -18,7 +18,7 @@ import type {
   TableRef,
 } from '../../shared/api.js';
 import { exportOutcome } from '../../shared/api.js';
-import { isChangeSource, type ChangeSourceSpec } from '../../shared/change-source.js';
+import { isChangeSource, isSqlSource, type RowsSourceSpec, type SqlSourceSpec } from '../../shared/change-source.js';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
@@ -35,6 +35,7 @@ import { runExport, sinkSnapshot, writeToSink } from '../export/run-export.js';
 import { openChangeSource } from '../export/change-source.js';
 import { jobKey, type StoredProgress } from '../sinks/exactly-once.js';
 import { planSqlExport } from '../sinks/sql-plan.js';
+import { withSqlSource } from '../sql/sql-export.js';
 import { jsonReader } from '../values/json-value.js';
 import type { RawProgress } from './progress.js';
 import type { WorkerTask } from './worker-protocol.js';
@@ -82,17 +83,25 @@ export async function exportTask(
   const { source, sink } = request;
   if (isChangeSource(source)) {
     const started = performance.now();
-    const input = await openChangeSource(source, { signal, measure: true, openTable });
-    const { rows } = await writeToSink(input, { sink, signal, onProgress });
-    return exportOutcome(rows, (performance.now() - started) / 1000);
+    const written = isSqlSource(source)
+      ? await withSqlSource(source, signal, (input) => writeToSink(input, { sink, signal, onProgress }))
+      : await writeToSink(await openChangeSource(source, { signal, measure: true, openTable }), { sink, signal, onProgress });
+    return exportOutcome(written.rows, (performance.now() - started) / 1000);
   }
   return runExport({ source, sink, signal, onProgress });
 }
 
-/** What a change source needs of the table, checked before its export is queued: nothing is read but the log. */
-export async function checkChangesTask(source: ChangeSourceSpec): Promise<null> {
-  await openChangeSource(source, { openTable });
+/** What a change source needs of the table, checked before its export is queued: nothing is read but the log. A
+ * query is run, so that a query that fails says so before it becomes a job. */
+export async function checkChangesTask(source: RowsSourceSpec): Promise<null> {
+  if (isSqlSource(source)) await withSqlSource(source, undefined, async () => null);
+  else await openChangeSource(source, { openTable });
   return null;
+}
+
+/** A query's result has its columns only once the query ran. */
+async function sqlSourceFields(source: SqlSourceSpec): Promise<StructField[]> {
+  return withSqlSource(source, undefined, async (input) => input.fields);
 }
 
 /** An exactly-once snapshot export's ledger row in its target (null when there is none): what its Retry resumes
@@ -136,8 +145,11 @@ export async function previewTask(request: PreviewRequest, signal: AbortSignal):
 
 export async function planTask(request: ExportRequest): Promise<ExportPlan> {
   if (isChangeSource(request.source)) {
-    const input = await openChangeSource(request.source, { openTable });
-    return isSqlSink(request.sink) ? planSqlExport(input.fields, request.sink) : filePlan(request.sink);
+    if (!isSqlSink(request.sink)) return filePlan(request.sink);
+    const fields = isSqlSource(request.source)
+      ? await sqlSourceFields(request.source)
+      : (await openChangeSource(request.source, { openTable })).fields;
+    return planSqlExport(fields, request.sink);
   }
   const source = await openSource(request.source, openTable);
   if (!isSqlSink(request.sink)) return filePlan(request.sink);

@@ -56,7 +56,7 @@ export function App() {
   useEndNotifications(jobs);
   const [filterText, setFilterText] = useState('');
   const [orderText, setOrderText] = useState('');
-  // A diff's or a change feed's rows sent to the Export tab, which then exports them instead of the snapshot.
+  // A diff's, a change feed's or a query's rows sent to the Export tab, which then exports them instead of the snapshot.
   const [rowsToExport, setRowsToExport] = useState<RowsToExport | null>(null);
   const dragDepth = useRef(0);
 
@@ -231,7 +231,7 @@ export function App() {
                 {
                   key: 'sql',
                   label: 'SQL',
-                  content: <SqlPanel key={path} path={path} version={info.version} fields={info.schema.fields} />,
+                  content: <SqlPanel key={path} path={path} version={info.version} fields={info.schema.fields} onExportRows={exportRows} />,
                 },
                 { key: 'overview', label: 'Overview', content: <OverviewPanel info={info} /> },
                 {

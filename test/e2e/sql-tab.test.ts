@@ -1,6 +1,8 @@
 // The SQL tab end to end: the built renderer in real Chromium against `deltaport serve` (whose responses carry the
 // app's CSP, so the editor's styles must get through it), on cdf-table. The expected rows come from DuckDB reading
 // the snapshot's Parquet files as the table's log lists them, never from Deltaport.
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowserSession } from '../support/browser-session.js';
@@ -50,6 +52,34 @@ describe('SQL tab', () => {
     expect(status).toMatch(new RegExp(`^${expected.length} rows in [0-9.]+ s; rows scanned t v${LATEST}: ${rows.length}\\.`));
     expect(e2e.pageErrors).toEqual([]);
     await screenshot(e2e.page, 'sql-tab');
+  });
+
+  it('exports the rows of that query to SQLite through a job in the Jobs dock', async () => {
+    const file = path.join(e2e.scratch, 'query.sqlite');
+    const { rows } = await duckdbRows(TABLE, LATEST, 'true', ['birthday']);
+    await e2e.page.getByRole('button', { name: 'Export these rows', exact: true }).click();
+    await e2e.page
+      .getByRole('status')
+      .filter({ hasText: 'Exporting the rows of the query "SELECT birthday, count(*) AS n FROM t GROUP BY birthday ORDER BY birthday"' })
+      .waitFor();
+    await e2e.page.getByLabel('Sink', { exact: true }).selectOption('SQLite');
+    await e2e.page.getByLabel('SQLite file', { exact: true }).fill(file);
+    await e2e.page.getByLabel('Target table', { exact: true }).fill('per_birthday');
+    await e2e.page.getByRole('button', { name: 'Export', exact: true }).click();
+    const job = e2e.page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: 'query.sqlite' }).first();
+    await job.getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await job.innerText()).toContain('cdf-table query result -> sqlite:');
+
+    const db = new Database(file, { readonly: true });
+    try {
+      const written = db.prepare('SELECT birthday, n FROM per_birthday ORDER BY birthday').all() as { birthday: string; n: number }[];
+      const counts = new Map<string, number>();
+      for (const birthday of rows) counts.set(birthday, (counts.get(birthday) ?? 0) + 1);
+      expect(written.map((r) => [String(r.birthday), Number(r.n)])).toEqual([...counts].sort((a, b) => a[0].localeCompare(b[0])));
+    } finally {
+      db.close();
+    }
+    await e2e.page.getByRole('tab', { name: 'SQL', exact: true }).click();
   });
 
   it('shows an error as one line with its place in the query', async () => {

@@ -10,6 +10,7 @@ import { formatCount, formatDuration } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
 import { recentQueries, rememberQuery } from '../sql-history.js';
 import { Alert } from './Alert.js';
+import type { RowsToExport } from './RowsExport.js';
 import { SqlEditor } from './SqlEditor.js';
 
 /** The most rows a query brings into the window. */
@@ -20,6 +21,8 @@ interface Props {
   version: number;
   /** The table's top-level fields, whose names the editor completes. */
   fields: { name: string }[];
+  /** Sends the query (run again by the export, every row of it) to the Export tab's sink form. */
+  onExportRows(rows: RowsToExport): void;
 }
 
 /** What the status line says about a result: its rows, the time taken and what each snapshot contributed. */
@@ -31,11 +34,12 @@ export function sqlResultSummary(result: SqlRows): string {
   return `${rows} in ${formatDuration(result.seconds)}; rows scanned ${scanned || 'none'}`;
 }
 
-export function SqlPanel({ path, version, fields }: Props) {
+export function SqlPanel({ path, version, fields, onExportRows }: Props) {
   const [history, setHistory] = useState(() => recentQueries(path));
   const [text, setText] = useState(() => history[0] ?? 'SELECT * FROM t LIMIT 100');
   const [running, setRunning] = useState(false);
-  const [result, setResult] = useState<SqlRows | null>(null);
+  // The result with the query that gave it: Export these rows exports that query, not the editor's current text.
+  const [result, setResult] = useState<(SqlRows & { sql: string }) | null>(null);
   const [error, setError] = useState<string | ErrorValue | null>(null);
   const [gridKey, setGridKey] = useState(0);
   // One id per tab, so a new run replaces the one before and Cancel names the running one.
@@ -63,7 +67,7 @@ export function SqlPanel({ path, version, fields }: Props) {
     if (mine !== latest.current) return;
     setRunning(false);
     if (answer.ok) {
-      setResult(answer.value);
+      setResult({ ...answer.value, sql });
       setGridKey((k) => k + 1);
     } else {
       setResult(null);
@@ -85,6 +89,20 @@ export function SqlPanel({ path, version, fields }: Props) {
         </button>
         <button type="button" className="button" disabled={!running} onClick={() => void cancel()}>
           Cancel
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={!result || running}
+          onClick={() =>
+            result &&
+            onExportRows({
+              source: { rows: 'sql', tablePath: path, sql: result.sql, tables: { t: { path, versionAsOf: version } } },
+              columns: result.columns.map((c) => c.name),
+            })
+          }
+        >
+          Export these rows
         </button>
         <label className="field compact sql-history">
           <span>Recent queries</span>
