@@ -2,7 +2,7 @@
 // in the query), run by the host's engine (electron/sql/). The result shows in the same grid as the Data tab; its
 // header sort orders the rows shown here, in the window (a query sorts the whole result with ORDER BY). Recent
 // queries are remembered per table.
-import { useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useId, useMemo, useRef, useState } from 'react';
 import type { SqlRows } from '../../../shared/api.js';
 import type { ErrorValue } from '../../../shared/errors.js';
 import { api } from '../api-client.js';
@@ -11,7 +11,10 @@ import { DataGrid } from '../grid/DataGrid.js';
 import { recentQueries, rememberQuery } from '../sql-history.js';
 import { Alert } from './Alert.js';
 import type { RowsToExport } from './RowsExport.js';
-import { SqlEditor } from './SqlEditor.js';
+
+// CodeMirror is half of the renderer's code: it comes in a chunk of its own, loaded once a table is open, so the
+// window's first paint does not wait for it.
+const SqlEditor = lazy(() => import('./SqlEditor.js').then((m) => ({ default: m.SqlEditor })));
 
 /** The most rows a query brings into the window. */
 export const SQL_ROWS_SHOWN = 10_000;
@@ -82,7 +85,9 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
 
   return (
     <div className="sql-panel">
-      <SqlEditor label="SQL query" value={text} tables={tables} onChange={setText} onRun={() => void run()} />
+      <Suspense fallback={<p className="muted small">Loading the editor…</p>}>
+        <SqlEditor label="SQL query" value={text} tables={tables} onChange={setText} onRun={() => void run()} />
+      </Suspense>
       <div className="sql-actions">
         <button type="button" className="button primary" disabled={running} onClick={() => void run()} title="Ctrl+Enter">
           Run
