@@ -59,6 +59,10 @@ describe('SQL tab', () => {
     console.log('PAGEERR', JSON.stringify(e2e.pageErrors));
     expect(e2e.pageErrors).toEqual([]);
     await screenshot(e2e.page, 'sql-tab');
+    const dark = e2e.page.getByRole('button', { name: 'Dark theme' });
+    await dark.click();
+    await screenshot(e2e.page, 'sql-tab-dark');
+    await dark.click();
   });
 
   it('exports the rows of that query to SQLite through a job in the Jobs dock', async () => {

@@ -6,10 +6,11 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
-import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { PostgreSQL, sql, type SQLNamespace } from '@codemirror/lang-sql';
 import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, keymap, placeholder } from '@codemirror/view';
+import { tags } from '@lezer/highlight';
 
 interface Props {
   label: string;
@@ -20,12 +21,31 @@ interface Props {
   onRun(): void;
 }
 
+// The window's palette (styles.css), which the shadow root inherits, so the editor follows the light and dark themes.
 const look = EditorView.theme({
-  '&': { minHeight: '7rem', maxHeight: '18rem', border: '1px solid var(--border, #8884)', borderRadius: '6px' },
-  '&.cm-focused': { outline: '2px solid var(--accent, #3b82f6)' },
-  '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: '13px' },
-  '.cm-content': { caretColor: 'currentColor' },
+  '&': {
+    minHeight: '7rem',
+    maxHeight: '18rem',
+    color: 'var(--text)',
+    background: 'var(--surface)',
+    border: '1px solid var(--border-strong)',
+    borderRadius: 'var(--radius)',
+  },
+  '&.cm-focused': { outline: '2px solid var(--accent)' },
+  '.cm-scroller': { fontFamily: 'var(--mono)', fontSize: '13px' },
+  '.cm-content': { caretColor: 'var(--text)' },
+  '.cm-placeholder': { color: 'var(--muted)' },
+  '.cm-tooltip': { background: 'var(--surface)', color: 'var(--text)', border: '1px solid var(--border-strong)' },
+  '.cm-tooltip-autocomplete ul li[aria-selected]': { background: 'var(--accent-soft)', color: 'var(--text)' },
 });
+
+const highlighting = HighlightStyle.define([
+  { tag: tags.keyword, color: 'var(--accent-strong)', fontWeight: '600' },
+  { tag: [tags.string, tags.special(tags.string)], color: 'var(--ok)' },
+  { tag: [tags.number, tags.bool, tags.null], color: 'var(--warn)' },
+  { tag: tags.comment, color: 'var(--muted)', fontStyle: 'italic' },
+  { tag: tags.invalid, color: 'var(--danger)' },
+]);
 
 function language(tables: Record<string, string[]>) {
   const schema: SQLNamespace = tables;
@@ -62,7 +82,7 @@ export function SqlEditor({ label, value, tables, onChange, onRun }: Props) {
           history(),
           closeBrackets(),
           autocompletion(),
-          syntaxHighlighting(defaultHighlightStyle),
+          syntaxHighlighting(highlighting),
           languageSlot.current.of(language(tables)),
           placeholder('SELECT * FROM t LIMIT 10'),
           EditorView.lineWrapping,
