@@ -14,7 +14,8 @@ import { createApiService } from '../../../electron/app/api-service.js';
 import { validateCall } from '../../../electron/app/ipc-validation.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
-import { duckdbRows } from '../../support/delta-oracle-rows.js';
+import { duckCells, duckdbRows } from '../../support/delta-oracle-rows.js';
+import { sqlText } from '../../support/duckdb.js';
 import { commitVersions } from '../../support/delta-oracle.js';
 import { tablePath } from '../../support/tables.js';
 import { sqliteSpec } from '../sinks/sink-harness.js';
@@ -109,6 +110,16 @@ describe('a query result exported by a job', () => {
     const want = await expectedCounts();
     expect(done.result!.rows).toBe(want.length);
     expect(sqliteCounts(file, 'counts')).toEqual(want);
+  });
+
+  it('writes the same rows to Parquet, read back by DuckDB', async () => {
+    const file = path.join(dir, 'counts.parquet');
+    const [req] = validateCall('startExport', { source: query(GROUP_BY), sink: { kind: 'parquet', path: file } });
+    const started = await api.startExport(req);
+    if (!started.ok) throw new Error(started.error.message);
+    const done = await jobs.wait(started.value.id);
+    expect(done.state, done.error?.message).toBe('succeeded');
+    expect((await duckCells(`SELECT * FROM read_parquet(${sqlText(file)})`, ['birthday', 'n'])).sort()).toEqual(await expectedCounts());
   });
 
   it('interrupts a query that runs long when the job is cancelled', async () => {
