@@ -81,6 +81,16 @@ describe('SqlPanel', () => {
     ]);
   });
 
+  it('brings at most SQL_ROWS_SHOWN rows into the window and says there are more', async () => {
+    const { SQL_ROWS_SHOWN } = await import('../../renderer/src/components/SqlPanel.js');
+    history.rememberQuery(CDF, `SELECT range FROM range(${SQL_ROWS_SHOWN + 1})`);
+    renderPanel();
+    fireEvent.click(screen.getByRole('button', { name: 'Run' }));
+    const grid = await screen.findByRole('grid', { name: 'Query result' }, { timeout: 20_000 });
+    expect(grid.getAttribute('aria-rowcount')).toBe(String(SQL_ROWS_SHOWN + 1));
+    expect(screen.getByRole('status').textContent).toMatch(/^first 10,000 rows shown \(the query returns more\) in /);
+  });
+
   it('says a failure in one line with its place, and keeps the query in the history', async () => {
     history.rememberQuery(CDF, 'SELECT birthday FROM t WHERE');
     renderPanel();
