@@ -26,10 +26,14 @@ const profileName = nonBlank('the profile name', LIMITS.name);
 const connectionName = nonBlank('the connection name', LIMITS.name);
 const jobId = v.strictObject({ id: nonBlank('the job id', 100) });
 
-// A source naming `rows` is a table's changes, any other a snapshot: each is checked by its own schema, so a
-// problem is said in that schema's words rather than as a mismatch with both.
+// A source naming `rows` is a table's changes or a query's result, any other a snapshot: each is checked by its own
+// schema, so a problem is said in that schema's words rather than as a mismatch with all.
 const exportSource: v.GenericSchema<unknown, ExportSource> = v.lazy((input) =>
-  typeof input === 'object' && input !== null && 'rows' in input ? changeSourceSchema : sourceSpecSchema,
+  typeof input === 'object' && input !== null && 'rows' in input
+    ? (input as { rows: unknown }).rows === 'sql'
+      ? sqlSource
+      : changeSourceSchema
+    : sourceSpecSchema,
 );
 const exportShape = { source: exportSource, sink, profile: v.optional(profileName) };
 const exportRequest = withRules(v.strictObject(exportShape), (req) => (isChangeSource(req.source) ? changeSinkProblems(req.sink) : []));
@@ -45,16 +49,20 @@ const changeRows = v.strictObject({
 const SQL_MAX_TABLES = 32;
 const queryId = nonBlank('the query id', 100);
 
-const sqlRequest = v.strictObject({
-  sql: nonBlank('the query', LIMITS.sql),
-  tables: v.pipe(
-    v.record(
-      v.pipe(text('a table name', LIMITS.name), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a table name must be letters, digits and _')),
-      table,
-      'the tables must be an object of name: table',
-    ),
-    v.check((t) => Object.keys(t).length <= SQL_MAX_TABLES, `at most ${SQL_MAX_TABLES} tables`),
+const sqlTables = v.pipe(
+  v.record(
+    v.pipe(text('a table name', LIMITS.name), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a table name must be letters, digits and _')),
+    table,
+    'the tables must be an object of name: table',
   ),
+  v.check((t) => Object.keys(t).length <= SQL_MAX_TABLES, `at most ${SQL_MAX_TABLES} tables`),
+);
+const sqlText = nonBlank('the query', LIMITS.sql);
+const sqlSource = v.strictObject({ rows: v.literal('sql'), tablePath, sql: sqlText, tables: sqlTables });
+
+const sqlRequest = v.strictObject({
+  sql: sqlText,
+  tables: sqlTables,
   limit: wholeNumber('limit', 1, PREVIEW_MAX_ROWS),
   queryId: v.optional(queryId),
 });

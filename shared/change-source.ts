@@ -1,9 +1,11 @@
 // An export's rows can be a table's changes instead of a snapshot: a diff's rows between two versions (updates
-// paired by key columns when asked) or the change data feed of a range of commits. The spec and its rules that need
+// paired by key columns when asked) or the change data feed of a range of commits; or a SQL query's result over
+// snapshots (the SQL tab's Export these rows). The spec and its rules that need
 // no table live here, for the host's boundary (shared/api-schemas.ts) and the window alike; the rules that need the
 // table (the versions exist, the feed is recorded, the key columns are columns) are the engine's
 // (electron/export/change-source.ts).
 import * as v from 'valibot';
+import type { TableRef } from './api.js';
 import { isExactlyOnce, isSqlKind, type SinkKind, type SinkSpec, type WriteMode } from './sink-spec.js';
 import { versionSchema, type DeltaSourceSpec } from './source-spec.js';
 import { location, nameList, withRules } from './schema.js';
@@ -21,10 +23,24 @@ export interface ChangeSourceSpec {
   pairBy?: string[];
 }
 
-/** What an export reads: a snapshot, or a table's changes. */
-export type ExportSource = DeltaSourceSpec | ChangeSourceSpec;
+/** A query's result (electron/sql/), run again by the export: its rows have no position in any snapshot. */
+export interface SqlSourceSpec {
+  rows: 'sql';
+  /** The table the query's `t` names: the job's title and the sink's record of where rows came from name it. */
+  tablePath: string;
+  sql: string;
+  /** The tables by the names the query uses, as the sql API takes them. */
+  tables: Record<string, TableRef>;
+}
 
-export function isChangeSource(source: ExportSource): source is ChangeSourceSpec {
+/** Rows an export reads instead of a snapshot: a table's changes or a query's result. */
+export type RowsSourceSpec = ChangeSourceSpec | SqlSourceSpec;
+
+/** What an export reads: a snapshot, a table's changes, or a query's result. */
+export type ExportSource = DeltaSourceSpec | RowsSourceSpec;
+
+/** Whether the export reads rows other than a snapshot's (none of which can resume or be exported exactly once). */
+export function isChangeSource(source: ExportSource): source is RowsSourceSpec {
   return 'rows' in source;
 }
 
@@ -32,6 +48,10 @@ export function isChangeSource(source: ExportSource): source is ChangeSourceSpec
  * written by the sink's own statements (not the user's Custom SQL), so that a Retry resumes after what committed. */
 export function ledgerAlwaysKept(source: ExportSource, kind: SinkKind, mode: WriteMode | undefined): boolean {
   return !isChangeSource(source) && isSqlKind(kind) && mode !== 'sql';
+}
+
+export function isSqlSource(source: ExportSource): source is SqlSourceSpec {
+  return 'rows' in source && source.rows === 'sql';
 }
 
 /** Whether a table's configuration records a change data feed (delta.enableChangeDataFeed). */
@@ -74,4 +94,9 @@ export function changeSinkProblems(sink: SinkSpec): string[] {
 /** How the rows are named in a job's title and a default target: "v3→v5 diff", "v3→v5 changes". */
 export function changeRangeLabel(spec: Pick<ChangeSourceSpec, 'rows' | 'from' | 'to'>): string {
   return `v${spec.from}→v${spec.to} ${spec.rows}`;
+}
+
+/** A job's title's name for rows other than a snapshot's: "v3→v5 diff", "query result". */
+export function rowsLabel(spec: RowsSourceSpec): string {
+  return spec.rows === 'sql' ? 'query result' : changeRangeLabel(spec);
 }

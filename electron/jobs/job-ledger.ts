@@ -39,7 +39,9 @@ export function retryQuestion(job: JobInfo, ledgerGone: boolean): RetryAnswer {
   const reason = ledgerGone
     ? "the target no longer holds this job's record of the rows it committed (the _deltaport_progress table or its row was removed)"
     : isChangeSource(source)
-      ? 'a diff or change-feed export cannot resume: it starts again from its first row'
+      ? source.rows === 'sql'
+        ? "a query result's export cannot resume: it runs the query again and starts from its first row"
+        : 'a diff or change-feed export cannot resume: it starts again from its first row'
       : isSqlSink(sink) && sink.mode === 'sql'
         ? 'an export through your own SQL statement keeps no record of the rows it committed, so it cannot resume'
         : 'this export kept no record of the rows it committed, so it cannot resume';

@@ -3,7 +3,7 @@
 // recorded through the JobStore (app state), passwords removed.
 import { randomUUID } from 'node:crypto';
 import type { ExportOutcome, ExportRequest, JobEvent, JobInfo, RetryAnswer, RetryChoice } from '../../shared/api.js';
-import { changeRangeLabel, isChangeSource } from '../../shared/change-source.js';
+import { isChangeSource, rowsLabel } from '../../shared/change-source.js';
 import { cancelledError, DeltaportError, toErrorValue } from '../../shared/errors.js';
 import { isSqlSink, replacingSpec, type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
 import { localTargetFor, sweepStalePartials } from '../sinks/atomic-file.js';
@@ -241,7 +241,7 @@ export class JobRunner {
 function jobTitle({ source, sink }: ExportRequest): string {
   const table = locationName(source.tablePath);
   const rows = isChangeSource(source)
-    ? ` ${changeRangeLabel(source)}`
+    ? ` ${rowsLabel(source)}`
     : source.versionAsOf !== undefined
       ? ` v${source.versionAsOf}`
       : source.timestampAsOf

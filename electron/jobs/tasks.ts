@@ -17,7 +17,7 @@ import type {
   ProfileRequest,
   TableRef,
 } from '../../shared/api.js';
-import { isChangeSource, type ChangeSourceSpec } from '../../shared/change-source.js';
+import { isChangeSource, isSqlSource, type RowsSourceSpec, type SqlSourceSpec } from '../../shared/change-source.js';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
@@ -37,6 +37,7 @@ import { jobKey, type StoredProgress } from '../sinks/exactly-once.js';
 import { requireOutputFile } from '../sinks/output-folder.js';
 import { isCloudLocation } from '../storage/storage.js';
 import { planSqlExport } from '../sinks/sql-plan.js';
+import { withSqlSource } from '../sql/sql-export.js';
 import { jsonReader } from '../values/json-value.js';
 import type { RawProgress } from './progress.js';
 import type { WorkerTask } from './worker-protocol.js';
@@ -85,14 +86,24 @@ export async function exportTask(
   signal: AbortSignal,
   onProgress: (progress: RawProgress) => void,
 ): Promise<ExportOutcome> {
+  // A query's result lives as long as its engine: the export runs inside it (sql/sql-export.ts).
+  if (isSqlSource(request.source))
+    return withSqlSource(request.source, signal, (rows) => runExport(rows, request.sink, { signal, onProgress }));
   const rows = await openRows(request.source, { measure: true, openTable: tables.open });
   return runExport(rows, request.sink, { signal, onProgress });
 }
 
-/** What a change source needs of the table, checked before its export is queued: nothing is read but the log. */
-export async function checkChangesTask(tables: TableCache, source: ChangeSourceSpec): Promise<null> {
-  await openChangeSource(source, { openTable: tables.open });
+/** What a change source needs of the table, checked before its export is queued: nothing is read but the log. A
+ * query is run, so that a query that fails says so before it becomes a job. */
+export async function checkChangesTask(tables: TableCache, source: RowsSourceSpec): Promise<null> {
+  if (isSqlSource(source)) await withSqlSource(source, undefined, async () => null);
+  else await openChangeSource(source, { openTable: tables.open });
   return null;
+}
+
+/** A query's result has its columns only once the query ran. */
+async function sqlSourceFields(source: SqlSourceSpec): Promise<StructField[]> {
+  return withSqlSource(source, undefined, async (input) => input.fields);
 }
 
 /** An exactly-once snapshot export's ledger row in its target (null when there is none): what its Retry resumes
@@ -136,6 +147,10 @@ export async function previewTask(tables: TableCache, request: PreviewRequest, s
 }
 
 export async function planTask(tables: TableCache, request: ExportRequest): Promise<ExportPlan> {
+  if (isSqlSource(request.source)) {
+    if (!isSqlSink(request.sink)) return filePlan(request.sink);
+    return planSqlExport(await sqlSourceFields(request.source), request.sink);
+  }
   const rows = await openRows(request.source, { openTable: tables.open });
   if (!isSqlSink(request.sink)) return filePlan(request.sink);
   if (request.sink.kind === 'sqlite') requireOutputFile(request.sink.path);

@@ -3,7 +3,7 @@
 // plans, like the table reads behind the window, share one long-lived worker so that they do not pay for a thread
 // start and module loading each time, and find the tables it has already read.
 import type { ChangeRowsRequest, DiffRequest, ExportRequest, PreviewRequest, ProfileRequest, TableRef } from '../../shared/api.js';
-import type { ChangeSourceSpec } from '../../shared/change-source.js';
+import type { RowsSourceSpec } from '../../shared/change-source.js';
 import type { ErrorValue } from '../../shared/errors.js';
 import type { EngineSettings } from '../delta/engine/engine-context.js';
 import type { RawProgress } from './progress.js';
@@ -20,7 +20,7 @@ export type WorkerTask =
   | { kind: 'partitions'; request: TableRef }
   | { kind: 'diff'; request: DiffRequest }
   | { kind: 'changes'; request: ChangeRowsRequest }
-  | { kind: 'checkChanges'; request: ChangeSourceSpec }
+  | { kind: 'checkChanges'; request: RowsSourceSpec }
   | { kind: 'ledger'; request: ExportRequest };
 
 /** What a task worker is started with: the settings of the engine its tasks read through, as data (it makes the

@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import type { RecordBatch, Schema } from 'apache-arrow';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { cancelledError, DeltaportError } from '../../shared/errors.js';
+import type { TableRef as TableRefOfApi } from '../../shared/api.js';
 import type { StructField } from '../../shared/delta-schema.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
@@ -22,6 +23,13 @@ export interface SqlTable {
   location: string;
   version?: number;
   timestamp?: string;
+}
+
+/** The API's tables (shared/api.ts TableRef) as the engine takes them. */
+export function sqlTables(refs: Readonly<Record<string, TableRefOfApi>>): Record<string, SqlTable> {
+  const tables: Record<string, SqlTable> = {};
+  for (const [name, t] of Object.entries(refs)) tables[name] = { location: t.path, version: t.versionAsOf, timestamp: t.timestampAsOf };
+  return tables;
 }
 
 export interface SqlLimits {

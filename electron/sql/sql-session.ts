@@ -3,7 +3,7 @@
 // caller's ids, each cancellable (a new run under an id cancels the one before, which then ends first).
 import type { SqlRequest, SqlRows } from '../../shared/api.js';
 import { jsonRows } from '../jobs/tasks.js';
-import { SqlEngine, type SqlLimits, type SqlTable } from './sql-engine.js';
+import { SqlEngine, sqlTables, type SqlLimits } from './sql-engine.js';
 
 export class SqlSession {
   private engine: Promise<SqlEngine> | null = null;
@@ -31,11 +31,7 @@ export class SqlSession {
     try {
       this.engine ??= SqlEngine.open(this.limits);
       const engine = await this.engine;
-      const tables: Record<string, SqlTable> = {};
-      for (const [name, t] of Object.entries(req.tables)) {
-        tables[name] = { location: t.path, version: t.versionAsOf, timestamp: t.timestampAsOf };
-      }
-      const result = await engine.query({ sql: req.sql, tables, signal: cancel.signal });
+      const result = await engine.query({ sql: req.sql, tables: sqlTables(req.tables), signal: cancel.signal });
       const rows = await jsonRows(result.fields, result.schema, result.batches, req.limit);
       return {
         ...rows,

@@ -18,6 +18,7 @@ import { RowsSourceBar, type RowsToExport } from './components/RowsExport.js';
 import { ProfilePanel } from './components/ProfilePanel.js';
 import { SinkPanel } from './components/SinkPanel.js';
 import { SnapshotBar } from './components/SnapshotBar.js';
+import { SqlPanel } from './components/SqlPanel.js';
 import { StorageConnectionsDialog } from './components/StorageConnectionsDialog.js';
 import { TableBar } from './components/TableBar.js';
 import { Tabs } from './components/Tabs.js';
@@ -37,7 +38,7 @@ function carriesLocation(event: DragEvent): boolean {
   return types.includes('Files') || types.includes('text/uri-list');
 }
 
-type TabKey = 'data' | 'overview' | 'profile' | 'partitions' | 'history' | 'export';
+type TabKey = 'data' | 'sql' | 'overview' | 'profile' | 'partitions' | 'history' | 'export';
 
 // In a browser the host's pickers always answer null, so the buttons would do nothing there.
 const nativeDialogs = window.deltaport !== undefined;
@@ -54,7 +55,7 @@ export function App() {
   const [dockOpen, setDockOpenState] = useState(() => storedValue(DOCK_KEY) === 'open');
   const { jobs, loadError, upsert, clearFinished } = useJobs();
   useEndNotifications(jobs);
-  // A diff's or a change feed's rows sent to the Export tab, which then exports them instead of the snapshot.
+  // A diff's, a change feed's or a query's rows sent to the Export tab, which then exports them instead of the snapshot.
   const [rowsToExport, setRowsToExport] = useState<RowsToExport | null>(null);
   const dragDepth = useRef(0);
 
@@ -241,6 +242,11 @@ export function App() {
                       />
                     </div>
                   ),
+                },
+                {
+                  key: 'sql',
+                  label: 'SQL',
+                  content: <SqlPanel key={path} path={path} version={info.version} fields={info.schema.fields} onExportRows={exportRows} />,
                 },
                 { key: 'overview', label: 'Overview', content: <OverviewPanel info={info} /> },
                 {

@@ -1,12 +1,13 @@
-// Exporting a diff's or a change feed's rows instead of the snapshot: the head of those views, whose button hands
-// their rows to the Export tab, and the bar over the Export tab's sink form that says which rows it now exports.
-import type { ChangeSourceSpec } from '../../../shared/change-source.js';
+// Exporting a diff's, a change feed's or a query's rows instead of the snapshot: the head of the diff and feed views,
+// whose button hands their rows to the Export tab, and the bar over the Export tab's sink form that says which rows
+// it now exports.
+import type { RowsSourceSpec } from '../../../shared/change-source.js';
 import { changeRangeLabel } from '../../../shared/change-source.js';
 import type { VersionRange } from '../diff-rows.js';
 
 /** Rows handed to the Export tab: the source, and the columns they have (for the custom SQL's parameters). */
 export interface RowsToExport {
-  source: ChangeSourceSpec;
+  source: RowsSourceSpec;
   columns: string[];
 }
 
@@ -46,14 +47,17 @@ export function ChangeViewHeader({
   );
 }
 
-export function RowsSourceBar({ tableName, source, onBack }: { tableName: string; source: ChangeSourceSpec; onBack(): void }) {
+function rowsText(tableName: string, source: RowsSourceSpec): string {
+  if (source.rows === 'sql')
+    return `Exporting the rows of the query "${source.sql.replace(/\s+/g, ' ')}" over ${tableName}, run again by the export,`;
   const paired = source.pairBy?.length ? `, updates paired by ${source.pairBy.join(', ')}` : '';
+  return `Exporting the rows of ${tableName} ${changeRangeLabel(source)}${paired}, with their change columns,`;
+}
+
+export function RowsSourceBar({ tableName, source, onBack }: { tableName: string; source: RowsSourceSpec; onBack(): void }) {
   return (
     <div className="banner news rows-source" role="status">
-      <span>
-        Exporting the rows of {tableName} {changeRangeLabel(source)}
-        {paired}, with their change columns, instead of the snapshot. Exactly once does not apply to them.
-      </span>
+      <span>{rowsText(tableName, source)} instead of the snapshot. Exactly once does not apply to them.</span>
       <button type="button" className="button small" onClick={onBack}>
         Export the snapshot instead
       </button>

@@ -1,0 +1,149 @@
+// The SQL tab: a query over the opened table's current snapshot, named `t` (another version of it is `t@<version>`
+// in the query), run by the host's engine (electron/sql/). The result shows in the same grid as the Data tab; its
+// header sort orders the rows shown here, in the window (a query sorts the whole result with ORDER BY). Recent
+// queries are remembered per table.
+import { lazy, Suspense, useId, useMemo, useRef, useState } from 'react';
+import type { SqlRows } from '../../../shared/api.js';
+import type { ErrorValue } from '../../../shared/errors.js';
+import { api } from '../api-client.js';
+import { formatCount, formatDuration } from '../format.js';
+import { DataGrid } from '../grid/DataGrid.js';
+import { recentQueries, rememberQuery } from '../sql-history.js';
+import { Alert } from './Alert.js';
+import type { RowsToExport } from './RowsExport.js';
+
+// CodeMirror is half of the renderer's code: it comes in a chunk of its own, loaded once a table is open, so the
+// window's first paint does not wait for it.
+const SqlEditor = lazy(() => import('./SqlEditor.js').then((m) => ({ default: m.SqlEditor })));
+
+/** The most rows a query brings into the window. */
+export const SQL_ROWS_SHOWN = 10_000;
+
+interface Props {
+  path: string;
+  version: number;
+  /** The table's top-level fields, whose names the editor completes. */
+  fields: { name: string }[];
+  /** Sends the query (run again by the export, every row of it) to the Export tab's sink form. */
+  onExportRows(rows: RowsToExport): void;
+}
+
+/** What the status line says about a result: its rows, the time taken and what each snapshot contributed. */
+export function sqlResultSummary(result: SqlRows): string {
+  const rows = result.truncated
+    ? `first ${formatCount(result.rows.length)} rows shown (the query returns more)`
+    : `${formatCount(result.rows.length)} ${result.rows.length === 1 ? 'row' : 'rows'}`;
+  const scanned = result.snapshots.map((s) => `${s.name} v${s.version}: ${formatCount(s.rows)}`).join(', ');
+  return `${rows} in ${formatDuration(result.seconds)}; rows scanned ${scanned || 'none'}`;
+}
+
+export function SqlPanel({ path, version, fields, onExportRows }: Props) {
+  const [history, setHistory] = useState(() => recentQueries(path));
+  const [text, setText] = useState(() => history[0] ?? 'SELECT * FROM t LIMIT 100');
+  const [running, setRunning] = useState(false);
+  // The result with the query that gave it: Export these rows exports that query, not the editor's current text.
+  const [result, setResult] = useState<(SqlRows & { sql: string }) | null>(null);
+  const [error, setError] = useState<string | ErrorValue | null>(null);
+  const [gridKey, setGridKey] = useState(0);
+  // One id per tab, so a new run replaces the one before and Cancel names the running one.
+  const queryId = `sql-tab${useId()}`;
+  // Answers arriving after a newer run started are dropped.
+  const latest = useRef(0);
+  const tables = useMemo(() => ({ t: fields.map((f) => f.name) }), [fields]);
+
+  const run = async () => {
+    const sql = text.trim();
+    if (sql === '') {
+      setError('Type a query first.');
+      return;
+    }
+    const mine = (latest.current += 1);
+    setRunning(true);
+    setError(null);
+    setHistory(rememberQuery(path, sql));
+    const answer = await api.sql({
+      sql,
+      tables: { t: { path, versionAsOf: version } },
+      limit: SQL_ROWS_SHOWN,
+      queryId,
+    });
+    if (mine !== latest.current) return;
+    setRunning(false);
+    if (answer.ok) {
+      setResult({ ...answer.value, sql });
+      setGridKey((k) => k + 1);
+    } else {
+      setResult(null);
+      setError(answer.error.code === 'CANCELLED' ? 'The query was cancelled.' : answer.error);
+    }
+  };
+
+  const cancel = async () => {
+    const answer = await api.cancelSql({ queryId });
+    if (!answer.ok) setError(answer.error);
+  };
+
+  return (
+    <div className="sql-panel">
+      <Suspense fallback={<p className="muted small">Loading the editor…</p>}>
+        <SqlEditor label="SQL query" value={text} tables={tables} onChange={setText} onRun={() => void run()} />
+      </Suspense>
+      <div className="sql-actions">
+        <button type="button" className="button primary" disabled={running} onClick={() => void run()} title="Ctrl+Enter">
+          Run
+        </button>
+        <button type="button" className="button" disabled={!running} onClick={() => void cancel()}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={!result || running}
+          onClick={() =>
+            result &&
+            onExportRows({
+              source: { rows: 'sql', tablePath: path, sql: result.sql, tables: { t: { path, versionAsOf: version } } },
+              columns: result.columns.map((c) => c.name),
+            })
+          }
+        >
+          Export these rows
+        </button>
+        <label className="field compact sql-history">
+          <span>Recent queries</span>
+          <select
+            aria-label="Recent queries"
+            value=""
+            disabled={history.length === 0}
+            onChange={(e) => {
+              if (e.target.value !== '') setText(e.target.value);
+            }}
+          >
+            <option value="">{history.length === 0 ? 'none yet' : `${history.length} on this table`}</option>
+            {history.map((q) => (
+              <option key={q} value={q}>
+                {q.replace(/\s+/g, ' ')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="muted small">
+          The table at v{version} is <code>t</code>; <code>t@3</code> is its version 3.
+        </span>
+      </div>
+      <Alert message={error} lead={error && typeof error !== 'string' ? 'Query failed: ' : ''} />
+      <p className="muted small sql-status" role="status">
+        {running
+          ? 'Running…'
+          : result
+            ? `${sqlResultSummary(result)}. Clicking a header sorts the rows shown, in the window.`
+            : 'Ctrl+Enter runs the query.'}
+      </p>
+      {result && !running && (
+        <div className="grid-frame sql-grid">
+          <DataGrid key={gridKey} label="Query result" columns={result.columns} rows={result.rows} />
+        </div>
+      )}
+    </div>
+  );
+}

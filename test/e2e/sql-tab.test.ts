@@ -1,0 +1,146 @@
+// The SQL tab end to end: the built renderer in real Chromium against `deltaport serve` (whose responses carry the
+// app's CSP, so the editor's styles must get through it), on cdf-table. The expected rows come from DuckDB reading
+// the snapshot's Parquet files as the table's log lists them, never from Deltaport.
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useBrowserSession } from '../support/browser-session.js';
+import { screenshot } from '../support/browser.js';
+import { gridRows } from '../support/change-views.js';
+import { duckdbRows } from '../support/delta-oracle-rows.js';
+import { commitVersions } from '../support/delta-oracle.js';
+import { tablePath } from '../support/tables.js';
+
+const e2e = useBrowserSession('deltaport-e2e-sql-');
+const TABLE = tablePath('cdf-table');
+const LATEST = Math.max(...commitVersions(TABLE));
+
+async function openSqlTab(page: Page): Promise<void> {
+  await page.getByLabel('Table location', { exact: true }).fill(TABLE);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await page.locator('.snapshot-bar .table-name', { hasText: /^cdf-table$/ }).waitFor();
+  await page.getByRole('tab', { name: 'SQL', exact: true }).click();
+}
+
+/** Replaces the editor's text by typing, as a user does (completion and bracket closing included). */
+async function typeQuery(page: Page, sql: string): Promise<void> {
+  const editor = page.getByRole('textbox', { name: 'SQL query' });
+  await editor.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  // Empty, the editor shows its placeholder.
+  await editor.locator('.cm-placeholder').waitFor();
+  await page.keyboard.type(sql);
+  // Typing may have opened the completion list; Escape closes it so that the text stays as typed.
+  await page.keyboard.press('Escape');
+  expect(await editor.innerText()).toBe(sql);
+}
+
+describe('SQL tab', () => {
+  it('completes column names, runs a GROUP BY typed in the editor with Ctrl+Enter and shows its rows, time and rows scanned', async () => {
+    const { rows } = await duckdbRows(TABLE, LATEST, 'true', ['birthday']);
+    const counts = new Map<string, number>();
+    for (const birthday of rows) counts.set(birthday, (counts.get(birthday) ?? 0) + 1);
+    const expected = [...counts].map(([birthday, n]) => [birthday, String(n)]).sort((a, b) => a[0]!.localeCompare(b[0]!));
+
+    await openSqlTab(e2e.page);
+    // The editor completes the table's columns.
+    await typeQuery(e2e.page, 'SELECT bir');
+    await e2e.page.getByRole('textbox', { name: 'SQL query' }).press('Control+Space');
+    await e2e.page.getByRole('option', { name: 'birthday' }).waitFor();
+    await typeQuery(e2e.page, 'SELECT birthday, count(*) AS n FROM t GROUP BY birthday ORDER BY birthday');
+    await e2e.page.keyboard.press('Control+Enter');
+    await e2e.page.getByRole('grid', { name: 'Query result' }).waitFor();
+
+    expect(await gridRows(e2e.page, 'Query result')).toEqual(expected);
+    const status = await e2e.page.locator('.sql-status').innerText();
+    expect(status).toMatch(new RegExp(`^${expected.length} rows in [0-9.]+ s; rows scanned t v${LATEST}: ${rows.length}\\.`));
+    console.log('PAGEERR', JSON.stringify(e2e.pageErrors));
+    expect(e2e.pageErrors).toEqual([]);
+    await screenshot(e2e.page, 'sql-tab');
+    const dark = e2e.page.getByRole('button', { name: 'Dark theme' });
+    await dark.click();
+    await screenshot(e2e.page, 'sql-tab-dark');
+    await dark.click();
+  });
+
+  it('exports the rows of that query to SQLite through a job in the Jobs dock', async () => {
+    const file = path.join(e2e.scratch, 'query.sqlite');
+    const { rows } = await duckdbRows(TABLE, LATEST, 'true', ['birthday']);
+    await e2e.page.getByRole('button', { name: 'Export these rows', exact: true }).click();
+    await e2e.page
+      .getByRole('status')
+      .filter({ hasText: 'Exporting the rows of the query "SELECT birthday, count(*) AS n FROM t GROUP BY birthday ORDER BY birthday"' })
+      .waitFor();
+    await e2e.page.getByLabel('Sink', { exact: true }).selectOption('SQLite');
+    await e2e.page.getByLabel('SQLite file', { exact: true }).fill(file);
+    await e2e.page.getByLabel('Target table', { exact: true }).fill('per_birthday');
+    await e2e.page.getByRole('button', { name: 'Export', exact: true }).click();
+    const job = e2e.page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: 'query.sqlite' }).first();
+    await job.getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await job.innerText()).toContain('cdf-table query result -> sqlite:');
+
+    const db = new Database(file, { readonly: true });
+    try {
+      const written = db.prepare('SELECT birthday, n FROM per_birthday ORDER BY birthday').all() as { birthday: string; n: number }[];
+      const counts = new Map<string, number>();
+      for (const birthday of rows) counts.set(birthday, (counts.get(birthday) ?? 0) + 1);
+      expect(written.map((r) => [String(r.birthday), Number(r.n)])).toEqual([...counts].sort((a, b) => a[0].localeCompare(b[0])));
+    } finally {
+      db.close();
+    }
+    await e2e.page.getByRole('tab', { name: 'SQL', exact: true }).click();
+  });
+
+  it('shows an error as one line with its place in the query', async () => {
+    await typeQuery(e2e.page, 'SELECT birthday FROM t WHERE');
+    await e2e.page.getByRole('button', { name: 'Run', exact: true }).click();
+    const alert = e2e.page.getByRole('alert');
+    await alert.waitFor();
+    // The alert's icon aside, one line: the cause and where, no stack.
+    expect(await alert.locator('span').last().innerText()).toBe('Query failed: syntax error at end of input (line 1, column 29)');
+  });
+
+  it('remembers the queries run on the table and puts one back in the editor', async () => {
+    const recent = e2e.page.getByLabel('Recent queries', { exact: true });
+    const options = await recent.locator('option').allTextContents();
+    expect(options.slice(1)).toEqual([
+      'SELECT birthday FROM t WHERE',
+      'SELECT birthday, count(*) AS n FROM t GROUP BY birthday ORDER BY birthday',
+    ]);
+    await recent.selectOption({ index: 2 });
+    expect(await e2e.page.getByRole('textbox', { name: 'SQL query' }).innerText()).toBe(
+      'SELECT birthday, count(*) AS n FROM t GROUP BY birthday ORDER BY birthday',
+    );
+  });
+
+  it('interrupts a long query within 200 ms of the click on Cancel', async () => {
+    // Ten billion pairs: minutes of work for DuckDB, so only the cancel can end it.
+    await typeQuery(e2e.page, 'SELECT sum(a.range * b.range) FROM range(100000) a, range(100000) b');
+    await e2e.page.keyboard.press('Control+Enter');
+    const cancel = e2e.page.getByRole('button', { name: 'Cancel', exact: true });
+    await expect.poll(() => cancel.isEnabled()).toBe(true);
+    // Let the query get going in DuckDB before cancelling it.
+    await e2e.page.waitForTimeout(500);
+    // Measured in the page, from the click's event to the status saying so, without the test driver's own delays.
+    const ended = cancel.evaluate(
+      (button) =>
+        new Promise<number>((resolve) => {
+          const page = button.ownerDocument;
+          let clicked = 0;
+          button.addEventListener('click', () => (clicked = performance.now()), { once: true, capture: true });
+          const watch = new page.defaultView!.MutationObserver(() => {
+            if (page.querySelector('[role=alert]')?.textContent?.includes('The query was cancelled.')) {
+              watch.disconnect();
+              resolve(performance.now() - clicked);
+            }
+          });
+          watch.observe(page.body, { subtree: true, childList: true, characterData: true });
+        }),
+    );
+    await cancel.click();
+    expect(await ended).toBeLessThan(200);
+    expect(await e2e.page.locator('.sql-status').innerText()).toBe('Ctrl+Enter runs the query.');
+  });
+});
