@@ -96,7 +96,7 @@ describe('SqlPanel', () => {
     renderPanel();
     fireEvent.click(screen.getByRole('button', { name: 'Run' }));
     const alert = await screen.findByRole('alert', {}, { timeout: 20_000 });
-    expect(alert.textContent).toBe('!Query failed: syntax error at end of input (line 1, column 29)');
+    expect(alert.textContent).toBe('!Query failed: Syntax error at end of input (line 1, column 29)');
     const options = within(screen.getByLabelText('Recent queries')).getAllByRole('option');
     expect(options.map((o) => o.textContent)).toEqual(['1 on this table', 'SELECT birthday FROM t WHERE']);
     await waitFor(() => expect(screen.getByRole('button', { name: 'Run' }).hasAttribute('disabled')).toBe(false));
