@@ -132,6 +132,8 @@ function sinkSpecOf(tablePath: string, args: ParsedArgs): SinkSpec {
   const statementTimeoutMs = numberFlag(args, 'statement-timeout-ms');
   if (statementTimeoutMs !== undefined && target.kind !== 'postgres')
     throw new UsageError('--statement-timeout-ms applies only to postgres sinks');
+  const csvFlag = Object.keys(CSV_FLAGS).find((f) => args.values.has(f));
+  if (csvFlag && target.kind !== 'csv') throw new UsageError(`--${csvFlag} applies only to csv sinks`);
   if (target.kind !== 'sqlite' && target.kind !== 'postgres') {
     const sqlFlag = SQL_ONLY.find((f) => args.values.has(f) || args.switches.has(f));
     if (sqlFlag) throw new UsageError(`--${sqlFlag} applies only to sqlite and postgres sinks`);
@@ -143,8 +145,6 @@ function sinkSpecOf(tablePath: string, args: ParsedArgs): SinkSpec {
     const file = { path: target.path, ...(overwrite ? { overwrite } : {}) };
     return target.kind === 'csv' ? { kind: 'csv', ...file, ...csvStyleFlags(args) } : { kind: target.kind, ...file };
   }
-  const csvFlag = Object.keys(CSV_FLAGS).find((f) => args.values.has(f));
-  if (csvFlag) throw new UsageError(`--${csvFlag} applies only to csv sinks`);
   if (args.switches.has('force')) throw new UsageError('--force applies only to file sinks (use --mode overwrite for a table)');
   const mode = (args.values.get('mode') ?? 'append') as WriteMode;
   if (!WRITE_MODES.includes(mode)) throw new UsageError(`--mode must be one of ${WRITE_MODES.join(', ')}, got '${mode}'`);
