@@ -47,3 +47,7 @@ export function csvStyleOf(options: Partial<CsvStyle>): CsvStyle {
   const given = Object.entries(options).filter(([key, value]) => key in DEFAULT_CSV_STYLE && value !== undefined);
   return { ...DEFAULT_CSV_STYLE, ...Object.fromEntries(given) };
 }
+
+export function isDefaultCsvStyle(style: CsvStyle): boolean {
+  return Object.entries(DEFAULT_CSV_STYLE).every(([key, value]) => style[key as keyof CsvStyle] === value);
+}

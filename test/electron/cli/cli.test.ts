@@ -331,6 +331,10 @@ describe('export', () => {
       code: 2,
       stderr: "deltaport: --csv-line-ending must be lf or crlf, got 'cr'\n",
     });
+    expect(await csv('--csv-line-ending', 'crlf', '--emit', 'spark')).toMatchObject({
+      code: 1,
+      stderr: 'deltaport: a Spark job writes CSV only in the default style (comma, double quote, header, empty null, LF)\n',
+    });
     expect(await cli('export', simple, '--sink', `sqlite:${dir}/a.db`, '--csv-delimiter', ';')).toMatchObject({
       code: 2,
       stderr: 'deltaport: --csv-delimiter applies only to csv sinks\n',
