@@ -3,6 +3,7 @@
 
 import * as v from 'valibot';
 import { absolutePath, flag, LIMITS, location, nameList, nonBlank, parseWith, text, wholeNumber, withRules } from './schema.js';
+import { csvStyleOf, csvStyleProblems, LINE_ENDINGS } from './csv-style.js';
 import { parseNamedParams } from './sql-params.js';
 
 export const WRITE_MODES = ['append', 'overwrite', 'upsert', 'sql'] as const;
@@ -117,16 +118,26 @@ function filePath(paths: PathRule, blank: string, what: string, cloud = false) {
   return cloud ? location(`the ${what} path`, words) : absolutePath(`the ${what} path`, words);
 }
 
+/** A CSV file's style (shared/csv-style.ts); each option left out takes its default. */
+const csvStyleEntries = {
+  delimiter: v.optional(text('the CSV delimiter', 10)),
+  quote: v.optional(text('the CSV quote', 10)),
+  header: v.optional(flag('the CSV header')),
+  nullText: v.optional(text('the CSV null text', 100)),
+  lineEnding: v.optional(
+    v.picklist(LINE_ENDINGS, (issue) => `unknown CSV line ending ${JSON.stringify(issue.input)} (use ${LINE_ENDINGS.join(' or ')})`),
+  ),
+};
+
 /** The sink spec: where an export goes and how it is written. Shaped after Flink's JdbcSink (execution options
  * with its names and defaults, connection options, exactly-once). A file sink never replaces an existing file
  * unless asked to (overwrite): a second export must not silently overwrite one. */
 export function sinkSpecSchema(paths: PathRule) {
-  const fileSink = <K extends 'parquet' | 'csv' | 'jsonl'>(kind: K) =>
-    v.strictObject({
-      kind: v.literal(kind),
-      path: filePath(paths, 'choose the output file to write', 'output file', true),
-      overwrite: v.optional(flag('overwrite')),
-    });
+  const fileEntries = {
+    path: filePath(paths, 'choose the output file to write', 'output file', true),
+    overwrite: v.optional(flag('overwrite')),
+  };
+  const fileSink = <K extends 'parquet' | 'jsonl'>(kind: K) => v.strictObject({ kind: v.literal(kind), ...fileEntries });
   return v.variant(
     'kind',
     [
@@ -143,7 +154,9 @@ export function sinkSpecSchema(paths: PathRule) {
         targetRules,
       ),
       fileSink('parquet'),
-      fileSink('csv'),
+      withRules(v.strictObject({ kind: v.literal('csv'), ...fileEntries, ...csvStyleEntries }), (spec) =>
+        csvStyleProblems(csvStyleOf(spec)).map((p) => p.message),
+      ),
       fileSink('jsonl'),
     ],
     (issue) => `the sink kind must be one of sqlite, postgres, parquet, csv, jsonl (got ${JSON.stringify(issue.input)})`,

@@ -1,5 +1,6 @@
 // `deltaport export <table> ... --sink <target> [SQL sink options]`: one export, with progress on a terminal and a
 // one-line summary at the end; with `--emit spark`, the same export written as a PySpark script instead.
+import { LINE_ENDINGS, type CsvStyle, type LineEnding } from '../../shared/csv-style.js';
 import { DeltaportError, validationError } from '../../shared/errors.js';
 import { DEFAULT_EXECUTION, isExactlyOnce, validateSinkSpec, WRITE_MODES, type SinkSpec, type WriteMode } from '../../shared/sink-spec.js';
 import { parseSinkTarget, SINK_TARGET_FORMS } from '../../shared/sink-target.js';
@@ -12,6 +13,15 @@ import { canonicalLocation, locationName } from '../storage/storage.js';
 import { listFlag, numberFlag, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 import { FILTER_FLAGS, skippingLine, sourceSpec, STORAGE_FLAGS, tableArgument, TIME_TRAVEL_FLAGS } from './source-flags.js';
+
+/** The CSV sink's style, each flag a field of its spec (checked there). */
+const CSV_FLAGS = {
+  'csv-delimiter': 'value',
+  'csv-quote': 'value',
+  'csv-header': 'value',
+  'csv-null': 'value',
+  'csv-line-ending': 'value',
+} as const;
 
 /** The flags that say where and how to write, for every command that exports (export, diff, changes). */
 export const SINK_FLAGS = {
@@ -26,6 +36,7 @@ export const SINK_FLAGS = {
   'exactly-once': 'switch',
   force: 'switch',
   'statement-timeout-ms': 'value',
+  ...CSV_FLAGS,
 } as const;
 
 const FLAGS = {
@@ -121,6 +132,8 @@ function sinkSpecOf(tablePath: string, args: ParsedArgs): SinkSpec {
   const statementTimeoutMs = numberFlag(args, 'statement-timeout-ms');
   if (statementTimeoutMs !== undefined && target.kind !== 'postgres')
     throw new UsageError('--statement-timeout-ms applies only to postgres sinks');
+  const csvFlag = Object.keys(CSV_FLAGS).find((f) => args.values.has(f));
+  if (csvFlag && target.kind !== 'csv') throw new UsageError(`--${csvFlag} applies only to csv sinks`);
   if (target.kind !== 'sqlite' && target.kind !== 'postgres') {
     const sqlFlag = SQL_ONLY.find((f) => args.values.has(f) || args.switches.has(f));
     if (sqlFlag) throw new UsageError(`--${sqlFlag} applies only to sqlite and postgres sinks`);
@@ -129,7 +142,8 @@ function sinkSpecOf(tablePath: string, args: ParsedArgs): SinkSpec {
       throw new UsageError(`--mode for a ${target.kind} file can only be overwrite, got '${fileMode}'`);
     }
     const overwrite = args.switches.has('force') || fileMode === 'overwrite';
-    return { kind: target.kind, path: target.path, ...(overwrite ? { overwrite } : {}) };
+    const file = { path: target.path, ...(overwrite ? { overwrite } : {}) };
+    return target.kind === 'csv' ? { kind: 'csv', ...file, ...csvStyleFlags(args) } : { kind: target.kind, ...file };
   }
   if (args.switches.has('force')) throw new UsageError('--force applies only to file sinks (use --mode overwrite for a table)');
   const mode = (args.values.get('mode') ?? 'append') as WriteMode;
@@ -153,6 +167,23 @@ function sinkSpecOf(tablePath: string, args: ParsedArgs): SinkSpec {
       ...options,
     };
   return { kind: 'sqlite', path: target.path, ...options };
+}
+
+function csvStyleFlags(args: ParsedArgs): Partial<CsvStyle> {
+  const header = args.values.get('csv-header');
+  if (header !== undefined && header !== 'true' && header !== 'false')
+    throw new UsageError(`--csv-header must be true or false, got '${header}'`);
+  const lineEnding = args.values.get('csv-line-ending');
+  if (lineEnding !== undefined && !LINE_ENDINGS.includes(lineEnding as LineEnding))
+    throw new UsageError(`--csv-line-ending must be ${LINE_ENDINGS.join(' or ')}, got '${lineEnding}'`);
+  const style: Partial<CsvStyle> = {
+    delimiter: args.values.get('csv-delimiter'),
+    quote: args.values.get('csv-quote'),
+    header: header === undefined ? undefined : header === 'true',
+    nullText: args.values.get('csv-null'),
+    lineEnding: lineEnding as LineEnding | undefined,
+  };
+  return Object.fromEntries(Object.entries(style).filter(([, value]) => value !== undefined));
 }
 
 // One line on the terminal, redrawn at most every PROGRESS_EVERY_MS.

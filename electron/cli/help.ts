@@ -40,6 +40,8 @@ ${WHERE}
                         [--target TABLE] [--mode append|overwrite|upsert|sql] [--key a,b] [--sql "..."]
                         [--batch-size N] [--batch-interval-ms N] [--max-retries N] [--exactly-once]
                         [--statement-timeout-ms N] [--force] [--emit spark [--out job.py]]
+                        [--csv-delimiter C] [--csv-quote C] [--csv-header true|false] [--csv-null TEXT]
+                        [--csv-line-ending lf|crlf]
 
 Exports a snapshot of the table. Files are written beside PATH and renamed into place when complete; an
 existing file is never replaced unless --force (or --mode overwrite) is given.
@@ -50,6 +52,12 @@ ${WHERE}
   --sink TARGET      where to write: sqlite:PATH, postgres://user:password@host:port/db, parquet:PATH,
                      csv:PATH or jsonl:PATH
   --force            replace an existing output file (same as --mode overwrite for a file sink)
+CSV sinks:
+  --csv-delimiter C  the character between fields (default ,)
+  --csv-quote C      the character around a field that holds the delimiter, the quote or a line break (default ")
+  --csv-header B     true (default) writes the column names first; false leaves them out
+  --csv-null TEXT    the text of a null (default: an empty field; the empty string is then written quoted)
+  --csv-line-ending E  lf (default) or crlf
 SQL sinks (sqlite, postgres):
   --target TABLE     target table (default: the table folder's name)
   --mode M           append (default), overwrite, upsert (needs --key) or sql (needs --sql)

@@ -1,6 +1,7 @@
 // An export job rendered as a self-contained PySpark script, for snapshots too big for one machine. The SQL it runs
 // is the SQL Deltaport's own sinks would run (sql-types.ts, sql-statements.ts, exactly-once.ts), written into the
 // script, so the target gets the same tables, types and values. Nothing here runs Spark.
+import { csvStyleOf, isDefaultCsvStyle } from '../../shared/csv-style.js';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { FileSinkSpec, SinkSpec, SqlSinkSpec } from '../../shared/sink-spec.js';
@@ -54,6 +55,13 @@ export function renderSparkJob(job: SparkJob): string {
   const { sink } = job;
   if (isSqlSink(sink) && sink.mode === 'sql') {
     throw new DeltaportError('VALIDATION', 'a Spark job cannot run mode sql (your own statement per row); use append, overwrite or upsert');
+  }
+  // The job's CSV helper writes RFC 4180 only; a file in another style would silently differ from the app's export.
+  if (sink.kind === 'csv' && !isDefaultCsvStyle(csvStyleOf(sink))) {
+    throw new DeltaportError(
+      'VALIDATION',
+      'a Spark job writes CSV only in the default style (comma, double quote, header, empty null, LF)',
+    );
   }
   if (sink.kind === 'postgres' && !job.server) throw new DeltaportError('VALIDATION', 'a PostgreSQL Spark job needs the server');
   const plans = job.fields.map((f, i) => columnPlan(f, i, sink.kind));

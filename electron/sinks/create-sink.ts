@@ -1,5 +1,6 @@
 // Picks the sink for a spec. Each sink is imported only when chosen, so that a CSV export or a preview never loads
 // pg or better-sqlite3 (and the CLI starts fast). The spec was checked where the export started (checked-sink.ts).
+import { csvStyleOf } from '../../shared/csv-style.js';
 import type { CheckedSink } from './checked-sink.js';
 import type { BatchSink } from './sink.js';
 
@@ -12,7 +13,7 @@ export async function createSink(spec: CheckedSink): Promise<BatchSink> {
     case 'parquet':
       return (await import('./parquet-sink.js')).createParquetSink(spec.path);
     case 'csv':
-      return (await import('./csv-sink.js')).createCsvSink(spec.path);
+      return (await import('./csv-sink.js')).createCsvSink(spec.path, csvStyleOf(spec));
     case 'jsonl':
       return (await import('./jsonl-sink.js')).createJsonlSink(spec.path);
   }

@@ -6,7 +6,7 @@ import type { BatchSink, SinkOpenContext } from './sink.js';
 
 export interface TextFormat {
   header?(columnNames: string[]): string;
-  /** The text of every row of the batch, each line ending in '\n'. */
+  /** The text of every row of the batch, each line ending in the format's line break. */
   body(batch: Pick<ScanBatch, 'batch'>): string;
 }
 

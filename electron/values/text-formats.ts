@@ -2,6 +2,7 @@
 // value is written (exact decimals and longs, ISO-8601 times, base64 binary, nested values as JSON).
 import type { Data, Field, Vector } from 'apache-arrow';
 import type { JsonValue } from '../../shared/api.js';
+import { DEFAULT_CSV_STYLE, type CsvStyle } from '../../shared/csv-style.js';
 import { jsonReader } from './json-value.js';
 
 /** A JSON text of row i of a column (`field`: the column's own, whose metadata may mark its text as JSON). */
@@ -30,24 +31,30 @@ export function jsonText(value: JsonValue): string {
   }
 }
 
-/** An RFC 4180 field of row i: null is an empty field, an empty string is "" so that the two stay apart. */
-export function csvFieldReader(column: Vector | Data): (i: number) => string {
+/** A CSV field of row i (`write`: the style's, by default RFC 4180's). */
+export function csvFieldReader(column: Vector | Data, write: (value: JsonValue) => string = csvField): (i: number) => string {
   const read = jsonReader(column);
-  return (i) => csvField(read(i));
+  return (i) => write(read(i));
 }
 
-export function csvField(value: JsonValue): string {
-  if (value === null) return '';
-  if (typeof value === 'string') return value === '' ? '""' : quoteIfNeeded(value);
-  if (typeof value === 'object') return quoteIfNeeded(JSON.stringify(value));
-  return String(value);
+/** The field writer of a CSV style: null is the null text; a value is quoted when it holds the delimiter, the quote
+ * or a line break, or reads as the null text (so that the empty string stays apart from the default null). */
+export function csvFieldWriter(style: Pick<CsvStyle, 'delimiter' | 'quote' | 'nullText'>): (value: JsonValue) => string {
+  const { delimiter, quote, nullText } = style;
+  const doubled = quote + quote;
+  const quoted = (text: string) =>
+    text === nullText || text.includes(delimiter) || text.includes(quote) || LINE_BREAK.test(text)
+      ? `${quote}${text.replaceAll(quote, doubled)}${quote}`
+      : text;
+  return (value) => {
+    if (value === null) return nullText;
+    return quoted(typeof value === 'object' ? JSON.stringify(value) : String(value));
+  };
 }
 
-const NEEDS_QUOTES = /[",\r\n]/;
+export const csvField = csvFieldWriter(DEFAULT_CSV_STYLE);
 
-function quoteIfNeeded(text: string): string {
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
+const LINE_BREAK = /[\r\n]/;
 
 /** One-line text of row i for a terminal table; null for a null cell (the caller shows it distinctly). */
 export function displayTextReader(column: Vector | Data): (i: number) => string | null {

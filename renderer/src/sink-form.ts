@@ -1,6 +1,7 @@
 // The sink form as the user edits it (text fields stay text) and its translation into a SinkSpec, checked with the
 // spec's own schema (shared/sink-spec.ts), one message per problem so the form can say what to fix before anything
 // is sent.
+import { csvStyleOf, DEFAULT_CSV_STYLE, type CsvStyle, type LineEnding } from '../../shared/csv-style.js';
 import { parseWith } from '../../shared/schema.js';
 import { DEFAULT_EXECUTION, sinkSpecSchema } from '../../shared/sink-spec.js';
 import { isSqlKind, type PostgresConnection, type SinkKind, type SinkSpec, type WriteMode } from '../../shared/sink-spec.js';
@@ -26,6 +27,12 @@ export interface SinkForm {
   batchIntervalMs: string;
   maxRetries: string;
   exactlyOnce: boolean;
+  /** The CSV style; a tab delimiter is typed as \t (a tab key moves to the next field). */
+  csvDelimiter: string;
+  csvQuote: string;
+  csvHeader: boolean;
+  csvNullText: string;
+  csvLineEnding: LineEnding;
 }
 
 export const SINK_KINDS: { kind: SinkKind; label: string }[] = [
@@ -63,7 +70,30 @@ export function emptyForm(table: string): SinkForm {
     batchIntervalMs: String(DEFAULT_EXECUTION.batchIntervalMs),
     maxRetries: String(DEFAULT_EXECUTION.maxRetries),
     exactlyOnce: false,
+    csvDelimiter: DEFAULT_CSV_STYLE.delimiter,
+    csvQuote: DEFAULT_CSV_STYLE.quote,
+    csvHeader: DEFAULT_CSV_STYLE.header,
+    csvNullText: DEFAULT_CSV_STYLE.nullText,
+    csvLineEnding: DEFAULT_CSV_STYLE.lineEnding,
   };
+}
+
+const TAB_AS_TYPED = '\\t';
+
+/** The CSV style the form describes, with \\t read as a tab. */
+export function csvStyleOfForm(form: SinkForm): CsvStyle {
+  return {
+    delimiter: form.csvDelimiter === TAB_AS_TYPED ? '\t' : form.csvDelimiter,
+    quote: form.csvQuote,
+    header: form.csvHeader,
+    nullText: form.csvNullText,
+    lineEnding: form.csvLineEnding,
+  };
+}
+
+/** Only the options that differ from the defaults, so that a spec left at them is the same as before they existed. */
+function csvStyleChanges(style: CsvStyle): Partial<CsvStyle> {
+  return Object.fromEntries(Object.entries(style).filter(([key, value]) => DEFAULT_CSV_STYLE[key as keyof CsvStyle] !== value));
 }
 
 // The form's numbers as typed: blank is no number at all, so the spec's rule names the field.
@@ -92,7 +122,9 @@ export function keyColumnList(text: string): string[] {
 
 /** The spec the form describes, before it is checked. */
 function draftOf(form: SinkForm): SinkSpec {
-  if (!isSqlKind(form.kind)) return { kind: form.kind, path: form.filePath.trim() };
+  const path = form.filePath.trim();
+  if (form.kind === 'csv') return { kind: 'csv', path, ...csvStyleChanges(csvStyleOfForm(form)) };
+  if (!isSqlKind(form.kind)) return { kind: form.kind, path };
   const target = {
     table: form.table.trim(),
     mode: form.mode,
@@ -123,6 +155,18 @@ function sentence(problem: string): string {
 /** A saved profile back into the form, keeping the table-specific target name the form already has. */
 export function fromSinkSpec(spec: SinkSpec, current: SinkForm): SinkForm {
   const form: SinkForm = { ...emptyForm(current.table), kind: spec.kind };
+  if (spec.kind === 'csv') {
+    const style = csvStyleOf(spec);
+    return {
+      ...form,
+      filePath: spec.path,
+      csvDelimiter: style.delimiter === '\t' ? TAB_AS_TYPED : style.delimiter,
+      csvQuote: style.quote,
+      csvHeader: style.header,
+      csvNullText: style.nullText,
+      csvLineEnding: style.lineEnding,
+    };
+  }
   if (!('table' in spec)) return { ...form, filePath: spec.path };
   const common: SinkForm = {
     ...form,

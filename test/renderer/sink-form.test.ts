@@ -89,6 +89,13 @@ describe('fromSinkSpec', () => {
     expect(fromSinkSpec(spec!, emptyForm('other'))).toEqual(original);
   });
 
+  it('loads a CSV style back, a tab as \\t, and leaves options at their defaults out of the spec', () => {
+    const original = form({ kind: 'csv', filePath: '/tmp/x.csv', csvDelimiter: '\\t', csvHeader: false, csvLineEnding: 'crlf' });
+    const { spec } = toSinkSpec(original);
+    expect(spec).toEqual({ kind: 'csv', path: '/tmp/x.csv', delimiter: '\t', header: false, lineEnding: 'crlf' });
+    expect(fromSinkSpec(spec!, emptyForm('other'))).toEqual({ ...original, table: 'other' });
+  });
+
   it('keeps the current target table when the profile has none', () => {
     expect(fromSinkSpec({ kind: 'jsonl', path: '/tmp/x.jsonl' }, emptyForm('events'))).toMatchObject({
       kind: 'jsonl',

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { JobInfo } from '../../shared/api.js';
 import { installInProcessApi, type InProcessApi } from './in-process-api.js';
 import { tablePath } from '../support/tables.js';
+import { duck, sqlText } from '../support/duckdb.js';
 
 let host: InProcessApi;
 let SinkPanel: typeof import('../../renderer/src/components/SinkPanel.js').SinkPanel;
@@ -206,6 +207,56 @@ describe('SinkPanel', () => {
     fireEvent.change(keys, { target: { value: 'value, month' } });
     expect(keys.getAttribute('aria-invalid')).toBe('false');
     expect(keys.getAttribute('aria-describedby')).toBeNull();
+  });
+
+  it('shows the CSV style only for CSV, ties each problem to its field, and writes in the style chosen', async () => {
+    const started: JobInfo[] = [];
+    renderPanel([], started);
+    expect(screen.queryByLabelText('Delimiter')).toBeNull();
+    fireEvent.change(screen.getByLabelText('Sink'), { target: { value: 'csv' } });
+    const delimiter = screen.getByLabelText('Delimiter');
+    const quote = screen.getByLabelText('Quote');
+    const nullText = screen.getByLabelText('Null text');
+    const problemOf = (input: HTMLElement) => document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent ?? null;
+    fireEvent.change(delimiter, { target: { value: ';;' } });
+    fireEvent.change(nullText, { target: { value: 'x"y' } });
+    expect(delimiter.getAttribute('aria-invalid')).toBe('true');
+    expect(problemOf(delimiter)).toBe('the CSV delimiter must be exactly one character');
+    expect(problemOf(quote)).toBeNull();
+    expect(problemOf(nullText)).toBe('the CSV null text cannot contain the quote');
+    fireEvent.change(delimiter, { target: { value: '"' } });
+    expect(problemOf(delimiter)).toBeNull();
+    expect(problemOf(quote)).toBe('the CSV quote must differ from the delimiter');
+
+    // A tab, typed as \t, with NULL for nulls, no header and CRLF: DuckDB reads the file back with the same options.
+    fireEvent.change(delimiter, { target: { value: '\\t' } });
+    fireEvent.change(nullText, { target: { value: 'NULL' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Header row' }));
+    fireEvent.change(screen.getByLabelText('Line ending'), { target: { value: 'crlf' } });
+    for (const input of [delimiter, quote, nullText]) expect(input.getAttribute('aria-describedby')).toBeNull();
+    const file = path.join(host.dataDir, 'styled.csv');
+    fireEvent.change(screen.getByLabelText('Output file'), { target: { value: file } });
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(started).toHaveLength(1), { timeout: 20_000 });
+    expect(started[0].request.sink).toEqual({
+      kind: 'csv',
+      path: file,
+      delimiter: '\t',
+      header: false,
+      nullText: 'NULL',
+      lineEnding: 'crlf',
+    });
+    expect((await host.jobs.wait(started[0].id)).state).toBe('succeeded');
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text.split('\r\n')).toHaveLength(ROWS + 1);
+    const exported = await duck(
+      `SELECT value, month FROM read_csv(${sqlText(file)}, header=false, delim='\t', nullstr='NULL', allow_quoted_nulls=false,
+        columns={'value': 'VARCHAR', 'month': 'VARCHAR'}) ORDER BY ALL`,
+    );
+    const files = `${source.tablePath}/**/*.parquet`;
+    expect(exported).toEqual(
+      await duck(`SELECT value, CAST(month AS VARCHAR) AS month FROM read_parquet(${sqlText(files)}, hive_partitioning=true) ORDER BY ALL`),
+    );
   });
 
   it('offers Open folder once a file export is done, and says where the file is', async () => {

@@ -98,6 +98,38 @@ describe('validateSinkSpec', () => {
   });
 });
 
+describe('the CSV style', () => {
+  const csv = (style: object) => validateSinkSpec({ kind: 'csv', path: '/o.csv', ...style });
+
+  it('takes any one-character delimiter and quote that differ, and null text a reader can tell from data', () => {
+    expect(csv({ delimiter: '\t', quote: "'", header: false, nullText: '\\N', lineEnding: 'crlf' })).toEqual([]);
+    expect(csv({ delimiter: '👋', nullText: 'NULL' })).toEqual([]);
+  });
+
+  it('refuses what a reader could not take back, in one line each', () => {
+    expect(csv({ delimiter: '', quote: '""' })).toEqual([
+      'the CSV delimiter must be exactly one character',
+      'the CSV quote must be exactly one character',
+    ]);
+    expect(csv({ delimiter: '\n', quote: '\r' })).toEqual([
+      'the CSV delimiter cannot be a line break',
+      'the CSV quote cannot be a line break',
+    ]);
+    expect(csv({ delimiter: ';', quote: ';' })).toEqual(['the CSV quote must differ from the delimiter']);
+    expect(csv({ nullText: 'a,"b"\n' })).toEqual([
+      'the CSV null text cannot contain the delimiter',
+      'the CSV null text cannot contain the quote',
+      'the CSV null text cannot contain a line break',
+    ]);
+    expect(csv({ delimiter: ';', nullText: 'x,y' })).toEqual([]);
+    expect(csv({ header: 'yes', lineEnding: 'cr' })).toEqual([
+      'the CSV header must be true or false',
+      'unknown CSV line ending "cr" (use lf or crlf)',
+    ]);
+    expect(validateSinkSpec({ kind: 'jsonl', path: '/o.jsonl', delimiter: ';' })).toEqual(['has an unknown field "delimiter"']);
+  });
+});
+
 describe('sinkColumnProblems', () => {
   it('names key columns and :parameters that are not exported', () => {
     expect(sinkColumnProblems(sqlite({ mode: 'upsert', keyColumns: ['id', 'ID'] }) as SqlSinkSpec, ['id', 'name'])).toEqual([

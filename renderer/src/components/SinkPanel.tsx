@@ -13,6 +13,7 @@ import { keyColumnList, SINK_KINDS, toSinkSpec, WRITE_MODES } from '../sink-form
 import type { SinkForm } from '../sink-form.js';
 import { formFor, initialSinkPanel, sinkPanelReducer } from '../sink-panel-state.js';
 import { Alert, formProblems } from './Alert.js';
+import { CsvFields } from './CsvFields.js';
 import { SelectField, TextField } from './Field.js';
 import { PlanView } from './PlanView.js';
 import { PostgresFields } from './PostgresFields.js';
@@ -217,6 +218,7 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                 onChange={(value) => set('filePath', value)}
               />
             )}
+            {form.kind === 'csv' && <CsvFields form={form} set={set} />}
           </section>
 
           {sql && (

@@ -130,22 +130,22 @@ describe('history', () => {
   });
 });
 
-describe('preview', () => {
-  // The values of v in each of the table's two files, read by DuckDB; k comes from partitionValues in the log.
-  async function nullPartitionRows(): Promise<{ k: string | null; v: bigint }[]> {
-    const adds = readCommit(nullPartition, 0)
-      .filter((a) => a.add)
-      .map((a) => a.add as { path: string; partitionValues: { k: string | null } });
-    const rows: { k: string | null; v: bigint }[] = [];
-    for (const add of adds) {
-      const file = path.join(nullPartition, decodeURIComponent(add.path));
-      for (const r of await duck(`SELECT v FROM read_parquet(${sqlText(file)}, hive_partitioning=false)`)) {
-        rows.push({ k: add.partitionValues.k, v: r.v as bigint });
-      }
+// The values of v in each of the table's two files, read by DuckDB; k comes from partitionValues in the log.
+async function nullPartitionRows(): Promise<{ k: string | null; v: bigint }[]> {
+  const adds = readCommit(nullPartition, 0)
+    .filter((a) => a.add)
+    .map((a) => a.add as { path: string; partitionValues: { k: string | null } });
+  const rows: { k: string | null; v: bigint }[] = [];
+  for (const add of adds) {
+    const file = path.join(nullPartition, decodeURIComponent(add.path));
+    for (const r of await duck(`SELECT v FROM read_parquet(${sqlText(file)}, hive_partitioning=false)`)) {
+      rows.push({ k: add.partitionValues.k, v: r.v as bigint });
     }
-    return rows;
   }
+  return rows;
+}
 
+describe('preview', () => {
   it('shows aligned columns with NULL for nulls and a row count', async () => {
     const run = await cli('preview', nullPartition);
     expect(run.code).toBe(0);
@@ -281,6 +281,69 @@ describe('export', () => {
     } finally {
       conn.close();
     }
+  });
+
+  it('writes CSV in the style of the --csv-* flags, which DuckDB reads back with the same options', async () => {
+    const target = path.join(out, 'styled.csv');
+    const run = await cli(
+      'export',
+      nullPartition,
+      '--sink',
+      `csv:${target}`,
+      '--csv-delimiter',
+      ';',
+      '--csv-quote',
+      "'",
+      '--csv-header',
+      'false',
+      '--csv-null',
+      'NULL',
+      '--csv-line-ending',
+      'crlf',
+    );
+    expect(run.code).toBe(0);
+    const text = readFileSync(target, 'utf8');
+    expect(text.endsWith('\r\n')).toBe(true);
+    expect(text.replaceAll('\r\n', '')).not.toMatch(/[\r\n]/);
+    const rows = await duck<{ k: string | null; v: bigint }>(
+      `SELECT k, v FROM read_csv(${sqlText(target)}, header=false, delim=';', quote=${sqlText("'")}, escape=${sqlText("'")}, nullstr='NULL',
+        allow_quoted_nulls=false, columns={'k': 'VARCHAR', 'v': 'BIGINT'})`,
+    );
+    const byV = (a: { v: bigint }, b: { v: bigint }) => (a.v < b.v ? -1 : a.v > b.v ? 1 : 0);
+    const expected = await nullPartitionRows();
+    expect(expected.some((r) => r.k === null)).toBe(true);
+    expect(rows.sort(byV)).toEqual(expected.sort(byV));
+  });
+
+  it('rejects CSV flags that a reader could not take back, or on another sink, writing nothing', async () => {
+    const dir = mkdtempSync(path.join(out, 'bad-csv-'));
+    const csv = (...flags: string[]) => cli('export', simple, '--sink', `csv:${dir}/a.csv`, ...flags);
+    expect(await csv('--csv-delimiter', ';;', '--csv-null', 'a"b')).toMatchObject({
+      code: 1,
+      stderr: 'deltaport: the CSV delimiter must be exactly one character\ndeltaport: the CSV null text cannot contain the quote\n',
+    });
+    expect(await csv('--csv-quote', ',')).toMatchObject({ code: 1, stderr: 'deltaport: the CSV quote must differ from the delimiter\n' });
+    expect(await csv('--csv-header', 'yes')).toMatchObject({
+      code: 2,
+      stderr: "deltaport: --csv-header must be true or false, got 'yes'\n",
+    });
+    expect(await csv('--csv-line-ending', 'cr')).toMatchObject({
+      code: 2,
+      stderr: "deltaport: --csv-line-ending must be lf or crlf, got 'cr'\n",
+    });
+    expect(await csv('--csv-line-ending', 'crlf', '--emit', 'spark')).toMatchObject({
+      code: 1,
+      stderr: 'deltaport: a Spark job writes CSV only in the default style (comma, double quote, header, empty null, LF)\n',
+    });
+    expect(await cli('export', simple, '--sink', `sqlite:${dir}/a.db`, '--csv-delimiter', ';')).toMatchObject({
+      code: 2,
+      stderr: 'deltaport: --csv-delimiter applies only to csv sinks\n',
+    });
+    expect(await cli('export', simple, '--sink', `jsonl:${dir}/a.jsonl`, '--csv-null', 'x')).toMatchObject({
+      code: 2,
+      stderr: 'deltaport: --csv-null applies only to csv sinks\n',
+    });
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('rejects bad sink flags as usage errors, writing nothing', async () => {

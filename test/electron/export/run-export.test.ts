@@ -174,6 +174,28 @@ describe('exports of values that need care', () => {
     );
     expect(rows).toEqual(ids.map((id, i) => ({ id, local: micros[i], utc: micros[i], note: notes[i] })));
   });
+
+  // Each style collides with the notes: a delimiter or quote they hold, a null text next to the empty string.
+  it.each([
+    { delimiter: ';', quote: "'", header: false, nullText: 'NULL', lineEnding: 'crlf' },
+    { delimiter: ',', quote: '"', header: true, nullText: '\\N', lineEnding: 'crlf' },
+    { delimiter: '\t', quote: '"', header: true, nullText: '', lineEnding: 'lf' },
+    { delimiter: 'a', quote: 'y', header: true, nullText: 'b', lineEnding: 'lf' },
+  ] as const)('csv in the style %j reads back through DuckDB with the same options', async (style) => {
+    const target = path.join(out, 'careful-style.csv');
+    await exportRequest({ source: { tablePath: table }, sink: { kind: 'csv', path: target, overwrite: true, ...style } });
+    const lines = readFileSync(target, 'utf8').split(style.lineEnding === 'crlf' ? '\r\n' : '\n');
+    // A line per row and the header, then nothing; with LF, one more inside the quoted note that holds one.
+    expect(lines.length - 1).toBe(ids.length + (style.header ? 1 : 0) + (style.lineEnding === 'lf' ? 1 : 0));
+    const read = `read_csv(${sqlText(target)}, header=${style.header}, delim=${sqlText(style.delimiter)},
+      quote=${sqlText(style.quote)}, escape=${sqlText(style.quote)}, nullstr=${sqlText(style.nullText)}, allow_quoted_nulls=false`;
+    if (style.header) expect(Object.keys(await columnTypes(`${read})`))).toEqual(['id', 'local', 'utc', 'note']);
+    const rows = await duck(
+      `SELECT id, epoch_us(local) AS local, epoch_us(utc) AS utc, note FROM ${read},
+        columns={'id': 'BIGINT', 'local': 'TIMESTAMP', 'utc': 'TIMESTAMPTZ', 'note': 'VARCHAR'})`,
+    );
+    expect(rows).toEqual(ids.map((id, i) => ({ id, local: micros[i], utc: micros[i], note: notes[i] })));
+  });
 });
 
 describe('csv and jsonl of a real table', () => {

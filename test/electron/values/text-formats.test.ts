@@ -1,6 +1,13 @@
 import { Field, Int32, Int64, List, Struct, Utf8, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { csvField, csvFieldReader, displayTextReader, jsonText, jsonTextReader } from '../../../electron/values/text-formats.js';
+import {
+  csvField,
+  csvFieldReader,
+  csvFieldWriter,
+  displayTextReader,
+  jsonText,
+  jsonTextReader,
+} from '../../../electron/values/text-formats.js';
 
 describe('CSV fields', () => {
   it('quotes only what RFC 4180 requires and keeps null apart from the empty string', () => {
@@ -25,6 +32,13 @@ describe('CSV fields', () => {
     const type = new Struct([new Field('a', new Int32(), true), new Field('b', new Utf8(), true)]);
     const read = csvFieldReader(vectorFromArray([{ a: 1, b: 'x' }], type));
     expect(read(0)).toBe('"{""a"":1,""b"":""x""}"');
+  });
+});
+
+describe('CSV fields in another style', () => {
+  it('quotes any value that holds the delimiter or the quote or reads as the null text, numbers too', () => {
+    const write = csvFieldWriter({ delimiter: '.', quote: "'", nullText: '0' });
+    expect([1.5, 0, 7, null, "it's", 'a"b', 'x\r\ny'].map(write)).toEqual(["'1.5'", "'0'", '7', '0', "'it''s'", 'a"b', "'x\r\ny'"]);
   });
 });
 
