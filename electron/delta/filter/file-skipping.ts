@@ -8,7 +8,7 @@
 // milliseconds, so a max covers the 999 microseconds after it; a float's max is not used (NaN sorts above every
 // number and is not in the statistics); longs and decimals beyond a double's exact range are not used (JSON
 // numbers lose digits there).
-import { decimalParts, isDecimal, isStruct, type DeltaType, type StructField } from '../../../shared/delta-schema.js';
+import { decimalParts, isDecimal, isStruct, type DeltaType, type PrimitiveName, type StructField } from '../../../shared/delta-schema.js';
 import { parseDeltaText, parseTimestampMicros, type DeltaValue } from '../../../shared/delta-values.js';
 import { comparator } from '../../../shared/expression/compare.js';
 import { typeOf, type Expr } from '../../../shared/expression/index.js';
@@ -81,6 +81,16 @@ function lookup(tree: StatsTree | undefined, path: string[]): unknown {
 
 const EXACT_DOUBLE = 2 ** 53;
 
+/** The types whose statistics bound nothing a filter compares: binary and variant values are not compared, a void
+ * column is all nulls. */
+const UNBOUNDED: ReadonlySet<PrimitiveName> = new Set(['binary', 'variant', 'void']);
+export type BoundedName = Exclude<PrimitiveName, 'binary' | 'variant' | 'void'>;
+
+/** Whether statistics of a column of this type can bound a filter's values (file and row-group skipping alike). */
+export function hasBounds(type: PrimitiveName): type is BoundedName {
+  return !UNBOUNDED.has(type);
+}
+
 /** A statistic in the units of shared/delta-values.ts, or undefined where it cannot be trusted as a bound. */
 function bound(raw: unknown, type: DeltaType, side: 'min' | 'max'): DeltaValue | undefined {
   if (raw === null || raw === undefined || typeof type !== 'string') return undefined;
@@ -91,6 +101,7 @@ function bound(raw: unknown, type: DeltaType, side: 'min' | 'max'): DeltaValue |
     // One unit of slack for the rounding of the JSON number.
     return BigInt(Math.round(scaled)) + (side === 'max' ? 1n : -1n);
   }
+  if (!hasBounds(type)) return undefined;
   switch (type) {
     case 'byte':
     case 'short':
@@ -113,11 +124,6 @@ function bound(raw: unknown, type: DeltaType, side: 'min' | 'max'): DeltaValue |
       if (micros === null) return undefined;
       return side === 'max' ? micros + 999n : micros;
     }
-    // No bound a filter compares with: binary and variant values are not compared, a void column is all nulls.
-    case 'binary':
-    case 'variant':
-    case 'void':
-      return undefined;
     default:
       return type satisfies never;
   }

@@ -12,7 +12,7 @@ import type { DeltaValue } from '../../../shared/delta-values.js';
 import type { Expr } from '../../../shared/expression/index.js';
 import { physicalName } from '../column-mapping.js';
 import type { LiveFile } from '../snapshot.js';
-import { fileRanges, possible, type ColumnRange, type TableColumns } from './file-skipping.js';
+import { fileRanges, hasBounds, possible, type ColumnRange, type TableColumns } from './file-skipping.js';
 
 // Statistics in the units of shared/delta-values.ts.
 const PARSERS = {
@@ -72,7 +72,7 @@ function bound(raw: unknown, field: StructField, side: 'min' | 'max'): DeltaValu
   const isNumber = typeof raw === 'number' || typeof raw === 'bigint';
   const type = field.type;
   // A decimal's Parquet statistics are unscaled and typed by its physical form: not used.
-  if (typeof type !== 'string' || isDecimal(type)) return undefined;
+  if (typeof type !== 'string' || isDecimal(type) || !hasBounds(type)) return undefined;
   switch (type) {
     case 'byte':
     case 'short':
@@ -90,11 +90,6 @@ function bound(raw: unknown, field: StructField, side: 'min' | 'max'): DeltaValu
       return typeof raw === 'string' ? raw : undefined;
     case 'boolean':
       return typeof raw === 'boolean' ? raw : undefined;
-    // No bound a filter compares with: binary and variant values are not compared, a void column is all nulls.
-    case 'binary':
-    case 'variant':
-    case 'void':
-      return undefined;
     default:
       return type satisfies never;
   }
