@@ -40,6 +40,7 @@ import {
   type PeerSink,
   type ServerRun,
 } from './report.js';
+import { localEngine } from '../support/task-tables.js';
 
 const CHECKPOINT_INTERVAL = 100;
 /** Each peer tool's script in test/bench/ (see the scripts), and the stem of the names of the SQLite file and the
@@ -292,8 +293,8 @@ async function main(): Promise<void> {
       return timed(async () => expectRows('the preview', (await previewTask(tables, previewRequest, signal)).rows.length, PREVIEW_ROWS));
     });
     const previewAppMs = await measure('preview through a worker (app path), ms', async () => {
-      await startTask({ kind: 'preview', request: previewRequest }).result;
-      return timed(() => startTask({ kind: 'preview', request: previewRequest }).result);
+      await startTask({ kind: 'preview', request: previewRequest }, localEngine()).result;
+      return timed(() => startTask({ kind: 'preview', request: previewRequest }, localEngine()).result);
     });
 
     const queriesStarted = performance.now();
