@@ -16,7 +16,7 @@ import { LocalStorage } from '../../electron/storage/local-storage.js';
 import { TRANSACTION_BYTES } from '../../electron/sinks/postgres-sink.js';
 import { startTask } from '../../electron/jobs/task-worker.js';
 import { previewTask } from '../../electron/jobs/tasks.js';
-import { taskTables } from '../support/task-tables.js';
+import { taskTables, localReads } from '../support/task-tables.js';
 import { createDatabase, startPostgres, type PgServer } from '../support/postgres.js';
 import { SEED, writeLongLog, writeWideTable, type WideTable } from './bench-tables.js';
 import { runCli, runPython, type ChildRun } from './child-run.js';
@@ -310,7 +310,7 @@ async function main(): Promise<void> {
 
     const openMs = await measure(`open latest of ${size.commits} commits, ms`, () =>
       timed(async () => {
-        const snapshot = await (await DeltaTable.open(longLog.root)).snapshot();
+        const snapshot = await (await DeltaTable.open(longLog.root, localReads)).snapshot();
         if (snapshot.version !== size.commits - 1) throw new Error(`opened version ${snapshot.version}`);
       }),
     );
@@ -318,7 +318,7 @@ async function main(): Promise<void> {
       // Half a minute after the middle commit: resolves to that commit.
       const middle = Math.floor(size.commits / 2);
       return timed(async () => {
-        const snapshot = await (await DeltaTable.open(longLog.root)).snapshot({ timestampMs: longLog.timeOf(middle) + 30_000 });
+        const snapshot = await (await DeltaTable.open(longLog.root, localReads)).snapshot({ timestampMs: longLog.timeOf(middle) + 30_000 });
         if (snapshot.version !== middle) throw new Error(`time travel resolved to version ${snapshot.version}, not ${middle}`);
       });
     });

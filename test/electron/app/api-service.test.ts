@@ -17,6 +17,7 @@ import { tablePath } from '../../support/tables.js';
 import { resultValue, xorEncryptor } from '../../support/app-state-helpers.js';
 import { appService } from '../../support/app-service.js';
 import { StorageConnections } from '../../../electron/app/storage-connections.js';
+import { openLocal } from '../../support/task-tables.js';
 
 let dir: string;
 let state: AppState;
@@ -199,7 +200,7 @@ describe('API service', () => {
       fs.writeFileSync(file, Buffer.alloc(size, '#'));
       fs.utimesSync(file, atime, mtime);
     }
-    await expect(openSource({ tablePath: copy })).rejects.toThrow();
+    await expect(openSource({ tablePath: copy }, openLocal)).rejects.toThrow();
 
     const preview = resultValue(await service.preview({ source: { tablePath: copy }, limit: 100 }));
     const fromIntact = resultValue(await service.preview({ source: { tablePath: tablePath('simple_table') }, limit: 100 }));

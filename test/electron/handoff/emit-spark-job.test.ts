@@ -14,6 +14,7 @@ import { cli } from '../cli/run-cli.js';
 import { commitFile } from '../../support/delta-oracle.js';
 import { tablePath } from '../../support/tables.js';
 import { appService } from '../../support/app-service.js';
+import { openLocal } from '../../support/task-tables.js';
 
 let dir = '';
 let table = '';
@@ -162,7 +163,7 @@ describe.skipIf(spawnSync('python3', ['--version']).status !== 0)('generated scr
     ];
     for (const [i, sink] of sinks.entries()) {
       const file = path.join(dir, `compile-${i}.py`);
-      writeFileSync(file, await sparkJobFor({ tablePath: tablePath('delta-1.2.1-only-struct-stats') }, sink));
+      writeFileSync(file, await sparkJobFor({ tablePath: tablePath('delta-1.2.1-only-struct-stats') }, sink, openLocal));
       const check = spawnSync('python3', ['-m', 'py_compile', file], { encoding: 'utf8' });
       expect(check.stderr, sink.kind).toBe('');
       expect(check.status).toBe(0);

@@ -13,7 +13,7 @@ import { jsonTextReader } from '../../../electron/values/text-formats.js';
 import { commitFile, commitVersions, dataFile, liveFiles, liveRowCount } from '../../support/delta-oracle.js';
 import { duck, sqlText } from '../../support/duckdb.js';
 import { TABLES_ROOT, tablePath } from '../../support/tables.js';
-import { taskTables } from '../../support/task-tables.js';
+import { openLocal, taskTables } from '../../support/task-tables.js';
 
 let engine: SqlEngine;
 let temp: string;
@@ -77,7 +77,7 @@ describe('SELECT * is the reader’s snapshot', () => {
     const location = tablePath(name);
     let expected: Map<string, number>;
     try {
-      const source = await openSource({ tablePath: location });
+      const source = await openSource({ tablePath: location }, openLocal);
       const batches: RecordBatch[] = [];
       for await (const b of source.batches()) batches.push(b.batch);
       expected = rowCounts(batches);
