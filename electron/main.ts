@@ -12,6 +12,7 @@ import { recordStartupError, startupDialogText } from './app/startup-error.js';
 import { nativeDialogs } from './dialogs.js';
 import { registerIpcHandlers, sendJobEvent } from './ipc-electron.js';
 import { JobRunner } from './jobs/job-runner.js';
+import { StorageConnections } from './app/storage-connections.js';
 import { setAppMenu } from './menu.js';
 import { SQL_TEMP_FOLDER } from './sql/limits.js';
 import { AppState, STATE_FILE_NAME } from './state/app-state.js';
@@ -47,7 +48,9 @@ if (!app.requestSingleInstanceLock()) {
 
 function start(): void {
   const state = AppState.open(path.join(dataDir, STATE_FILE_NAME), { encryptor: platformEncryptor(safeStorage) });
-  const jobs = new JobRunner({ store: state });
+  // One engine's settings for every read, made from the saved storage connections (and again when they change).
+  const connections = new StorageConnections(state);
+  const jobs = new JobRunner({ store: state, engine: connections.settings });
   const sampleTable = sampleTableProvider(dataDir);
   let win: BrowserWindow | null = null;
 
@@ -55,6 +58,7 @@ function start(): void {
   const api = createApiService({
     state,
     jobs,
+    connections,
     sampleTable,
     dialogs: nativeDialogs(() => win),
     onTableOpened: () => refreshMenu(),

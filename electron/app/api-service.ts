@@ -16,11 +16,12 @@ import type { JobRunner } from '../jobs/job-runner.js';
 import { DEFAULT_MEMORY_LIMIT } from '../sql/limits.js';
 import type { SqlSession } from '../sql/sql-session.js';
 import { runSharedTask } from '../jobs/task-worker.js';
+import type { WorkerTask } from '../jobs/worker-protocol.js';
 import type { AppState } from '../state/app-state.js';
 import { canonicalLocation, isCloudLocation } from '../storage/storage.js';
 import { withPassword } from '../state/secrets.js';
 import { STORAGE_OPTION_INFO } from './storage-connection-rules.js';
-import { applyStorageConnections, deleteStorageConnection, saveStorageConnection } from './storage-connections.js';
+import type { StorageConnections } from './storage-connections.js';
 
 export interface NativeDialogs {
   chooseTableFolder(): Promise<string | null>;
@@ -32,6 +33,8 @@ export interface NativeDialogs {
 export interface ApiServiceDeps {
   state: AppState;
   jobs: JobRunner;
+  /** The saved storage connections, which every read goes through; the job runner's too. */
+  connections: StorageConnections;
   /** The sample table's path, written on first use. */
   sampleTable: () => Promise<string>;
   /** Absent in the browser host: there the user types paths. */
@@ -52,7 +55,8 @@ async function attempt<T>(work: () => T | Promise<T>): Promise<Result<T>> {
 }
 
 export function createApiService(deps: ApiServiceDeps): DeltaportApi {
-  applyStorageConnections(deps.state);
+  /** A task on the shared worker, its tables read through the storage connections as they are now. */
+  const shared = <T>(task: WorkerTask): Promise<T> => runSharedTask<T>(task, deps.connections.settings());
 
   /** A password left empty in the form is taken from the saved profile it came from. */
   function withProfilePassword(sink: SinkSpec, profile: string | undefined): SinkSpec {
@@ -64,32 +68,35 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
   const sqlSession = () =>
     (sql ??= import('../sql/sql-session.js').then(
       ({ SqlSession }) =>
-        new SqlSession({
-          memoryLimit: DEFAULT_MEMORY_LIMIT,
-          tempDirectory: deps.sqlTempDirectory ?? path.join(tmpdir(), `deltaport-sql-${process.pid}`),
-        }),
+        new SqlSession(
+          {
+            memoryLimit: DEFAULT_MEMORY_LIMIT,
+            tempDirectory: deps.sqlTempDirectory ?? path.join(tmpdir(), `deltaport-sql-${process.pid}`),
+          },
+          deps.connections.openTable,
+        ),
     ));
 
   return {
     openTable: (req) =>
       attempt(async () => {
-        const info = await runSharedTask<TableInfo>({ kind: 'open', request: req });
+        const info = await shared<TableInfo>({ kind: 'open', request: req });
         deps.state.addRecentTable(info.path);
         deps.onTableOpened?.(info.path);
         return info;
       }),
-    history: (req) => attempt(() => runSharedTask<CommitSummary[]>({ kind: 'history', request: req })),
-    resolveVersion: (req) => attempt(() => runSharedTask<{ version: number; timestamp: number }>({ kind: 'resolve', request: req })),
-    latestVersion: (req) => attempt(() => runSharedTask<{ latest: number }>({ kind: 'latest', request: req })),
-    preview: (req) => attempt(() => runSharedTask<PreviewResult>({ kind: 'preview', request: req })),
-    profile: (req) => attempt(() => runSharedTask<TableProfile>({ kind: 'profile', request: req })),
-    partitions: (req) => attempt(() => runSharedTask<PartitionSummary[]>({ kind: 'partitions', request: req })),
-    diff: (req) => attempt(() => runSharedTask<DiffResult>({ kind: 'diff', request: req })),
-    changes: (req) => attempt(() => runSharedTask<ChangeRows>({ kind: 'changes', request: req })),
+    history: (req) => attempt(() => shared<CommitSummary[]>({ kind: 'history', request: req })),
+    resolveVersion: (req) => attempt(() => shared<{ version: number; timestamp: number }>({ kind: 'resolve', request: req })),
+    latestVersion: (req) => attempt(() => shared<{ latest: number }>({ kind: 'latest', request: req })),
+    preview: (req) => attempt(() => shared<PreviewResult>({ kind: 'preview', request: req })),
+    profile: (req) => attempt(() => shared<TableProfile>({ kind: 'profile', request: req })),
+    partitions: (req) => attempt(() => shared<PartitionSummary[]>({ kind: 'partitions', request: req })),
+    diff: (req) => attempt(() => shared<DiffResult>({ kind: 'diff', request: req })),
+    changes: (req) => attempt(() => shared<ChangeRows>({ kind: 'changes', request: req })),
     // DuckDB works on threads of its own; the snapshots it is fed are read here, as the cancel must reach them.
     sql: (req) => attempt(async () => (await sqlSession()).run(req)),
     cancelSql: (req) => attempt(async () => ({ cancelled: sql !== null && (await sqlSession()).cancel(req.queryId) })),
-    planExport: (req) => attempt(() => runSharedTask<ExportPlan>({ kind: 'plan', request: exportRequest(req) })),
+    planExport: (req) => attempt(() => shared<ExportPlan>({ kind: 'plan', request: exportRequest(req) })),
     // Loaded on first use, like the sinks: pg is not needed to look at a table.
     testConnection: (req) =>
       attempt(async () => {
@@ -101,15 +108,15 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
     exportSparkJob: (req) =>
       attempt(async () => {
         const { sparkJobFor, saveSparkJob } = await import('../handoff/emit-spark-job.js');
-        const script = await sparkJobFor(req.source, req.sink);
+        const script = await sparkJobFor(req.source, req.sink, deps.connections.openTable);
         return { script, savedTo: req.savePath === undefined ? null : await saveSparkJob(script, req.savePath) };
       }),
     // Changes are checked against the table before they are queued: a range without a feed, or a key that is no
     // column, is refused at once rather than as a failed job.
     startExport: (req) =>
       attempt(async () => {
-        if (isChangeSource(req.source)) await runSharedTask<null>({ kind: 'checkChanges', request: req.source });
-        return deps.jobs.start(await pinnedVersion(exportRequest(req)));
+        if (isChangeSource(req.source)) await shared<null>({ kind: 'checkChanges', request: req.source });
+        return deps.jobs.start(await pinnedVersion(exportRequest(req), shared));
       }),
     cancelJob: (req) => attempt(() => deps.jobs.cancel(req.id)),
     retryJob: (req) => attempt(() => deps.jobs.retry(req.id, req.choice, exportRequest)),
@@ -143,10 +150,10 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
         options: STORAGE_OPTION_INFO,
         secretsSaved: deps.state.savesSecrets,
       })),
-    saveStorageConnection: (req) => attempt(() => saveStorageConnection(deps.state, req)),
+    saveStorageConnection: (req) => attempt(() => deps.connections.save(req)),
     deleteStorageConnection: (req) =>
       attempt(() => {
-        deleteStorageConnection(deps.state, req.name);
+        deps.connections.delete(req.name);
         return null;
       }),
     chooseTableFolder: () => attempt(() => deps.dialogs?.chooseTableFolder() ?? null),
@@ -160,10 +167,10 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
 
 /** A snapshot export into a SQL table reads the version that is the latest now, also when it is retried after the
  * table moved on: its Retry resumes inside that snapshot. */
-async function pinnedVersion(req: ExportRequest): Promise<ExportRequest> {
+async function pinnedVersion(req: ExportRequest, shared: <T>(task: WorkerTask) => Promise<T>): Promise<ExportRequest> {
   const { source } = req;
   if (isChangeSource(source) || !isSqlSink(req.sink) || source.versionAsOf !== undefined || source.timestampAsOf !== undefined) return req;
-  const { version } = await runSharedTask<{ version: number }>({ kind: 'resolve', request: { path: source.tablePath } });
+  const { version } = await shared<{ version: number }>({ kind: 'resolve', request: { path: source.tablePath } });
   return { ...req, source: { ...source, versionAsOf: version } };
 }
 

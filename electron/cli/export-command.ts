@@ -12,7 +12,15 @@ import { saveSparkJob, sparkJobFor } from '../handoff/emit-spark-job.js';
 import { canonicalLocation, locationName } from '../storage/storage.js';
 import { listFlag, numberFlag, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
-import { FILTER_FLAGS, skippingLine, sourceSpec, STORAGE_FLAGS, tableArgument, TIME_TRAVEL_FLAGS } from './source-flags.js';
+import {
+  FILTER_FLAGS,
+  skippingLine,
+  sourceSpec,
+  STORAGE_FLAGS,
+  tableArgument,
+  TIME_TRAVEL_FLAGS,
+  type TableArgument,
+} from './source-flags.js';
 
 /** The CSV sink's style, each flag a field of its spec (checked there). */
 const CSV_FLAGS = {
@@ -60,7 +68,7 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   const source = sourceSpec(tablePath, args);
   const sink = sinkSpec(tablePath, args);
   const emit = args.values.get('emit');
-  if (emit !== undefined) return emitJob(emit, source, sink, args.values.get('out'), io);
+  if (emit !== undefined) return emitJob(emit, source, sink, args.values.get('out'), io, openTable);
   if (args.values.has('out')) throw new UsageError('--out applies only with --emit spark');
   const rows = await openRows(source, { openTable });
   const result = await withProgress(io, (signal, onProgress) => runExport(rows, sink, { signal, onProgress }));
@@ -105,9 +113,16 @@ async function withProgress<T>(io: CliIo, run: (signal: AbortSignal, onProgress?
 }
 
 /** `--emit spark`: the same export as a PySpark script, on stdout or in the --out file; nothing is exported. */
-async function emitJob(emit: string, source: DeltaSourceSpec, sink: SinkSpec, out: string | undefined, io: CliIo): Promise<number> {
+async function emitJob(
+  emit: string,
+  source: DeltaSourceSpec,
+  sink: SinkSpec,
+  out: string | undefined,
+  io: CliIo,
+  openTable: TableArgument['openTable'],
+): Promise<number> {
   if (emit !== 'spark') throw new UsageError(`--emit must be spark, got '${emit}'`);
-  const script = await sparkJobFor(source, sink);
+  const script = await sparkJobFor(source, sink, openTable);
   if (out === undefined) {
     io.stdout.write(script);
     return 0;

@@ -5,6 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseTimestampAsOf } from '../../shared/timestamp.js';
+import { engineFrom } from '../delta/engine/engine-context.js';
+import { TableCache } from '../delta/table-cache.js';
 import { memoryLimitProblem } from '../sql/limits.js';
 import { DEFAULT_MEMORY_LIMIT, SqlEngine, type SqlResult, type SqlTable } from '../sql/sql-engine.js';
 import { SQL_NOT_EXACTLY_ONCE, sqlExportInput } from '../sql/sql-export.js';
@@ -29,7 +31,9 @@ export async function sqlCommand(argv: string[], io: CliIo): Promise<number> {
   const problem = memoryLimitProblem(memoryLimit);
   if (problem) throw new UsageError(`--memory-limit: ${problem}`);
   const tempDirectory = mkdtempSync(path.join(tmpdir(), 'deltaport-sql-'));
-  const engine = await SqlEngine.open({ memoryLimit, tempDirectory });
+  // A query's tables may be in several stores: each cloud's own credential chain finds their credentials.
+  const opened = new TableCache(engineFrom({ storeOptions: [] }));
+  const engine = await SqlEngine.open({ memoryLimit, tempDirectory }, opened.open);
   try {
     const started = performance.now();
     const result = await engine.query({ sql, tables, signal: io.signal });

@@ -24,7 +24,7 @@ export async function previewRows(
     offset?: number;
     orderBy?: SortKey[];
     signal?: AbortSignal;
-    openTable?: (tablePath: string) => Promise<DeltaTable>;
+    openTable: (tablePath: string) => Promise<DeltaTable>;
   },
 ): Promise<PreviewRows> {
   const keys = opts.orderBy && opts.orderBy.length > 0 ? opts.orderBy : null;

@@ -22,7 +22,7 @@ export interface SpecSnapshot {
  * again. Every problem found is reported at once, in one DeltaSourceValidationError. */
 export async function openSpecSnapshot(
   spec: DeltaSourceSpec,
-  openTable: (tablePath: string) => Promise<DeltaTable> = (tablePath) => DeltaTable.open(tablePath),
+  openTable: (tablePath: string) => Promise<DeltaTable>,
 ): Promise<SpecSnapshot> {
   const { problems, resolved } = resolveSourceSpec(spec);
   if (typeof spec.tablePath !== 'string' || spec.tablePath.trim() === '') throw new DeltaSourceValidationError(problems);

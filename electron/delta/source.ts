@@ -34,7 +34,7 @@ export interface DeltaSource {
 }
 
 /** `engine`: where the table's files are read from (engine/engine-context.ts); the registered one when absent. */
-export function forTable(tablePath: string, engine?: EngineContext): DeltaSourceBuilder {
+export function forTable(tablePath: string, engine: EngineContext): DeltaSourceBuilder {
   return new DeltaSourceBuilder(tablePath, engine);
 }
 
@@ -44,7 +44,7 @@ export class DeltaSourceBuilder {
 
   constructor(
     private readonly tablePath: string,
-    private readonly engine?: EngineContext,
+    private readonly engine: EngineContext,
   ) {}
 
   /** Columns to read, in this order: a list, or the names as arguments. */
@@ -83,7 +83,7 @@ export class DeltaSourceBuilder {
 
 /** Opens the source a spec describes (the app and the CLI): the table and snapshot with the builder's checks
  * (source-snapshot.ts), then its filter, checked and planned. */
-export async function openSource(spec: DeltaSourceSpec, openTable?: (tablePath: string) => Promise<DeltaTable>): Promise<DeltaSource> {
+export async function openSource(spec: DeltaSourceSpec, openTable: (tablePath: string) => Promise<DeltaTable>): Promise<DeltaSource> {
   const { table, snapshot, resolved } = await openSpecSnapshot(spec, openTable);
   let filter: FilterPlan | null = null;
   if (resolved.filter !== undefined) {

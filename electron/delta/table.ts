@@ -4,7 +4,7 @@
 import { parseStructType, type StructType } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import { canonicalLocation, type Storage } from '../storage/storage.js';
-import { registeredEngine, type EngineContext } from './engine/engine-context.js';
+import type { EngineContext } from './engine/engine-context.js';
 import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
 import type { Action, CommitInfo, Metadata } from './log/actions.js';
 import { numRecordsOf, readCheckpoint, readCheckpointMetadata, recordCounts, type CheckpointState } from './log/checkpoint-reader.js';
@@ -60,7 +60,7 @@ export class DeltaTable {
   }
 
   /** `engine`: where the table's files are read from (engine/engine-context.ts). */
-  static async open(tablePath: string, engine: EngineContext = registeredEngine): Promise<DeltaTable> {
+  static async open(tablePath: string, engine: EngineContext): Promise<DeltaTable> {
     const root = canonicalLocation(tablePath);
     await checkTableRoot(engine.storage(root), root);
     const table = new DeltaTable(root, engine);

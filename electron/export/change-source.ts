@@ -10,13 +10,13 @@ import { changeExportInput } from './change-export.js';
 export interface OpenChangeOptions {
   /** For an export's progress: a change feed's files are then counted from its commits up front. */
   measure?: boolean;
-  openTable?: (tablePath: string) => Promise<DeltaTable>;
+  openTable: (tablePath: string) => Promise<DeltaTable>;
   /** What the caller's user calls the pair-by keys, for the message about a wrong one (default pairBy). */
   pairBySetting?: string;
 }
 
-export async function openChangeSource(spec: ChangeSourceSpec, options: OpenChangeOptions = {}): Promise<RowSource> {
-  const { openTable = DeltaTable.open } = options;
+export async function openChangeSource(spec: ChangeSourceSpec, options: OpenChangeOptions): Promise<RowSource> {
+  const { openTable } = options;
   const table = await openTable(spec.tablePath);
   if (spec.rows === 'changes') {
     const { changeFeed } = await import('../delta/change/change-feed.js');

@@ -8,7 +8,7 @@ import type { RowSource } from './row-source.js';
 import { snapshotRows } from './snapshot-rows.js';
 
 /** A query's result is not opened here: it lives only as long as its engine (sql/sql-export.ts withSqlSource). */
-export async function openRows(spec: Exclude<ExportSource, SqlSourceSpec>, options: OpenChangeOptions = {}): Promise<RowSource> {
+export async function openRows(spec: Exclude<ExportSource, SqlSourceSpec>, options: OpenChangeOptions): Promise<RowSource> {
   if (isChangeSource(spec)) return openChangeSource(spec, options);
   return snapshotRows(await openSource(spec, options.openTable));
 }

@@ -5,13 +5,18 @@ import { validationError } from '../../shared/errors.js';
 import { exportSinkProblems, type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { openSource } from '../delta/source.js';
+import type { DeltaTable } from '../delta/table.js';
 import { AtomicFile } from '../sinks/atomic-file.js';
 import { canonicalLocation } from '../storage/storage.js';
 import { sparkCondition } from './spark-filter.js';
 import { renderSparkJob, type PgServer } from './spark-job.js';
 
-export async function sparkJobFor(sourceSpec: DeltaSourceSpec, sinkSpec: SinkSpec): Promise<string> {
-  const source = await openSource(sourceSpec);
+export async function sparkJobFor(
+  sourceSpec: DeltaSourceSpec,
+  sinkSpec: SinkSpec,
+  openTable: (tablePath: string) => Promise<DeltaTable>,
+): Promise<string> {
+  const source = await openSource(sourceSpec, openTable);
   const problems = exportSinkProblems(sinkSpec, source.columns);
   if (problems.length > 0) throw validationError(problems);
   // The job may run from another folder: every local path is written absolute.

@@ -14,6 +14,7 @@ import { leftNothing, retryQuestion, withLedger } from './job-ledger.js';
 import { removePartialFiles } from './partial-files.js';
 import { NO_PROGRESS, ProgressMeter, type RawProgress } from './progress.js';
 import type { TaskHandle } from './task-worker.js';
+import type { EngineSettings } from '../delta/engine/engine-context.js';
 import { runSharedTask, startTask } from './task-worker.js';
 
 export interface JobStore {
@@ -24,6 +25,9 @@ export interface JobStore {
 
 export interface JobRunnerOptions {
   store: JobStore;
+  /** The settings of the engine an export reads and writes through (the app's storage connections), taken as it
+   * starts. */
+  engine: () => EngineSettings;
   /** Exports running at once; the rest wait in order. */
   concurrency?: number;
   now?: () => number;
@@ -95,7 +99,7 @@ export class JobRunner {
     if (choice === 'replace') return { started: this.start({ ...request, sink: replacingSpec(request.sink) }) };
     if (choice === 'append' || !isSqlSink(request.sink)) return { started: this.start(request) };
     if (request.sink.exactlyOnce) {
-      const stored = await runSharedTask<StoredProgress | null>({ kind: 'ledger', request });
+      const stored = await runSharedTask<StoredProgress | null>({ kind: 'ledger', request }, this.options.engine());
       // The same ledger row (the sink keeps its job id): the run goes on after the rows it records.
       if (stored || leftNothing(job)) return { started: this.enqueue(randomUUID(), request) };
       return retryQuestion(job, true);
@@ -193,7 +197,12 @@ export class JobRunner {
       job.info = { ...job.info, progress: meter.update(raw, this.now()) };
       this.publish(job, false);
     };
-    job.handle = startTask<ExportOutcome>({ kind: 'export', request: job.request }, onProgress, this.options.cancelGraceMs);
+    job.handle = startTask<ExportOutcome>(
+      { kind: 'export', request: job.request },
+      this.options.engine(),
+      onProgress,
+      this.options.cancelGraceMs,
+    );
     try {
       const result = await job.handle.result;
       job.info = { ...job.info, progress: meter.finish(result.rows, result.rowsPerSec) };

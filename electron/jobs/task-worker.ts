@@ -3,7 +3,7 @@
 // always takes effect. Previews and plans share one long-lived thread (unref'd, restarted if it dies).
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { cancelledError, DeltaportError } from '../../shared/errors.js';
-import { exportStoreOptions } from '../storage/store-options.js';
+import type { EngineSettings } from '../delta/engine/engine-context.js';
 import { startWorker } from '../threads/start-worker.js';
 import { capsYoungGeneration, YOUNG_GENERATION_MB } from '../threads/young-generation.js';
 import type { RawProgress } from './progress.js';
@@ -31,9 +31,12 @@ class TaskWorker {
   private nextId = 1;
   alive = true;
   private stopped: Promise<void> = Promise.resolve();
+  /** The settings the thread's engine was made from, last. */
+  private engine: EngineSettings;
 
-  constructor(resourceLimits?: ResourceLimits) {
-    const start: WorkerStart = { engine: { storeOptions: exportStoreOptions() } };
+  constructor(engine: EngineSettings, resourceLimits?: ResourceLimits) {
+    this.engine = engine;
+    const start: WorkerStart = { engine };
     this.worker = startWorker('jobs/worker', { workerData: start, resourceLimits });
     this.worker.on('message', (message: FromWorker) => {
       const task = this.pending.get(message.id);
@@ -63,9 +66,11 @@ class TaskWorker {
     this.worker.postMessage({ type: 'cancel', id } satisfies ToWorker);
   }
 
-  /** This thread's cloud client settings, as the engine of the tasks sent after them (messages arrive in order). */
-  shareStoreOptions(): void {
-    this.worker.postMessage({ type: 'engine', settings: { storeOptions: exportStoreOptions() } } satisfies ToWorker);
+  /** Settings other than the thread's last become the engine of the tasks sent after them (messages arrive in order). */
+  useEngine(engine: EngineSettings): void {
+    if (engine === this.engine) return;
+    this.engine = engine;
+    this.worker.postMessage({ type: 'engine', settings: engine } satisfies ToWorker);
   }
 
   /** Ends the thread; once it has ended, whatever it was still doing fails with the given error. */
@@ -83,12 +88,13 @@ class TaskWorker {
 /** Runs a task (an export) in a thread of its own, ended when the task settles or a cancel runs out of time. */
 export function startTask<T>(
   task: WorkerTask,
+  engine: EngineSettings,
   onProgress?: (progress: RawProgress) => void,
   cancelGraceMs = CANCEL_GRACE_MS,
 ): TaskHandle<T> {
   // A thread's young generation is sized when it starts (young-generation.ts says which exports get the cap and why).
   const capped = task.kind === 'export' && capsYoungGeneration(task.request.sink.kind);
-  const worker = new TaskWorker(capped ? { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } : undefined);
+  const worker = new TaskWorker(engine, capped ? { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } : undefined);
   const { id, result } = worker.run<T>(task, onProgress);
   let cancelTimer: NodeJS.Timeout | undefined;
   let forced = false;
@@ -114,14 +120,9 @@ export function startTask<T>(
 
 let shared: TaskWorker | null = null;
 
-/** Tells the shared worker of changed cloud client settings; one started later takes them at its start, as an
- * export's thread does. */
-export function shareStoreOptions(): void {
-  if (shared?.alive) shared.shareStoreOptions();
-}
-
-/** Runs a short task (preview, plan) on the shared worker thread. */
-export function runSharedTask<T>(task: WorkerTask): Promise<T> {
-  if (!shared?.alive) shared = new TaskWorker();
+/** Runs a short task (preview, plan) on the shared worker thread, its tables read through an engine of `engine`. */
+export function runSharedTask<T>(task: WorkerTask, engine: EngineSettings): Promise<T> {
+  if (!shared?.alive) shared = new TaskWorker(engine);
+  shared.useEngine(engine);
   return shared.run<T>(task).result;
 }

@@ -88,7 +88,7 @@ export async function exportTask(
 ): Promise<ExportOutcome> {
   // A query's result lives as long as its engine: the export runs inside it (sql/sql-export.ts).
   if (isSqlSource(request.source))
-    return withSqlSource(request.source, signal, (rows) => runExport(rows, request.sink, { signal, onProgress }));
+    return withSqlSource(request.source, tables.open, signal, (rows) => runExport(rows, request.sink, { signal, onProgress }));
   const rows = await openRows(request.source, { measure: true, openTable: tables.open });
   return runExport(rows, request.sink, { signal, onProgress });
 }
@@ -96,14 +96,14 @@ export async function exportTask(
 /** What a change source needs of the table, checked before its export is queued: nothing is read but the log. A
  * query is run, so that a query that fails says so before it becomes a job. */
 export async function checkChangesTask(tables: TableCache, source: RowsSourceSpec): Promise<null> {
-  if (isSqlSource(source)) await withSqlSource(source, undefined, async () => null);
+  if (isSqlSource(source)) await withSqlSource(source, tables.open, undefined, async () => null);
   else await openChangeSource(source, { openTable: tables.open });
   return null;
 }
 
 /** A query's result has its columns only once the query ran. */
-async function sqlSourceFields(source: SqlSourceSpec): Promise<StructField[]> {
-  return withSqlSource(source, undefined, async (input) => input.fields);
+async function sqlSourceFields(tables: TableCache, source: SqlSourceSpec): Promise<StructField[]> {
+  return withSqlSource(source, tables.open, undefined, async (input) => input.fields);
 }
 
 /** An exactly-once snapshot export's ledger row in its target (null when there is none): what its Retry resumes
@@ -149,7 +149,7 @@ export async function previewTask(tables: TableCache, request: PreviewRequest, s
 export async function planTask(tables: TableCache, request: ExportRequest): Promise<ExportPlan> {
   if (isSqlSource(request.source)) {
     if (!isSqlSink(request.sink)) return filePlan(request.sink);
-    return planSqlExport(await sqlSourceFields(request.source), request.sink);
+    return planSqlExport(await sqlSourceFields(tables, request.source), request.sink);
   }
   const rows = await openRows(request.source, { openTable: tables.open });
   if (!isSqlSink(request.sink)) return filePlan(request.sink);

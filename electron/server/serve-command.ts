@@ -6,6 +6,7 @@ import { createApiService } from '../app/api-service.js';
 import { rendererDir } from '../app/package-root.js';
 import { sampleTableProvider } from '../app/sample.js';
 import { JobRunner } from '../jobs/job-runner.js';
+import { StorageConnections } from '../app/storage-connections.js';
 import { SQL_TEMP_FOLDER } from '../sql/limits.js';
 import { AppState, STATE_FILE_NAME } from '../state/app-state.js';
 import { resolveDataDir } from '../state/data-dir.js';
@@ -35,13 +36,15 @@ export async function runServe(args: string[], io: ServeIo): Promise<number> {
   // No OS keychain here: saved profiles keep no passwords (they say so).
   const state = AppState.open(path.join(dataDir, STATE_FILE_NAME), { encryptor: null });
   if (state.setAsidePath) io.stderr.write(`deltaport serve: the state file was unreadable and was moved to ${state.setAsidePath}\n`);
-  const jobs = new JobRunner({ store: state });
+  // One engine's settings for every read, made from the saved storage connections (and again when they change).
+  const connections = new StorageConnections(state);
+  const jobs = new JobRunner({ store: state, engine: connections.settings });
   const sampleTable = sampleTableProvider(dataDir);
   const events: DeltaportEvents = { onJobEvent: (listener) => jobs.onJobEvent(listener) };
   let host;
   try {
     host = await startHttpHost({
-      api: createApiService({ state, jobs, sampleTable, sqlTempDirectory: path.join(dataDir, SQL_TEMP_FOLDER) }),
+      api: createApiService({ state, jobs, connections, sampleTable, sqlTempDirectory: path.join(dataDir, SQL_TEMP_FOLDER) }),
       events,
       staticRoot: rendererDir(),
       port: parsed.port,

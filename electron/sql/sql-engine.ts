@@ -12,6 +12,7 @@ import type { StructField } from '../../shared/delta-schema.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
 import { DeltaSourceValidationError, openSource, type DeltaSource } from '../delta/source.js';
+import type { DeltaTable } from '../delta/table.js';
 export { DEFAULT_MEMORY_LIMIT } from './limits.js';
 import { appendBatch, createTableSql } from './arrow-to-duckdb.js';
 import { chunkToBatch, resultSchema } from './duckdb-to-arrow.js';
@@ -24,6 +25,9 @@ export interface SqlTable {
   version?: number;
   timestamp?: string;
 }
+
+/** Opens a table at a path through an engine context (delta/engine/engine-context.ts). */
+export type OpenTable = (tablePath: string) => Promise<DeltaTable>;
 
 /** The API's tables (shared/api.ts TableRef) as the engine takes them. */
 export function sqlTables(refs: Readonly<Record<string, TableRefOfApi>>): Record<string, SqlTable> {
@@ -82,9 +86,12 @@ export class SqlEngine {
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
+    private readonly openTable: OpenTable,
   ) {}
 
-  static async open(limits: SqlLimits): Promise<SqlEngine> {
+  /** `openTable` opens a query's tables, through the caller's engine context: the storage connections of the app, a
+   * task worker's tables, the CLI's. */
+  static async open(limits: SqlLimits, openTable: OpenTable): Promise<SqlEngine> {
     mkdirSync(limits.tempDirectory, { recursive: true });
     const instance = await DuckDBInstance.create(':memory:', {
       memory_limit: limits.memoryLimit,
@@ -99,7 +106,7 @@ export class SqlEngine {
     // Times as text read the same on every machine, as the reader's do; then nothing may change a setting.
     await connection.run("SET TimeZone = 'UTC'");
     await connection.run('SET lock_configuration = true');
-    return new SqlEngine(instance, connection);
+    return new SqlEngine(instance, connection, openTable);
   }
 
   /** Runs one query. One at a time per engine: a second while the first runs is refused. */
@@ -152,9 +159,9 @@ export class SqlEngine {
       ...(ref.version !== undefined ? { versionAsOf: ref.version } : {}),
       ...(ref.timestamp !== undefined ? { timestampAsOf: ref.timestamp } : {}),
     };
-    const whole = await openSource(spec);
+    const whole = await openSource(spec, this.openTable);
     const chosen = chooseColumns(whole, columns);
-    const source = await filteredSource({ ...spec, columnNames: chosen }, filter);
+    const source = await filteredSource({ ...spec, columnNames: chosen }, filter, this.openTable);
     const key = JSON.stringify([whole.snapshot.tableRoot, whole.snapshot.version, chosen, source.filter ? filter : null]);
     let table = this.loaded.get(key);
     if (!table) {
@@ -227,12 +234,12 @@ export class SqlEngine {
 
 /** The source with the query's conditions as its filter; without them where the filter language reads them otherwise
  * than DuckDB would (a name or type it does not take): DuckDB applies them all again in any case. */
-async function filteredSource(spec: DeltaSourceSpec, filter: string | undefined): Promise<DeltaSource> {
-  if (filter === undefined) return openSource(spec);
+async function filteredSource(spec: DeltaSourceSpec, filter: string | undefined, openTable: OpenTable): Promise<DeltaSource> {
+  if (filter === undefined) return openSource(spec, openTable);
   try {
-    return await openSource({ ...spec, filter });
+    return await openSource({ ...spec, filter }, openTable);
   } catch (err) {
-    if (err instanceof DeltaSourceValidationError) return openSource(spec);
+    if (err instanceof DeltaSourceValidationError) return openSource(spec, openTable);
     throw err;
   }
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { SqlSourceSpec } from '../../shared/change-source.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { RowSource } from '../export/row-source.js';
-import { DEFAULT_MEMORY_LIMIT, SqlEngine, sqlTables, type SqlResult } from './sql-engine.js';
+import { DEFAULT_MEMORY_LIMIT, SqlEngine, sqlTables, type OpenTable, type SqlResult } from './sql-engine.js';
 
 export const SQL_NOT_EXACTLY_ONCE = 'a query result cannot be exported exactly once: it has no position to resume from';
 
@@ -30,16 +30,17 @@ export function sqlExportInput(result: SqlResult): RowSource {
   };
 }
 
-/** Runs the query of an export's source (the app's Export these rows) in an engine of its own, which `use` reads the
- * result from; the engine and its spill folder are gone when `use` ends, whatever the outcome. */
+/** Runs the query of an export's source (the app's Export these rows) in an engine of its own, its tables opened by
+ * `openTable`, which `use` reads the result from; the engine and its spill folder are gone when `use` ends, whatever the outcome. */
 export async function withSqlSource<T>(
   spec: SqlSourceSpec,
+  openTable: OpenTable,
   signal: AbortSignal | undefined,
   use: (rows: RowSource) => Promise<T>,
 ): Promise<T> {
   const tempDirectory = mkdtempSync(path.join(tmpdir(), 'deltaport-sql-export-'));
   try {
-    const engine = await SqlEngine.open({ memoryLimit: DEFAULT_MEMORY_LIMIT, tempDirectory });
+    const engine = await SqlEngine.open({ memoryLimit: DEFAULT_MEMORY_LIMIT, tempDirectory }, openTable);
     try {
       const result = await engine.query({ sql: spec.sql, tables: sqlTables(spec.tables), signal });
       return await use(sqlExportInput(result));

@@ -3,7 +3,7 @@
 // caller's ids, each cancellable (a new run under an id cancels the one before, which then ends first).
 import type { SqlRequest, SqlRows } from '../../shared/api.js';
 import { jsonRows } from '../jobs/tasks.js';
-import { SqlEngine, sqlTables, type SqlLimits } from './sql-engine.js';
+import { SqlEngine, sqlTables, type OpenTable, type SqlLimits } from './sql-engine.js';
 
 export class SqlSession {
   private engine: Promise<SqlEngine> | null = null;
@@ -11,7 +11,11 @@ export class SqlSession {
   /** The last run asked for: the next waits for it to end. */
   private last: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly limits: SqlLimits) {}
+  /** `openTable`: how the host opens tables, through its storage connections. */
+  constructor(
+    private readonly limits: SqlLimits,
+    private readonly openTable: OpenTable,
+  ) {}
 
   async run(req: SqlRequest): Promise<SqlRows> {
     const cancel = new AbortController();
@@ -29,7 +33,7 @@ export class SqlSession {
     await previous;
     const started = performance.now();
     try {
-      this.engine ??= SqlEngine.open(this.limits);
+      this.engine ??= SqlEngine.open(this.limits, this.openTable);
       const engine = await this.engine;
       const result = await engine.query({ sql: req.sql, tables: sqlTables(req.tables), signal: cancel.signal });
       const rows = await jsonRows(result.fields, result.schema, result.batches, req.limit);

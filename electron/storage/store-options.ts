@@ -49,12 +49,15 @@ export function storeOptionProblems(options: StoreOptions): string[] {
 
 /** Options for the locations under `prefix` (e.g. "s3://bucket" or "s3://"), replacing any given before for it. */
 export function registerStoreOptions(prefix: string, options: StoreOptions): void {
+  registered = withStoreOptions(registered, prefix, options);
+}
+
+/** A list with the options for the locations under `prefix`, replacing any it had for it; checked first. */
+export function withStoreOptions(list: RegisteredStoreOptions, prefix: string, options: StoreOptions): RegisteredStoreOptions {
   const problems = storeOptionProblems(options);
   if (problems.length > 0) throw validationError(problems);
   const folder = prefix.endsWith('/') ? prefix : `${prefix}/`;
-  registered = [...registered.filter((r) => r.prefix !== folder), { prefix: folder, options }].sort(
-    (a, b) => a.prefix.length - b.prefix.length,
-  );
+  return [...list.filter((r) => r.prefix !== folder), { prefix: folder, options }].sort((a, b) => a.prefix.length - b.prefix.length);
 }
 
 /** The options registered now for a store. */

@@ -8,6 +8,8 @@ import { createApiService } from '../../electron/app/api-service.js';
 import { JobRunner } from '../../electron/jobs/job-runner.js';
 import { AppState } from '../../electron/state/app-state.js';
 import { resultValue } from '../support/app-state-helpers.js';
+import { StorageConnections } from '../../electron/app/storage-connections.js';
+import { localEngine } from '../support/task-tables.js';
 
 export interface LagResult {
   p99Ms: number;
@@ -30,7 +32,7 @@ async function idleLagP99(): Promise<number> {
 export async function exportLag(request: ExportRequest): Promise<LagResult> {
   const idleP99Ms = await idleLagP99();
   const history: JobInfo[] = [];
-  const runner = new JobRunner({ store: memoryStore(history) });
+  const runner = new JobRunner({ store: memoryStore(history), engine: localEngine });
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   try {
@@ -58,8 +60,9 @@ export async function openLag(
   expected: { latest: number; atTimestamp: number },
 ): Promise<Omit<LagResult, 'job' | 'idleP99Ms'>> {
   const state = AppState.open(path.join(stateDir, 'bench-state.db'), { encryptor: null });
-  const jobs = new JobRunner({ store: memoryStore([]) });
-  const api = createApiService({ state, jobs, sampleTable: () => Promise.reject(new Error('no sample in the benchmark')) });
+  const jobs = new JobRunner({ store: memoryStore([]), engine: localEngine });
+  const connections = new StorageConnections(state);
+  const api = createApiService({ state, jobs, connections, sampleTable: () => Promise.reject(new Error('no sample in the benchmark')) });
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   try {

@@ -11,6 +11,7 @@ import { dataFilesTouched } from './file-reads.js';
 import { bytesOf, liveFilesFromLog, liveRowsOf, type LoggedFile } from './log-replay.js';
 import { PARTITIONS, regionOf, type PartitionedTable } from './partitioned-table.js';
 import type { Figure } from './report.js';
+import { localReads, openLocal } from '../support/task-tables.js';
 
 /** One filtered read of every matching row. "Read" is what the filter left to read (files and bytes not skipped), as
  * the reader reports it and as counted here from the log (files whose partition values or statistics leave them
@@ -114,7 +115,7 @@ async function filterCase(
   const possible = files.filter(mayMatch);
   const started = performance.now();
   const { result, files: touched } = await dataFilesTouched(root, async () => {
-    const source = await openSource({ tablePath: root, versionAsOf: version, filter: where });
+    const source = await openSource({ tablePath: root, versionAsOf: version, filter: where }, openLocal);
     let rows = 0;
     // With a limit the scan stays in this thread, where its reads are seen (a whole-table read may take a thread of
     // its own); this one is never reached.
@@ -170,7 +171,7 @@ async function diffCase(table: PartitionedTable, log: Log): Promise<DiffFigures>
   const { beforeDelete: from, version: to } = table;
   const started = performance.now();
   const { result, files } = await dataFilesTouched(table.root, async () => {
-    const diff = await diffSnapshots(await DeltaTable.open(table.root), from, to);
+    const diff = await diffSnapshots(await DeltaTable.open(table.root, localReads), from, to);
     let added = 0;
     let removed = 0;
     for await (const batch of diff.rows()) {

@@ -65,7 +65,7 @@ export async function objectStoreCase(wideRoot: string, longLogRoot: string, com
   if (preview.rows.length !== 100) throw new Error(`the S3 preview gave ${preview.rows.length} rows`);
   const afterPreview = fetchCounts();
 
-  const long = await DeltaTable.open(`s3://${BUCKET}/long`);
+  const long = await DeltaTable.open(`s3://${BUCKET}/long`, tables.engine);
   const snapshot = await long.snapshot();
   if (snapshot.version !== commits - 1) throw new Error(`the S3 open read version ${snapshot.version}`);
   const afterOpen = fetchCounts();

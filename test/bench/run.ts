@@ -16,7 +16,7 @@ import { LocalStorage } from '../../electron/storage/local-storage.js';
 import { TRANSACTION_BYTES } from '../../electron/sinks/postgres-sink.js';
 import { startTask } from '../../electron/jobs/task-worker.js';
 import { previewTask } from '../../electron/jobs/tasks.js';
-import { taskTables } from '../support/task-tables.js';
+import { taskTables, localReads } from '../support/task-tables.js';
 import { createDatabase, startPostgres, type PgServer } from '../support/postgres.js';
 import { SEED, writeLongLog, writeWideTable, type WideTable } from './bench-tables.js';
 import { runCli, runPython, type ChildRun } from './child-run.js';
@@ -40,6 +40,7 @@ import {
   type PeerSink,
   type ServerRun,
 } from './report.js';
+import { localEngine } from '../support/task-tables.js';
 
 const CHECKPOINT_INTERVAL = 100;
 /** Each peer tool's script in test/bench/ (see the scripts), and the stem of the names of the SQLite file and the
@@ -292,8 +293,8 @@ async function main(): Promise<void> {
       return timed(async () => expectRows('the preview', (await previewTask(tables, previewRequest, signal)).rows.length, PREVIEW_ROWS));
     });
     const previewAppMs = await measure('preview through a worker (app path), ms', async () => {
-      await startTask({ kind: 'preview', request: previewRequest }).result;
-      return timed(() => startTask({ kind: 'preview', request: previewRequest }).result);
+      await startTask({ kind: 'preview', request: previewRequest }, localEngine()).result;
+      return timed(() => startTask({ kind: 'preview', request: previewRequest }, localEngine()).result);
     });
 
     const queriesStarted = performance.now();
@@ -309,7 +310,7 @@ async function main(): Promise<void> {
 
     const openMs = await measure(`open latest of ${size.commits} commits, ms`, () =>
       timed(async () => {
-        const snapshot = await (await DeltaTable.open(longLog.root)).snapshot();
+        const snapshot = await (await DeltaTable.open(longLog.root, localReads)).snapshot();
         if (snapshot.version !== size.commits - 1) throw new Error(`opened version ${snapshot.version}`);
       }),
     );
@@ -317,7 +318,7 @@ async function main(): Promise<void> {
       // Half a minute after the middle commit: resolves to that commit.
       const middle = Math.floor(size.commits / 2);
       return timed(async () => {
-        const snapshot = await (await DeltaTable.open(longLog.root)).snapshot({ timestampMs: longLog.timeOf(middle) + 30_000 });
+        const snapshot = await (await DeltaTable.open(longLog.root, localReads)).snapshot({ timestampMs: longLog.timeOf(middle) + 30_000 });
         if (snapshot.version !== middle) throw new Error(`time travel resolved to version ${snapshot.version}, not ${middle}`);
       });
     });

@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { SqlEngine } from '../../electron/sql/sql-engine.js';
+import { taskTables } from '../support/task-tables.js';
 import { runCli, runPython } from './child-run.js';
 import type { Figure } from './report.js';
 
@@ -73,7 +74,7 @@ function value(times: { coldMs: number; warmMs: number } | Error, name: 'coldMs'
 /** The query twice in a fresh engine in this process: the first run reads the snapshot, the second finds it kept. */
 async function deltaportTimes(root: string, query: string): Promise<{ coldMs: number; warmMs: number }> {
   const tempDirectory = await mkdtemp(path.join(os.tmpdir(), 'deltaport-bench-sql-'));
-  const engine = await SqlEngine.open({ memoryLimit: '1GB', tempDirectory });
+  const engine = await SqlEngine.open({ memoryLimit: '1GB', tempDirectory }, taskTables().open);
   try {
     const times: number[] = [];
     for (let run = 0; run < 2; run++) {

@@ -9,10 +9,10 @@ import { createElement } from 'react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { DeltaportApi, JobEvent } from '../../shared/api.js';
 import { API_METHODS } from '../../shared/api.js';
-import { createApiService } from '../../electron/app/api-service.js';
 import { dispatchCall } from '../../electron/app/dispatch.js';
 import { JobRunner } from '../../electron/jobs/job-runner.js';
 import { AppState } from '../../electron/state/app-state.js';
+import { appService } from '../support/app-service.js';
 
 export interface InProcessApi {
   dataDir: string;
@@ -25,8 +25,7 @@ const roundTrip = <T>(value: T): T => (value === undefined ? value : (JSON.parse
 export function installInProcessApi(): InProcessApi {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-component-'));
   const state = AppState.open(path.join(dataDir, 'state.db'), { encryptor: null });
-  const jobs = new JobRunner({ store: state });
-  const service = createApiService({ state, jobs, sampleTable: async () => path.join(dataDir, 'sample') });
+  const { api: service, jobs } = appService(state, { sampleTable: async () => path.join(dataDir, 'sample') });
   const calls = Object.fromEntries(
     API_METHODS.map((method) => [method, async (arg?: unknown) => roundTrip(await dispatchCall(service, method, roundTrip(arg ?? null)))]),
   ) as unknown as DeltaportApi;

@@ -5,6 +5,7 @@ import type { ExportSource } from '../../shared/change-source.js';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { openRows } from '../../electron/export/open-rows.js';
 import { runExport, type ExportOptions } from '../../electron/export/run-export.js';
+import { openLocal } from './task-tables.js';
 
 export interface ExportRequest extends ExportOptions {
   source: ExportSource;
@@ -12,5 +13,5 @@ export interface ExportRequest extends ExportOptions {
 }
 
 export async function exportRequest(req: ExportRequest): Promise<ExportOutcome> {
-  return runExport(await openRows(req.source, { measure: true }), req.sink, req);
+  return runExport(await openRows(req.source, { measure: true, openTable: openLocal }), req.sink, req);
 }

@@ -15,6 +15,9 @@ import { commitFile } from '../../support/delta-oracle.js';
 import { createDatabase, dropDatabase } from '../../support/postgres.js';
 import { tablePath } from '../../support/tables.js';
 import { resultValue, xorEncryptor } from '../../support/app-state-helpers.js';
+import { appService } from '../../support/app-service.js';
+import { StorageConnections } from '../../../electron/app/storage-connections.js';
+import { openLocal } from '../../support/task-tables.js';
 
 let dir: string;
 let state: AppState;
@@ -27,8 +30,7 @@ let urlWithoutPassword: string;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-api-'));
   state = AppState.open(path.join(dir, 'state.db'), { encryptor: xorEncryptor });
-  jobs = new JobRunner({ store: state });
-  api = createApiService({ state, jobs, sampleTable: async () => path.join(dir, 'sample') });
+  ({ api, jobs } = appService(state, { sampleTable: async () => path.join(dir, 'sample') }));
   dbUrl = await createDatabase(inject('pgUrl'), 'api_service');
   const parsed = new URL(dbUrl);
   password = decodeURIComponent(parsed.password);
@@ -103,8 +105,7 @@ describe('API service', () => {
     state.close();
     expect(fs.readFileSync(path.join(dir, 'state.db')).includes(Buffer.from(password))).toBe(false);
     state = AppState.open(path.join(dir, 'state.db'), { encryptor: xorEncryptor });
-    jobs = new JobRunner({ store: state });
-    api = createApiService({ state, jobs, sampleTable: async () => path.join(dir, 'sample') });
+    ({ api, jobs } = appService(state, { sampleTable: async () => path.join(dir, 'sample') }));
     expect(resultValue(await api.listProfiles()).map((p) => p.name)).toEqual(['local pg']);
   });
 
@@ -185,7 +186,8 @@ describe('API service', () => {
     const copy = path.join(dir, 'cached_table');
     fs.cpSync(tablePath('simple_table'), copy, { recursive: true });
     const opened: string[] = [];
-    const service = createApiService({ state, jobs, sampleTable: async () => copy, onTableOpened: (p) => opened.push(p) });
+    const connections = new StorageConnections(state);
+    const service = createApiService({ state, jobs, connections, sampleTable: async () => copy, onTableOpened: (p) => opened.push(p) });
     const info = resultValue(await service.openTable({ path: copy }));
     expect(opened).toEqual([info.path]);
 
@@ -198,7 +200,7 @@ describe('API service', () => {
       fs.writeFileSync(file, Buffer.alloc(size, '#'));
       fs.utimesSync(file, atime, mtime);
     }
-    await expect(openSource({ tablePath: copy })).rejects.toThrow();
+    await expect(openSource({ tablePath: copy }, openLocal)).rejects.toThrow();
 
     const preview = resultValue(await service.preview({ source: { tablePath: copy }, limit: 100 }));
     const fromIntact = resultValue(await service.preview({ source: { tablePath: tablePath('simple_table') }, limit: 100 }));
@@ -235,8 +237,7 @@ describe('API service', () => {
       expect(failed.progress.committedRows).toBe(0);
       await client.query('DROP TRIGGER refuse ON people_retry');
 
-      const later = new JobRunner({ store: state });
-      const laterApi = createApiService({ state, jobs: later, sampleTable: async () => path.join(dir, 'sample') });
+      const { api: laterApi, jobs: later } = appService(state, { sampleTable: async () => path.join(dir, 'sample') });
       const answer = resultValue(await laterApi.retryJob({ id: job.id }));
       if (!('started' in answer)) throw new Error(`Retry asked: ${answer.ask.reason}`);
       const done = await later.wait(answer.started.id);

@@ -9,7 +9,6 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DeltaportApi } from '../../../shared/api.js';
 import { DeltaportError } from '../../../shared/errors.js';
-import { createApiService } from '../../../electron/app/api-service.js';
 import { validateCall } from '../../../electron/app/ipc-validation.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
@@ -18,6 +17,7 @@ import { duckCells } from '../../support/delta-oracle-rows.js';
 import { readCommit } from '../../support/delta-oracle.js';
 import { createDatabase, dropDatabase } from '../../support/postgres.js';
 import { tablePath } from '../../support/tables.js';
+import { appService } from '../../support/app-service.js';
 
 const CDF = tablePath('cdf-table');
 const sqlite = (file: string, extra: Record<string, unknown> = {}) => ({ kind: 'sqlite', path: file, table: 'cdf_table_diff', ...extra });
@@ -43,8 +43,7 @@ beforeAll(async () => {
   dbUrl = await createDatabase(inject('pgUrl'), 'change_export');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-change-export-'));
   state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
-  jobs = new JobRunner({ store: state });
-  api = createApiService({ state, jobs, sampleTable: async () => path.join(dir, 'sample') });
+  ({ api, jobs } = appService(state, { sampleTable: async () => path.join(dir, 'sample') }));
 });
 
 afterAll(async () => {

@@ -10,6 +10,7 @@ import { DeltaTable } from '../../../electron/delta/table.js';
 import { liveColumnValues } from '../../support/delta-oracle-rows.js';
 import { commitFile, commitInfo, commitVersions, dataFile, type Json, liveFiles, readCommit } from '../../support/delta-oracle.js';
 import { duck, sqlText } from '../../support/duckdb.js';
+import { localReads, openLocal } from '../../support/task-tables.js';
 
 let dir: string;
 let root: string;
@@ -24,7 +25,7 @@ afterAll(async () => {
 });
 
 async function readColumn(column: string, at: { versionAsOf?: number } = {}): Promise<unknown[]> {
-  const source = await openSource({ tablePath: root, columnNames: [column], ...at });
+  const source = await openSource({ tablePath: root, columnNames: [column], ...at }, openLocal);
   const values: unknown[] = [];
   for await (const { batch } of source.batches()) values.push(...batch.getChildAt(0)!.toArray());
   return values;
@@ -143,7 +144,7 @@ describe('the built-in sample through our reader', () => {
   });
 
   it('resolves a timestamp between two commits to the earlier one (commits are a day apart from 2024-03-01 09:00)', async () => {
-    const table = await DeltaTable.open(root);
+    const table = await DeltaTable.open(root, localReads);
     expect(await table.resolveTimestamp(Date.parse('2024-03-04T08:59:59Z'))).toBe(2);
     expect(await table.resolveTimestamp(Date.parse('2024-03-04T09:00:00Z'))).toBe(3);
   });

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeltaportApi } from '../../../shared/api.js';
 import type { SqlSourceSpec } from '../../../shared/change-source.js';
 import { DeltaportError } from '../../../shared/errors.js';
-import { createApiService } from '../../../electron/app/api-service.js';
 import { validateCall } from '../../../electron/app/ipc-validation.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
@@ -19,6 +18,7 @@ import { sqlText } from '../../support/duckdb.js';
 import { commitVersions } from '../../support/delta-oracle.js';
 import { tablePath } from '../../support/tables.js';
 import { sqliteSpec } from '../sinks/sink-harness.js';
+import { appService } from '../../support/app-service.js';
 
 const CDF = tablePath('cdf-table');
 const LATEST = Math.max(...commitVersions(CDF));
@@ -35,8 +35,7 @@ let api: DeltaportApi;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-sql-export-'));
   state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
-  jobs = new JobRunner({ store: state });
-  api = createApiService({ state, jobs, sampleTable: async () => path.join(dir, 'sample') });
+  ({ api, jobs } = appService(state, { sampleTable: async () => path.join(dir, 'sample') }));
 });
 
 afterAll(async () => {

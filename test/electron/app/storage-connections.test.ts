@@ -7,16 +7,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { DeltaportApi } from '../../../shared/api.js';
-import { createApiService } from '../../../electron/app/api-service.js';
 import { validateCall } from '../../../electron/app/ipc-validation.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
-import { storeOptionsFor } from '../../../electron/storage/store-options.js';
+import { optionsIn } from '../../../electron/storage/store-options.js';
+import type { StoreLocation } from '../../../shared/store-location.js';
 import type { S3Store } from '../../support/object-stores.js';
 import { startS3WithTable } from '../../support/s3-table.js';
 import { tablePath } from '../../support/tables.js';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
 import { resultValue, xorEncryptor } from '../../support/app-state-helpers.js';
+import { appService } from '../../support/app-service.js';
+import { StorageConnections } from '../../../electron/app/storage-connections.js';
 
 function validationMessage(payload: unknown): string {
   try {
@@ -28,19 +30,21 @@ function validationMessage(payload: unknown): string {
 }
 
 const bucketOf = (name: string) => ({ kind: 's3' as const, bucket: name, account: null, key: '' });
+/** A store's options in the engine settings the app's reads are given. */
+const optionsOf = (from: StorageConnections, store: StoreLocation) => optionsIn(from.settings().storeOptions, store);
 
 let dir: string;
 let state: AppState;
 let jobs: JobRunner;
 let api: DeltaportApi;
+let connections: StorageConnections;
 let s3: S3Store | null = null;
 let skipReason: string | null = null;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-connections-api-'));
   state = AppState.open(path.join(dir, 'state.db'), { encryptor: xorEncryptor });
-  jobs = new JobRunner({ store: state });
-  api = createApiService({ state, jobs, sampleTable: async () => path.join(dir, 'sample') });
+  ({ api, jobs, connections } = appService(state, { sampleTable: async () => path.join(dir, 'sample') }));
   const started = await startS3WithTable('lake', 'simple_table');
   if ('skipped' in started) skipReason = started.skipped;
   else s3 = started.s3;
@@ -99,10 +103,10 @@ describe('storage connections in use', () => {
     resultValue(
       await api.saveStorageConnection({ name: 'other', prefix: 's3://other', options: { region: 'eu-west-1', secret_access_key: 's1' } }),
     );
-    expect(storeOptionsFor(bucketOf('other'))).toEqual({ region: 'eu-west-1', secret_access_key: 's1' });
+    expect(optionsOf(connections, bucketOf('other'))).toEqual({ region: 'eu-west-1', secret_access_key: 's1' });
     const kept = resultValue(await api.saveStorageConnection({ name: 'other', prefix: 's3://other', options: { region: 'eu-west-2' } }));
     expect(kept.secretsSet).toEqual(['secret_access_key']);
-    expect(storeOptionsFor(bucketOf('other'))).toEqual({ region: 'eu-west-2', secret_access_key: 's1' });
+    expect(optionsOf(connections, bucketOf('other'))).toEqual({ region: 'eu-west-2', secret_access_key: 's1' });
     const listed = resultValue(await api.listStorageConnections());
     expect(JSON.stringify(listed)).not.toContain('s1"');
     expect(listed.secretsSaved).toBe(true);
@@ -110,14 +114,14 @@ describe('storage connections in use', () => {
     resultValue(
       await api.saveStorageConnection({ name: 'other', prefix: 's3://other', options: { region: 'eu-west-2', secret_access_key: '' } }),
     );
-    expect(storeOptionsFor(bucketOf('other'))).toEqual({ region: 'eu-west-2' });
+    expect(optionsOf(connections, bucketOf('other'))).toEqual({ region: 'eu-west-2' });
     const taken = await api.saveStorageConnection({ name: 'twin', prefix: 's3://other', options: {} });
     expect(taken).toEqual({
       ok: false,
       error: { code: 'VALIDATION', message: 'the storage connection "other" already applies to s3://other' },
     });
     resultValue(await api.deleteStorageConnection({ name: 'other' }));
-    expect(storeOptionsFor(bucketOf('other'))).toEqual({});
+    expect(optionsOf(connections, bucketOf('other'))).toEqual({});
     expect(await api.deleteStorageConnection({ name: 'other' })).toEqual({
       ok: false,
       error: { code: 'NOT_FOUND', message: 'no storage connection named "other"' },
@@ -128,8 +132,8 @@ describe('storage connections in use', () => {
     const other = AppState.open(path.join(dir, 'other.db'), { encryptor: null });
     other.saveStorageConnection({ name: 'future', prefix: 's3://future', options: { colour: 'blue' }, secrets: {} });
     other.saveStorageConnection({ name: 'eu', prefix: 's3://eu', options: { region: 'eu-central-1' }, secrets: {} });
-    createApiService({ state: other, jobs, sampleTable: async () => path.join(dir, 'sample') });
-    expect([storeOptionsFor(bucketOf('future')), storeOptionsFor(bucketOf('eu'))]).toEqual([{}, { region: 'eu-central-1' }]);
+    const started = new StorageConnections(other);
+    expect([optionsOf(started, bucketOf('future')), optionsOf(started, bucketOf('eu'))]).toEqual([{}, { region: 'eu-central-1' }]);
     other.close();
   });
 

@@ -14,6 +14,7 @@ import { DeltaTable } from '../../../electron/delta/table.js';
 import { dataFile, type Json, liveFiles, liveRowCount } from '../../support/delta-oracle.js';
 import { duck, sqlText } from '../../support/duckdb.js';
 import { TABLES_ROOT, tablePath } from '../../support/tables.js';
+import { localReads } from '../../support/task-tables.js';
 
 /** The shared corpus, then tables written by delta-rs (test/fixtures/delta-rs, made by its make-tables.py). */
 const DELTA_RS_ROOT = path.resolve(import.meta.dirname, '../../fixtures/delta-rs');
@@ -103,10 +104,10 @@ describe('every table of the corpus', () => {
   for (const [name, root] of TABLES) {
     it(name, async () => {
       if (!existsSync(path.join(root, '_delta_log'))) {
-        await expect(DeltaTable.open(root)).rejects.toThrow(/_delta_log/);
+        await expect(DeltaTable.open(root, localReads)).rejects.toThrow(/_delta_log/);
         return;
       }
-      const table = await DeltaTable.open(root);
+      const table = await DeltaTable.open(root, localReads);
       if (REFUSED[name]) {
         await expect(table.snapshot()).rejects.toThrow(REFUSED[name]);
         return;
@@ -172,7 +173,7 @@ describe('tables written by delta-rs (test/fixtures/delta-rs/make-tables.py)', (
       const checkpoint = path.join(root, '_delta_log', want.checkpoints[0]);
       const [{ others }] = await duck(`select count(*)::integer as others from read_parquet(${sqlText(checkpoint)}) where "add" is null`);
       expect(others).toBeGreaterThan(0);
-      const snapshot = await (await DeltaTable.open(root)).snapshot();
+      const snapshot = await (await DeltaTable.open(root, localReads)).snapshot();
       expect(snapshot.version).toBe(want.version);
       expect(snapshot.files).toHaveLength(want.files);
       const ids = rowsOf(await collect(snapshot, { columns: ['id'] })).map((r) => Number(r.id));
@@ -184,7 +185,7 @@ describe('tables written by delta-rs (test/fixtures/delta-rs/make-tables.py)', (
 
 describe('specific tables', () => {
   async function rows(name: string, options: ScanOptions = {}, version?: number): Promise<Json[]> {
-    const table = await DeltaTable.open(tablePath(name));
+    const table = await DeltaTable.open(tablePath(name), localReads);
     return rowsOf(await collect(await table.snapshot({ version }), options));
   }
 
@@ -220,7 +221,7 @@ describe('specific tables', () => {
   });
 
   it('spark-variant-checkpoint: variants as JSON text (value bytes 02 01 00 00 02 0c 00 = {"key":0})', async () => {
-    const table = await DeltaTable.open(tablePath('spark-variant-checkpoint'));
+    const table = await DeltaTable.open(tablePath('spark-variant-checkpoint'), localReads);
     const snapshot = await table.snapshot();
     const [bytes] = await duck(`select hex(v.value) as h from read_parquet(${sqlText(snapshot.files[0].absolutePath)}) where id = 0`);
     expect(bytes?.h).toBe('02010000020C00');
@@ -252,7 +253,7 @@ describe('specific tables', () => {
   });
 
   it('COVID-19_NYT: a preview reads only what it shows', async () => {
-    const table = await DeltaTable.open(tablePath('COVID-19_NYT'));
+    const table = await DeltaTable.open(tablePath('COVID-19_NYT'), localReads);
     const batches = await collect(await table.snapshot(), { columns: ['county', 'cases'], limit: 7, batchSize: 3 });
     expect(batches.map((b) => b.numRows)).toEqual([3, 3, 1]);
     expect(rowsOf(batches)[0]).toEqual({ county: 'Snohomish', cases: 1 });

@@ -3,9 +3,10 @@
 import { diffSnapshots } from '../../../electron/delta/change/snapshot-diff.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { displayTextReader } from '../../../electron/values/text-formats.js';
+import { localReads } from '../../support/task-tables.js';
 
 export async function diffRows(root: string, from: number, to: number, columns: string[]) {
-  const diff = await diffSnapshots(await DeltaTable.open(root), from, to);
+  const diff = await diffSnapshots(await DeltaTable.open(root, localReads), from, to);
   const rows: string[] = [];
   for await (const batch of diff.rows()) {
     const cells = [...columns, '_change'].map((name) => displayTextReader(batch.getChild(name)!));

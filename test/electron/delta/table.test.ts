@@ -5,6 +5,7 @@ import { DeltaTable } from '../../../electron/delta/table.js';
 import { TABLES_ROOT, tablePath } from '../../support/tables.js';
 import { scratchFolders, v } from './log-files.js';
 import { commitVersions, oracleRecordCount, oracleSnapshot } from '../../support/delta-oracle.js';
+import { localReads } from '../../support/task-tables.js';
 
 const REFUSED = 'simple_table_features';
 const allTables = readdirSync(TABLES_ROOT, { withFileTypes: true })
@@ -23,7 +24,7 @@ function oracleCheckpoint(root: string, version: number): number | undefined {
 
 async function expectMatchesOracle(name: string, version?: number): Promise<void> {
   const root = tablePath(name);
-  const table = await DeltaTable.open(root);
+  const table = await DeltaTable.open(root, localReads);
   const snapshot = await table.snapshot(version === undefined ? {} : { version });
   const atVersion = snapshot.version;
   const oracle = await oracleSnapshot(root, atVersion, oracleCheckpoint(root, atVersion));
@@ -85,22 +86,22 @@ describe('DeltaTable snapshots match an independent replay of the log', () => {
 describe('DeltaTable.open and versions', () => {
   it('resolves a relative path to the absolute table folder', async () => {
     const relative = path.relative(process.cwd(), tablePath('simple_table'));
-    expect((await DeltaTable.open(relative)).root).toBe(tablePath('simple_table'));
+    expect((await DeltaTable.open(relative, localReads)).root).toBe(tablePath('simple_table'));
   });
 
   it('refuses a missing folder and a folder without a log', async () => {
-    await expect(DeltaTable.open(tablePath('no-such-table'))).rejects.toMatchObject({
+    await expect(DeltaTable.open(tablePath('no-such-table'), localReads)).rejects.toMatchObject({
       code: 'TABLE_NOT_FOUND',
       message: `no such folder: ${tablePath('no-such-table')}`,
     });
-    await expect(DeltaTable.open(tablePath('checkpoints_tombstones'))).rejects.toMatchObject({
+    await expect(DeltaTable.open(tablePath('checkpoints_tombstones'), localReads)).rejects.toMatchObject({
       code: 'NOT_A_DELTA_TABLE',
       message: expect.stringContaining('has no _delta_log folder') as string,
     });
   });
 
   it('refuses the unknown reader feature blahabl by name', async () => {
-    const table = await DeltaTable.open(tablePath(REFUSED));
+    const table = await DeltaTable.open(tablePath(REFUSED), localReads);
     const error = await table.snapshot().catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'UNSUPPORTED_PROTOCOL' });
     expect((error as Error).message).toMatch(
@@ -120,23 +121,23 @@ describe('DeltaTable.open and versions', () => {
     // Expected from the folder: JSON commits and checkpoints present (see delta-tables/README.md).
     const versions = commitVersions(tablePath(name));
     expect(versions.at(-1) ?? latest).toBe(latest);
-    const table = await DeltaTable.open(tablePath(name));
+    const table = await DeltaTable.open(tablePath(name), localReads);
     expect(await table.versionRange()).toEqual({ earliest, latest });
     expect((await table.snapshot()).version).toBe(latest);
     expect((await table.snapshot({ version: earliest })).version).toBe(earliest);
   });
 
   it('names the readable range for a version outside it', async () => {
-    const vacuumed = await DeltaTable.open(tablePath('checkpoints_vacuumed'));
+    const vacuumed = await DeltaTable.open(tablePath('checkpoints_vacuumed'), localReads);
     await expect(vacuumed.snapshot({ version: 4 })).rejects.toMatchObject({
       code: 'VERSION_NOT_FOUND',
       message: 'no version 4: this table has versions 5 to 12',
     });
     await expect(vacuumed.snapshot({ version: 13 })).rejects.toThrow('no version 13: this table has versions 5 to 12');
-    const simple = await DeltaTable.open(tablePath('simple_table'));
+    const simple = await DeltaTable.open(tablePath('simple_table'), localReads);
     await expect(simple.snapshot({ version: 99 })).rejects.toThrow('no version 99: this table has versions 0 to 4');
     await expect(simple.snapshot({ version: -1 })).rejects.toThrow('no version -1: this table has versions 0 to 4');
-    const single = await DeltaTable.open(tablePath('table-with-domain-metadata'));
+    const single = await DeltaTable.open(tablePath('table-with-domain-metadata'), localReads);
     await expect(single.snapshot({ version: 107 })).rejects.toThrow('no version 107: this table has only version 108');
   });
 
@@ -149,14 +150,14 @@ describe('DeltaTable.open and versions', () => {
       'partition-type-primitives',
       'table_with_partitioning_mapping',
     ]) {
-      const snapshot = await (await DeltaTable.open(tablePath(name))).snapshot();
+      const snapshot = await (await DeltaTable.open(tablePath(name), localReads)).snapshot();
       expect(snapshot.files.length).toBeGreaterThan(0);
       for (const file of snapshot.files) expect(existsSync(file.absolutePath), file.absolutePath).toBe(true);
     }
   });
 
   it('sorts live files by absolute path', async () => {
-    const snapshot = await (await DeltaTable.open(tablePath('checkpoints_vacuumed'))).snapshot();
+    const snapshot = await (await DeltaTable.open(tablePath('checkpoints_vacuumed'), localReads)).snapshot();
     const paths = snapshot.files.map((f) => f.absolutePath);
     expect(paths).toEqual([...paths].sort());
   });
@@ -176,7 +177,7 @@ describe("a schema's types", () => {
       { metaData: { id: 'types', format: { provider: 'parquet', options: {} }, schemaString, partitionColumns: [], configuration: {} } },
     ];
     writeFileSync(path.join(root, '_delta_log', `${v(0)}.json`), actions.map((a) => JSON.stringify(a)).join('\n'));
-    return (await DeltaTable.open(root)).snapshot();
+    return (await DeltaTable.open(root, localReads)).snapshot();
   }
 
   it('refuses a type the reader does not know, at any depth, by its name', async () => {

@@ -16,6 +16,7 @@ import { startServe, type ServedApp } from '../../support/serve.js';
 import { tablePath } from '../../support/tables.js';
 import { scratchFolders } from './log-files.js';
 import { RUN_SOURCES } from '../../support/source-workers.js';
+import { localReads } from '../../support/task-tables.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const BIN = [...RUN_SOURCES, 'electron/cli/bin.ts'];
@@ -51,7 +52,7 @@ async function corruptedCopy(column = 'cases', where: 'first page' | 'middle' = 
 }
 
 async function readAll(tableRoot: string): Promise<number> {
-  const snapshot = await (await DeltaTable.open(tableRoot)).snapshot();
+  const snapshot = await (await DeltaTable.open(tableRoot, localReads)).snapshot();
   let rows = 0;
   for await (const { batch } of scan(snapshot)) rows += batch.numRows;
   return rows;

@@ -7,14 +7,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { DEFAULT_EXECUTION } from '../../../shared/sink-spec.js';
-import { createApiService } from '../../../electron/app/api-service.js';
 import { validateCall } from '../../../electron/app/ipc-validation.js';
 import { sparkJobFor } from '../../../electron/handoff/emit-spark-job.js';
-import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
 import { cli } from '../cli/run-cli.js';
 import { commitFile } from '../../support/delta-oracle.js';
 import { tablePath } from '../../support/tables.js';
+import { appService } from '../../support/app-service.js';
+import { openLocal } from '../../support/task-tables.js';
 
 let dir = '';
 let table = '';
@@ -163,7 +163,7 @@ describe.skipIf(spawnSync('python3', ['--version']).status !== 0)('generated scr
     ];
     for (const [i, sink] of sinks.entries()) {
       const file = path.join(dir, `compile-${i}.py`);
-      writeFileSync(file, await sparkJobFor({ tablePath: tablePath('delta-1.2.1-only-struct-stats') }, sink));
+      writeFileSync(file, await sparkJobFor({ tablePath: tablePath('delta-1.2.1-only-struct-stats') }, sink, openLocal));
       const check = spawnSync('python3', ['-m', 'py_compile', file], { encoding: 'utf8' });
       expect(check.stderr, sink.kind).toBe('');
       expect(check.status).toBe(0);
@@ -174,8 +174,7 @@ describe.skipIf(spawnSync('python3', ['--version']).status !== 0)('generated scr
 describe('API: exportSparkJob', () => {
   it('returns the script, saves it where asked, and refuses a relative save path', async () => {
     const state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
-    const jobs = new JobRunner({ store: state });
-    const api = createApiService({ state, jobs, sampleTable: async () => path.join(dir, 'sample') });
+    const { api, jobs } = appService(state, { sampleTable: async () => path.join(dir, 'sample') });
     const savePath = path.join(dir, 'saved-job.py');
     const request = { source: { tablePath: table, versionAsOf: 1 }, sink: { kind: 'jsonl' as const, path: `${dir}/a.jsonl` } };
     const [checked] = validateCall('exportSparkJob', { ...request, savePath });

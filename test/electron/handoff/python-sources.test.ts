@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EXECUTION, type SinkSpec } from '../../../shared/sink-spec.js';
 import { sparkJobFor } from '../../../electron/handoff/emit-spark-job.js';
 import { tablePath } from '../../support/tables.js';
+import { openLocal } from '../../support/task-tables.js';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 const FOLDER = path.join(REPO_ROOT, 'electron/handoff/python');
@@ -73,7 +74,7 @@ describe("the Spark jobs' Python files", () => {
 
   it('take from the rest of a job only names that a job defines', async () => {
     const defined = new Set<string>();
-    for (const sink of SINKS) for (const name of definedNames(await sparkJobFor({ tablePath: TABLE }, sink))) defined.add(name);
+    for (const sink of SINKS) for (const name of definedNames(await sparkJobFor({ tablePath: TABLE }, sink, openLocal))) defined.add(name);
     expect(givenNames().filter((name) => !defined.has(name))).toEqual([]);
   });
 
@@ -82,6 +83,6 @@ describe("the Spark jobs' Python files", () => {
     const csv = path.join(dir, 'cli.csv');
     const run = spawnSync(process.execPath, [CLI_BIN, 'export', TABLE, '--sink', `csv:${csv}`, '--emit', 'spark'], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
-    expect(run.stdout).toBe(await sparkJobFor({ tablePath: TABLE }, { kind: 'csv', path: csv }));
+    expect(run.stdout).toBe(await sparkJobFor({ tablePath: TABLE }, { kind: 'csv', path: csv }, openLocal));
   });
 });

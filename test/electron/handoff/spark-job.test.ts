@@ -20,6 +20,7 @@ import { quoteIdent } from '../../../electron/sinks/sql-identifiers.js';
 import { duck, sqlText } from '../../support/duckdb.js';
 import { tablePath } from '../../support/tables.js';
 import { useTestDatabase } from '../../support/test-database.js';
+import { openLocal } from '../../support/task-tables.js';
 
 /** Why Spark cannot run here, or null when Java, pyspark and delta-spark are present. */
 function sparkMissing(): string | null {
@@ -195,7 +196,7 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
     for (const [i, c] of CASES.entries()) {
       await seed(c);
       await exportRequest({ source: sourceFor(c), sink: sinkFor(c, 'dp') });
-      const script = await sparkJobFor(sourceFor(c), sinkFor(c, 'sp'));
+      const script = await sparkJobFor(sourceFor(c), sinkFor(c, 'sp'), openLocal);
       const file = path.join(dir, `job-${i}.py`);
       writeFileSync(file, script);
       scripts.set(c.name, script);
@@ -211,13 +212,13 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
       exactlyOnce: true,
     };
     exactlyOnceJob = path.join(dir, 'job-once.py');
-    writeFileSync(exactlyOnceJob, await sparkJobFor({ tablePath: tablePath(WITH_DV) }, once));
+    writeFileSync(exactlyOnceJob, await sparkJobFor({ tablePath: tablePath(WITH_DV) }, once, openLocal));
     jobs.push(exactlyOnceJob, exactlyOnceJob);
     // A target that cannot take the rows: the final transaction fails and rolls back.
     await db.client.query('CREATE TABLE sp_bad ("value" boolean); INSERT INTO sp_bad VALUES (true)');
     const bad: SinkSpec = { ...once, table: 'sp_bad', exactlyOnce: false };
     const badJob = path.join(dir, 'job-bad.py');
-    writeFileSync(badJob, await sparkJobFor({ tablePath: tablePath(WITH_DV) }, bad));
+    writeFileSync(badJob, await sparkJobFor({ tablePath: tablePath(WITH_DV) }, bad, openLocal));
     jobs.push(badJob);
 
     const url = new URL(db.url);
@@ -301,7 +302,7 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
     async () => {
       const file = path.join(dir, 'plain', 'job.py');
       mkdirSync(path.dirname(file));
-      writeFileSync(file, await sparkJobFor(sourceFor(PLAIN), sinkFor(PLAIN, 'sp')));
+      writeFileSync(file, await sparkJobFor(sourceFor(PLAIN), sinkFor(PLAIN, 'sp'), openLocal));
       // Only the speed settings come from outside; the driver's jar is the script's own request.
       const run = await runProcess(
         'python3',
@@ -323,7 +324,7 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
     'every type -> parquet: runs unchanged with the spark-submit command its header shows',
     async () => {
       const sink = sinkFor(SUBMITTED, 'sp');
-      const script = await sparkJobFor(sourceFor(SUBMITTED), sink);
+      const script = await sparkJobFor(sourceFor(SUBMITTED), sink, openLocal);
       const command = /#\s+spark-submit (--packages \S+) job\.py/.exec(script);
       expect(command).not.toBeNull();
       const file = path.join(dir, 'job.py');

@@ -13,6 +13,7 @@ import { duck, sqlText } from '../../support/duckdb.js';
 import { RUN_SOURCES } from '../../support/source-workers.js';
 import { tablePath } from '../../support/tables.js';
 import { sqliteSpec } from '../sinks/sink-harness.js';
+import { localEngine } from '../../support/task-tables.js';
 
 const COVID = tablePath('COVID-19_NYT');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-restart-'));
@@ -57,7 +58,7 @@ describe('the app started again after it was killed during an export', () => {
 
     const state = AppState.open(stateFile, { encryptor: null });
     try {
-      const runner = new JobRunner({ store: state });
+      const runner = new JobRunner({ store: state, engine: localEngine });
       await runner.swept;
       expect(fs.readdirSync(folder)).toEqual([]);
       expect(runner.list().find((j) => j.id === id)).toMatchObject({ state: 'failed', error: { code: 'CANCELLED' } });
@@ -78,7 +79,7 @@ describe('the app started again after it was killed during an export', () => {
 
     const state = AppState.open(stateFile, { encryptor: null });
     try {
-      const runner = new JobRunner({ store: state });
+      const runner = new JobRunner({ store: state, engine: localEngine });
       const [killed] = runner.list();
       expect(killed.state).toBe('failed');
       const answer = await runner.retry(killed.id);

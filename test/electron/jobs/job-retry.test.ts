@@ -21,6 +21,7 @@ import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
 import { tablePath } from '../../support/tables.js';
 import { useTestDatabase } from '../../support/test-database.js';
 import { pgSpec, sqliteSpec } from '../sinks/sink-harness.js';
+import { localEngine } from '../../support/task-tables.js';
 
 const PgClient = pgLib.Client;
 const COLUMNS = ['id', 'county', 'cases', 'note'];
@@ -57,7 +58,7 @@ const commitsSeen = new Map<string, Set<number>>();
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-retry-'));
   state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
-  runner = new JobRunner({ store: state });
+  runner = new JobRunner({ store: state, engine: localEngine });
   runner.onJobEvent(({ job }) => {
     const seen = commitsSeen.get(job.id) ?? new Set<number>();
     if (job.progress.committedRows) seen.add(job.progress.committedRows);

@@ -9,6 +9,7 @@ import { AppState } from '../../../electron/state/app-state.js';
 import { commitInfo } from '../../support/delta-oracle.js';
 import { tablePath } from '../../support/tables.js';
 import { expectedFilteredExport, FILTER, FILTERED_TABLE } from '../export/filtered-export-case.js';
+import { localEngine } from '../../support/task-tables.js';
 
 /** Rows the table's single commit says it wrote (commitInfo.operationMetrics.numOutputRows). */
 function committedRows(table: string): number {
@@ -23,7 +24,7 @@ const events: JobEvent[] = [];
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-jobs-'));
   state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
-  runner = new JobRunner({ store: state });
+  runner = new JobRunner({ store: state, engine: localEngine });
   runner.onJobEvent((e) => events.push(e));
 });
 
@@ -172,7 +173,7 @@ describe('JobRunner', () => {
   });
 
   it('leaves a SQLite target as one file when its export thread had to be terminated', async () => {
-    const impatient = new JobRunner({ store: state, cancelGraceMs: 0 });
+    const impatient = new JobRunner({ store: state, engine: localEngine, cancelGraceMs: 0 });
     const own = fs.mkdtempSync(path.join(dir, 'terminated-sqlite-'));
     const file = path.join(own, 'covid.db');
     const job = impatient.start(covidToSqlite(file));
@@ -187,7 +188,7 @@ describe('JobRunner', () => {
   });
 
   it('removes the partial file of an export whose thread had to be terminated', async () => {
-    const impatient = new JobRunner({ store: state, cancelGraceMs: 0 });
+    const impatient = new JobRunner({ store: state, engine: localEngine, cancelGraceMs: 0 });
     const out = path.join(dir, 'terminated.csv');
     const job = impatient.start({ source: { tablePath: tablePath('COVID-19_NYT') }, sink: { kind: 'csv', path: out } });
     while (!fs.readdirSync(dir).some((f) => f.startsWith('terminated.csv.partial-'))) await new Promise((r) => setTimeout(r, 5));
@@ -219,7 +220,7 @@ describe('JobRunner', () => {
     const old = AppState.open(file, { encryptor: null });
     const stale = runner.list().find((j) => j.state === 'succeeded')!;
     old.recordJob({ ...stale, id: 'stale-1', state: 'running', finishedAt: null, result: null });
-    const fresh = new JobRunner({ store: old });
+    const fresh = new JobRunner({ store: old, engine: localEngine });
     const job = fresh.list().find((j) => j.id === 'stale-1')!;
     expect(job.state).toBe('failed');
     expect(job.error?.message).toMatch(/quit before this job finished/);

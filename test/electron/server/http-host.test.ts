@@ -5,7 +5,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobEvent, PreviewResult, Result, SqlRows } from '../../../shared/api.js';
 import type { TableInfo } from '../../../shared/table-info.js';
-import { createApiService } from '../../../electron/app/api-service.js';
 import { CONTENT_SECURITY_POLICY } from '../../../electron/app/security.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import type { HttpHost } from '../../../electron/server/http-host.js';
@@ -14,6 +13,7 @@ import { AppState } from '../../../electron/state/app-state.js';
 import { tablePath } from '../../support/tables.js';
 import { liveRowCount, readCommit } from '../../support/delta-oracle.js';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
+import { appService } from '../../support/app-service.js';
 
 let dir: string;
 let host: HttpHost;
@@ -30,8 +30,9 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(root, 'assets', 'app-123.js'), 'console.log(1)');
   fs.writeFileSync(path.join(dir, 'secret.txt'), 'outside the root');
   state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
-  jobs = new JobRunner({ store: state });
-  const api = createApiService({ state, jobs, sampleTable: async () => path.join(dir, 'no-sample') });
+  const app = appService(state, { sampleTable: async () => path.join(dir, 'no-sample') });
+  jobs = app.jobs;
+  const api = app.api;
   host = await startHttpHost({ api, events: { onJobEvent: (l) => jobs.onJobEvent(l) }, staticRoot: root });
   base = `http://127.0.0.1:${host.port}`;
 });

@@ -13,12 +13,13 @@ import { jsonTextReader } from '../../../electron/values/text-formats.js';
 import { commitFile, commitVersions, dataFile, liveFiles, liveRowCount } from '../../support/delta-oracle.js';
 import { duck, sqlText } from '../../support/duckdb.js';
 import { TABLES_ROOT, tablePath } from '../../support/tables.js';
+import { openLocal, taskTables } from '../../support/task-tables.js';
 
 let engine: SqlEngine;
 let temp: string;
 beforeAll(async () => {
   temp = mkdtempSync(path.join(tmpdir(), 'deltaport-sql-test-'));
-  engine = await SqlEngine.open({ memoryLimit: '512MB', tempDirectory: temp });
+  engine = await SqlEngine.open({ memoryLimit: '512MB', tempDirectory: temp }, taskTables().open);
 });
 afterAll(() => {
   engine.close();
@@ -76,7 +77,7 @@ describe('SELECT * is the reader’s snapshot', () => {
     const location = tablePath(name);
     let expected: Map<string, number>;
     try {
-      const source = await openSource({ tablePath: location });
+      const source = await openSource({ tablePath: location }, openLocal);
       const batches: RecordBatch[] = [];
       for await (const b of source.batches()) batches.push(b.batch);
       expected = rowCounts(batches);

@@ -22,8 +22,11 @@ import { tablePath } from '../../support/tables.js';
 import { commitInfo, commitVersions, type Json, oracleRecordCount, oracleSnapshot } from '../../support/delta-oracle.js';
 import { duckCells, duckdbRows, fileSelect } from '../../support/delta-oracle-rows.js';
 import { v } from '../delta/log-files.js';
+import { registeredEngine } from '../../../electron/delta/engine/engine-context.js';
 
 const BUCKET = 'lake';
+/** Opens a table through the options this test registers for its servers. */
+const openRegistered = (tablePath: string) => DeltaTable.open(tablePath, registeredEngine);
 /** Tables whose every version's commit time matters: uploaded a second apart per version (uploadFolder). */
 const SPACED = ['simple_table'];
 const TABLES = [
@@ -39,7 +42,7 @@ const DOOMED = 'doomed/simple_table';
 
 /** Each row of the read as its columns' display text ('NULL' for null) joined by '|', sorted, as duckCells gives. */
 async function ourRows(tablePath: string, columns: string[], at: { versionAsOf?: number; timestampAsOf?: string } = {}): Promise<string[]> {
-  const source = await openSource({ tablePath, columnNames: columns, ...at });
+  const source = await openSource({ tablePath, columnNames: columns, ...at }, openRegistered);
   const rows: string[] = [];
   for await (const { batch } of source.batches()) {
     const cells = columns.map((name) => displayTextReader(batch.getChild(name)!));
@@ -102,11 +105,13 @@ for (const server of SERVERS) {
         // Just before the next commit is still this version.
         if (i + 1 < versions.length) {
           const before = new Date(times[i + 1] - 1).toISOString();
-          expect((await openSource({ tablePath: at('simple_table'), timestampAsOf: before })).snapshot.version).toBe(version);
+          expect((await openSource({ tablePath: at('simple_table'), timestampAsOf: before }, openRegistered)).snapshot.version).toBe(
+            version,
+          );
         }
       }
       const early = await failureOf(() =>
-        openSource({ tablePath: at('simple_table'), timestampAsOf: new Date(times[0] - 1_000).toISOString() }),
+        openSource({ tablePath: at('simple_table'), timestampAsOf: new Date(times[0] - 1_000).toISOString() }, openRegistered),
       );
       expect(early.message).toMatch(/is before the earliest commit \(version 0 at /);
     });
@@ -114,7 +119,7 @@ for (const server of SERVERS) {
     it("gives simple_table's history as its log has it: every commit, with its operation and server time", async (ctx) => {
       suite.skipIfUnavailable(ctx);
       const local = tablePath('simple_table');
-      const history = (await (await DeltaTable.open(at('simple_table'))).history()).sort((a, b) => a.version - b.version);
+      const history = (await (await DeltaTable.open(at('simple_table'), registeredEngine)).history()).sort((a, b) => a.version - b.version);
       const versions = commitVersions(local);
       expect(history.map((commit) => commit.version)).toEqual(versions);
       expect(history.map((commit) => commit.operation)).toEqual(versions.map((version) => commitInfo(local, version).operation));
@@ -152,7 +157,7 @@ for (const server of SERVERS) {
       for (let version = 0; version < checkpoint; version++)
         await suite.store.deleteObject(BUCKET, `${name}/_delta_log/${v(version)}.json`);
       const latest = Math.max(...commitVersions(local));
-      expect(await (await DeltaTable.open(at(name))).versionRange()).toEqual({ earliest: checkpoint, latest });
+      expect(await (await DeltaTable.open(at(name), registeredEngine)).versionRange()).toEqual({ earliest: checkpoint, latest });
       expect(await ourRows(at(name), ['version'])).toEqual((await duckdbRows(local, latest, 'true', ['version'])).rows);
     });
 
@@ -168,7 +173,7 @@ for (const server of SERVERS) {
       for (let version = 0; version < checkpoint; version++)
         await suite.store.deleteObject(BUCKET, `${name}/_delta_log/${v(version)}.json`);
       const latest = Math.max(...commitVersions(local));
-      expect(await (await DeltaTable.open(at(name))).versionRange()).toEqual({ earliest: checkpoint, latest });
+      expect(await (await DeltaTable.open(at(name), registeredEngine)).versionRange()).toEqual({ earliest: checkpoint, latest });
       expect(await ourRows(at(name), ['id', 'name'])).toEqual((await duckdbRows(local, latest, 'true', ['id', 'name'])).rows);
       // The adds are in the sidecar alone: without it the checkpoint version cannot be read.
       await suite.store.deleteObject(BUCKET, sidecars[0]);
@@ -197,7 +202,7 @@ for (const server of SERVERS) {
       const fileSize = statSync(path.join(local, decodeURIComponent(first.path as string))).size;
       const limit = 100;
       const before = fetchCounts();
-      const preview = await previewRows({ tablePath: at('COVID-19_NYT'), columnNames: ['county'] }, { limit });
+      const preview = await previewRows({ tablePath: at('COVID-19_NYT'), columnNames: ['county'] }, { limit, openTable: openRegistered });
       const counties: string[] = [];
       for await (const batch of preview.batches) {
         const cell = displayTextReader(batch.getChild('county')!);
@@ -225,7 +230,7 @@ for (const server of SERVERS) {
 
     it('reports an object deleted after the snapshot was opened as a missing file, naming it', async (ctx) => {
       suite.skipIfUnavailable(ctx);
-      const source = await openSource({ tablePath: at(DOOMED) });
+      const source = await openSource({ tablePath: at(DOOMED) }, openRegistered);
       const victim = source.snapshot.files[0].add.path;
       await suite.store.deleteObject(BUCKET, `${DOOMED}/${decodeURIComponent(victim)}`);
       const err = await failureOf(async () => {
@@ -244,7 +249,7 @@ for (const server of SERVERS) {
       await uploadFolder(suite.store, 'locked', 'simple_table', tablePath('simple_table'), { spaced: false });
       const locked = `${bucketUrl(suite.store, 'locked')}/simple_table`;
       registerStoreOptions(bucketUrl(suite.store, 'locked'), wrong.options);
-      const err = await failureOf(() => openSource({ tablePath: locked }));
+      const err = await failureOf(() => openSource({ tablePath: locked }, openRegistered));
       expect(err).toBeInstanceOf(StorageError);
       expect((err as StorageError).reason).toBe('denied');
       expect(err.message).toMatch(new RegExp(`^cannot list ${escape(locked)}.*: access denied for ${escape(wrong.refused)}$`));
@@ -255,7 +260,7 @@ for (const server of SERVERS) {
       suite.skipIfUnavailable(ctx);
       const missing = bucketUrl(suite.store, 'no-such-bucket');
       registerStoreOptions(missing, serverOptions(suite.store).options);
-      const err = await failureOf(() => openSource({ tablePath: `${missing}/simple_table` }));
+      const err = await failureOf(() => openSource({ tablePath: `${missing}/simple_table` }, openRegistered));
       expect((err as StorageError).reason).toBe('no-bucket');
       expect(err.message).toBe(`cannot list ${missing}/simple_table: no such bucket`);
     });
@@ -271,7 +276,7 @@ for (const server of SERVERS) {
       proxy = await startFaultProxy(options.endpoint, () => ({ action: 'stall', atByte: 0 }));
       const stalled = bucketUrl(store, 'stalled');
       registerStoreOptions(stalled, { ...options, endpoint: proxy.url.replace(/\/$/, ''), timeout_ms: '1000' });
-      const err = await failureOf(() => openSource({ tablePath: `${stalled}/simple_table` }));
+      const err = await failureOf(() => openSource({ tablePath: `${stalled}/simple_table` }, openRegistered));
       expect((err as StorageError).reason).toBe('unreachable');
       expect(err.message).toMatch(new RegExp(`^cannot list ${escape(stalled)}/simple_table: the storage service cannot be reached`));
       expect(proxy.connections).toBeGreaterThan(0);

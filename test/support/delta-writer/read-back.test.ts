@@ -8,6 +8,7 @@ import { openSource } from '../../../electron/delta/source.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { writeLongLog, writeWideTable } from '../../bench/bench-tables.js';
 import { duck, sqlText } from '../duckdb.js';
+import { localReads, openLocal } from '../task-tables.js';
 
 let dir: string;
 
@@ -20,7 +21,7 @@ afterAll(async () => {
 });
 
 async function readColumn(tablePath: string, column: string, at: { versionAsOf?: number } = {}): Promise<unknown[]> {
-  const source = await openSource({ tablePath, columnNames: [column], ...at });
+  const source = await openSource({ tablePath, columnNames: [column], ...at }, openLocal);
   const values: unknown[] = [];
   for await (const { batch } of source.batches()) values.push(...batch.getChildAt(0)!.toArray());
   return values;
@@ -45,7 +46,7 @@ describe('the benchmark tables through our reader', () => {
       '00000000000000000100.checkpoint.parquet',
       '00000000000000000200.checkpoint.parquet',
     ]);
-    const table = await DeltaTable.open(longLog.root);
+    const table = await DeltaTable.open(longLog.root, localReads);
     const latest = await table.snapshot();
     expect(latest.version).toBe(229);
     // 229 commits after the create, each adding one file; every 25th replaces a file instead (9 of them).

@@ -12,9 +12,10 @@ import { tablePath } from '../../../support/tables.js';
 import { commitVersions, type Json, readCommit } from '../../../support/delta-oracle.js';
 import { duckCells, fileSelect } from '../../../support/delta-oracle-rows.js';
 import { v } from '../log-files.js';
+import { localReads } from '../../../support/task-tables.js';
 
 async function ours(table: string, from: number, to: number) {
-  const feed = await changeFeed(await DeltaTable.open(tablePath(table)), from, to);
+  const feed = await changeFeed(await DeltaTable.open(tablePath(table), localReads), from, to);
   const columns = feed.schema.fields.map((f) => f.name).filter((n) => n !== '_commit_timestamp');
   const rows: string[] = [];
   const times = new Map<number, string>();
@@ -117,7 +118,7 @@ describe('change data feed', () => {
   });
 
   it('refuses a table without a change data feed, in one line', async () => {
-    await expect(changeFeed(await DeltaTable.open(tablePath('simple_table')), 0, 1)).rejects.toThrow(
+    await expect(changeFeed(await DeltaTable.open(tablePath('simple_table'), localReads), 0, 1)).rejects.toThrow(
       /^the table does not record a change data feed \(delta.enableChangeDataFeed is not true\)$/,
     );
   });

@@ -14,6 +14,7 @@ import { cli } from '../../cli/run-cli.js';
 import { expectedNetDiff, feedFileCount } from '../change-oracle.js';
 import { diffRows } from '../diff-rows.js';
 import { scratchFolders } from '../log-files.js';
+import { localReads } from '../../../support/task-tables.js';
 
 const scratch = scratchFolders('feed-diff');
 afterAll(() => scratch.removeAll());
@@ -123,7 +124,7 @@ describe('diff rows from the change data feed', () => {
   });
 
   it('gives up netting past its row limit (the diff then reads the file sets)', async () => {
-    const table = await DeltaTable.open(tablePath('cdf-table'));
+    const table = await DeltaTable.open(tablePath('cdf-table'), localReads);
     const diff = await diffSnapshots(table, 0, 3);
     // The feed's rows, from the commits' metrics: a pre- and a postimage per updated row, one per deleted row.
     const changed = [1, 2, 3].map((version) => readCommit(tablePath('cdf-table'), version).find((a) => a.commitInfo)!.commitInfo as Json);

@@ -14,6 +14,7 @@ import { commitFile, type Json, oracleSnapshot, readCommit } from '../../../supp
 import { duckCells, fileSelect } from '../../../support/delta-oracle-rows.js';
 import { diffRows } from '../diff-rows.js';
 import { scratchFolders } from '../log-files.js';
+import { localReads } from '../../../support/task-tables.js';
 
 const scratch = scratchFolders('diff');
 afterAll(() => scratch.removeAll());
@@ -85,7 +86,7 @@ describe('snapshot diff', () => {
   });
 
   it('reports schema changes from the metaData actions (delta-1.2.1-only-struct-stats adds new_column at 10)', async () => {
-    const diff = await diffSnapshots(await DeltaTable.open(tablePath('delta-1.2.1-only-struct-stats')), 9, 10);
+    const diff = await diffSnapshots(await DeltaTable.open(tablePath('delta-1.2.1-only-struct-stats'), localReads), 9, 10);
     const meta = readCommit(tablePath('delta-1.2.1-only-struct-stats'), 10).find((a) => a.metaData)!.metaData as Json;
     const added = (JSON.parse(meta.schemaString).fields as Json[]).at(-1)!;
     expect(diff.schema).toEqual([{ name: added.name, from: null, to: `${added.type}${added.nullable ? '' : ' not null'}` }]);

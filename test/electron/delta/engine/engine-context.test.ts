@@ -10,6 +10,7 @@ import { dataFile, liveFiles } from '../../../support/delta-oracle.js';
 import { duck, sqlText } from '../../../support/duckdb.js';
 import { MemoryStorage } from '../../../support/memory-storage.js';
 import { tablePath } from '../../../support/tables.js';
+import { localReads } from '../../../support/task-tables.js';
 
 const original = tablePath('simple_table');
 const root = '/in-memory/simple_table';
@@ -47,7 +48,7 @@ describe('the engine context', () => {
   it('opens a table through the engine only: the same root without it is no table', async () => {
     const { engine } = memoryEngine();
     expect((await DeltaTable.open(root, engine)).root).toBe(root);
-    await expect(DeltaTable.open(root)).rejects.toMatchObject({ code: 'TABLE_NOT_FOUND' });
+    await expect(DeltaTable.open(root, localReads)).rejects.toMatchObject({ code: 'TABLE_NOT_FOUND' });
   });
 
   it('refuses to carry an engine that lives in this thread only into a scan thread', async () => {

@@ -11,6 +11,7 @@ import { DeltaTable } from '../../../../electron/delta/table.js';
 import { jsonReader } from '../../../../electron/values/json-value.js';
 import { cli } from '../../cli/run-cli.js';
 import { scratchFolders } from '../log-files.js';
+import { localReads } from '../../../support/task-tables.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../fixtures/int96');
 const expected = JSON.parse(readFileSync(path.join(FIXTURES, 'expected.json'), 'utf8')) as Record<string, (string | null)[]> & {
@@ -84,7 +85,7 @@ function tableOf(file: string, fields: unknown[] = TOP_LEVEL): string {
 
 /** [id, microseconds as text] per row. */
 async function read(root: string, options: ScanOptions = {}): Promise<[number, string | null][]> {
-  const snapshot = await (await DeltaTable.open(root)).snapshot();
+  const snapshot = await (await DeltaTable.open(root, localReads)).snapshot();
   const rows: [number, string | null][] = [];
   for await (const { batch } of scan(snapshot, options)) {
     const ids = batch.getChild('id')!;
@@ -122,7 +123,7 @@ describe('INT96 timestamps', () => {
   });
 
   it('inside structs (and a struct in a struct), null structs included', async () => {
-    const snapshot = await (await DeltaTable.open(tableOf('int96-struct.parquet', IN_STRUCTS))).snapshot();
+    const snapshot = await (await DeltaTable.open(tableOf('int96-struct.parquet', IN_STRUCTS), localReads)).snapshot();
     const rows: { ts: string | null; 'inner.ts': string | null }[] = [];
     for await (const { batch } of scan(snapshot, { batchSize: 5 })) {
       const s = batch.getChild('s')!.data;
@@ -138,7 +139,7 @@ describe('INT96 timestamps', () => {
   });
 
   it('inside lists and maps, at any depth (lists of structs of lists, maps of lists), whatever rows a read selects', async () => {
-    const snapshot = await (await DeltaTable.open(tableOf('int96-nested.parquet', IN_LISTS_AND_MAPS))).snapshot();
+    const snapshot = await (await DeltaTable.open(tableOf('int96-nested.parquet', IN_LISTS_AND_MAPS), localReads)).snapshot();
     for (const [from, limit] of [
       [0, 100],
       [3, 9],
@@ -168,7 +169,7 @@ describe('INT96 timestamps', () => {
       '9999-12-31T23:59:59.999999Z',
       '1800-01-01T07:52:58.000000Z',
     ]);
-    const snapshot = await (await DeltaTable.open(root)).snapshot();
+    const snapshot = await (await DeltaTable.open(root, localReads)).snapshot();
     for await (const { batch } of scan(snapshot, { limit: 1 }))
       expect(jsonReader(batch.getChild('ts')!)(0)).toBe('1000-01-01T00:00:00.000000Z');
   });

@@ -9,12 +9,13 @@ import { tablePath } from '../../../support/tables.js';
 import { oracleSnapshot } from '../../../support/delta-oracle.js';
 import { duckdbRows } from '../../../support/delta-oracle-rows.js';
 import { scratchFolders } from '../log-files.js';
+import { openLocal } from '../../../support/task-tables.js';
 
 const scratch = scratchFolders('filter');
 afterAll(() => scratch.removeAll());
 
 async function ourRows(table: string, filter: string, columns: string[], opts: { limit?: number; version?: number } = {}) {
-  const source = await openSource({ tablePath: table, filter, versionAsOf: opts.version });
+  const source = await openSource({ tablePath: table, filter, versionAsOf: opts.version }, openLocal);
   const rows: string[] = [];
   for await (const { batch } of source.batches({ limit: opts.limit })) {
     const cells = columns.map((name) => displayTextReader(batch.getChild(name)!));
@@ -25,7 +26,7 @@ async function ourRows(table: string, filter: string, columns: string[], opts: {
 
 async function rowCount(table: string, version: number, column: string): Promise<number> {
   let n = 0;
-  for await (const { batch } of (await openSource({ tablePath: table, versionAsOf: version, columnNames: [column] })).batches())
+  for await (const { batch } of (await openSource({ tablePath: table, versionAsOf: version, columnNames: [column] }, openLocal)).batches())
     n += batch.numRows;
   return n;
 }
@@ -118,7 +119,7 @@ describe('filtered reads agree with DuckDB over the same files', () => {
   for (const c of CASES) {
     it(`${c.table}${c.version === undefined ? '' : ` v${c.version}`}: ${c.filter}`, async () => {
       const root = tablePath(c.table);
-      const snapshot = await openSource({ tablePath: root, versionAsOf: c.version });
+      const snapshot = await openSource({ tablePath: root, versionAsOf: c.version }, openLocal);
       const version = snapshot.snapshot.version;
       const fromCheckpoint = c.table === 'delta-1.2.1-only-struct-stats' && version >= 10 ? 10 : undefined;
       const expected = await duckdbRows(root, version, c.duck ?? c.filter, c.columns, fromCheckpoint);
@@ -153,8 +154,8 @@ describe('skipping', () => {
   it('never opens a file that the statistics rule out', async () => {
     const root = scratch.make();
     cpSync(tablePath('COVID-19_NYT'), root, { recursive: true });
-    const all = await openSource({ tablePath: root });
-    const source = await openSource({ tablePath: root, filter: "date < '2020-03-15'" });
+    const all = await openSource({ tablePath: root }, openLocal);
+    const source = await openSource({ tablePath: root, filter: "date < '2020-03-15'" }, openLocal);
     const kept = new Set(source.filter!.snapshot.files.map((f) => f.add.path));
     const skipped = all.snapshot.files.filter((f) => !kept.has(f.add.path));
     expect(skipped.length).toBeGreaterThan(0);
@@ -176,12 +177,14 @@ describe('skipping', () => {
   }, 60_000);
 
   it('a bad filter is one line naming the problem and where', async () => {
-    await expect(openSource({ tablePath: tablePath('COVID-19_NYT'), filter: 'cases > 1 AND county = 3' })).rejects.toThrow(
+    await expect(openSource({ tablePath: tablePath('COVID-19_NYT'), filter: 'cases > 1 AND county = 3' }, openLocal)).rejects.toThrow(
       /^filter: = cannot compare string column 'county' with a long value at position 24; put the value in single quotes: county = '3'$/,
     );
-    await expect(openSource({ tablePath: tablePath('COVID-19_NYT'), filter: 'cases >' })).rejects.toThrow(/^filter: .* at position 8$/);
+    await expect(openSource({ tablePath: tablePath('COVID-19_NYT'), filter: 'cases >' }, openLocal)).rejects.toThrow(
+      /^filter: .* at position 8$/,
+    );
     // COVID-19_NYT's date column is a string.
-    await expect(openSource({ tablePath: tablePath('COVID-19_NYT'), filter: "date > DATE '2021-01-01'" })).rejects.toThrow(
+    await expect(openSource({ tablePath: tablePath('COVID-19_NYT'), filter: "date > DATE '2021-01-01'" }, openLocal)).rejects.toThrow(
       /^filter: > cannot compare string column 'date' with a date value at position 8; put the value in single quotes: date > '.*'$/,
     );
   });

@@ -15,6 +15,7 @@ import type { ScanBatch, ScanPosition } from '../../../../electron/delta/scan/sc
 import { DeltaTableWriter } from '../../../support/delta-writer/table-writer.js';
 import { duck, sqlText } from '../../../support/duckdb.js';
 import { scratchFolders } from '../log-files.js';
+import { openLocal } from '../../../support/task-tables.js';
 
 const local = new LocalStorage();
 
@@ -45,13 +46,13 @@ beforeAll(async () => {
     ),
   });
   await writer.append([{ data }]);
-  const source = await openSource({ tablePath: root });
+  const source = await openSource({ tablePath: root }, openLocal);
   file = source.snapshot.files[0].absolutePath;
   await writer.deleteRows(source.snapshot.files[0].add.path, DELETED, { predicate: 'test' });
 });
 
 async function ours(filter: string, batchSize = 2048, resumeFrom?: ScanPosition) {
-  const source = await openSource({ tablePath: root, filter, options: { parquetBatchSize: batchSize } });
+  const source = await openSource({ tablePath: root, filter, options: { parquetBatchSize: batchSize } }, openLocal);
   const out: { ids: number[]; end: ScanPosition }[] = [];
   for await (const { batch, end } of source.batches({ resumeFrom })) {
     out.push({ ids: [...(batch.getChild('id')!.toArray() as BigInt64Array)].map(Number), end });
@@ -109,7 +110,7 @@ describe('row-group skipping', () => {
   it('skips the same row groups in a scan thread as in process', async () => {
     const compiled = compileFilter("id BETWEEN 140 AND 160 OR id > 950 OR name = 'n0420'", SCHEMA);
     if (!compiled.ok) throw new Error(compiled.message);
-    const source = await openSource({ tablePath: root });
+    const source = await openSource({ tablePath: root }, openLocal);
     const options = { batchSize: 64, rowGroupFilter: compiled.expr };
     const observe = async (batches: AsyncIterable<ScanBatch>) => {
       const seen: [number[], ScanPosition][] = [];

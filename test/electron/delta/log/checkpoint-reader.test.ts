@@ -8,6 +8,7 @@ import { tablePath } from '../../../support/tables.js';
 import { writeCheckpointParquet } from '../checkpoint-files.js';
 import { part, scratchFolders, v } from '../log-files.js';
 import { type Json, oracleRecordCount, oracleSnapshot } from '../../../support/delta-oracle.js';
+import { localReads } from '../../../support/task-tables.js';
 
 const scratch = scratchFolders('checkpoint');
 afterEach(() => scratch.removeAll());
@@ -62,7 +63,7 @@ const dropEarlyCommits = (log: string): void => [0, 1].forEach((n) => rmSync(pat
 const stateAt2 = [{ protocol }, { metaData }, add('a.parquet', 1), add('b.parquet', 2), add('c.parquet', 3)];
 
 async function expectFiles(root: string, expected: Record<number, string[]>, earliest = 2): Promise<void> {
-  const table = await DeltaTable.open(root);
+  const table = await DeltaTable.open(root, localReads);
   expect(await table.versionRange()).toEqual({ earliest, latest: 3 });
   for (const [version, names] of Object.entries(expected)) {
     const snapshot = await table.snapshot({ version: Number(version) });
@@ -77,7 +78,7 @@ describe('checkpoint layouts', () => {
     writeCheckpointParquet(path.join(log, `${v(2)}.checkpoint.parquet`), stateAt2);
     dropEarlyCommits(log);
     await expectFiles(root, { 2: ['a.parquet', 'b.parquet', 'c.parquet'], 3: ['b.parquet', 'c.parquet', 'd.parquet'] });
-    const table = await DeltaTable.open(root);
+    const table = await DeltaTable.open(root, localReads);
     const info = await table.tableInfo(await table.snapshot());
     expect([info.numFiles, info.numRecords, info.sizeBytes]).toEqual([3, 2 + 3 + 4, 102 + 103 + 104]);
   });
@@ -97,7 +98,7 @@ describe('checkpoint layouts', () => {
     }));
     writeCheckpointParquet(path.join(log, `${v(2)}.checkpoint.parquet`), [{ protocol }, { metaData }, ...adds]);
     dropEarlyCommits(log);
-    const table = await DeltaTable.open(root);
+    const table = await DeltaTable.open(root, localReads);
     const snapshot = await table.snapshot({ version: 2 });
     const expected = names.map((name, i) => [name, big + i, 2 * big + i]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
     expect(snapshot.files.map((f) => [path.basename(f.absolutePath), f.add.size, f.add.modificationTime])).toEqual(expected);
@@ -110,7 +111,7 @@ describe('checkpoint layouts', () => {
     writeCheckpointParquet(path.join(log, `${v(2)}.checkpoint.${part(2)}.${part(2)}.parquet`), stateAt2.slice(3));
     dropEarlyCommits(log);
     await expectFiles(root, { 2: ['a.parquet', 'b.parquet', 'c.parquet'], 3: ['b.parquet', 'c.parquet', 'd.parquet'] });
-    const table = await DeltaTable.open(root);
+    const table = await DeltaTable.open(root, localReads);
     expect((await table.tableInfo(await table.snapshot())).numRecords).toBe(9);
   });
 
@@ -124,7 +125,7 @@ describe('checkpoint layouts', () => {
     ]);
     await expectFiles(root, { 3: ['b.parquet', 'c.parquet', 'd.parquet'] }, 0);
     dropEarlyCommits(log);
-    await expect(DeltaTable.open(root)).rejects.toThrow(
+    await expect(DeltaTable.open(root, localReads)).rejects.toThrow(
       'cannot rebuild version 3: commit 1 is missing from _delta_log and no checkpoint follows it',
     );
   });
@@ -142,7 +143,7 @@ describe('checkpoint layouts', () => {
     ]);
     dropEarlyCommits(log);
     await expectFiles(root, { 2: ['a.parquet', 'b.parquet', 'c.parquet'], 3: ['b.parquet', 'c.parquet', 'd.parquet'] });
-    const table = await DeltaTable.open(root);
+    const table = await DeltaTable.open(root, localReads);
     expect((await table.tableInfo(await table.snapshot())).numRecords).toBe(9);
   });
 
@@ -183,7 +184,7 @@ describe('checkpoint layouts', () => {
       { sidecar: { path: 'gone.parquet', sizeInBytes: 1, modificationTime: 1 } },
     ]);
     dropEarlyCommits(log);
-    const table = await DeltaTable.open(root);
+    const table = await DeltaTable.open(root, localReads);
     await expect(table.snapshot()).rejects.toMatchObject({
       code: 'MISSING_FILE',
       message: `checkpoint file is missing: ${path.join(log, '_sidecars', 'gone.parquet')}`,
@@ -223,7 +224,7 @@ describe('checkpoint layouts', () => {
       path.join(log, `${v(3)}.json`),
       [remove('c.parquet', dv1), add('c.parquet', 3, dv2)].map((a) => JSON.stringify(a)).join('\n'),
     );
-    const table = await DeltaTable.open(root);
+    const table = await DeltaTable.open(root, localReads);
     const at2 = await table.snapshot({ version: 2 });
     expect(at2.files.map((f) => [path.basename(f.absolutePath), f.add.deletionVector?.cardinality ?? 0])).toEqual([
       ['a.parquet', 0],
@@ -246,7 +247,7 @@ describe('checkpoint layouts', () => {
     cpSync(tablePath('checkpoints_vacuumed'), root, { recursive: true });
     writeFileSync(path.join(root, '_delta_log', `${v(10)}.checkpoint.parquet`), 'not parquet');
     const expected = await oracleSnapshot(tablePath('checkpoints_vacuumed'), 12, 5);
-    const table = await DeltaTable.open(root);
+    const table = await DeltaTable.open(root, localReads);
     const snapshot = await table.snapshot();
     expect(snapshot.files.map((f) => path.relative(root, f.absolutePath))).toEqual(
       [...expected.adds.values()].map((a) => decodeURIComponent(a.path as string)).sort(),
@@ -261,7 +262,7 @@ describe('checkpoint layouts', () => {
     const { root, log } = tableWithCommits();
     writeFileSync(path.join(log, `${v(2)}.checkpoint.parquet`), 'not parquet');
     dropEarlyCommits(log);
-    await expect((await DeltaTable.open(root)).snapshot()).rejects.toMatchObject({
+    await expect((await DeltaTable.open(root, localReads)).snapshot()).rejects.toMatchObject({
       code: 'CORRUPT_LOG',
       message: expect.stringMatching(/^cannot read checkpoint file .*00000000000000000002\.checkpoint\.parquet/) as string,
     });
@@ -270,13 +271,13 @@ describe('checkpoint layouts', () => {
   it('reads a checkpoint once per DeltaTable', async () => {
     const root = scratch.make();
     cpSync(tablePath('checkpoints_vacuumed'), root, { recursive: true });
-    const table = await DeltaTable.open(root);
+    const table = await DeltaTable.open(root, localReads);
     await table.snapshot({ version: 12 });
     const expected = await oracleSnapshot(tablePath('checkpoints_vacuumed'), 11, 10);
     // Overwriting in place leaves the folder listing as it was; only a re-read would notice the damage.
     for (const version of [5, 10]) writeFileSync(path.join(root, '_delta_log', `${v(version)}.checkpoint.parquet`), 'not parquet');
     expect((await table.snapshot({ version: 11 })).files.length).toBe(expected.adds.size);
-    await expect((await DeltaTable.open(root)).snapshot({ version: 11 })).rejects.toMatchObject({
+    await expect((await DeltaTable.open(root, localReads)).snapshot({ version: 11 })).rejects.toMatchObject({
       code: 'CORRUPT_LOG',
       message: expect.stringMatching(/^cannot read checkpoint file .*00000000000000000010\.checkpoint\.parquet/) as string,
     });

@@ -6,6 +6,7 @@ import { DeltaTable } from '../../../../electron/delta/table.js';
 import { tablePath } from '../../../support/tables.js';
 import { scratchFolders, v } from '../log-files.js';
 import { commitInfo, commitVersions, type Json } from '../../../support/delta-oracle.js';
+import { localReads } from '../../../support/task-tables.js';
 
 const scratch = scratchFolders('time');
 afterEach(() => scratch.removeAll());
@@ -36,14 +37,14 @@ describe('commit times from file modification times', () => {
   }
 
   it('makes equal or decreasing times monotonic, one ms after the previous commit', async () => {
-    const table = await DeltaTable.open(simpleTableWithTimes());
+    const table = await DeltaTable.open(simpleTableWithTimes(), localReads);
     expect((await table.history()).map((c) => [c.version, c.timestamp])).toEqual(commitTimes.map((t, version) => [version, t]).reverse());
     for (const [version, t] of commitTimes.entries()) expect(await table.commitTime(version)).toBe(t);
     await expect(table.commitTime(5)).rejects.toMatchObject({ code: 'VERSION_NOT_FOUND' });
   });
 
   it('describes a version by its own file time, which only history and time travel make monotonic', async () => {
-    const table = await DeltaTable.open(simpleTableWithTimes());
+    const table = await DeltaTable.open(simpleTableWithTimes(), localReads);
     for (const version of [3, 4]) {
       const info = await table.tableInfo(await table.snapshot({ version }));
       expect([info.timestamp, await table.commitTime(version)]).toEqual([fileTimes[version], commitTimes[version]]);
@@ -51,7 +52,7 @@ describe('commit times from file modification times', () => {
   });
 
   it('resolves a timestamp to the latest commit at or before it', async () => {
-    const table = await DeltaTable.open(simpleTableWithTimes());
+    const table = await DeltaTable.open(simpleTableWithTimes(), localReads);
     const cases: [number, number][] = [
       [BASE, 0],
       [BASE + 59_999, 0],
@@ -69,7 +70,7 @@ describe('commit times from file modification times', () => {
   });
 
   it('names the earliest or latest commit time for a timestamp outside the history', async () => {
-    const table = await DeltaTable.open(simpleTableWithTimes());
+    const table = await DeltaTable.open(simpleTableWithTimes(), localReads);
     await expect(table.resolveTimestamp(BASE - 1)).rejects.toMatchObject({
       code: 'TIMESTAMP_OUT_OF_RANGE',
       message: 'timestamp 2022-02-24T04:54:59.999Z is before the earliest commit (version 0 at 2022-02-24T04:55:00.000Z)',
@@ -81,7 +82,7 @@ describe('commit times from file modification times', () => {
   });
 
   it('refuses a version together with a timestamp, and a timestamp that is not a number', async () => {
-    const table = await DeltaTable.open(tablePath('simple_table'));
+    const table = await DeltaTable.open(tablePath('simple_table'), localReads);
     await expect(table.snapshot({ version: 1, timestampMs: BASE })).rejects.toMatchObject({ code: 'VALIDATION' });
     await expect(table.resolveTimestamp(Number.NaN)).rejects.toMatchObject({
       code: 'VALIDATION',
@@ -92,7 +93,7 @@ describe('commit times from file modification times', () => {
   it('starts at the earliest readable version when early commits are gone', async () => {
     const root = copyOf('checkpoints_vacuumed');
     for (const version of commitVersions(root)) setTime(path.join(root, '_delta_log', `${v(version)}.json`), BASE + version * 1000);
-    const table = await DeltaTable.open(root);
+    const table = await DeltaTable.open(root, localReads);
     await expect(table.resolveTimestamp(BASE + 4000)).rejects.toThrow(
       'timestamp 2022-02-24T04:55:04.000Z is before the earliest commit (version 5 at 2022-02-24T04:55:05.000Z)',
     );
@@ -103,7 +104,7 @@ describe('commit times from file modification times', () => {
   it('times a version kept only as a checkpoint by the checkpoint file', async () => {
     const root = copyOf('table-with-domain-metadata');
     setTime(path.join(root, '_delta_log', `${v(108)}.checkpoint.parquet`), BASE);
-    const table = await DeltaTable.open(root);
+    const table = await DeltaTable.open(root, localReads);
     expect(await table.commitTime((await table.snapshot()).version)).toBe(BASE);
     expect(await table.resolveTimestamp(BASE)).toBe(108);
     expect(await table.history()).toEqual([]);
@@ -137,7 +138,7 @@ describe('timestamp search over a long log', () => {
   }
 
   it('resolves timestamps around a commit file written late', async () => {
-    const table = await DeltaTable.open(longLog());
+    const table = await DeltaTable.open(longLog(), localReads);
     expect(await table.resolveTimestamp(BASE + 9 * MINUTE)).toBe(9);
     expect(await table.resolveTimestamp(BASE + 14.5 * MINUTE - 1)).toBe(9);
     expect(await table.resolveTimestamp(BASE + 14.5 * MINUTE)).toBe(10);
@@ -155,7 +156,7 @@ describe('commit times from in-commit timestamps', () => {
     // File times far from the commits' own: any use of them would show.
     for (const version of versions) setTime(path.join(root, '_delta_log', `${v(version)}.json`), Date.UTC(2001, 0, 1) - version);
     const ict = versions.map((version) => commitInfo(root, version).inCommitTimestamp as number);
-    const table = await DeltaTable.open(root);
+    const table = await DeltaTable.open(root, localReads);
     expect((await table.history()).map((c) => c.timestamp)).toEqual([...ict].reverse());
     expect(await table.commitTime((await table.snapshot()).version)).toBe(ict[3]);
     expect(await table.resolveTimestamp(ict[2])).toBe(2);
@@ -205,7 +206,7 @@ describe('commit times from in-commit timestamps', () => {
       writeFileSync(file, actions.map((a) => JSON.stringify(a)).join('\n'));
       setTime(file, fileTimes[version]);
     });
-    const table = await DeltaTable.open(root);
+    const table = await DeltaTable.open(root, localReads);
     expect((await table.history()).map((c) => c.timestamp)).toEqual([ict3, ict2, BASE + 60_000, BASE]);
     expect(await table.resolveTimestamp(BASE + 60_000)).toBe(1);
     expect(await table.resolveTimestamp(ict2 - 1)).toBe(1);

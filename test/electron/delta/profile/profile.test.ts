@@ -9,7 +9,7 @@ import { tablePath } from '../../../support/tables.js';
 import { cli } from '../../cli/run-cli.js';
 import { oracleRecordCount, oracleSnapshot } from '../../../support/delta-oracle.js';
 import { duckCells, fileSelect } from '../../../support/delta-oracle-rows.js';
-import { taskTables } from '../../../support/task-tables.js';
+import { openLocal, taskTables } from '../../../support/task-tables.js';
 
 const tables = taskTables();
 
@@ -62,7 +62,7 @@ describe('column profile', () => {
 describe('partitions', () => {
   it('lists every partition with its files, rows and bytes, as the log says', async () => {
     const root = tablePath('partition-type-primitives');
-    const source = await openSource({ tablePath: root });
+    const source = await openSource({ tablePath: root }, openLocal);
     const partitions: PartitionSummary[] = partitionSummaries(source.snapshot, await source.table.fileStats(source.snapshot));
     const snapshot = await oracleSnapshot(root, 0);
     const expected = new Map<string, { files: number; rows: number; bytes: number }>();

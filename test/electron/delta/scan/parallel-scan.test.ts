@@ -12,6 +12,7 @@ import { DeltaTable } from '../../../../electron/delta/table.js';
 import { cancelledError, DeltaportError } from '../../../../shared/errors.js';
 import { tablePath } from '../../../support/tables.js';
 import { scratchFolders } from '../log-files.js';
+import { localReads } from '../../../support/task-tables.js';
 
 const started = vi.hoisted(() => [] as Worker[]);
 vi.mock('../../../../electron/threads/start-worker.js', async (importOriginal) => {
@@ -26,7 +27,7 @@ vi.mock('../../../../electron/threads/start-worker.js', async (importOriginal) =
 });
 
 async function snapshotOf(root: string): Promise<Snapshot> {
-  return (await DeltaTable.open(root)).snapshot();
+  return (await DeltaTable.open(root, localReads)).snapshot();
 }
 
 /** The batch's values column by column (cheaper than row objects on a million rows). */

@@ -13,6 +13,7 @@ import { groupsFrom, planFile, planScan } from '../../../../electron/delta/scan/
 import { SliceJoiner } from '../../../../electron/delta/scan/slice-joiner.js';
 import { DeltaTable } from '../../../../electron/delta/table.js';
 import { tablePath } from '../../../support/tables.js';
+import { localReads } from '../../../support/task-tables.js';
 
 describe('kept rows', () => {
   const deleted = Float64Array.from([2, 3, 7]);
@@ -73,7 +74,7 @@ async function decodedRows(plan: ReturnType<typeof planScan>, file: Awaited<Retu
 describe('planning, decoding and emitting one file', () => {
   it('table-with-dv-small: its deletion vector drops rows 0 and 9 (DELETE ... value IN (0, 9)); the rest comes in batches with positions', async () => {
     const root = tablePath('table-with-dv-small');
-    const snapshot = await (await DeltaTable.open(root)).snapshot();
+    const snapshot = await (await DeltaTable.open(root, localReads)).snapshot();
     const plan = planScan(snapshot, {}, 4);
     const file = await planFile(snapshot, plan, 0);
     try {
@@ -107,7 +108,7 @@ describe('planning, decoding and emitting one file', () => {
 
   it('delta-0.8.0-partitioned: partition columns are constants from the log, only the others are read', async () => {
     const root = tablePath('delta-0.8.0-partitioned');
-    const snapshot = await (await DeltaTable.open(root)).snapshot();
+    const snapshot = await (await DeltaTable.open(root, localReads)).snapshot();
     const plan = planScan(snapshot, { columns: ['year', 'value', 'day'] }, 2048);
     const file = await planFile(snapshot, plan, 0);
     try {
