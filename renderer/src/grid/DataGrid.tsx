@@ -107,7 +107,9 @@ export function DataGrid({ label, columns, rows, sorting, onEndReached, onFilter
   const totalWidth = numberW + widths.reduce((a, b) => a + b, 0);
   const firstRow = Math.max(0, Math.floor(scroll.top / ROW_H) - OVERSCAN_ROWS);
   const lastRow = Math.min(rows.length, Math.ceil((scroll.top + view.height) / ROW_H) + OVERSCAN_ROWS);
-  const endInView = rows.length > 0 && Math.ceil((scroll.top + view.height) / ROW_H) >= rows.length;
+  // The next page is for a user who scrolled to the end: rows that all fit on screen are what the row limit asked
+  // for, and stay so.
+  const endInView = rows.length > 0 && scroll.top > 0 && Math.ceil((scroll.top + view.height) / ROW_H) >= rows.length;
   useEffect(() => {
     if (endInView) onEndReached?.();
   }, [endInView, onEndReached]);
