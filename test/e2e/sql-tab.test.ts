@@ -120,7 +120,7 @@ describe('SQL tab', () => {
     await typeQuery(e2e.page, 'SELECT sum(a.range * b.range) FROM range(100000) a, range(100000) b');
     await e2e.page.keyboard.press('Control+Enter');
     const cancel = e2e.page.getByRole('button', { name: 'Cancel', exact: true });
-    await expect.poll(() => cancel.isEnabled()).toBe(true);
+    await expect.poll(() => cancel.isEnabled(), { timeout: 30_000 }).toBe(true);
     // Let the query get going in DuckDB before cancelling it.
     await e2e.page.waitForTimeout(500);
     await cancel.click();
