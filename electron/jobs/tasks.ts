@@ -3,7 +3,6 @@
 // runs here, off the main thread, and the tables this thread opened keep their parsed log: on the shared worker a
 // preview or a plan after an open replays nothing again.
 import { existsSync } from 'node:fs';
-import type { RecordBatch, Schema } from 'apache-arrow';
 import type {
   ChangeRows,
   ChangeRowsRequest,
@@ -38,7 +37,7 @@ import { requireOutputFile } from '../sinks/output-folder.js';
 import { isCloudLocation } from '../storage/storage.js';
 import { planSqlExport } from '../sinks/sql-plan.js';
 import { withSqlSource } from '../sql/sql-export.js';
-import { jsonReader } from '../values/json-value.js';
+import { jsonReader, jsonRows } from '../values/json-value.js';
 import type { RawProgress } from './progress.js';
 import type { WorkerTask } from './worker-protocol.js';
 
@@ -247,24 +246,4 @@ export async function changesTask(tables: TableCache, request: ChangeRowsRequest
   const { changeFeed } = await import('../delta/change/change-feed.js');
   const feed = await changeFeed(table, request.from, to);
   return { from: request.from, to, ...(await jsonRows(feed.fields, feed.schema, feed.rows(signal), request.limit)) };
-}
-
-/** The first `limit` rows as JSON-safe values, and whether there were more. */
-export async function jsonRows(
-  fields: StructField[],
-  schema: Schema,
-  batches: AsyncIterable<RecordBatch>,
-  limit: number,
-): Promise<Pick<ChangeRows, 'columns' | 'rows' | 'truncated'>> {
-  const rows: JsonValue[][] = [];
-  for await (const batch of batches) {
-    const readers = schema.fields.map((f) => jsonReader(batch.getChild(f.name)!, f));
-    for (let i = 0; i < batch.numRows && rows.length <= limit; i++) rows.push(readers.map((read) => read(i)));
-    if (rows.length > limit) break;
-  }
-  return {
-    columns: fields.map((f) => ({ name: f.name, type: f.type, nullable: f.nullable })),
-    rows: rows.slice(0, limit),
-    truncated: rows.length > limit,
-  };
 }

@@ -2,7 +2,7 @@
 // snapshot read for one query serves the next; queries run one at a time, in the order they came, under the
 // caller's ids, each cancellable (a new run under an id cancels the one before, which then ends first).
 import type { SqlRequest, SqlRows } from '../../shared/api.js';
-import { jsonRows } from '../jobs/tasks.js';
+import { jsonRows } from '../values/json-value.js';
 import { SqlEngine, sqlTables, type OpenTable, type SqlLimits } from './sql-engine.js';
 
 export class SqlSession {

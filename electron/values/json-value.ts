@@ -16,12 +16,15 @@ import {
   type FixedSizeList,
   type Float,
   type Int,
+  type RecordBatch,
+  type Schema,
   type Timestamp,
   type Vector,
 } from 'apache-arrow';
 import { DeltaportError } from '../../shared/errors.js';
 import { anyOffsets, booleanReader, int32Offsets, utf8Reader, validity, valueBytes } from '../delta/engine/arrow-buffers.js';
-import type { JsonValue } from '../../shared/api.js';
+import type { ChangeRows, JsonValue } from '../../shared/api.js';
+import type { StructField } from '../../shared/delta-schema.js';
 import { decimalReader } from './decimal-text.js';
 import { int64Reader } from './int64.js';
 import { dateFormatter, timestampFormatter } from './time-text.js';
@@ -231,4 +234,24 @@ function base64(bytes: Uint8Array, start: number, end: number): string {
 
 function unsupported(type: DataType): never {
   throw new DeltaportError('INTERNAL', `cannot convert values of Arrow type ${String(type)}`);
+}
+
+/** The first `limit` rows as JSON-safe values, and whether there were more. */
+export async function jsonRows(
+  fields: StructField[],
+  schema: Schema,
+  batches: AsyncIterable<RecordBatch>,
+  limit: number,
+): Promise<Pick<ChangeRows, 'columns' | 'rows' | 'truncated'>> {
+  const rows: JsonValue[][] = [];
+  for await (const batch of batches) {
+    const readers = schema.fields.map((f) => jsonReader(batch.getChild(f.name)!, f));
+    for (let i = 0; i < batch.numRows && rows.length <= limit; i++) rows.push(readers.map((read) => read(i)));
+    if (rows.length > limit) break;
+  }
+  return {
+    columns: fields.map((f) => ({ name: f.name, type: f.type, nullable: f.nullable })),
+    rows: rows.slice(0, limit),
+    truncated: rows.length > limit,
+  };
 }
