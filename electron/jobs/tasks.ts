@@ -59,7 +59,7 @@ export function runTask(
     case 'open':
       return openTableTask(tables, task.request);
     case 'history':
-      return historyTask(tables, task.request);
+      return historyTask(tables, task.request, signal);
     case 'resolve':
       return resolveVersionTask(tables, task.request);
     case 'latest':
@@ -162,8 +162,12 @@ export async function openTableTask(tables: TableCache, ref: TableRef): Promise<
   return table.tableInfo(snapshot);
 }
 
-export async function historyTask(tables: TableCache, request: { path: string; limit?: number }): Promise<CommitSummary[]> {
-  return (await tables.open(request.path)).history({ limit: request.limit });
+export async function historyTask(
+  tables: TableCache,
+  request: { path: string; limit?: number },
+  signal?: AbortSignal,
+): Promise<CommitSummary[]> {
+  return (await tables.open(request.path)).history({ limit: request.limit, signal });
 }
 
 export async function resolveVersionTask(tables: TableCache, ref: TableRef): Promise<{ version: number; timestamp: number }> {

@@ -37,7 +37,7 @@ function FeedBody({ result, from, to, gridKey }: { result: ChangeRows; from: num
 
 export function ChangeFeedView({ path, from, to, onClose, onExport }: ChangeViewProps) {
   // The view is keyed by its range: showing it is asking for that feed.
-  const read = useLimitedRead((limit) => api.changes({ path, from, to, limit }));
+  const read = useLimitedRead((limit, readId) => api.changes({ path, from, to, limit, readId }));
 
   return (
     <section className="card diff-view" aria-labelledby="feed-title">

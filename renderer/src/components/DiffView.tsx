@@ -26,8 +26,15 @@ interface PairedDiff {
   pairBy: string[];
 }
 
-async function pairedDiff(path: string, from: number, to: number, pairBy: string[], limit: number): Promise<Result<PairedDiff>> {
-  const answer = await api.diff({ path, from, to, limit, ...(pairBy.length ? { pairBy } : {}) });
+async function pairedDiff(
+  path: string,
+  from: number,
+  to: number,
+  pairBy: string[],
+  limit: number,
+  readId: string,
+): Promise<Result<PairedDiff>> {
+  const answer = await api.diff({ path, from, to, limit, readId, ...(pairBy.length ? { pairBy } : {}) });
   return answer.ok ? { ok: true, value: { result: answer.value, pairBy } } : answer;
 }
 
@@ -125,7 +132,7 @@ export function DiffView({ path, from, to, columns, onClose, onExport }: Props) 
   const [pairText, setPairText] = useState('');
   const pairing = pairByKeys(pairText, columns);
   // The view is keyed by its range: showing it is asking for that diff (no key columns are typed yet).
-  const read = useLimitedRead(pairing.problem === null ? (limit) => pairedDiff(path, from, to, pairing.keys, limit) : null);
+  const read = useLimitedRead(pairing.problem === null ? (limit, readId) => pairedDiff(path, from, to, pairing.keys, limit, readId) : null);
 
   return (
     <section className="card diff-view" aria-labelledby="diff-title">

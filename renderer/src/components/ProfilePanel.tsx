@@ -56,7 +56,7 @@ function HistogramChart({ column, histogram }: { column: string; histogram: Hist
 }
 
 export function ProfilePanel({ path, version, visible }: Props) {
-  const fromStatistics = useCallback(() => api.profile({ table: { path, versionAsOf: version } }), [path, version]);
+  const fromStatistics = useCallback((readId: string) => api.profile({ table: { path, versionAsOf: version }, readId }), [path, version]);
   const profile = useSnapshotRead<TableProfile>(`${path}@${version}`, visible, fromStatistics);
   const scanned = profile.value?.columns.some((c) => c.source === 'scan') ?? false;
   return (
@@ -66,7 +66,7 @@ export function ProfilePanel({ path, version, visible }: Props) {
           type="button"
           className="button primary"
           disabled={profile.busy || scanned}
-          onClick={() => profile.reload(() => api.profile({ table: { path, versionAsOf: version }, exact: true }))}
+          onClick={() => profile.reload((readId) => api.profile({ table: { path, versionAsOf: version }, exact: true, readId }))}
         >
           {profile.busy && profile.value ? 'Scanning…' : 'Exact scan'}
         </button>
