@@ -10,6 +10,9 @@ import { api } from './api-client.js';
 /** Read ids of two windows on one `deltaport serve` never meet: each window's start with a name of its own. */
 const WINDOW_NAME = Math.random().toString(36).slice(2, 10);
 
+/** What a view says once its read was cancelled; what it showed before stays. */
+export const CANCELLED_READ = 'Cancelled: the read stopped.';
+
 /** A request sent under the hook's read id. */
 export type ReadAsk<T> = (readId: string) => Promise<Result<T>>;
 

@@ -1,7 +1,7 @@
 // A read about one snapshot that a panel shows (its profile, its partitions): made when the panel is first shown for
 // that snapshot, not when the table opens, so hidden tabs cost no worker time.
 import { useCallback, useEffect, useState } from 'react';
-import { useLatestRequest, type ReadAsk } from './latest-request.js';
+import { CANCELLED_READ, useLatestRequest, type ReadAsk } from './latest-request.js';
 
 export interface SnapshotRead<T> {
   value: T | null;
@@ -32,11 +32,12 @@ export function useSnapshotRead<T>(key: string, visible: boolean, read: ReadAsk<
       setState((s) => ({ key, value: s.key === key ? s.value : null, error: null, busy: true }));
       void send(request).then((result) => {
         if (result === null) return;
-        setState(
-          result.ok
-            ? { key, value: result.value, error: null, busy: false }
-            : { key, value: null, error: result.error.message, busy: false },
-        );
+        setState((s) => {
+          if (result.ok) return { key, value: result.value, error: null, busy: false };
+          // A cancelled read leaves what was shown before it.
+          if (result.error.code === 'CANCELLED') return { ...s, error: CANCELLED_READ, busy: false };
+          return { key, value: null, error: result.error.message, busy: false };
+        });
       });
     },
     [key, send],

@@ -6,7 +6,7 @@ import type { FormEvent } from 'react';
 import { PREVIEW_MAX_ROWS } from '../../shared/api.js';
 import type { Result } from '../../shared/api.js';
 import { formatCount } from './format.js';
-import { useLatestRequest, type ReadAsk } from './latest-request.js';
+import { CANCELLED_READ, useLatestRequest, type ReadAsk } from './latest-request.js';
 
 export const DEFAULT_ROW_LIMIT = 1000;
 
@@ -60,7 +60,11 @@ export function useLimitedRead<T>(ask: LimitedAsk<T> | null): LimitedRead<T> {
     setState((s) => ({ ...s, error: null, busy: true }));
     const answer = await latest.send(request);
     if (answer === null) return;
-    setState((s) => (answer.ok ? apply(s, answer.value) : { ...s, error: answer.error.message, busy: false }));
+    setState((s) =>
+      answer.ok
+        ? apply(s, answer.value)
+        : { ...s, error: answer.error.code === 'CANCELLED' ? CANCELLED_READ : answer.error.message, busy: false },
+    );
   };
 
   const read = (request: LimitedAsk<T>, limit: number) =>

@@ -9,8 +9,10 @@ import { api } from '../api-client.js';
 import { changeCounts, newDeletionsNote, pairByKeys } from '../diff-rows.js';
 import { formatCount } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
+import { SLOW_READ_MS, useReadProgress } from '../read-progress.js';
 import { useLimitedRead } from '../use-limited-read.js';
 import { Alert } from './Alert.js';
+import { ReadProgressLine } from './ReadProgressLine.js';
 import { RowLimitField } from './RowLimitField.js';
 import { ChangeViewHeader, type ChangeViewProps } from './RowsExport.js';
 import { Stat } from './Stat.js';
@@ -133,6 +135,7 @@ export function DiffView({ path, from, to, columns, onClose, onExport }: Props) 
   const pairing = pairByKeys(pairText, columns);
   // The view is keyed by its range: showing it is asking for that diff (no key columns are typed yet).
   const read = useLimitedRead(pairing.problem === null ? (limit, readId) => pairedDiff(path, from, to, pairing.keys, limit, readId) : null);
+  const slow = useReadProgress(read.readId, read.busy, SLOW_READ_MS);
 
   return (
     <section className="card diff-view" aria-labelledby="diff-title">
@@ -166,6 +169,7 @@ export function DiffView({ path, from, to, columns, onClose, onExport }: Props) 
           {read.busy ? 'Reading…' : 'Compare'}
         </button>
       </form>
+      {slow.shown && <ReadProgressLine what="Diff" progress={slow.progress} onCancel={read.cancel} />}
       <Alert message={pairing.problem ?? read.error} id={pairing.problem !== null ? 'pair-by-problem' : undefined} />
       {read.value ? (
         <DiffBody {...read.value} from={from} to={to} gridKey={read.reads} />
