@@ -1,9 +1,8 @@
 // Cancelling a read stops its work in the worker, not only its display: an exact profile of COVID-19_NYT, stored in
 // a real object store (fake-gcs-server) and read by `deltaport serve` through a proxy that counts what the worker
-// asks of the store, is cancelled through the HTTP API while its first data file is held at the proxy. The data
-// files asked for then stop growing. No timing: the first file's reply is held until the cancel has been answered,
-// and the read's own answer (CANCELLED, sent by the worker once its scan has stopped) comes before the count is
-// taken.
+// asks of the store, is cancelled through the HTTP API while its first data file is held at the proxy. The read
+// answers CANCELLED (the worker's answer: its scan gave up the held read) while the store still stalls; the held
+// read, let through after, leads to no other request. No timing: every step waits for an answer.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { TableProfile } from '../../../shared/table-info.js';
@@ -63,8 +62,8 @@ describe('cancelling a read through deltaport serve', () => {
     await proxy.firstHeld();
     expect(await app.call('readProgress', { readId: 'exact' })).toMatchObject({ ok: true });
     expect(await app.call('cancelRead', { readId: 'exact' })).toEqual({ ok: true, value: { cancelled: true } });
-    proxy.open();
     expect(await profile).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    proxy.open();
 
     const askedAtAnswer = proxy.requests.filter(isDataFile);
     const filesAsked = new Set(askedAtAnswer.map((r) => path.posix.basename(r.split('?')[0])));
@@ -86,8 +85,8 @@ describe('cancelling a read through deltaport serve', () => {
     await proxy.firstHeld();
     const newer = await app.call<TableProfile>('profile', { table, readId: 'panel' });
     expect(newer.ok && newer.value.columns.every((c) => c.source === 'statistics'), JSON.stringify(newer)).toBe(true);
-    proxy.open();
     expect(await older).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    proxy.open();
     const askedAtAnswer = proxy.requests.filter(isDataFile);
     expect(askedAtAnswer.length).toBeGreaterThan(before);
     expect((await app.call<TableProfile>('profile', { table })).ok).toBe(true);
