@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { useBrowserSession } from '../support/browser-session.js';
+import { screenshot } from '../support/browser.js';
 import { liveFiles, readCommit } from '../support/delta-oracle.js';
 import { startGatedProxy, type GatedProxy } from '../support/gated-http-proxy.js';
 import { isSkipped, startGcs, uploadFolder, type GcsStore } from '../support/object-stores.js';
@@ -95,6 +96,7 @@ describe('progress and Cancel of long reads', () => {
     const expected = `${humanBytes(firstSize)} of ${humanBytes(total * 2)} read (0 of ${files.length * 2} files done)`;
     await expect.poll(() => bar.getAttribute('aria-valuetext'), { timeout: 30_000 }).toBe(expected);
     expect(await bar.getAttribute('aria-valuenow')).toBe(String(Math.round((firstSize / (total * 2)) * 100)));
+    await screenshot(e2e.page, 'profile-exact-scan-progress');
 
     await cancel(e2e.page, e2e.page.locator('#panel-profile'));
     expect(await bar.count()).toBe(0);
@@ -130,6 +132,7 @@ describe('progress and Cancel of long reads', () => {
       await expect
         .poll(() => bar.getAttribute('aria-valuetext'), { timeout: 30_000 })
         .toBe(`0 B of ${humanBytes(bytes)} read (0 of ${changeFiles.length} files done)`);
+      await screenshot(e2e.page, `${view === 'Diff' ? 'diff' : 'change-feed'}-progress`);
 
       await cancel(e2e.page, section);
       expect(await bar.count()).toBe(0);
