@@ -43,6 +43,8 @@ const api = {
   deleteStorageConnection: call('deleteStorageConnection'),
   chooseTableFolder: call('chooseTableFolder'),
   chooseSqliteFile: call('chooseSqliteFile'),
+  cancelRead: call('cancelRead'),
+  readProgress: call('readProgress'),
 } satisfies DeltaportApi;
 
 const events = {
