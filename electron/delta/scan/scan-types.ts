@@ -48,10 +48,11 @@ export function checkCancelled(signal: AbortSignal | undefined): void {
  * holds up does not hold up the cancel (the read ends on its own time, and what it read is dropped). */
 export function unlessCancelled<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return work;
-  checkCancelled(signal);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(cancelledError('scan'));
     signal.addEventListener('abort', onAbort, { once: true });
+    // The work's own end is always heard, even after a cancel: a failure nobody awaits would end the thread.
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    if (signal.aborted) onAbort();
   });
 }
