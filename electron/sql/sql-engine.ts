@@ -87,6 +87,10 @@ export class SqlEngine {
   private readonly loaded = new Map<string, { table: string; rows: number }>();
   /** The data files DuckDB may read: those of the snapshots queries have read through parquet-scan.ts. */
   private readonly allowed = new Set<string>();
+  /** Whether DuckDB's file access is limited to `allowed` and its configuration locked. Until then it has run
+   * nothing but the parse of a query (query-shape.ts, the query given as a value): the list is set once the first
+   * query's tables are known, sparing that query a second DuckDB. */
+  private restricted = false;
   private busy = false;
 
   private constructor(
@@ -100,7 +104,7 @@ export class SqlEngine {
    * task worker's tables, the CLI's. */
   static async open(limits: SqlLimits, openTable: OpenTable): Promise<SqlEngine> {
     mkdirSync(limits.tempDirectory, { recursive: true });
-    const { instance, connection } = await openDuckDB(limits, []);
+    const { instance, connection } = await createDuckDB(limits);
     return new SqlEngine(instance, connection, limits, openTable);
   }
 
@@ -160,16 +164,20 @@ export class SqlEngine {
     return { ref, whole, chosen, source, filter: source.filter ? filter : undefined, files: parquetFiles(source) };
   }
 
-  /** Lets DuckDB read these files too. The list is fixed once external access is off, so a new one takes a new
-   * DuckDB, and the snapshots loaded into the old one go with it. */
+  /** Lets DuckDB read these files too, and no others. The list is fixed once external access is off, so a longer one
+   * takes a new DuckDB, and the snapshots loaded into the old one go with it. */
   private async allow(files: string[]): Promise<void> {
-    if (files.every((f) => this.allowed.has(f))) return;
+    if (this.restricted && files.every((f) => this.allowed.has(f))) return;
     for (const f of files) this.allowed.add(f);
-    const next = await openDuckDB(this.limits, [...this.allowed]);
-    this.connection.closeSync();
-    this.instance.closeSync();
-    ({ instance: this.instance, connection: this.connection } = next);
-    this.loaded.clear();
+    if (this.restricted) {
+      const next = await createDuckDB(this.limits);
+      this.connection.closeSync();
+      this.instance.closeSync();
+      ({ instance: this.instance, connection: this.connection } = next);
+      this.loaded.clear();
+    }
+    await restrict(this.connection, [...this.allowed]);
+    this.restricted = true;
   }
 
   /** Makes a planned snapshot a table of DuckDB's (once per location, version, columns and filter) under the query's
@@ -276,9 +284,8 @@ interface Planned {
   files: string[] | null;
 }
 
-/** A DuckDB that reads only `files`: external access off once they are allowed, then the configuration locked.
- * Times as text read the same on every machine, as the reader's do. */
-async function openDuckDB(limits: SqlLimits, files: string[]): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
+/** A DuckDB whose times as text read the same on every machine, as the reader's do; restrict it before it runs a query. */
+async function createDuckDB(limits: SqlLimits): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
   const instance = await DuckDBInstance.create(':memory:', {
     memory_limit: limits.memoryLimit,
     temp_directory: limits.tempDirectory,
@@ -289,10 +296,14 @@ async function openDuckDB(limits: SqlLimits, files: string[]): Promise<{ instanc
   });
   const connection = await instance.connect();
   await connection.run("SET TimeZone = 'UTC'");
+  return { instance, connection };
+}
+
+/** DuckDB reads only `files` from then on (external access off once they are allowed), and no setting changes. */
+async function restrict(connection: DuckDBConnection, files: string[]): Promise<void> {
   if (files.length > 0) await connection.run(`SET allowed_paths = [${files.map((f) => `'${f.replaceAll("'", "''")}'`).join(', ')}]`);
   await connection.run('SET enable_external_access = false');
   await connection.run('SET lock_configuration = true');
-  return { instance, connection };
 }
 
 /** The source with the query's conditions as its filter; without them where the filter language reads them otherwise

@@ -262,6 +262,21 @@ describe('what SQL may not do', () => {
     });
   });
 
+  it('a new engine’s first query, before any table is read', async () => {
+    const fresh = await SqlEngine.open({ memoryLimit: '256MB', tempDirectory: path.join(temp, 'fresh') }, taskTables().open);
+    try {
+      const result = fresh.query({ sql: "SELECT * FROM read_csv('/etc/passwd')", tables: t });
+      expect(await errorOf(result)).toEqual({
+        code: 'FORBIDDEN',
+        message: expect.stringMatching(/^Permission Error: .*disabled by configuration/),
+      });
+      const set = await errorOf(fresh.query({ sql: 'SET enable_external_access = true', tables: t }));
+      expect(set.code).toBe('FORBIDDEN');
+    } finally {
+      fresh.close();
+    }
+  });
+
   it('of the table’s folder, only the data files of the snapshots read: not its log', async () => {
     const [row] = await plain<{ n: number }>('SELECT count(*)::INTEGER AS n FROM t', { t: { location: COVID } });
     expect(row.n).toBe(await liveRowCount(COVID));
