@@ -72,7 +72,13 @@ describe('SqlPanel', () => {
       new RegExp(`^${counts.size} rows in [0-9.]+ s; rows scanned t v${LATEST}: ${rows.length}\\. Clicking a header sorts`),
     );
 
-    fireEvent.click(screen.getByRole('button', { name: 'Export these rows' }));
+    // The button says that the export runs the query again, and why.
+    const exportButton = screen.getByRole('button', { name: 'Export these rows' });
+    expect(exportButton.getAttribute('aria-describedby')).toBeTruthy();
+    expect(document.getElementById(exportButton.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Export these rows runs the query again, over the same versions, and writes every row: this window keeps at most 10,000.',
+    );
+    fireEvent.click(exportButton);
     expect(exported).toEqual([
       {
         source: { rows: 'sql', tablePath: CDF, sql: GROUP_BY, tables: { t: { path: CDF, versionAsOf: LATEST } } },

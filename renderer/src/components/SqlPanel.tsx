@@ -28,6 +28,11 @@ interface Props {
   onExportRows(rows: RowsToExport): void;
 }
 
+/** Why an export runs the query again: the window holds only the rows shown, and the export's job, in a process of
+ * its own, writes every row. The snapshots are the same versions, so it writes the same rows (unless the query itself
+ * varies, with random() or now()). */
+export const EXPORT_RERUNS = `Export these rows runs the query again, over the same versions, and writes every row: this window keeps at most ${formatCount(SQL_ROWS_SHOWN)}.`;
+
 /** What the status line says about a result: its rows, the time taken and what each snapshot contributed. */
 export function sqlResultSummary(result: SqlRows): string {
   const rows = result.truncated
@@ -47,6 +52,7 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
   const [gridKey, setGridKey] = useState(0);
   // One id per tab, so a new run replaces the one before and Cancel names the running one.
   const queryId = `sql-tab${useId()}`;
+  const exportNoteId = `${queryId}-export`;
   // Answers arriving after a newer run started are dropped.
   const latest = useRef(0);
   const tables = useMemo(() => ({ t: fields.map((f) => f.name) }), [fields]);
@@ -99,6 +105,7 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
           type="button"
           className="button"
           disabled={!result || running}
+          aria-describedby={exportNoteId}
           onClick={() =>
             result &&
             onExportRows({
@@ -129,6 +136,9 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
         </label>
         <span className="muted small">
           The table at v{version} is <code>t</code>; <code>t@3</code> is its version 3.
+        </span>
+        <span className="muted small" id={exportNoteId}>
+          {EXPORT_RERUNS}
         </span>
       </div>
       <Alert message={error} lead={error && typeof error !== 'string' ? 'Query failed: ' : ''} />
