@@ -1,14 +1,16 @@
 // The SQL tab: a query over the opened table's current snapshot, named `t` (another version of it is `t@<version>`
-// in the query), run by the host's engine (electron/sql/). The result shows in the same grid as the Data tab; its
-// header sort orders the rows shown here, in the window (a query sorts the whole result with ORDER BY). Recent
-// queries are remembered per table.
-import { lazy, Suspense, useId, useMemo, useRef, useState } from 'react';
-import type { SqlRows } from '../../../shared/api.js';
+// in the query), and over other tables the user names in the tab (`orders=/data/orders`, each at the version it had
+// when the tab opened it), run by the host's engine (electron/sql/). The result shows in the same grid as the Data
+// tab; its header sort orders the rows shown here, in the window (a query sorts the whole result with ORDER BY).
+// Recent queries and the other tables are remembered per table.
+import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { SqlRows, TableRef } from '../../../shared/api.js';
 import type { ErrorValue } from '../../../shared/errors.js';
 import { api } from '../api-client.js';
 import { formatCount, formatDuration } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
 import { recentQueries, rememberQuery } from '../sql-history.js';
+import { namedTables, parseNamedTable, storeNamedTables, type NamedTable } from '../sql-tables.js';
 import { Alert } from './Alert.js';
 import type { RowsToExport } from './RowsExport.js';
 
@@ -42,12 +44,26 @@ export function sqlResultSummary(result: SqlRows): string {
   return `${rows} in ${formatDuration(result.seconds)}; rows scanned ${scanned || 'none'}`;
 }
 
+/** Another table the query may name: its version and columns once opened, or why it could not be. */
+interface OtherTable extends NamedTable {
+  version?: number;
+  columns: string[];
+  error?: ErrorValue;
+}
+
+async function openOther(table: NamedTable): Promise<OtherTable> {
+  const answer = await api.openTable({ path: table.path });
+  return answer.ok
+    ? { ...table, version: answer.value.version, columns: answer.value.schema.fields.map((f) => f.name) }
+    : { ...table, columns: [], error: answer.error };
+}
+
 export function SqlPanel({ path, version, fields, onExportRows }: Props) {
   const [history, setHistory] = useState(() => recentQueries(path));
   const [text, setText] = useState(() => history[0] ?? 'SELECT * FROM t LIMIT 100');
   const [running, setRunning] = useState(false);
   // The result with the query that gave it: Export these rows exports that query, not the editor's current text.
-  const [result, setResult] = useState<(SqlRows & { sql: string }) | null>(null);
+  const [result, setResult] = useState<(SqlRows & { sql: string; tables: Record<string, TableRef> }) | null>(null);
   const [error, setError] = useState<string | ErrorValue | null>(null);
   const [gridKey, setGridKey] = useState(0);
   // One id per tab, so a new run replaces the one before and Cancel names the running one.
@@ -55,7 +71,51 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
   const exportNoteId = `${queryId}-export`;
   // Answers arriving after a newer run started are dropped.
   const latest = useRef(0);
-  const tables = useMemo(() => ({ t: fields.map((f) => f.name) }), [fields]);
+  const [others, setOthers] = useState<OtherTable[]>([]);
+  const [adding, setAdding] = useState('');
+  const [addError, setAddError] = useState<string | ErrorValue | null>(null);
+  useEffect(() => {
+    let live = true;
+    void Promise.all(namedTables(path).map(openOther)).then((opened) => {
+      if (live) setOthers(opened);
+    });
+    return () => {
+      live = false;
+    };
+  }, [path]);
+  const queryTables = useMemo(() => {
+    const refs: Record<string, TableRef> = { t: { path, versionAsOf: version } };
+    for (const o of others) if (o.version !== undefined) refs[o.name] = { path: o.path, versionAsOf: o.version };
+    return refs;
+  }, [path, version, others]);
+  const tables = useMemo(
+    () => Object.fromEntries([['t', fields.map((f) => f.name)], ...others.map((o) => [o.name, o.columns])]) as Record<string, string[]>,
+    [fields, others],
+  );
+
+  const keepOthers = (list: OtherTable[]) => {
+    setOthers(list);
+    storeNamedTables(
+      path,
+      list.map((o) => ({ name: o.name, path: o.path })),
+    );
+  };
+
+  const add = async () => {
+    const parsed = parseNamedTable(adding, ['t', ...others.map((o) => o.name)]);
+    if (typeof parsed === 'string') {
+      setAddError(parsed);
+      return;
+    }
+    setAddError(null);
+    const opened = await openOther(parsed);
+    if (opened.error) {
+      setAddError(opened.error);
+      return;
+    }
+    keepOthers([...others, opened]);
+    setAdding('');
+  };
 
   const run = async () => {
     const sql = text.trim();
@@ -69,14 +129,14 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
     setHistory(rememberQuery(path, sql));
     const answer = await api.sql({
       sql,
-      tables: { t: { path, versionAsOf: version } },
+      tables: queryTables,
       limit: SQL_ROWS_SHOWN,
       queryId,
     });
     if (mine !== latest.current) return;
     setRunning(false);
     if (answer.ok) {
-      setResult({ ...answer.value, sql });
+      setResult({ ...answer.value, sql, tables: queryTables });
       setGridKey((k) => k + 1);
     } else {
       setResult(null);
@@ -109,7 +169,7 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
           onClick={() =>
             result &&
             onExportRows({
-              source: { rows: 'sql', tablePath: path, sql: result.sql, tables: { t: { path, versionAsOf: version } } },
+              source: { rows: 'sql', tablePath: path, sql: result.sql, tables: result.tables },
               columns: result.columns.map((c) => c.name),
             })
           }
@@ -141,6 +201,36 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
           {EXPORT_RERUNS}
         </span>
       </div>
+      <div className="sql-tables">
+        <span className="muted small">Other tables:</span>
+        {others.map((o) => (
+          <span key={o.name} className="sql-table">
+            <code>{o.name}</code>{' '}
+            <span className="muted small">{o.error ? `cannot be opened: ${o.error.message}` : `v${o.version} ${o.path}`}</span>
+            <button
+              type="button"
+              className="button small"
+              aria-label={`Remove ${o.name}`}
+              onClick={() => keepOthers(others.filter((x) => x !== o))}
+            >
+              ×
+            </button>
+          </span>
+        ))}
+        <input
+          aria-label="Add a table"
+          placeholder="orders=/data/orders"
+          value={adding}
+          onChange={(e) => setAdding(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') void add();
+          }}
+        />
+        <button type="button" className="button" onClick={() => void add()}>
+          Add
+        </button>
+      </div>
+      <Alert message={addError} lead={addError && typeof addError !== 'string' ? 'Cannot add the table: ' : ''} />
       <Alert message={error} lead={error && typeof error !== 'string' ? 'Query failed: ' : ''} />
       <p className="muted small sql-status" role="status">
         {running
