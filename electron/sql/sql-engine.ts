@@ -70,6 +70,9 @@ export interface SqlSnapshot {
   /** The query's conditions the scan applied (query-shape.ts), and the files they let it skip. */
   filter?: string;
   skipping?: FilterSkipping;
+  /** How DuckDB read it: its own Parquet scan over the snapshot's files (parquet-scan.ts), or the reader's rows copied
+   * in (arrow-to-duckdb.ts). */
+  readBy: 'parquet' | 'feed';
 }
 
 export interface SqlResult {
@@ -84,7 +87,7 @@ export interface SqlResult {
 
 export class SqlEngine {
   /** Snapshots already in DuckDB, by location, version and columns: a table's version never changes. */
-  private readonly loaded = new Map<string, { table: string; rows: number }>();
+  private readonly loaded = new Map<string, { table: string; rows: number; readBy: SqlSnapshot['readBy'] }>();
   /** The data files DuckDB may read: those of the snapshots queries have read through parquet-scan.ts. */
   private readonly allowed = new Set<string>();
   /** Whether DuckDB's file access is limited to `allowed` and its configuration locked. Until then it has run
@@ -187,8 +190,11 @@ export class SqlEngine {
     let table = this.loaded.get(key);
     if (!table) {
       const name = `snapshot ${this.loaded.size + 1}`;
-      const rows = (files && (await this.parquetView(name, source))) ?? (await this.feed(name, source, signal));
-      table = { table: name, rows };
+      const viewed = files ? await this.parquetView(name, source) : null;
+      table =
+        viewed !== null
+          ? { table: name, rows: viewed, readBy: 'parquet' }
+          : { table: name, rows: await this.feed(name, source, signal), readBy: 'feed' };
       this.loaded.set(key, table);
     }
     await this.connection.run(`CREATE OR REPLACE TEMP VIEW ${quoteName(ref.name)} AS SELECT * FROM ${quoteName(table.table)}`);
@@ -199,6 +205,7 @@ export class SqlEngine {
       version: whole.snapshot.version,
       columns: chosen,
       rows: table.rows,
+      readBy: table.readBy,
       ...(filter !== undefined && source.filter ? { filter, skipping: source.filter.skipping } : {}),
     };
   }

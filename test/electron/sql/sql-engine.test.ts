@@ -136,6 +136,23 @@ describe('aggregates', () => {
 });
 
 describe('what is read', () => {
+  it('DuckDB reads a local snapshot’s files itself; nested columns come through the reader', async () => {
+    const location = tablePath('delta-1.2.1-only-struct-stats');
+    const cases: [string, Record<string, SqlTable>, string][] = [
+      ['SELECT count(*) FROM t', { t: { location: COVID } }, 'parquet'],
+      ['SELECT * FROM t', { t: { location: DV } }, 'parquet'],
+      ["SELECT struct->>'struct_element' FROM t", { t: { location } }, 'feed'],
+    ];
+    for (const [sql, tables, readBy] of cases) {
+      const result = await engine.query({ sql, tables });
+      for await (const b of result.batches) void b;
+      expect(
+        result.snapshots.map((s) => s.readBy),
+        sql,
+      ).toEqual([readBy]);
+    }
+  });
+
   it('only the tables and columns the query names; nested values as JSON text', async () => {
     const location = tablePath('delta-1.2.1-only-struct-stats');
     const sql =
