@@ -18,7 +18,7 @@ import { decimalText } from '../delta/scan/variant.js';
 import type { Scalar } from '../delta/engine/arrow-data.js';
 import { isCloudLocation } from '../storage/storage.js';
 import { duckType } from './arrow-to-duckdb.js';
-import { quoteName } from './table-names.js';
+import { quoteName, quoteText } from './table-names.js';
 
 /** The data files a source's rows come from, when DuckDB reads them as the reader does; else null. */
 export function parquetFiles(source: DeltaSource): string[] | null {
@@ -78,7 +78,7 @@ export async function createParquetView(connection: DuckDBConnection, view: stri
       if (f.type === 'void') return `NULL::${type} AS ${quoteName(f.name)}`;
       return `CAST(d.${quoteName(physicalName(f, mode))} AS ${type}) AS ${quoteName(f.name)}`;
     });
-    const list = files.map((f) => textLiteral(f.absolutePath)).join(', ');
+    const list = files.map((f) => quoteText(f.absolutePath)).join(', ');
     const dv = files === withDv;
     let sql = `SELECT ${columns.join(', ')} FROM read_parquet([${list}], union_by_name = true${dv ? ', file_row_number = true' : ''}) d`;
     if (partitionFields.length > 0) sql += ` JOIN ${filesTable} f ON f.branch = ${b} AND f.file = d.file_index`;
@@ -114,7 +114,7 @@ function literal(value: Scalar, type: DeltaType, duck: string): string {
   if (value === null) return `NULL::${duck}`;
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (value instanceof Uint8Array) return `from_hex('${Buffer.from(value).toString('hex')}')`;
-  if (typeof value === 'string') return `${textLiteral(value)}::${duck}`;
+  if (typeof value === 'string') return `${quoteText(value)}::${duck}`;
   if (isDecimal(type)) return `CAST('${decimalText(BigInt(value), decimalParts(type).scale)}' AS ${duck})`;
   if (type === 'date') return `(DATE '1970-01-01' + ${value})`;
   if (type === 'timestamp' || type === 'timestamp_ntz') return `CAST(make_timestamp(${value}::BIGINT) AS ${duck})`;
@@ -122,8 +122,4 @@ function literal(value: Scalar, type: DeltaType, duck: string): string {
   // A float is the double the text reads as, then rounded to single precision, as the reader stores it.
   const text = Object.is(value, -0) ? '-0.0' : String(value);
   return `CAST(CAST('${text}' AS DOUBLE) AS ${duck})`;
-}
-
-function textLiteral(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
 }

@@ -20,7 +20,7 @@ import { appendBatch, createTableSql } from './arrow-to-duckdb.js';
 import { createParquetView, parquetFiles } from './parquet-scan.js';
 import { chunkToBatch, resultSchema } from './duckdb-to-arrow.js';
 import { queryShape } from './query-shape.js';
-import { lineColumn, positionIn, quoteName, rewriteVersionedNames, type TableRef } from './table-names.js';
+import { lineColumn, positionIn, quoteName, quoteText, rewriteVersionedNames, type TableRef } from './table-names.js';
 
 /** A table the query may use: where it is, and the snapshot its plain name stands for (the latest without either). */
 export interface SqlTable {
@@ -308,7 +308,7 @@ async function createDuckDB(limits: SqlLimits): Promise<{ instance: DuckDBInstan
 
 /** DuckDB reads only `files` from then on (external access off once they are allowed), and no setting changes. */
 async function restrict(connection: DuckDBConnection, files: string[]): Promise<void> {
-  if (files.length > 0) await connection.run(`SET allowed_paths = [${files.map((f) => `'${f.replaceAll("'", "''")}'`).join(', ')}]`);
+  if (files.length > 0) await connection.run(`SET allowed_paths = [${files.map(quoteText).join(', ')}]`);
   await connection.run('SET enable_external_access = false');
   await connection.run('SET lock_configuration = true');
 }
