@@ -1,6 +1,6 @@
 // The SQL tab's other tables: names the user gives more tables by (`orders=/data/orders`), so that a query over the
 // open table may join them. Kept per open table in the window's stored state, like its recent queries.
-import { storedValue, storeValue } from './stored.js';
+import { storedRecord, storeValue } from './stored.js';
 
 const TABLES_KEY = 'deltaport.sqlTables';
 
@@ -28,22 +28,12 @@ export function parseNamedTable(text: string, taken: string[]): NamedTable | str
 }
 
 export function namedTables(tablePath: string): NamedTable[] {
-  const list = storedTables()[tablePath];
+  const list = storedRecord(TABLES_KEY)[tablePath];
   return Array.isArray(list) ? list.filter(isNamedTable) : [];
 }
 
 export function storeNamedTables(tablePath: string, tables: NamedTable[]): void {
-  storeValue(TABLES_KEY, JSON.stringify({ ...storedTables(), [tablePath]: tables }));
-}
-
-function storedTables(): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(storedValue(TABLES_KEY) ?? '{}');
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    // A value some other version wrote, or hand-edited: start over rather than fail the tab.
-    return {};
-  }
+  storeValue(TABLES_KEY, JSON.stringify({ ...storedRecord(TABLES_KEY), [tablePath]: tables }));
 }
 
 function isNamedTable(x: unknown): x is NamedTable {
