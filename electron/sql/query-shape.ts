@@ -5,6 +5,7 @@
 // partition values and statistics skip files before DuckDB sees a row.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DeltaportError } from '../../shared/errors.js';
+import { quoteName, quoteText } from './table-names.js';
 
 export interface QueryShape {
   /** Lower-cased names of the tables in FROM clauses. */
@@ -87,11 +88,11 @@ function comparisonText(c: unknown, table: Set<string>): string | null {
   const right = columnName(c.right, table);
   if (left !== null && right === null) {
     const value = literal(c.right);
-    return value === null ? null : `${quoted(left)} ${op[0]} ${value}`;
+    return value === null ? null : `${quoteName(left)} ${op[0]} ${value}`;
   }
   if (right !== null && left === null) {
     const value = literal(c.left);
-    return value === null ? null : `${quoted(right)} ${op[1]} ${value}`;
+    return value === null ? null : `${quoteName(right)} ${op[1]} ${value}`;
   }
   return null;
 }
@@ -106,10 +107,10 @@ function columnName(x: unknown, table: Set<string>): string | null {
 function literal(x: unknown): string | null {
   if (isNode(x) && x.class === 'CAST' && isNode(x.cast_type) && x.cast_type.id === 'DATE' && !x.try_cast) {
     const text = constant(x.child, ['VARCHAR']);
-    return typeof text === 'string' ? `DATE ${quotedText(text)}` : null;
+    return typeof text === 'string' ? `DATE ${quoteText(text)}` : null;
   }
   const value = constant(x, ['VARCHAR', 'INTEGER', 'BIGINT']);
-  if (typeof value === 'string') return quotedText(value);
+  if (typeof value === 'string') return quoteText(value);
   return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : null;
 }
 
@@ -118,9 +119,6 @@ function constant(x: unknown, types: string[]): unknown {
   const { type, is_null: isNull, value } = x.value;
   return isNode(type) && types.includes(String(type.id)) && !isNull ? value : null;
 }
-
-const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
-const quotedText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /** The refusal of anything but a query: SQL here reads the opened tables and nothing else. */
 export function refused(sql: string): DeltaportError {

@@ -1,8 +1,10 @@
 // SQL over Delta snapshots: DuckDB runs the query, over tables our reader defines. Each table the query names (an
-// opened table, or one at a version: `t@12`) is read by our reader (deletion vectors, column mapping, type widening
-// and every other rule of electron/delta/) and its rows go into DuckDB as Arrow batches, only the columns the query
-// mentions. DuckDB can read nothing else: no files, no network, no extensions, no settings changes from SQL
-// (enable_external_access off, configuration locked), its memory bounded and spilling into a folder the caller owns.
+// opened table, or one at a version: `t@12`) is the snapshot our reader sees (deletion vectors, column mapping, type
+// widening and every other rule of electron/delta/), only the columns the query mentions: a view over the snapshot's
+// own Parquet files where DuckDB reads them as the reader does (parquet-scan.ts), else the reader's rows copied into
+// DuckDB (arrow-to-duckdb.ts). DuckDB can read nothing else: no files but those snapshots' data files, no network, no
+// extensions, no settings changes from SQL (external access off, configuration locked), its memory bounded and
+// spilling into a folder the caller owns.
 import { mkdirSync } from 'node:fs';
 import type { RecordBatch, Schema } from 'apache-arrow';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -15,9 +17,10 @@ import { DeltaSourceValidationError, openSource, type DeltaSource } from '../del
 import type { DeltaTable } from '../delta/table.js';
 export { DEFAULT_MEMORY_LIMIT } from './limits.js';
 import { appendBatch, createTableSql } from './arrow-to-duckdb.js';
+import { createParquetView, parquetFiles } from './parquet-scan.js';
 import { chunkToBatch, resultSchema } from './duckdb-to-arrow.js';
 import { queryShape } from './query-shape.js';
-import { lineColumn, positionIn, quoteName, rewriteVersionedNames, type TableRef } from './table-names.js';
+import { lineColumn, positionIn, quoteName, quoteText, rewriteVersionedNames, type TableRef } from './table-names.js';
 
 /** A table the query may use: where it is, and the snapshot its plain name stands for (the latest without either). */
 export interface SqlTable {
@@ -61,11 +64,15 @@ export interface SqlSnapshot {
   version: number;
   /** The columns read: those the query mentions (all with a `*`). */
   columns: string[];
-  /** The rows read into the query. */
+  /** The rows read into the query: of a view over the snapshot's files, the snapshot's rows in the files it reads
+   * (those the query's conditions do not rule out); of the reader's rows, those copied. */
   rows: number;
   /** The query's conditions the scan applied (query-shape.ts), and the files they let it skip. */
   filter?: string;
   skipping?: FilterSkipping;
+  /** How DuckDB read it: its own Parquet scan over the snapshot's files (parquet-scan.ts), or the reader's rows copied
+   * in (arrow-to-duckdb.ts). */
+  readBy: 'parquet' | 'feed';
 }
 
 export interface SqlResult {
@@ -80,12 +87,19 @@ export interface SqlResult {
 
 export class SqlEngine {
   /** Snapshots already in DuckDB, by location, version and columns: a table's version never changes. */
-  private readonly loaded = new Map<string, { table: string; rows: number }>();
+  private readonly loaded = new Map<string, { table: string; rows: number; readBy: SqlSnapshot['readBy'] }>();
+  /** The data files DuckDB may read: those of the snapshots queries have read through parquet-scan.ts. */
+  private readonly allowed = new Set<string>();
+  /** Whether DuckDB's file access is limited to `allowed` and its configuration locked. Until then it has run
+   * nothing but the parse of a query (query-shape.ts, the query given as a value): the list is set once the first
+   * query's tables are known, sparing that query a second DuckDB. */
+  private restricted = false;
   private busy = false;
 
   private constructor(
-    private readonly instance: DuckDBInstance,
-    private readonly connection: DuckDBConnection,
+    private instance: DuckDBInstance,
+    private connection: DuckDBConnection,
+    private readonly limits: SqlLimits,
     private readonly openTable: OpenTable,
   ) {}
 
@@ -93,20 +107,8 @@ export class SqlEngine {
    * task worker's tables, the CLI's. */
   static async open(limits: SqlLimits, openTable: OpenTable): Promise<SqlEngine> {
     mkdirSync(limits.tempDirectory, { recursive: true });
-    const instance = await DuckDBInstance.create(':memory:', {
-      memory_limit: limits.memoryLimit,
-      temp_directory: limits.tempDirectory,
-      ...(limits.threads !== undefined ? { threads: String(limits.threads) } : {}),
-      enable_external_access: 'false',
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
-      allow_community_extensions: 'false',
-    });
-    const connection = await instance.connect();
-    // Times as text read the same on every machine, as the reader's do; then nothing may change a setting.
-    await connection.run("SET TimeZone = 'UTC'");
-    await connection.run('SET lock_configuration = true');
-    return new SqlEngine(instance, connection, openTable);
+    const { instance, connection } = await createDuckDB(limits);
+    return new SqlEngine(instance, connection, limits, openTable);
   }
 
   /** Runs one query. One at a time per engine: a second while the first runs is refused. */
@@ -125,11 +127,17 @@ export class SqlEngine {
         const opened = names.get(name);
         if (opened) refs.push({ name: opened.name, table: opened.name, ...timeOf(opened.table) });
       }
-      const snapshots: SqlSnapshot[] = [];
+      const planned: Planned[] = [];
       for (const ref of refs.filter((r) => shape.tables.has(r.name.toLowerCase()))) {
         checkCancelled(query.signal);
         const filter = shape.filters.get(ref.name.toLowerCase());
-        snapshots.push(await this.load(ref, query.tables[ref.table].location, shape.columns, filter, query.signal));
+        planned.push(await this.plan(ref, query.tables[ref.table].location, shape.columns, filter));
+      }
+      await this.allow(planned.flatMap((p) => p.files ?? []));
+      const snapshots: SqlSnapshot[] = [];
+      for (const p of planned) {
+        checkCancelled(query.signal);
+        snapshots.push(await this.load(p, query.signal));
       }
       checkCancelled(query.signal);
       const result = await this.run(rewritten.sql, query.signal);
@@ -145,14 +153,8 @@ export class SqlEngine {
     this.instance.closeSync();
   }
 
-  /** Reads a snapshot into DuckDB (once per location, version, columns and filter) under the query's name for it. */
-  private async load(
-    ref: TableRef,
-    location: string,
-    columns: Set<string> | null,
-    filter: string | undefined,
-    signal?: AbortSignal,
-  ): Promise<SqlSnapshot> {
+  /** The snapshot a name in the query stands for, its columns the query may mean, and how DuckDB is to read it. */
+  private async plan(ref: TableRef, location: string, columns: Set<string> | null, filter: string | undefined): Promise<Planned> {
     const spec: DeltaSourceSpec = {
       tablePath: location,
       settingNames: { versionAsOf: `the version in ${ref.name}`, timestampAsOf: `the timestamp in ${ref.name}` },
@@ -162,23 +164,37 @@ export class SqlEngine {
     const whole = await openSource(spec, this.openTable);
     const chosen = chooseColumns(whole, columns);
     const source = await filteredSource({ ...spec, columnNames: chosen }, filter, this.openTable);
-    const key = JSON.stringify([whole.snapshot.tableRoot, whole.snapshot.version, chosen, source.filter ? filter : null]);
+    return { ref, whole, chosen, source, filter: source.filter ? filter : undefined, files: parquetFiles(source) };
+  }
+
+  /** Lets DuckDB read these files too, and no others. The list is fixed once external access is off, so a longer one
+   * takes a new DuckDB, and the snapshots loaded into the old one go with it. */
+  private async allow(files: string[]): Promise<void> {
+    if (this.restricted && files.every((f) => this.allowed.has(f))) return;
+    for (const f of files) this.allowed.add(f);
+    if (this.restricted) {
+      const next = await createDuckDB(this.limits);
+      this.connection.closeSync();
+      this.instance.closeSync();
+      ({ instance: this.instance, connection: this.connection } = next);
+      this.loaded.clear();
+    }
+    await restrict(this.connection, [...this.allowed]);
+    this.restricted = true;
+  }
+
+  /** Makes a planned snapshot a table of DuckDB's (once per location, version, columns and filter) under the query's
+   * name for it: a view over its files, or else the reader's rows. */
+  private async load({ ref, whole, chosen, source, filter, files }: Planned, signal?: AbortSignal): Promise<SqlSnapshot> {
+    const key = JSON.stringify([whole.snapshot.tableRoot, whole.snapshot.version, chosen, filter ?? null]);
     let table = this.loaded.get(key);
     if (!table) {
-      table = { table: `snapshot ${this.loaded.size + 1}`, rows: 0 };
-      await this.connection.run(createTableSql(table.table, source.schema));
-      const appender = await this.connection.createAppender(table.table);
-      try {
-        for await (const { batch } of source.batches({ signal })) {
-          appendBatch(appender, batch);
-          table.rows += batch.numRows;
-        }
-        appender.closeSync();
-      } catch (err) {
-        appender.closeSync();
-        await this.connection.run(`DROP TABLE ${quoteName(table.table)}`);
-        throw err;
-      }
+      const name = `snapshot ${this.loaded.size + 1}`;
+      const viewed = files ? await this.parquetView(name, source) : null;
+      table =
+        viewed !== null
+          ? { table: name, rows: viewed, readBy: 'parquet' }
+          : { table: name, rows: await this.feed(name, source, signal), readBy: 'feed' };
       this.loaded.set(key, table);
     }
     await this.connection.run(`CREATE OR REPLACE TEMP VIEW ${quoteName(ref.name)} AS SELECT * FROM ${quoteName(table.table)}`);
@@ -189,8 +205,39 @@ export class SqlEngine {
       version: whole.snapshot.version,
       columns: chosen,
       rows: table.rows,
-      ...(source.filter ? { filter, skipping: source.filter.skipping } : {}),
+      readBy: table.readBy,
+      ...(filter !== undefined && source.filter ? { filter, skipping: source.filter.skipping } : {}),
     };
+  }
+
+  /** The snapshot's rows as a view over its files; null where DuckDB cannot bind one (a column no file holds yet),
+   * which the feed then reads. */
+  private async parquetView(name: string, source: DeltaSource): Promise<number | null> {
+    try {
+      return await createParquetView(this.connection, name, source);
+    } catch (err) {
+      if (err instanceof DeltaportError) throw err;
+      return null;
+    }
+  }
+
+  /** Copies the reader's rows of the snapshot into a DuckDB table; the rows copied. */
+  private async feed(name: string, source: DeltaSource, signal?: AbortSignal): Promise<number> {
+    await this.connection.run(createTableSql(name, source.schema));
+    const appender = await this.connection.createAppender(name);
+    let rows = 0;
+    try {
+      for await (const { batch } of source.batches({ signal })) {
+        appendBatch(appender, batch);
+        rows += batch.numRows;
+      }
+      appender.closeSync();
+    } catch (err) {
+      appender.closeSync();
+      await this.connection.run(`DROP TABLE ${quoteName(name)}`);
+      throw err;
+    }
+    return rows;
   }
 
   private async run(sql: string, signal?: AbortSignal) {
@@ -230,6 +277,40 @@ export class SqlEngine {
       this.busy = false;
     }
   }
+}
+
+/** A snapshot the query names, opened: `files` when DuckDB reads it from its own data files (parquet-scan.ts). */
+interface Planned {
+  ref: TableRef;
+  /** The snapshot with all its columns. */
+  whole: DeltaSource;
+  chosen: string[];
+  /** Its chosen columns, with the query's conditions where the filter language takes them. */
+  source: DeltaSource;
+  filter: string | undefined;
+  files: string[] | null;
+}
+
+/** A DuckDB whose times as text read the same on every machine, as the reader's do; restrict it before it runs a query. */
+async function createDuckDB(limits: SqlLimits): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
+  const instance = await DuckDBInstance.create(':memory:', {
+    memory_limit: limits.memoryLimit,
+    temp_directory: limits.tempDirectory,
+    ...(limits.threads !== undefined ? { threads: String(limits.threads) } : {}),
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    allow_community_extensions: 'false',
+  });
+  const connection = await instance.connect();
+  await connection.run("SET TimeZone = 'UTC'");
+  return { instance, connection };
+}
+
+/** DuckDB reads only `files` from then on (external access off once they are allowed), and no setting changes. */
+async function restrict(connection: DuckDBConnection, files: string[]): Promise<void> {
+  if (files.length > 0) await connection.run(`SET allowed_paths = [${files.map(quoteText).join(', ')}]`);
+  await connection.run('SET enable_external_access = false');
+  await connection.run('SET lock_configuration = true');
 }
 
 /** The source with the query's conditions as its filter; without them where the filter language reads them otherwise

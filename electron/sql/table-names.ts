@@ -116,3 +116,8 @@ function skipQuotedOrComment(sql: string, i: number): number {
 export function quoteName(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
+
+/** A text as a DuckDB string literal. */
+export function quoteText(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}

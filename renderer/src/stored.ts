@@ -15,3 +15,14 @@ export function storeValue(key: string, value: string): void {
     // Not remembered; the choice still holds for this run.
   }
 }
+
+/** A stored JSON object; empty when there is none or it cannot be read (a value some other version wrote, or
+ * hand-edited): the window starts over rather than fail. */
+export function storedRecord(key: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(storedValue(key) ?? '{}');
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -150,10 +150,6 @@ function verdict(line: Line): string {
 }
 
 export function markdownTable(figures: Figures): string {
-  const ratio = (f: Figure, limit: Figure) => {
-    const r = quotient(f, limit);
-    return 'value' in r ? `${fmt(r.value, 2)}x` : '';
-  };
   const atMost = (max: number) => (v: number) => v <= max;
   const below = (max: number) => (v: number) => v < max;
   const lines: Line[] = [
@@ -306,15 +302,28 @@ export function markdownTable(figures: Figures): string {
       `(${fmt(figures.tableMb, 1)} MB Parquet); long log of ${fmt(figures.commits)} commits; setup ${fmt(figures.setupSeconds, 1)} s; ` +
       `load average ${fmt(figures.load.start, 1)} -> ${fmt(figures.load.end, 1)} on ${figures.load.cores} cores`,
     '',
-    '| measure | figure | limit | ratio | target | |',
-    '|---|---:|---:|---:|---|---|',
+    ...tableRows(lines),
   ];
+  return out.join('\n');
+}
+
+/** Only the SQL rows (`npm run bench -- --only sql`). */
+export function sqlTable(sql: SqlTableFigures[]): string {
+  return tableRows(sql.flatMap(sqlLines)).join('\n');
+}
+
+function tableRows(lines: Line[]): string[] {
+  const ratio = (f: Figure, limit: Figure) => {
+    const r = quotient(f, limit);
+    return 'value' in r ? `${fmt(r.value, 2)}x` : '';
+  };
+  const out = ['| measure | figure | limit | ratio | target | |', '|---|---:|---:|---:|---|---|'];
   for (const line of lines) {
     const limit = line.limit ? shown(line.limit, line.unit, line.digits) : '';
     const r = line.limit ? ratio(line.figure, line.limit) : '';
     out.push(`| ${line.measure} | ${shown(line.figure, line.unit, line.digits)} | ${limit} | ${r} | ${line.target} | ${verdict(line)} |`);
   }
-  return out.join('\n');
+  return out;
 }
 
 /** Deltaport's export held against each peer's of the same table to the same sink: the ratio is Deltaport's over

@@ -1,6 +1,7 @@
 // `npm run bench [-- --quick] [-- --json PATH]`: writes the benchmark tables into a temporary folder, measures the
 // machine's limits and Deltaport on the same rows, and prints a Markdown table (see report.ts). Figures are printed,
 // never asserted: the run exits 0 even when a target is missed or a piece (PostgreSQL, say) is unavailable.
+// `--only sql` writes only the wide table and prints only the SQL rows (sql-queries.ts).
 // Hidden overrides for development: --rows N --files N --commits N --keep (leave the temporary folder).
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -30,6 +31,7 @@ import { sqlCases } from './sql-queries.js';
 import {
   jsonReport,
   markdownTable,
+  sqlTable,
   PEER_NAMES,
   PEERS,
   type ExportKind,
@@ -63,8 +65,10 @@ const { values: args } = parseArgs({
     files: { type: 'string' },
     commits: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
+if (args.only !== undefined && args.only !== 'sql') throw new Error(`--only takes 'sql', got '${args.only}'`);
 
 const size = {
   rows: Number(args.rows ?? (args.quick ? 2_000_000 : 10_000_000)),
@@ -130,6 +134,15 @@ function expectRows(what: string, got: number, want: number): void {
   if (got !== want) throw new Error(`${what} holds ${got} rows, expected ${want}`);
 }
 
+/** The issue's queries on COVID-19_NYT (the shared corpus beside the repository) and on the wide table, whose
+ * category and quantity play state and cases. */
+async function sqlRows(wide: WideTable) {
+  return [
+    await sqlCases({ name: 'COVID-19_NYT', root: COVID_TABLE, group: 'state', sum: 'cases', value: 'Ohio' }, measure),
+    await sqlCases({ name: 'the wide table', root: wide.root, group: 'category', sum: 'quantity', value: 'books' }, measure),
+  ];
+}
+
 async function main(): Promise<void> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'deltaport-bench-'));
   let server: PgServer | null = null;
@@ -137,6 +150,10 @@ async function main(): Promise<void> {
     const setupStarted = performance.now();
     log(`writing ${size.rows} rows in ${size.files} files and a log of ${size.commits} commits into ${dir}`);
     const wide: WideTable = await writeWideTable(dir, size.rows, size.files);
+    if (args.only === 'sql') {
+      console.log(sqlTable(await sqlRows(wide)));
+      return;
+    }
     const longLog = await writeLongLog(dir, size.commits, CHECKPOINT_INTERVAL);
     const partitionedStarted = performance.now();
     const partitioned = await writePartitionedTable(dir, size.partitionedRowsPerFile, SEED);
@@ -301,12 +318,7 @@ async function main(): Promise<void> {
     const queries = await queryCases(wide, partitioned, log);
     log(`filters, sort and diff took ${((performance.now() - queriesStarted) / 1000).toFixed(1)} s`);
 
-    // The issue's queries on COVID-19_NYT (the shared corpus beside the repository) and on the wide table, whose
-    // category and quantity play state and cases.
-    const sql = [
-      await sqlCases({ name: 'COVID-19_NYT', root: COVID_TABLE, group: 'state', sum: 'cases', value: 'Ohio' }, measure),
-      await sqlCases({ name: 'the wide table', root: wide.root, group: 'category', sum: 'quantity', value: 'books' }, measure),
-    ];
+    const sql = await sqlRows(wide);
 
     const openMs = await measure(`open latest of ${size.commits} commits, ms`, () =>
       timed(async () => {

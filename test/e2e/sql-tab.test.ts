@@ -9,7 +9,8 @@ import { useBrowserSession } from '../support/browser-session.js';
 import { screenshot } from '../support/browser.js';
 import { gridRows } from '../support/change-views.js';
 import { duckdbRows } from '../support/delta-oracle-rows.js';
-import { commitVersions } from '../support/delta-oracle.js';
+import { commitVersions, dataFile, liveFiles } from '../support/delta-oracle.js';
+import { duck, sqlText } from '../support/duckdb.js';
 import { tablePath } from '../support/tables.js';
 
 const e2e = useBrowserSession('deltaport-e2e-sql-');
@@ -113,6 +114,27 @@ describe('SQL tab', () => {
     expect(await e2e.page.getByRole('textbox', { name: 'SQL query' }).innerText()).toBe(
       'SELECT birthday, count(*) AS n FROM t GROUP BY birthday ORDER BY birthday',
     );
+  });
+
+  it('names another table in the tab and completes its columns', async () => {
+    const covid = tablePath('COVID-19_NYT');
+    await e2e.page.getByLabel('Add a table', { exact: true }).fill(`covid=${covid}`);
+    await e2e.page.getByRole('button', { name: 'Add', exact: true }).click();
+    await e2e.page.getByRole('button', { name: 'Remove covid', exact: true }).waitFor({ timeout: 30_000 });
+    // Its name completes, and its columns after `covid.` (cdf-table has no column `cases`).
+    await typeQuery(e2e.page, 'SELECT * FROM cov');
+    await e2e.page.getByRole('textbox', { name: 'SQL query' }).press('Control+Space');
+    await e2e.page.getByRole('option', { name: 'covid' }).waitFor();
+    await typeQuery(e2e.page, 'SELECT covid.cas');
+    await e2e.page.getByRole('textbox', { name: 'SQL query' }).press('Control+Space');
+    await e2e.page.getByRole('option', { name: 'cases' }).waitFor();
+    await typeQuery(e2e.page, "SELECT count(*) AS n FROM covid WHERE state = 'Ohio'");
+    await e2e.page.keyboard.press('Control+Enter');
+    await e2e.page.getByRole('grid', { name: 'Query result' }).waitFor();
+    const files = (await liveFiles(covid)).map((a) => sqlText(dataFile(covid, a)));
+    const [ohio] = await duck<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM read_parquet([${files.join(', ')}]) WHERE state = 'Ohio'`);
+    expect(await gridRows(e2e.page, 'Query result')).toEqual([[String(ohio.n)]]);
+    await e2e.page.getByRole('button', { name: 'Remove covid', exact: true }).click();
   });
 
   it('interrupts a long query on Cancel', async () => {

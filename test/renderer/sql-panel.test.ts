@@ -3,11 +3,12 @@
 // whose rows and scanned counts are DuckDB's over the table's files, a failure in one line, and Export these rows
 // handing over the query that gave the rows shown (not the editor's later text).
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import path from 'node:path';
 import { createElement } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RowsToExport } from '../../renderer/src/components/RowsExport.js';
 import { duckdbRows } from '../support/delta-oracle-rows.js';
-import { commitVersions } from '../support/delta-oracle.js';
+import { commitVersions, liveRowCount } from '../support/delta-oracle.js';
 import { tablePath } from '../support/tables.js';
 import { installInProcessApi, type InProcessApi } from './in-process-api.js';
 
@@ -72,7 +73,13 @@ describe('SqlPanel', () => {
       new RegExp(`^${counts.size} rows in [0-9.]+ s; rows scanned t v${LATEST}: ${rows.length}\\. Clicking a header sorts`),
     );
 
-    fireEvent.click(screen.getByRole('button', { name: 'Export these rows' }));
+    // The button says that the export runs the query again, and why.
+    const exportButton = screen.getByRole('button', { name: 'Export these rows' });
+    expect(exportButton.getAttribute('aria-describedby')).toBeTruthy();
+    expect(document.getElementById(exportButton.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Export these rows runs the query again, over the same versions, and writes every row: this window keeps at most 10,000.',
+    );
+    fireEvent.click(exportButton);
     expect(exported).toEqual([
       {
         source: { rows: 'sql', tablePath: CDF, sql: GROUP_BY, tables: { t: { path: CDF, versionAsOf: LATEST } } },
@@ -89,6 +96,55 @@ describe('SqlPanel', () => {
     const grid = await screen.findByRole('grid', { name: 'Query result' }, { timeout: 20_000 });
     expect(grid.getAttribute('aria-rowcount')).toBe(String(SQL_ROWS_SHOWN + 1));
     expect(screen.getByRole('status').textContent).toMatch(/^first 10,000 rows shown \(the query returns more\) in /);
+  });
+
+  it('names other tables, each at the version it had when added, remembered per table, and exports with them', async () => {
+    const otherLatest = Math.max(...commitVersions(OTHER));
+    const exported: RowsToExport[] = [];
+    const query = 'SELECT count(*)::INTEGER AS n FROM other';
+    history.rememberQuery(CDF, query);
+    renderPanel(exported);
+    const input = screen.getByLabelText('Add a table');
+    // Bad input is refused in one line, and nothing is added.
+    fireEvent.change(input, { target: { value: 'other' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('!Give the table as name=location, e.g. orders=/data/orders.');
+    fireEvent.change(input, { target: { value: 't=/somewhere' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    expect((await screen.findByRole('alert')).textContent).toBe("!The name 't' is already in use.");
+    fireEvent.change(input, { target: { value: `other=${path.join(OTHER, 'no-such-table')}` } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/^!Cannot add the table: /), { timeout: 20_000 });
+    fireEvent.change(input, { target: { value: `other=${OTHER}` } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    await screen.findByRole('button', { name: 'Remove other' }, { timeout: 20_000 });
+    expect(screen.queryByRole('alert')).toBeNull();
+    const { namedTables } = await import('../../renderer/src/sql-tables.js');
+    expect(namedTables(CDF)).toEqual([{ name: 'other', path: OTHER }]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Run' }));
+    const grid = await screen.findByRole('grid', { name: 'Query result' }, { timeout: 20_000 });
+    expect(grid.getAttribute('aria-rowcount')).toBe('2');
+    expect(
+      within(grid)
+        .getAllByRole('gridcell')
+        .map((c) => c.textContent),
+    ).toContain(String(await liveRowCount(OTHER)));
+    expect(screen.getByRole('status').textContent).toContain(`rows scanned other v${otherLatest}: `);
+    fireEvent.click(screen.getByRole('button', { name: 'Export these rows' }));
+    expect(exported[0].source).toEqual({
+      rows: 'sql',
+      tablePath: CDF,
+      sql: query,
+      tables: { t: { path: CDF, versionAsOf: LATEST }, other: { path: OTHER, versionAsOf: otherLatest } },
+    });
+
+    // The tab opened again on the same table names it still; removed, it is gone.
+    cleanup();
+    renderPanel();
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove other' }, { timeout: 20_000 }));
+    expect(screen.queryByRole('button', { name: 'Remove other' })).toBeNull();
+    expect(namedTables(CDF)).toEqual([]);
   });
 
   it('says a failure in one line with its place, and keeps the query in the history', async () => {

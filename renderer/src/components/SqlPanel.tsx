@@ -1,15 +1,17 @@
 // The SQL tab: a query over the opened table's current snapshot, named `t` (another version of it is `t@<version>`
-// in the query), run by the host's engine (electron/sql/). The result shows in the same grid as the Data tab; its
-// header sort orders the rows shown here, in the window (a query sorts the whole result with ORDER BY). Recent
-// queries are remembered per table.
-import { lazy, Suspense, useMemo, useState } from 'react';
-import type { SqlRows } from '../../../shared/api.js';
+// in the query), and over other tables the user names in the tab (`orders=/data/orders`, each at the version it had
+// when the tab opened it), run by the host's engine (electron/sql/). The result shows in the same grid as the Data
+// tab; its header sort orders the rows shown here, in the window (a query sorts the whole result with ORDER BY).
+// Recent queries and the other tables are remembered per table.
+import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
+import type { SqlRows, TableRef } from '../../../shared/api.js';
 import type { ErrorValue } from '../../../shared/errors.js';
 import { api } from '../api-client.js';
 import { formatCount, formatDuration } from '../format.js';
 import { useLatestRequest } from '../latest-request.js';
 import { DataGrid } from '../grid/DataGrid.js';
 import { recentQueries, rememberQuery } from '../sql-history.js';
+import { namedTables, parseNamedTable, storeNamedTables, type NamedTable } from '../sql-tables.js';
 import { Alert } from './Alert.js';
 import type { RowsToExport } from './RowsExport.js';
 
@@ -29,6 +31,11 @@ interface Props {
   onExportRows(rows: RowsToExport): void;
 }
 
+/** Why an export runs the query again: the window holds only the rows shown, and the export's job, in a process of
+ * its own, writes every row. The snapshots are the same versions, so it writes the same rows (unless the query itself
+ * varies, with random() or now()). */
+export const EXPORT_RERUNS = `Export these rows runs the query again, over the same versions, and writes every row: this window keeps at most ${formatCount(SQL_ROWS_SHOWN)}.`;
+
 /** What the status line says about a result: its rows, the time taken and what each snapshot contributed. */
 export function sqlResultSummary(result: SqlRows): string {
   const rows = result.truncated
@@ -38,17 +45,76 @@ export function sqlResultSummary(result: SqlRows): string {
   return `${rows} in ${formatDuration(result.seconds)}; rows scanned ${scanned || 'none'}`;
 }
 
+/** Another table the query may name: its version and columns once opened, or why it could not be. */
+interface OtherTable extends NamedTable {
+  version?: number;
+  columns: string[];
+  error?: ErrorValue;
+}
+
+async function openOther(table: NamedTable): Promise<OtherTable> {
+  const answer = await api.openTable({ path: table.path });
+  return answer.ok
+    ? { ...table, version: answer.value.version, columns: answer.value.schema.fields.map((f) => f.name) }
+    : { ...table, columns: [], error: answer.error };
+}
+
 export function SqlPanel({ path, version, fields, onExportRows }: Props) {
   const [history, setHistory] = useState(() => recentQueries(path));
   const [text, setText] = useState(() => history[0] ?? 'SELECT * FROM t LIMIT 100');
   const [running, setRunning] = useState(false);
   // The result with the query that gave it: Export these rows exports that query, not the editor's current text.
-  const [result, setResult] = useState<(SqlRows & { sql: string }) | null>(null);
+  const [result, setResult] = useState<(SqlRows & { sql: string; tables: Record<string, TableRef> }) | null>(null);
   const [error, setError] = useState<string | ErrorValue | null>(null);
   const [gridKey, setGridKey] = useState(0);
   // A new run cancels the one before (its answer is dropped); Cancel cancels the running one.
   const latest = useLatestRequest();
-  const tables = useMemo(() => ({ t: fields.map((f) => f.name) }), [fields]);
+  const exportNoteId = `sql-export${useId()}`;
+  const [others, setOthers] = useState<OtherTable[]>([]);
+  const [adding, setAdding] = useState('');
+  const [addError, setAddError] = useState<string | ErrorValue | null>(null);
+  useEffect(() => {
+    let live = true;
+    void Promise.all(namedTables(path).map(openOther)).then((opened) => {
+      if (live) setOthers(opened);
+    });
+    return () => {
+      live = false;
+    };
+  }, [path]);
+  const queryTables = useMemo(() => {
+    const refs: Record<string, TableRef> = { t: { path, versionAsOf: version } };
+    for (const o of others) if (o.version !== undefined) refs[o.name] = { path: o.path, versionAsOf: o.version };
+    return refs;
+  }, [path, version, others]);
+  const tables = useMemo(
+    () => Object.fromEntries([['t', fields.map((f) => f.name)], ...others.map((o) => [o.name, o.columns])]) as Record<string, string[]>,
+    [fields, others],
+  );
+
+  const keepOthers = (list: OtherTable[]) => {
+    setOthers(list);
+    storeNamedTables(
+      path,
+      list.map((o) => ({ name: o.name, path: o.path })),
+    );
+  };
+
+  const add = async () => {
+    const parsed = parseNamedTable(adding, ['t', ...others.map((o) => o.name)]);
+    if (typeof parsed === 'string') {
+      setAddError(parsed);
+      return;
+    }
+    setAddError(null);
+    const opened = await openOther(parsed);
+    if (opened.error) {
+      setAddError(opened.error);
+      return;
+    }
+    keepOthers([...others, opened]);
+    setAdding('');
+  };
 
   const run = async () => {
     const sql = text.trim();
@@ -62,7 +128,7 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
     const answer = await latest.send((queryId) =>
       api.sql({
         sql,
-        tables: { t: { path, versionAsOf: version } },
+        tables: queryTables,
         limit: SQL_ROWS_SHOWN,
         queryId,
       }),
@@ -70,7 +136,7 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
     if (answer === null) return;
     setRunning(false);
     if (answer.ok) {
-      setResult({ ...answer.value, sql });
+      setResult({ ...answer.value, sql, tables: queryTables });
       setGridKey((k) => k + 1);
     } else {
       setResult(null);
@@ -94,10 +160,11 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
           type="button"
           className="button"
           disabled={!result || running}
+          aria-describedby={exportNoteId}
           onClick={() =>
             result &&
             onExportRows({
-              source: { rows: 'sql', tablePath: path, sql: result.sql, tables: { t: { path, versionAsOf: version } } },
+              source: { rows: 'sql', tablePath: path, sql: result.sql, tables: result.tables },
               columns: result.columns.map((c) => c.name),
             })
           }
@@ -125,7 +192,40 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
         <span className="muted small">
           The table at v{version} is <code>t</code>; <code>t@3</code> is its version 3.
         </span>
+        <span className="muted small" id={exportNoteId}>
+          {EXPORT_RERUNS}
+        </span>
       </div>
+      <div className="sql-tables">
+        <span className="muted small">Other tables:</span>
+        {others.map((o) => (
+          <span key={o.name} className="sql-table">
+            <code>{o.name}</code>{' '}
+            <span className="muted small">{o.error ? `cannot be opened: ${o.error.message}` : `v${o.version} ${o.path}`}</span>
+            <button
+              type="button"
+              className="button small"
+              aria-label={`Remove ${o.name}`}
+              onClick={() => keepOthers(others.filter((x) => x !== o))}
+            >
+              ×
+            </button>
+          </span>
+        ))}
+        <input
+          aria-label="Add a table"
+          placeholder="orders=/data/orders"
+          value={adding}
+          onChange={(e) => setAdding(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') void add();
+          }}
+        />
+        <button type="button" className="button" onClick={() => void add()}>
+          Add
+        </button>
+      </div>
+      <Alert message={addError} lead={addError && typeof addError !== 'string' ? 'Cannot add the table: ' : ''} />
       <Alert message={error} lead={error && typeof error !== 'string' ? 'Query failed: ' : ''} />
       <p className="muted small sql-status" role="status">
         {running

@@ -1,7 +1,7 @@
 // The SQL engine over real tables. What a row is, the reader decides: `SELECT * FROM t` must give the reader's own
 // rows of that snapshot (as a multiset, in the JSON text every output writes). Counts and sums come from the log
 // (numRecords less deletion vectors) and from DuckDB reading the live data files itself.
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
@@ -136,6 +136,23 @@ describe('aggregates', () => {
 });
 
 describe('what is read', () => {
+  it('DuckDB reads a local snapshot’s files itself; nested columns come through the reader', async () => {
+    const location = tablePath('delta-1.2.1-only-struct-stats');
+    const cases: [string, Record<string, SqlTable>, string][] = [
+      ['SELECT count(*) FROM t', { t: { location: COVID } }, 'parquet'],
+      ['SELECT * FROM t', { t: { location: DV } }, 'parquet'],
+      ["SELECT struct->>'struct_element' FROM t", { t: { location } }, 'feed'],
+    ];
+    for (const [sql, tables, readBy] of cases) {
+      const result = await engine.query({ sql, tables });
+      for await (const b of result.batches) void b;
+      expect(
+        result.snapshots.map((s) => s.readBy),
+        sql,
+      ).toEqual([readBy]);
+    }
+  });
+
   it('only the tables and columns the query names; nested values as JSON text', async () => {
     const location = tablePath('delta-1.2.1-only-struct-stats');
     const sql =
@@ -173,7 +190,13 @@ describe('the query’s WHERE reaches the scan', () => {
       `SELECT count(*)::INTEGER AS n FROM read_parquet([${files.join(', ')}]) WHERE date = DATE '${day}'`,
     );
     expect(rows).toEqual([expected]);
-    expect(result.snapshots[0]).toMatchObject({ filter: `"date" = '${day}'`, rows: expected.n });
+    // The rows scanned are those of the files left: the log's count of them.
+    const left = await liveRowCount(
+      COVID,
+      adds.filter((a) => !ruledOut.includes(a)),
+    );
+    expect(left).toBeLessThan(await liveRowCount(COVID, adds));
+    expect(result.snapshots[0]).toMatchObject({ filter: `"date" = '${day}'`, rows: left });
     expect(result.snapshots[0].skipping?.filesSkipped).toBe(ruledOut.length);
   });
 
@@ -217,13 +240,19 @@ describe('several snapshots in one query', () => {
   });
 
   it('a timestamp in a name reads the version committed by then', async () => {
-    const location = tablePath('simple_table');
+    // Without in-commit timestamps, a commit's time is its file's modification time (Delta's PROTOCOL.md); a copy of
+    // the corpus may give every commit the same one, so a copy of the table gets one a minute apart.
+    const location = path.join(temp, 'simple_table');
+    cpSync(tablePath('simple_table'), location, { recursive: true });
     const versions = commitVersions(location);
+    const first = Date.parse('2024-03-01T10:00:00Z');
+    versions.forEach((v, i) => utimesSync(commitFile(location, v), new Date(first + i * 60_000), new Date(first + i * 60_000)));
     const version = versions[versions.length - 2];
-    // Without in-commit timestamps, a commit's time is its file's modification time (Delta's PROTOCOL.md).
-    const committed = statSync(commitFile(location, version)).mtime.toISOString();
+    const committed = new Date(first + (versions.length - 2) * 60_000 + 30_000).toISOString();
     const [at] = await plain<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM t@'${committed}'`, { t: { location } });
-    expect(at.n).toBe(await liveRowCount(location, await liveFiles(location, version)));
+    const expected = await liveRowCount(location, await liveFiles(location, version));
+    expect(expected).not.toBe(await liveRowCount(location, await liveFiles(location)));
+    expect(at.n).toBe(expected);
   });
 });
 
@@ -248,6 +277,29 @@ describe('what SQL may not do', () => {
       code: 'FORBIDDEN',
       message: expect.stringMatching(/^Permission Error: .*disabled by configuration \(line 1, column \d+\)$/),
     });
+  });
+
+  it('a new engine’s first query, before any table is read', async () => {
+    const fresh = await SqlEngine.open({ memoryLimit: '256MB', tempDirectory: path.join(temp, 'fresh') }, taskTables().open);
+    try {
+      const result = fresh.query({ sql: "SELECT * FROM read_csv('/etc/passwd')", tables: t });
+      expect(await errorOf(result)).toEqual({
+        code: 'FORBIDDEN',
+        message: expect.stringMatching(/^Permission Error: .*disabled by configuration/),
+      });
+      const set = await errorOf(fresh.query({ sql: 'SET enable_external_access = true', tables: t }));
+      expect(set.code).toBe('FORBIDDEN');
+    } finally {
+      fresh.close();
+    }
+  });
+
+  it('of the table’s folder, only the data files of the snapshots read: not its log', async () => {
+    const [row] = await plain<{ n: number }>('SELECT count(*)::INTEGER AS n FROM t', { t: { location: COVID } });
+    expect(row.n).toBe(await liveRowCount(COVID));
+    const log = sqlText(commitFile(COVID, 0));
+    const error = await errorOf(query(`SELECT * FROM read_text(${log})`, { t: { location: COVID } }));
+    expect(error).toEqual({ code: 'FORBIDDEN', message: expect.stringMatching(/^Permission Error: .*disabled by configuration/) });
   });
 
   it('a syntax error names its place in the query as written', async () => {
