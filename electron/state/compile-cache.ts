@@ -13,8 +13,10 @@ export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** Turns the cache on for this process and, through NODE_COMPILE_CACHE, for its worker threads (each of which starts
  * a Node instance of its own, which reads the variable). Never fails: without it the process is only slower, and
- * NODE_DISABLE_COMPILE_CACHE=1 turns it off. */
+ * NODE_DISABLE_COMPILE_CACHE=1 turns it off. Not in an AppImage (which sets APPIMAGE): it mounts itself at a new path
+ * at every launch, and Node keys its entries by the module's path, so the cache would only grow, never be used. */
 export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): void {
+  if (env.APPIMAGE) return;
   const { directory } = module.enableCompileCache(compileCacheDir(env));
   if (directory) env.NODE_COMPILE_CACHE = directory;
 }

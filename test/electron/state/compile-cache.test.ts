@@ -16,7 +16,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** The environment of a user whose home is `home`, with none of the variables that move the cache. */
 function userEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, ...extra };
-  for (const name of ['XDG_CACHE_HOME', 'DELTAPORT_DATA_DIR', 'NODE_COMPILE_CACHE', 'NODE_DISABLE_COMPILE_CACHE']) {
+  for (const name of ['XDG_CACHE_HOME', 'DELTAPORT_DATA_DIR', 'NODE_COMPILE_CACHE', 'NODE_DISABLE_COMPILE_CACHE', 'APPIMAGE']) {
     if (!(name in extra)) delete env[name];
   }
   return env;
@@ -78,6 +78,13 @@ describe('the compile cache of the CLI', () => {
     expect((await preview(userEnv(home, { NODE_COMPILE_CACHE: moved }))).code).toBe(0);
     expect(entries(moved).length).toBeGreaterThan(0);
     expect(existsSync(home)).toBe(false);
+  });
+
+  it('is left off in an AppImage, whose files move at every launch (APPIMAGE set)', async () => {
+    const home = path.join(scratch, 'home-appimage');
+    const run = await preview(userEnv(home, { APPIMAGE: '/opt/Deltaport.AppImage' }));
+    expect(run.code).toBe(0);
+    expect(existsSync(path.join(home, '.cache'))).toBe(false);
   });
 
   it('is left off with NODE_DISABLE_COMPILE_CACHE=1', async () => {
