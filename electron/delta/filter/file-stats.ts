@@ -34,7 +34,7 @@ export function parseStats(stats: string | null | undefined): FileStats | null {
 /** Statistics per add.path of the adds a checkpoint holds in Parquet; null where a file has none. */
 export async function checkpointStats(storage: Storage, state: CheckpointState): Promise<Map<string, FileStats | null>> {
   const stats = new Map<string, FileStats | null>();
-  for (const { file } of state.parquetAddSources) {
+  for (const file of state.parquetAddSources) {
     const handle = await openParquet(storage, file);
     try {
       const add = handle.schema.fields.find((f) => f.name === 'add');

@@ -15,14 +15,7 @@ export interface CheckpointState {
   /** Live files as of the checkpoint. Adds read from Parquet carry no stats (see recordCounts). */
   adds: AddFile[];
   /** Parquet files (parts or sidecars) whose add actions were read without their stats. */
-  parquetAddSources: ParquetAddSource[];
-}
-
-/** A Parquet part or sidecar and the adds read from it: `adds[first]` to `adds[first + count - 1]`, in its row order. */
-export interface ParquetAddSource {
-  file: string;
-  first: number;
-  count: number;
+  parquetAddSources: string[];
 }
 
 const ADD_FIELDS = ['path', 'partitionValues', 'size', 'modificationTime', 'deletionVector'] as const;
@@ -43,18 +36,13 @@ export async function readCheckpoint(storage: Storage, ref: CheckpointRef): Prom
       if (action.sidecar) sidecars.push(action.sidecar.path);
     }
   };
-  const takeAll = (files: string[], parts: PartActions[]): void => {
-    for (const [i, part] of parts.entries()) {
-      const source = { file: files[i], first: state.adds.length, count: part.adds.length };
-      take(part);
-      if (!source.file.endsWith('.json')) state.parquetAddSources.push(source);
-    }
-  };
-  takeAll(ref.files, await readAll(ref.files, (file) => fileActions(storage, file, true)));
+  (await readAll(ref.files, (file) => fileActions(storage, file, true))).forEach(take);
+  state.parquetAddSources.push(...ref.files.filter((file) => !file.endsWith('.json')));
   // Sidecar paths are relative to _delta_log/_sidecars (PROTOCOL.md "Sidecar File Information").
   const sidecarDir = joinLocation(parentLocation(ref.files[0]), '_sidecars');
   const sidecarFiles = sidecars.map((sidecar) => resolveDataPath(sidecarDir, sidecar));
-  takeAll(sidecarFiles, await readAll(sidecarFiles, (file) => fileActions(storage, file, false)));
+  (await readAll(sidecarFiles, (file) => fileActions(storage, file, false))).forEach(take);
+  state.parquetAddSources.push(...sidecarFiles);
   return state;
 }
 
@@ -120,32 +108,22 @@ export async function readCheckpointMetadata(storage: Storage, ref: CheckpointRe
  */
 export async function recordCounts(storage: Storage, state: CheckpointState): Promise<Map<string, number | null>> {
   const counts = new Map<string, number | null>();
-  for (const source of state.parquetAddSources) {
-    const checkpoint = await CheckpointParquet.open(storage, source.file);
+  for (const file of state.parquetAddSources) {
+    const checkpoint = await CheckpointParquet.open(storage, file);
     const addFields = checkpoint.fields(['add']);
     if (!addFields) continue;
-    const columns = [];
+    const columns = [['add', 'path']];
     if (addFields.includes('stats')) columns.push(['add', 'stats']);
     if (checkpoint.fields(['add', 'stats_parsed'])?.includes('numRecords')) columns.push(['add', 'stats_parsed', 'numRecords']);
-    // The file's rows with an add are the adds read from it, in order: their paths need no second decode (in a long
-    // log's checkpoint, a third of the time counting takes). Should the two ever disagree, the paths are read.
-    await checkpoint.read(columns.length > 0 ? columns : [['add', 'path']]);
+    await checkpoint.read(columns);
     const isAdd = checkpoint.presence(['add']);
-    if (!isAdd) continue;
+    const paths = checkpoint.scalar<string>(['add', 'path']);
     const stats = checkpoint.scalar<string>(['add', 'stats']);
     const parsedCount = checkpoint.scalar<number>(['add', 'stats_parsed', 'numRecords']);
-    const countAt = (row: number) => parsedCount?.(row) ?? numRecordsOf(stats?.(row));
-    const rows: number[] = [];
-    for (let i = 0; i < checkpoint.numRows; i++) if (isAdd(i)) rows.push(i);
-    if (rows.length === source.count) {
-      for (const [k, row] of rows.entries()) counts.set(state.adds[source.first + k].path, countAt(row));
-      continue;
-    }
-    await checkpoint.read([['add', 'path']]);
-    const paths = checkpoint.scalar<string>(['add', 'path']);
-    for (const row of rows) {
-      const p = paths?.(row);
-      if (p !== null && p !== undefined) counts.set(p, countAt(row));
+    if (!isAdd || !paths) continue;
+    for (let i = 0; i < checkpoint.numRows; i++) {
+      const p = paths(i);
+      if (p !== null && isAdd(i)) counts.set(p, parsedCount?.(i) ?? numRecordsOf(stats?.(i)));
     }
   }
   return counts;
