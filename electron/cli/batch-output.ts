@@ -1,9 +1,7 @@
 // Rows of record batches on stdout, for the commands that print rows (preview, diff, changes): an aligned table
 // (NULL for nulls), JSON Lines or CSV. At most `limit` rows; one more row read tells whether there were more.
 import { Type, type RecordBatch, type Schema } from 'apache-arrow';
-import { CSV_FORMAT } from '../sinks/csv-sink.js';
-import { JSONL_FORMAT } from '../sinks/jsonl-sink.js';
-import type { TextFormat } from '../sinks/text-file-sink.js';
+import { CSV_FORMAT, JSONL_FORMAT, type TextFormat } from '../sinks/line-formats.js';
 import { displayTextReader } from '../values/text-formats.js';
 import type { DeltaTable } from '../delta/table.js';
 import { intFlag, UsageError, type ParsedArgs } from './args.js';

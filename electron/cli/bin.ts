@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The `deltaport` executable (package.json "bin", compiled to dist/electron/cli/bin.js and bundled there by
-// electron/bundle.config.ts, which also chooses its first line: see cliExecutable there).
-import { main } from './main.js';
+// electron/bundle.config.ts, which also chooses its first line: see cliExecutable there). It imports only what must
+// run before the rest of the CLI is compiled, then loads the rest dynamically.
+import { enableCompileCache } from '../state/compile-cache.js';
 import { keepWasmBaselineFor } from './short-process.js';
 
+enableCompileCache();
 keepWasmBaselineFor(process.argv[2]);
 
 // `deltaport preview ... | head` closes the pipe early: that is the reader being done, not an error.
@@ -13,6 +15,7 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   process.exit(1);
 });
 
+const { main } = await import('./main.js');
 process.exitCode = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,

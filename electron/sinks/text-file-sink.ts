@@ -3,13 +3,8 @@
 import type { ScanBatch } from '../delta/scan/scan-types.js';
 import type { StorageResolver } from '../storage/storage.js';
 import { AtomicFile } from './atomic-file.js';
+import type { TextFormat } from './line-formats.js';
 import type { BatchSink, SinkOpenContext } from './sink.js';
-
-export interface TextFormat {
-  header?(columnNames: string[]): string;
-  /** The text of every row of the batch, each line ending in the format's line break. */
-  body(batch: Pick<ScanBatch, 'batch'>): string;
-}
 
 export function textFileSink(target: string, format: TextFormat, storage: StorageResolver): BatchSink {
   let file: AtomicFile | null = null;

@@ -24,6 +24,7 @@ import { runCli, runPython, type ChildRun } from './child-run.js';
 import { exportLag, openLag } from './event-loop-lag.js';
 import { queryCases } from './filter-sort-diff.js';
 import { psqlCopyLimits, sqliteInsertLimit } from './limits.js';
+import { longLogPeerCase } from './long-log-peer.js';
 import { objectStoreCase } from './object-store.js';
 import { PARTITIONED_FILES, writePartitionedTable } from './partitioned-table.js';
 import { serverCpu } from './server-cpu.js';
@@ -335,6 +336,8 @@ async function main(): Promise<void> {
       });
     });
 
+    const longLogPeer = await longLogPeerCase(size.commits, log);
+
     const cloud = await objectStoreCase(wide.root, longLog.root, size.commits);
     try {
       const exportArgs = cloud.exportArgs;
@@ -394,6 +397,7 @@ async function main(): Promise<void> {
       previewAppMs,
       openMs,
       timeTravelMs,
+      longLogPeer,
       rssMb,
       cpuSeconds,
       peers: { sqlite: peerSqlite, postgres: peerPostgres },

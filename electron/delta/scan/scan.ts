@@ -2,9 +2,11 @@
 // plan the file (scan-plan.ts: its deleted rows, partition constants, the row groups the filter rules out, the
 // columns to read), decode it (scan-decode.ts: a row group at a time, only the chosen columns, normalized), and emit
 // the rows it keeps (scan-emit.ts: batches of at most batchSize rows, with positions and progress). Files are read
-// one at a time, row group by row group, a decoded piece at a time.
+// one at a time, row group by row group, a decoded piece at a time; from an object store, the next file is fetched
+// while one is decoded (file-read-ahead.ts).
 import { DeltaportError } from '../../../shared/errors.js';
 import { keptCount, physicalRowOfKept } from './kept-rows.js';
+import { fileReadAhead, type FileReadAhead } from './file-read-ahead.js';
 import { decodeGroup } from './scan-decode.js';
 import { emitKept, type FileCursor, type ScanProgress } from './scan-emit.js';
 import { groupsFrom, planFile, planScan, type ScanPlan } from './scan-plan.js';
@@ -43,7 +45,9 @@ async function* scanBatches(snapshot: Snapshot, options: ScanOptions): AsyncGene
   ) {
     throw invalid(`cannot resume at file ${start.fileIndex}, row ${start.rowsInFile}: the snapshot has ${snapshot.files.length} files`);
   }
-  const plan = planScan(snapshot, options, batchSize);
+  const planned = planScan(snapshot, options, batchSize);
+  const ahead = fileReadAhead(snapshot, planned.engine, limit);
+  const plan = ahead ? { ...planned, engine: ahead.engine } : planned;
   const progress: ScanProgress = {
     remaining: limit,
     bytesDone: snapshot.files.slice(0, start.fileIndex).reduce((n, f) => n + f.add.size, 0),
@@ -51,7 +55,7 @@ async function* scanBatches(snapshot: Snapshot, options: ScanOptions): AsyncGene
   };
   for (let i = start.fileIndex; i < snapshot.files.length && progress.remaining > 0; i++) {
     checkCancelled(plan.signal);
-    yield* scanFile(snapshot, plan, progress, i, i === start.fileIndex ? start.rowsInFile : 0);
+    yield* scanFile(snapshot, plan, progress, i, i === start.fileIndex ? start.rowsInFile : 0, ahead);
     progress.bytesDone += snapshot.files[i].add.size;
     progress.filesDone++;
   }
@@ -64,8 +68,10 @@ async function* scanFile(
   progress: ScanProgress,
   fileIndex: number,
   skipRows: number,
+  ahead: FileReadAhead | null,
 ): AsyncGenerator<ScanBatch> {
   const file = await planFile(snapshot, plan, fileIndex);
+  ahead?.planned(file);
   try {
     const cursor: FileCursor = { emitted: skipRows };
     for (const group of groupsFrom(file, physicalRowOfKept(skipRows, file.deleted))) {
@@ -83,6 +89,7 @@ async function* scanFile(
     }
   } finally {
     file.handle.close();
+    ahead?.done(file);
   }
 }
 

@@ -41,7 +41,7 @@ class PackagedMain {
 
   constructor(dataDir: string, env: NodeJS.ProcessEnv = {}) {
     const register = path.join(root, 'test', 'support', 'electron-stand-in', 'register.ts');
-    this.child = fork(path.join(app, 'dist', 'electron', 'main.js'), [], {
+    this.child = fork(path.join(app, 'dist', 'electron', 'start-main.js'), [], {
       cwd: os.tmpdir(),
       execArgv: ['--import', register],
       env: { ...process.env, ...env, DELTAPORT_DATA_DIR: dataDir, STAND_IN_USER_DATA: path.join(dir, 'electron-user-data') },
@@ -216,6 +216,12 @@ describe('the packaged desktop app (electron-builder --dir, main process under a
     main.stop();
     await main.exited;
     expect(fs.readFileSync(path.join(dataDir, 'state.db')).includes('secret-pw')).toBe(false);
+  });
+
+  it("kept Node's compile cache of its main process in the data folder's cache (README, Where data goes)", () => {
+    // Written as soon as the main process had loaded, though the process was killed (SIGKILL) above.
+    const folder = path.join(dataDir, 'cache', 'compile-cache');
+    expect(fs.existsSync(folder) ? fs.readdirSync(folder, { recursive: true }).length : 0).toBeGreaterThan(0);
   });
 
   it('without its SQLite build the app does not start: one line in a dialog, the details in startup-errors.log', async () => {

@@ -1,0 +1,132 @@
+// Reading ahead from an object store: what it holds stays within its bound, the bytes it serves are the store's, and
+// a scan of a table in a bucket fetches each next data file whole while it decodes the one before, giving the rows
+// DuckDB reads from the same files. The store is real Delta tables copied into memory at an s3:// root (the reader
+// takes any location there for an object store's), whose reads the test can hold back and count.
+import { describe, expect, it } from 'vitest';
+import type { EngineContext } from '../../../electron/delta/engine/engine-context.js';
+import { scan } from '../../../electron/delta/scan/scan.js';
+import { DeltaTable } from '../../../electron/delta/table.js';
+import { ReadAhead } from '../../../electron/storage/read-ahead.js';
+import { StorageError } from '../../../electron/storage/storage.js';
+import { dataFile, liveFiles } from '../../support/delta-oracle.js';
+import { duck, sqlText } from '../../support/duckdb.js';
+import { MemoryStorage } from '../../support/memory-storage.js';
+import { tablePath } from '../../support/tables.js';
+
+/** A store in memory whose ranged reads are recorded and, while `held` is set, wait until it is released. */
+class CountingStore extends MemoryStorage {
+  readonly ranges: { location: string; offset: number; length: number }[] = [];
+  private gate: Promise<void> | null = null;
+  private open: () => void = () => {};
+
+  hold(): void {
+    this.gate = new Promise((resolve) => (this.open = resolve));
+  }
+
+  release(): void {
+    this.open();
+    this.gate = null;
+  }
+
+  override async readRange(location: string, offset: number, length: number): Promise<Uint8Array> {
+    this.ranges.push({ location, offset, length });
+    if (this.gate) await this.gate;
+    return super.readRange(location, offset, length);
+  }
+}
+
+const root = 's3://bucket/simple_table';
+const original = tablePath('simple_table');
+
+function store(): CountingStore {
+  const s = new CountingStore();
+  s.copyFolder(original, root);
+  return s;
+}
+
+describe('a read-ahead', () => {
+  it('never holds more than its bound: a fetch past it is not started, and room comes back on release', async () => {
+    const s = store();
+    const files = (await liveFiles(original)).map((add) => ({ location: `${root}/${add.path as string}`, size: add.size as number }));
+    const bound = files[0].size + files[1].size;
+    const ahead = new ReadAhead(bound);
+    s.hold();
+    const started = files.map((f) => ahead.fetch(s, f.location, 0, f.size));
+    // Whatever the sizes, the fetches started add up to at most the bound, and only those reached the store.
+    const fetched = files.filter((_, i) => started[i]);
+    expect(fetched.reduce((n, f) => n + f.size, 0)).toBeLessThanOrEqual(bound);
+    expect(ahead.bytesHeld).toBe(fetched.reduce((n, f) => n + f.size, 0));
+    expect(s.ranges).toHaveLength(fetched.length);
+    expect(started.slice(0, 2)).toEqual([true, true]);
+    expect(started[2]).toBe(false);
+    s.release();
+
+    ahead.release(files[0].location);
+    expect(ahead.bytesHeld).toBe(files[1].size);
+    expect(ahead.fetch(s, files[2].location, 0, files[2].size)).toBe(files[1].size + files[2].size <= bound);
+  });
+
+  it("serves a covered range from what it fetched, byte for byte the store's, and asks the store for the rest", async () => {
+    const s = store();
+    const [file] = await liveFiles(original);
+    const location = `${root}/${file.path as string}`;
+    const size = file.size as number;
+    const ahead = new ReadAhead(size);
+    expect(ahead.fetch(s, location, 0, size)).toBe(true);
+    const reader = ahead.through(s);
+    const tail = await reader.readRange(location, size - 8, 8);
+    expect(Buffer.from(tail).toString('latin1', 4)).toBe('PAR1');
+    expect(tail).toEqual(await s.readRange(location, size - 8, 8));
+    expect(s.ranges.filter((r) => r.offset === size - 8)).toHaveLength(1); // the test's own read; the reader's was held
+    const other = `${root}/_delta_log/00000000000000000000.json`;
+    await reader.readRange(other, 0, 10);
+    expect(s.ranges.at(-1)).toEqual({ location: other, offset: 0, length: 10 });
+  });
+
+  it('leaves a failed fetch to the read itself, which reports the failure', async () => {
+    const s = store();
+    const missing = `${root}/part-gone.parquet`;
+    const ahead = new ReadAhead(1000);
+    expect(ahead.fetch(s, missing, 0, 100)).toBe(true);
+    await expect(ahead.through(s).readRange(missing, 0, 10)).rejects.toBeInstanceOf(StorageError);
+    expect(s.ranges.filter((r) => r.location === missing)).toHaveLength(2);
+  });
+});
+
+describe('a scan of a table in an object store', () => {
+  const engineOf = (s: CountingStore): EngineContext => ({ storage: () => s, settings: () => null });
+
+  async function ids(s: CountingStore, limit?: number): Promise<number[]> {
+    const snapshot = await (await DeltaTable.open(root, engineOf(s))).snapshot();
+    const out: number[] = [];
+    for await (const { batch } of scan(snapshot, { engine: engineOf(s), limit })) for (const row of batch) out.push(Number(row?.id));
+    return out.sort((a, b) => a - b);
+  }
+
+  it('fetches each next data file whole, once, and reads the rows DuckDB reads', async () => {
+    const s = store();
+    const live = await liveFiles(original);
+    const files = live.map((add) => sqlText(dataFile(original, add)));
+    const expected = (await duck<{ id: bigint }>(`SELECT id FROM read_parquet([${files.join(', ')}]) ORDER BY id`)).map((r) =>
+      Number(r.id),
+    );
+    expect(await ids(s)).toEqual(expected);
+
+    const sizes = new Map(live.map((add) => [`${root}/${add.path as string}`, add.size as number]));
+    const dataReads = s.ranges.filter((r) => sizes.has(r.location));
+    const whole = dataReads.filter((r) => r.offset === 0 && r.length === sizes.get(r.location));
+    // Every file but the scan's first (in the snapshot's order, by path) came in one GET of all its bytes, and no
+    // other read of it reached the store.
+    const [first, ...rest] = [...sizes.keys()].sort();
+    expect(whole.map((r) => r.location).sort()).toEqual(rest);
+    for (const location of rest) expect(dataReads.filter((r) => r.location === location)).toHaveLength(1);
+    expect(dataReads.filter((r) => r.location === first).length).toBeGreaterThan(1);
+  });
+
+  it('reads nothing ahead for a limited read (a preview stops early)', async () => {
+    const s = store();
+    expect(await ids(s, 1)).toHaveLength(1);
+    const sizes = new Map((await liveFiles(original)).map((add) => [`${root}/${add.path as string}`, add.size as number]));
+    expect(s.ranges.filter((r) => sizes.has(r.location) && r.length === sizes.get(r.location))).toEqual([]);
+  });
+});
