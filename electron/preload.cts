@@ -43,6 +43,7 @@ const api = {
   deleteStorageConnection: call('deleteStorageConnection'),
   chooseTableFolder: call('chooseTableFolder'),
   chooseSqliteFile: call('chooseSqliteFile'),
+  chooseDuckdbFile: call('chooseDuckdbFile'),
 } satisfies DeltaportApi;
 
 const events = {

@@ -133,4 +133,5 @@ export const REQUEST_SCHEMAS = {
   deleteStorageConnection: v.strictObject({ name: connectionName }),
   chooseTableFolder: nothing,
   chooseSqliteFile: nothing,
+  chooseDuckdbFile: nothing,
 } satisfies { [M in ApiMethod]: v.GenericSchema<unknown, Parameters<DeltaportApi[M]>[0]> };

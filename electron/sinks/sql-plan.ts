@@ -6,6 +6,8 @@ import { validationError } from '../../shared/errors.js';
 import { exportSinkProblems, type ExportPlan, type SqlSinkSpec } from '../../shared/sink-spec.js';
 import { binaryCopyFits } from './copy-binary.js';
 import { quoteIdent, quoteList } from './sql-identifiers.js';
+import { appenderStatement, fromLandingSql } from './duckdb/duckdb-statements.js';
+import { sameDuckdbType } from './duckdb/duckdb-types.js';
 import { copySql, sameColumns, sqliteInsertSql, upsertMergeSql, upsertTempSql, UPSERT_TEMP } from './sql-statements.js';
 import { createTableSql, incompatibility, type Dialect, type ExistingColumn } from './sql-types.js';
 
@@ -20,8 +22,10 @@ export async function planSqlExport(fields: StructField[], spec: SqlSinkSpec): P
   const existing =
     spec.kind === 'sqlite'
       ? await (await import('./sqlite-connection.js')).describeSqliteFile(spec.path, spec.table)
-      : await (await import('./pg-connection.js')).describePgTarget(spec.connection, spec.table);
-  return buildPlan(spec, fields, existing, spec.kind === 'sqlite' ? 'sqlite' : 'postgres');
+      : spec.kind === 'duckdb'
+        ? await (await import('./duckdb/duckdb-connection.js')).describeDuckdbFile(spec.path, spec.table)
+        : await (await import('./pg-connection.js')).describePgTarget(spec.connection, spec.table);
+  return buildPlan(spec, fields, existing, spec.kind);
 }
 
 /** Throws VALIDATION with every problem of the spec against the exported columns. */
@@ -63,20 +67,36 @@ export function buildPlan(
         `DROP TABLE IF EXISTS ${quoteIdent(table)}`,
         `ALTER TABLE ${quoteIdent(stage)} RENAME TO ${quoteIdent(table)}`,
       ];
-      plan.statement = dialect === 'postgres' ? copySql(stage, fields, binary) : sqliteInsertSql(stage, fields, null, true);
+      plan.statement =
+        dialect === 'postgres'
+          ? copySql(stage, fields, binary)
+          : dialect === 'duckdb'
+            ? appenderStatement(stage)
+            : sqliteInsertSql(stage, fields, null, true);
       return plan;
     }
     default:
       if (!existing) plan.ddl = [createTableSql(dialect, table, fields, keys ?? [])];
       else plan.incompatibility = incompatibility(dialect, table, fields, existing.columns) ?? missingUniqueKey(table, keys, existing);
       plan.statement =
-        dialect === 'sqlite'
-          ? sqliteInsertSql(table, fields, keys, existing === null || sameColumns(existing.columns, fields))
-          : keys
-            ? `${upsertTempSql(fields)}; ${copySql(UPSERT_TEMP, fields, binary)}; ${upsertMergeSql(table, fields, keys)}`
-            : copySql(table, fields, binary);
+        dialect === 'duckdb'
+          ? duckdbStatement(table, fields, keys, existing)
+          : dialect === 'sqlite'
+            ? sqliteInsertSql(table, fields, keys, existing === null || sameColumns(existing.columns, fields))
+            : keys
+              ? `${upsertTempSql(fields)}; ${copySql(UPSERT_TEMP, fields, binary)}; ${upsertMergeSql(table, fields, keys)}`
+              : copySql(table, fields, binary);
       return plan;
   }
+}
+
+/** DuckDB: the appender straight into a table of exactly the exported columns, else through the landing table. */
+function duckdbStatement(table: string, fields: StructField[], keys: string[] | null, existing: TableDescription | null): string {
+  const exact =
+    existing === null ||
+    (existing.columns.length === fields.length &&
+      existing.columns.every((c, i) => c.name === fields[i].name && sameDuckdbType(fields[i].type, c.type)));
+  return !keys && exact ? appenderStatement(table) : fromLandingSql(table, fields, keys);
 }
 
 function missingUniqueKey(table: string, keys: string[] | null, existing: TableDescription): string | null {
