@@ -10,7 +10,9 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DeltaportError } from '../../../shared/errors.js';
 import { scratchFolders } from '../delta/log-files.js';
+import { planTask } from '../../../electron/jobs/tasks.js';
 import { exportRequest } from '../../support/export-request.js';
+import { taskTables } from '../../support/task-tables.js';
 import { TABLES_ROOT, tablePath } from '../../support/tables.js';
 import { duckdbSpec } from './sink-harness.js';
 
@@ -146,5 +148,49 @@ describe('bad input into DuckDB: one line, nothing written', () => {
     const err = await refusal(file, { mode: 'sql', sql: 'INSERT INTO x VALUES (:id)' });
     expect(err.message).toContain('mode sql is not offered for DuckDB (use append, overwrite or upsert)');
     expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe('Show plan for DuckDB', () => {
+  const simple = tablePath('simple_table');
+  const tables = taskTables();
+
+  it('says what an export will run, reading the target without creating or changing anything', async () => {
+    const dir = scratch.make();
+    const file = path.join(dir, 'plan.duckdb');
+    const fresh = await planTask(tables, { source: { tablePath: simple }, sink: duckdbSpec(file, { table: 'simple' }) });
+    expect(fresh).toEqual({
+      sink: 'duckdb',
+      target: 'simple',
+      ddl: ['CREATE TABLE "simple" ("id" BIGINT)'],
+      statement: `-- each transaction's rows through DuckDB's appender into "simple"`,
+      targetExists: false,
+      incompatibility: null,
+    });
+    expect(existsSync(file)).toBe(false);
+    await pyDuck(file, ['CREATE TABLE simple (id INTEGER PRIMARY KEY)']);
+    const upsert = await planTask(tables, {
+      source: { tablePath: simple },
+      sink: duckdbSpec(file, { table: 'simple', mode: 'upsert', keyColumns: ['id'] }),
+    });
+    expect(upsert).toMatchObject({ ddl: [], targetExists: true });
+    // INTEGER cannot hold every long.
+    expect(upsert.incompatibility).toBe('existing table "simple" column "id" is INTEGER, which cannot hold long (needs BIGINT)');
+    await pyDuck(file, ['DROP TABLE simple', 'CREATE TABLE simple (id HUGEINT PRIMARY KEY, note VARCHAR)']);
+    const merge = await planTask(tables, {
+      source: { tablePath: simple },
+      sink: duckdbSpec(file, { table: 'simple', mode: 'upsert', keyColumns: ['id'] }),
+    });
+    expect(merge).toMatchObject({ ddl: [], targetExists: true, incompatibility: null });
+    expect(merge.statement).toBe(
+      'INSERT INTO "simple" ("id") SELECT "id" FROM (SELECT *, row_number() OVER (PARTITION BY "id" ORDER BY rowid DESC) AS _deltaport_pick FROM temp.main."_deltaport_rows") WHERE _deltaport_pick = 1 ON CONFLICT ("id") DO NOTHING',
+    );
+    // The plan runs as said: the export lands there.
+    await exportRequest({ source: { tablePath: simple }, sink: duckdbSpec(file, { table: 'simple', mode: 'upsert', keyColumns: ['id'] }) });
+    expect(await pyDuck(file, [], 'SELECT id::BIGINT, note FROM simple ORDER BY id')).toEqual([
+      [5, null],
+      [7, null],
+      [9, null],
+    ]);
   });
 });
