@@ -235,7 +235,7 @@ export class JobRunner {
    * partial file, a SQLite export's lease (a PostgreSQL claim ended with the thread's session). */
   private async removeLeftovers(job: ActiveJob): Promise<void> {
     const { sink } = job.request;
-    // A DuckDB file keeps what committed; its lock ended with the thread.
+    // A DuckDB file keeps what committed, and holds no lease or partial file of the export.
     if (sink.kind === 'postgres' || sink.kind === 'duckdb') return;
     const sameTarget = [...this.jobs.values()].some(
       (other) =>
