@@ -19,19 +19,14 @@ export async function readLedger(spec: SqlSinkSpec, key: string): Promise<Stored
     }
   }
   if (spec.kind === 'duckdb') {
-    if (!existsSync(spec.path)) return null;
-    const { duckdbRows, openDuckdb } = await import('./duckdb/duckdb-connection.js');
-    const instance = await openDuckdb(spec.path, { readOnly: true });
-    try {
-      const connection = await instance.connect();
+    const { duckdbRows, readDuckdbFile } = await import('./duckdb/duckdb-connection.js');
+    return readDuckdbFile(spec.path, async (connection) => {
       const query = (sql: string, params: unknown[] = []) => duckdbRows(connection, sql, params);
       const [ledger] = await query('SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() AND table_name = ?', [
         PROGRESS_TABLE,
       ]);
       return ledger ? await readProgress(query, 'duckdb', key) : null;
-    } finally {
-      instance.closeSync();
-    }
+    });
   }
   const { connectPg } = await import('./pg-connection.js');
   const { client } = await connectPg(spec.connection);

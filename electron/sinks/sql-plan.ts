@@ -6,8 +6,7 @@ import { validationError } from '../../shared/errors.js';
 import { exportSinkProblems, type ExportPlan, type SqlSinkSpec } from '../../shared/sink-spec.js';
 import { binaryCopyFits } from './copy-binary.js';
 import { quoteIdent, quoteList } from './sql-identifiers.js';
-import { appenderStatement, fromLandingSql } from './duckdb/duckdb-statements.js';
-import { sameDuckdbType } from './duckdb/duckdb-types.js';
+import { writeStatement } from './duckdb/duckdb-statements.js';
 import { copySql, sameColumns, sqliteInsertSql, upsertMergeSql, upsertTempSql, UPSERT_TEMP } from './sql-statements.js';
 import { createTableSql, incompatibility, type Dialect, type ExistingColumn } from './sql-types.js';
 
@@ -71,7 +70,7 @@ export function buildPlan(
         dialect === 'postgres'
           ? copySql(stage, fields, binary)
           : dialect === 'duckdb'
-            ? appenderStatement(stage)
+            ? writeStatement(stage, fields, null, null)
             : sqliteInsertSql(stage, fields, null, true);
       return plan;
     }
@@ -80,7 +79,7 @@ export function buildPlan(
       else plan.incompatibility = incompatibility(dialect, table, fields, existing.columns) ?? missingUniqueKey(table, keys, existing);
       plan.statement =
         dialect === 'duckdb'
-          ? duckdbStatement(table, fields, keys, existing)
+          ? writeStatement(table, fields, keys, existing)
           : dialect === 'sqlite'
             ? sqliteInsertSql(table, fields, keys, existing === null || sameColumns(existing.columns, fields))
             : keys
@@ -88,15 +87,6 @@ export function buildPlan(
               : copySql(table, fields, binary);
       return plan;
   }
-}
-
-/** DuckDB: the appender straight into a table of exactly the exported columns, else through the landing table. */
-function duckdbStatement(table: string, fields: StructField[], keys: string[] | null, existing: TableDescription | null): string {
-  const exact =
-    existing === null ||
-    (existing.columns.length === fields.length &&
-      existing.columns.every((c, i) => c.name === fields[i].name && sameDuckdbType(fields[i].type, c.type)));
-  return !keys && exact ? appenderStatement(table) : fromLandingSql(table, fields, keys);
 }
 
 function missingUniqueKey(table: string, keys: string[] | null, existing: TableDescription): string | null {

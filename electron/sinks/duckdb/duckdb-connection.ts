@@ -67,18 +67,18 @@ export async function describeDuckdbTable(connection: DuckDBConnection, table: s
   };
 }
 
-/** The target table in the file at `path`, read without creating the file or taking more than a read lock. */
-export async function describeDuckdbFile(path: string, table: string): Promise<TableDescription | null> {
+/** `read` on the file at `path` opened read-only (never created: null when there is no file). */
+export async function readDuckdbFile<T>(path: string, read: (connection: DuckDBConnection) => Promise<T>): Promise<T | null> {
   if (!existsSync(path)) return null;
   const instance = await openDuckdb(path, { readOnly: true });
   try {
-    const connection = await instance.connect();
-    try {
-      return await describeDuckdbTable(connection, table);
-    } finally {
-      connection.closeSync();
-    }
+    return await read(await instance.connect());
   } finally {
     instance.closeSync();
   }
+}
+
+/** The target table in the file at `path`, read without creating the file or taking more than a read lock. */
+export async function describeDuckdbFile(path: string, table: string): Promise<TableDescription | null> {
+  return readDuckdbFile(path, (connection) => describeDuckdbTable(connection, table));
 }

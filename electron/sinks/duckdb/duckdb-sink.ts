@@ -11,11 +11,10 @@ import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { appendBatch } from '../../sql/arrow-to-duckdb.js';
 import { requireOutputFolder } from '../output-folder.js';
 import type { BatchSink } from '../sink.js';
-import { createSqlSink, type SqlSession, type WriteTarget } from '../sql-sink.js';
+import { createSqlSink, type SqlSession } from '../sql-sink.js';
 import { nativeCellReader } from './duckdb-cells.js';
 import { describeDuckdbTable, duckdbMessage, duckdbRows, openDuckdb } from './duckdb-connection.js';
-import { CLEAR_LANDING_SQL, fromLandingSql, LANDING_TABLE, landingTableSql } from './duckdb-statements.js';
-import { sameDuckdbType } from './duckdb-types.js';
+import { appendsDirectly, CLEAR_LANDING_SQL, fromLandingSql, LANDING_TABLE, landingTableSql } from './duckdb-statements.js';
 
 type DuckdbSinkSpec = Extract<SinkSpec, { kind: 'duckdb' }>;
 
@@ -94,12 +93,12 @@ function duckdbSession(connection: DuckDBConnection): SqlSession {
     release: async () => undefined,
     describe: (table) => describeDuckdbTable(connection, table),
     async prepare(target) {
-      if (await appendsDirectly(connection, target)) {
+      const keys = target.spec.mode === 'upsert' ? target.spec.keyColumns! : null;
+      if (appendsDirectly(target.fields, keys, await describeDuckdbTable(connection, target.table))) {
         writeRows = (batches) => append(batches, target.table);
         return;
       }
       await query(landingTableSql(target.fields));
-      const keys = target.spec.mode === 'upsert' ? target.spec.keyColumns! : null;
       const merge = fromLandingSql(target.table, target.fields, keys);
       writeRows = async (batches) => {
         await query(CLEAR_LANDING_SQL);
@@ -112,16 +111,4 @@ function duckdbSession(connection: DuckDBConnection): SqlSession {
     close: async () => connection.closeSync(),
     kill: () => connection.closeSync(),
   };
-}
-
-/** Whether the appender can write straight into the target: it is not an upsert, and the table's columns are the
- * exported ones, in their order, of exactly their types. */
-async function appendsDirectly(connection: DuckDBConnection, target: WriteTarget): Promise<boolean> {
-  if (target.spec.mode === 'upsert') return false;
-  const table = await describeDuckdbTable(connection, target.table);
-  return (
-    table !== null &&
-    table.columns.length === target.fields.length &&
-    table.columns.every((c, i) => c.name === target.fields[i].name && sameDuckdbType(target.fields[i].type, c.type))
-  );
 }

@@ -5,8 +5,9 @@
 // in the other SQL sinks).
 import type { StructField } from '../../../shared/delta-schema.js';
 import { quoteIdent, quoteList } from '../sql-identifiers.js';
+import type { TableDescription } from '../sql-plan.js';
 import { columnList, onConflict } from '../sql-statements.js';
-import { duckdbType } from './duckdb-types.js';
+import { duckdbType, sameDuckdbType } from './duckdb-types.js';
 
 /** A session's landing table (a temporary table: it lives and dies with the connection). */
 export const LANDING_TABLE = '_deltaport_rows';
@@ -30,7 +31,18 @@ export function fromLandingSql(table: string, fields: StructField[], keys: strin
   return `${into}${picked} WHERE ${PICK} = 1${onConflict(fields, keys)}`;
 }
 
-/** What Show plan says of a write through the appender. */
-export function appenderStatement(table: string): string {
-  return `-- each transaction's rows through DuckDB's appender into ${quoteIdent(table)}`;
+/** Whether the appender writes straight into the target (null: one the export creates): not for an upsert, and only
+ * where the table's columns are the exported ones, in their order, of exactly their types. */
+export function appendsDirectly(fields: StructField[], keys: string[] | null, existing: TableDescription | null): boolean {
+  if (keys) return false;
+  if (!existing) return true;
+  const { columns } = existing;
+  return columns.length === fields.length && columns.every((c, i) => c.name === fields[i].name && sameDuckdbType(fields[i].type, c.type));
+}
+
+/** What Show plan says each transaction runs. */
+export function writeStatement(table: string, fields: StructField[], keys: string[] | null, existing: TableDescription | null): string {
+  return appendsDirectly(fields, keys, existing)
+    ? `-- each transaction's rows through DuckDB's appender into ${quoteIdent(table)}`
+    : fromLandingSql(table, fields, keys);
 }
