@@ -1,4 +1,4 @@
-// Native pickers for the two paths a user would rather click than type (a table folder and a SQLite file), and the
+// Native pickers for the paths a user would rather click than type (a table folder, a SQLite or DuckDB file), and the
 // file manager for an export's target.
 import type { BrowserWindow } from 'electron';
 import { dialog, shell } from 'electron';
@@ -12,24 +12,27 @@ export function nativeDialogs(window: () => BrowserWindow | null): NativeDialogs
       const { canceled, filePaths } = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
       return canceled ? null : (filePaths[0] ?? null);
     },
-    async chooseSqliteFile() {
-      // A save dialog, because the export may create the file; what happens to an existing one is the write mode's
-      // business, so no overwrite prompt is asked for.
-      const options: Electron.SaveDialogOptions = {
-        title: 'SQLite file',
-        buttonLabel: 'Choose',
-        filters: [
-          { name: 'SQLite database', extensions: ['db', 'sqlite', 'sqlite3'] },
-          { name: 'All files', extensions: ['*'] },
-        ],
-        properties: ['createDirectory'],
-      };
-      const win = window();
-      const { canceled, filePath } = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
-      return canceled || !filePath ? null : filePath;
-    },
+    chooseSqliteFile: () => chooseDatabaseFile('SQLite', ['db', 'sqlite', 'sqlite3']),
+    chooseDuckdbFile: () => chooseDatabaseFile('DuckDB', ['duckdb', 'db']),
     showInFolder(file) {
       shell.showItemInFolder(file);
     },
   };
+
+  async function chooseDatabaseFile(kind: string, extensions: string[]): Promise<string | null> {
+    // A save dialog, because the export may create the file; what happens to an existing one is the write mode's
+    // business, so no overwrite prompt is asked for.
+    const options: Electron.SaveDialogOptions = {
+      title: `${kind} file`,
+      buttonLabel: 'Choose',
+      filters: [
+        { name: `${kind} database`, extensions },
+        { name: 'All files', extensions: ['*'] },
+      ],
+      properties: ['createDirectory'],
+    };
+    const win = window();
+    const { canceled, filePath } = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+    return canceled || !filePath ? null : filePath;
+  }
 }

@@ -45,6 +45,7 @@ const api = {
   chooseSqliteFile: call('chooseSqliteFile'),
   cancelRead: call('cancelRead'),
   readProgress: call('readProgress'),
+  chooseDuckdbFile: call('chooseDuckdbFile'),
 } satisfies DeltaportApi;
 
 const events = {

@@ -140,4 +140,5 @@ export const REQUEST_SCHEMAS = {
   chooseSqliteFile: nothing,
   cancelRead: v.strictObject({ readId }),
   readProgress: v.strictObject({ readId }),
+  chooseDuckdbFile: nothing,
 } satisfies { [M in ApiMethod]: v.GenericSchema<unknown, Parameters<DeltaportApi[M]>[0]> };

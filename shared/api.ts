@@ -302,6 +302,7 @@ export interface DeltaportApi {
   /** Native folder/file pickers; in a browser these answer ok with null (the user types a path instead). */
   chooseTableFolder(): Promise<Result<string | null>>;
   chooseSqliteFile(): Promise<Result<string | null>>;
+  chooseDuckdbFile(): Promise<Result<string | null>>;
 }
 
 export type ApiMethod = keyof DeltaportApi;
@@ -338,6 +339,7 @@ export const API_METHODS = [
   'chooseSqliteFile',
   'cancelRead',
   'readProgress',
+  'chooseDuckdbFile',
 ] as const satisfies readonly ApiMethod[];
 
 /** Job events reach the renderer through a subscription (IPC event or server-sent events), not a call. */

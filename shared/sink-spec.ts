@@ -54,7 +54,7 @@ const connectionSchema = withRules(
   (c) => (c.url === undefined && isBlank(c.host) ? ['give a connection URL or a host for PostgreSQL'] : []),
 );
 
-function tableName(kind: 'sqlite' | 'postgres') {
+function tableName(kind: SqlKind) {
   return v.optional(
     v.pipe(
       text('the target table name', LIMITS.name),
@@ -70,7 +70,7 @@ function tableName(kind: 'sqlite' | 'postgres') {
 }
 
 /** How rows go into a SQL table; `table` defaults to the Delta table folder's name where the spec is made. */
-function sqlTargetEntries(kind: 'sqlite' | 'postgres') {
+function sqlTargetEntries(kind: SqlKind) {
   return {
     table: tableName(kind),
     mode: v.optional(
@@ -102,6 +102,14 @@ function targetRules(spec: { mode: WriteMode; keyColumns?: string[]; sql?: strin
     else problems.push(...parseNamedParams(spec.sql!).problems);
   }
   return problems;
+}
+
+/** The SQL sinks' kinds, as the spec's entries are made for each. */
+type SqlKind = 'sqlite' | 'postgres' | 'duckdb';
+
+/** DuckDB takes append, overwrite and upsert; a statement of the user's own per row is not offered there. */
+function duckdbRules(spec: { mode: WriteMode }): string[] {
+  return spec.mode === 'sql' ? ['mode sql is not offered for DuckDB (use append, overwrite or upsert)'] : [];
 }
 
 /** Where a sink's file goes: any path where the spec is made from a command line (relative to its folder), a full
@@ -153,13 +161,21 @@ export function sinkSpecSchema(paths: PathRule) {
         v.strictObject({ kind: v.literal('postgres'), connection: connectionSchema, ...sqlTargetEntries('postgres') }),
         targetRules,
       ),
+      withRules(
+        v.strictObject({
+          kind: v.literal('duckdb'),
+          path: filePath(paths, 'choose the DuckDB file to write into', 'DuckDB file'),
+          ...sqlTargetEntries('duckdb'),
+        }),
+        (spec) => [...targetRules(spec), ...duckdbRules(spec)],
+      ),
       fileSink('parquet'),
       withRules(v.strictObject({ kind: v.literal('csv'), ...fileEntries, ...csvStyleEntries }), (spec) =>
         csvStyleProblems(csvStyleOf(spec)).map((p) => p.message),
       ),
       fileSink('jsonl'),
     ],
-    (issue) => `the sink kind must be one of sqlite, postgres, parquet, csv, jsonl (got ${JSON.stringify(issue.input)})`,
+    (issue) => `the sink kind must be one of sqlite, postgres, duckdb, parquet, csv, jsonl (got ${JSON.stringify(issue.input)})`,
   );
 }
 
@@ -192,7 +208,7 @@ export interface ConnectionReport {
 }
 
 /** The sinks that write into a SQL database. */
-export type SqlSinkSpec = Extract<SinkSpec, { kind: 'sqlite' | 'postgres' }>;
+export type SqlSinkSpec = Extract<SinkSpec, { kind: SqlKind }>;
 
 export function isSqlSink(spec: SinkSpec): spec is SqlSinkSpec {
   return isSqlKind(spec.kind);
@@ -200,7 +216,7 @@ export function isSqlSink(spec: SinkSpec): spec is SqlSinkSpec {
 
 /** The kinds of sink that write into a database table (and take SQL options), as opposed to a file. */
 export function isSqlKind(kind: SinkKind): kind is SqlSinkSpec['kind'] {
-  return kind === 'sqlite' || kind === 'postgres';
+  return kind === 'sqlite' || kind === 'postgres' || kind === 'duckdb';
 }
 
 /** An exactly-once job: the only export whose sink may resume it after the rows an earlier run committed. */

@@ -1,11 +1,11 @@
-// The short form of a sink target, as typed on the command line: sqlite:PATH, parquet:PATH, csv:PATH, jsonl:PATH
+// The short form of a sink target, as typed on the command line: sqlite:PATH, duckdb:PATH, parquet:PATH, csv:PATH, jsonl:PATH
 // or a postgres:// (postgresql://) URL.
 
-export type SinkTarget = { kind: 'sqlite' | 'parquet' | 'csv' | 'jsonl'; path: string } | { kind: 'postgres'; url: string };
+export type SinkTarget = { kind: 'sqlite' | 'duckdb' | 'parquet' | 'csv' | 'jsonl'; path: string } | { kind: 'postgres'; url: string };
 
-const FILE_KINDS = ['sqlite', 'parquet', 'csv', 'jsonl'] as const;
+const FILE_KINDS = ['sqlite', 'duckdb', 'parquet', 'csv', 'jsonl'] as const;
 
-export const SINK_TARGET_FORMS = 'sqlite:PATH, postgres://user:password@host:port/db, parquet:PATH, csv:PATH, jsonl:PATH';
+export const SINK_TARGET_FORMS = 'sqlite:PATH, duckdb:PATH, postgres://user:password@host:port/db, parquet:PATH, csv:PATH, jsonl:PATH';
 
 /** The target, or null when the text is none of the accepted forms. */
 export function parseSinkTarget(text: string): SinkTarget | null {

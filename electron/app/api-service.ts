@@ -27,6 +27,7 @@ import type { StorageConnections } from './storage-connections.js';
 export interface NativeDialogs {
   chooseTableFolder(): Promise<string | null>;
   chooseSqliteFile(): Promise<string | null>;
+  chooseDuckdbFile(): Promise<string | null>;
   /** Opens the file manager at this file, selected. */
   showInFolder?(file: string): void;
 }
@@ -172,6 +173,7 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
       }),
     chooseTableFolder: () => attempt(() => deps.dialogs?.chooseTableFolder() ?? null),
     chooseSqliteFile: () => attempt(() => deps.dialogs?.chooseSqliteFile() ?? null),
+    chooseDuckdbFile: () => attempt(() => deps.dialogs?.chooseDuckdbFile() ?? null),
   };
 
   function exportRequest(req: ExportRequest): ExportRequest {

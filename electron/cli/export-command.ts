@@ -156,9 +156,9 @@ function sinkSpecOf(tablePath: string, args: ParsedArgs): SinkSpec {
     throw new UsageError('--statement-timeout-ms applies only to postgres sinks');
   const csvFlag = Object.keys(CSV_FLAGS).find((f) => args.values.has(f));
   if (csvFlag && target.kind !== 'csv') throw new UsageError(`--${csvFlag} applies only to csv sinks`);
-  if (target.kind !== 'sqlite' && target.kind !== 'postgres') {
+  if (target.kind !== 'sqlite' && target.kind !== 'postgres' && target.kind !== 'duckdb') {
     const sqlFlag = SQL_ONLY.find((f) => args.values.has(f) || args.switches.has(f));
-    if (sqlFlag) throw new UsageError(`--${sqlFlag} applies only to sqlite and postgres sinks`);
+    if (sqlFlag) throw new UsageError(`--${sqlFlag} applies only to sqlite, postgres and duckdb sinks`);
     const fileMode = args.values.get('mode');
     if (fileMode !== undefined && fileMode !== 'overwrite') {
       throw new UsageError(`--mode for a ${target.kind} file can only be overwrite, got '${fileMode}'`);
@@ -188,7 +188,7 @@ function sinkSpecOf(tablePath: string, args: ParsedArgs): SinkSpec {
       connection: { url: target.url, ...(statementTimeoutMs !== undefined ? { statementTimeoutMs } : {}) },
       ...options,
     };
-  return { kind: 'sqlite', path: target.path, ...options };
+  return { kind: target.kind, path: target.path, ...options };
 }
 
 function csvStyleFlags(args: ParsedArgs): Partial<CsvStyle> {

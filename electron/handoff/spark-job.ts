@@ -56,6 +56,7 @@ export function renderSparkJob(job: SparkJob): string {
   if (isSqlSink(sink) && sink.mode === 'sql') {
     throw new DeltaportError('VALIDATION', 'a Spark job cannot run mode sql (your own statement per row); use append, overwrite or upsert');
   }
+  if (sink.kind === 'duckdb') throw new DeltaportError('VALIDATION', 'a Spark job cannot write into a DuckDB file: export with Deltaport');
   // The job's CSV helper writes RFC 4180 only; a file in another style would silently differ from the app's export.
   if (sink.kind === 'csv' && !isDefaultCsvStyle(csvStyleOf(sink))) {
     throw new DeltaportError(

@@ -189,6 +189,8 @@ export class JobRunner {
   }
 
   private async run(job: ActiveJob): Promise<void> {
+    const busy = this.duckdbFileInUse(job);
+    if (busy) return this.settle(job, { state: 'failed', error: busy.toValue() });
     const startedAt = this.now();
     const meter = new ProgressMeter(startedAt);
     job.info = { ...job.info, state: 'running', startedAt };
@@ -217,11 +219,24 @@ export class JobRunner {
     }
   }
 
+  /** DuckDB locks a file for one process, not one thread: two export threads of this process must not both open it. */
+  private duckdbFileInUse(job: ActiveJob): DeltaportError | null {
+    const { sink } = job.request;
+    if (sink.kind !== 'duckdb') return null;
+    const target = canonicalLocation(sink.path);
+    const other = [...this.jobs.values()].some(
+      (o) =>
+        o !== job && o.info.state === 'running' && o.request.sink.kind === 'duckdb' && canonicalLocation(o.request.sink.path) === target,
+    );
+    return other ? new DeltaportError('SINK_BUSY', `the DuckDB file ${target} is in use by another export`) : null;
+  }
+
   /** What a terminated export left, unless another running export writes to the same target: a file export's
    * partial file, a SQLite export's lease (a PostgreSQL claim ended with the thread's session). */
   private async removeLeftovers(job: ActiveJob): Promise<void> {
     const { sink } = job.request;
-    if (sink.kind === 'postgres') return;
+    // A DuckDB file keeps what committed, and holds no lease or partial file of the export.
+    if (sink.kind === 'postgres' || sink.kind === 'duckdb') return;
     const sameTarget = [...this.jobs.values()].some(
       (other) =>
         other !== job &&
@@ -262,7 +277,8 @@ function jobTitle({ source, sink }: ExportRequest): string {
 function sinkTarget(sink: SinkSpec): string {
   switch (sink.kind) {
     case 'sqlite':
-      return `sqlite:${sink.path} (${sink.table})`;
+    case 'duckdb':
+      return `${sink.kind}:${sink.path} (${sink.table})`;
     case 'postgres':
       return `postgres:${postgresHost(sink.connection)} (${sink.table})`;
     default:

@@ -155,7 +155,7 @@ export async function planTask(tables: TableCache, request: ExportRequest): Prom
   }
   const rows = await openRows(request.source, { openTable: tables.open });
   if (!isSqlSink(request.sink)) return filePlan(request.sink);
-  if (request.sink.kind === 'sqlite') requireOutputFile(request.sink.path);
+  if (request.sink.kind === 'sqlite' || request.sink.kind === 'duckdb') requireOutputFile(request.sink.path);
   const plan = await planSqlExport(rows.fields, request.sink);
   return { ...plan, incompatibility: (await rows.sinkProblem?.(request.sink)) ?? plan.incompatibility };
 }

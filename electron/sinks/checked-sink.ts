@@ -17,6 +17,8 @@ export async function checkSink(spec: SinkSpec, columns: readonly string[], stor
   const problems = exportSinkProblems(spec, columns);
   if (spec.kind === 'sqlite' && isCloudLocation(spec.path))
     problems.push(`a SQLite database is a local file, not ${spec.path}: export to a local path`);
+  if (spec.kind === 'duckdb' && isCloudLocation(spec.path))
+    problems.push(`a DuckDB database is a local file, not ${spec.path}: export to a local path`);
   if (problems.length > 0) throw validationError(problems);
   if (!isSqlSink(spec) && !spec.overwrite) {
     const target = canonicalLocation(spec.path);

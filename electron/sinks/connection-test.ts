@@ -1,5 +1,5 @@
 // "Test connection": reach the database, report its version and whether the target table is there. Nothing is
-// created: a SQLite file that does not exist yet stays that way.
+// created: a SQLite or DuckDB file that does not exist yet stays that way.
 import { existsSync } from 'node:fs';
 import { validationError } from '../../shared/errors.js';
 import { validateSinkSpec, type ConnectionReport, type SqlSinkSpec } from '../../shared/sink-spec.js';
@@ -17,6 +17,11 @@ export async function testConnection(spec: SqlSinkSpec): Promise<ConnectionRepor
     } finally {
       db.close();
     }
+  }
+  if (spec.kind === 'duckdb') {
+    const { describeDuckdbFile } = await import('./duckdb/duckdb-connection.js');
+    const { version } = await import('@duckdb/node-api');
+    return { serverVersion: `DuckDB ${version()}`, targetExists: (await describeDuckdbFile(spec.path, spec.table)) !== null };
   }
   const { connectPg, describePgTable } = await import('./pg-connection.js');
   const { client } = await connectPg(spec.connection);

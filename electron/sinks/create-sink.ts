@@ -1,5 +1,5 @@
 // Picks the sink for a spec. Each sink is imported only when chosen, so that a CSV export or a preview never loads
-// pg or better-sqlite3 (and the CLI starts fast). The spec was checked where the export started (checked-sink.ts).
+// pg, better-sqlite3 or DuckDB (and the CLI starts fast). The spec was checked where the export started (checked-sink.ts).
 import { csvStyleOf } from '../../shared/csv-style.js';
 import type { CheckedSink } from './checked-sink.js';
 import type { StorageResolver } from '../storage/storage.js';
@@ -12,6 +12,8 @@ export async function createSink(spec: CheckedSink, storage: StorageResolver): P
       return (await import('./sqlite-sink.js')).createSqliteSink(spec);
     case 'postgres':
       return (await import('./postgres-sink.js')).createPostgresSink(spec);
+    case 'duckdb':
+      return (await import('./duckdb/duckdb-sink.js')).createDuckdbSink(spec);
     case 'parquet':
       return (await import('./parquet-sink.js')).createParquetSink(spec.path, storage);
     case 'csv':

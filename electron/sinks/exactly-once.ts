@@ -49,9 +49,14 @@ export function stagingTable(job: string, run: string | null): string {
 
 /** Lists the tables whose name starts with $1 / ? (the staging tables of a job). */
 export function stagingTablesSql(dialect: Dialect): string {
-  return dialect === 'postgres'
-    ? 'SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND starts_with(tablename, $1)'
-    : "SELECT name FROM sqlite_master WHERE type = 'table' AND instr(name, ?) = 1";
+  switch (dialect) {
+    case 'postgres':
+      return 'SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND starts_with(tablename, $1)';
+    case 'duckdb':
+      return 'SELECT table_name AS name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = current_schema() AND starts_with(table_name, ?)';
+    case 'sqlite':
+      return "SELECT name FROM sqlite_master WHERE type = 'table' AND instr(name, ?) = 1";
+  }
 }
 
 export interface StoredProgress extends StreamProgress {
@@ -62,7 +67,7 @@ export interface StoredProgress extends StreamProgress {
 type Query = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 
 export function progressTableSql(dialect: Dialect): string {
-  const [int, bool, time] = dialect === 'postgres' ? ['bigint', 'boolean', 'timestamptz'] : ['INTEGER', 'INTEGER', 'TEXT'];
+  const [int, bool, time] = dialect === 'sqlite' ? ['INTEGER', 'INTEGER', 'TEXT'] : ['bigint', 'boolean', 'timestamptz'];
   return `CREATE TABLE IF NOT EXISTS ${quoteIdent(PROGRESS_TABLE)} (job_key text PRIMARY KEY, target_table text NOT NULL, file_index ${int}, rows_in_file ${int}, rows_after ${int} NOT NULL, rows_written ${int} NOT NULL, done ${bool} NOT NULL, updated_at ${time} NOT NULL)`;
 }
 
@@ -94,7 +99,7 @@ export interface SqlStatement {
 
 /** The statement that records a job's progress, with its parameters: run inside the transaction of the rows it counts. */
 export function progressStatement(dialect: Dialect, key: string, target: string, p: StoredProgress): SqlStatement {
-  const done = dialect === 'postgres' ? p.done : p.done ? 1 : 0;
+  const done = dialect === 'sqlite' ? (p.done ? 1 : 0) : p.done;
   return {
     text: saveProgressSql(dialect, (n) => placeholder(dialect, n)),
     values: [key, target, p.position?.fileIndex ?? null, p.position?.rowsInFile ?? null, p.rowsAfter, p.rowsWritten, done],

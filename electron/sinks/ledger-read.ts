@@ -18,6 +18,16 @@ export async function readLedger(spec: SqlSinkSpec, key: string): Promise<Stored
       db.close();
     }
   }
+  if (spec.kind === 'duckdb') {
+    const { duckdbRows, readDuckdbFile } = await import('./duckdb/duckdb-connection.js');
+    return readDuckdbFile(spec.path, async (connection) => {
+      const query = (sql: string, params: unknown[] = []) => duckdbRows(connection, sql, params);
+      const [ledger] = await query('SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() AND table_name = ?', [
+        PROGRESS_TABLE,
+      ]);
+      return ledger ? await readProgress(query, 'duckdb', key) : null;
+    });
+  }
   const { connectPg } = await import('./pg-connection.js');
   const { client } = await connectPg(spec.connection);
   try {

@@ -6,6 +6,7 @@ import { validationError } from '../../shared/errors.js';
 import { exportSinkProblems, type ExportPlan, type SqlSinkSpec } from '../../shared/sink-spec.js';
 import { binaryCopyFits } from './copy-binary.js';
 import { quoteIdent, quoteList } from './sql-identifiers.js';
+import { writeStatement } from './duckdb/duckdb-statements.js';
 import { copySql, sameColumns, sqliteInsertSql, upsertMergeSql, upsertTempSql, UPSERT_TEMP } from './sql-statements.js';
 import { createTableSql, incompatibility, type Dialect, type ExistingColumn } from './sql-types.js';
 
@@ -20,8 +21,10 @@ export async function planSqlExport(fields: StructField[], spec: SqlSinkSpec): P
   const existing =
     spec.kind === 'sqlite'
       ? await (await import('./sqlite-connection.js')).describeSqliteFile(spec.path, spec.table)
-      : await (await import('./pg-connection.js')).describePgTarget(spec.connection, spec.table);
-  return buildPlan(spec, fields, existing, spec.kind === 'sqlite' ? 'sqlite' : 'postgres');
+      : spec.kind === 'duckdb'
+        ? await (await import('./duckdb/duckdb-connection.js')).describeDuckdbFile(spec.path, spec.table)
+        : await (await import('./pg-connection.js')).describePgTarget(spec.connection, spec.table);
+  return buildPlan(spec, fields, existing, spec.kind);
 }
 
 /** Throws VALIDATION with every problem of the spec against the exported columns. */
@@ -63,18 +66,25 @@ export function buildPlan(
         `DROP TABLE IF EXISTS ${quoteIdent(table)}`,
         `ALTER TABLE ${quoteIdent(stage)} RENAME TO ${quoteIdent(table)}`,
       ];
-      plan.statement = dialect === 'postgres' ? copySql(stage, fields, binary) : sqliteInsertSql(stage, fields, null, true);
+      plan.statement =
+        dialect === 'postgres'
+          ? copySql(stage, fields, binary)
+          : dialect === 'duckdb'
+            ? writeStatement(stage, fields, null, null)
+            : sqliteInsertSql(stage, fields, null, true);
       return plan;
     }
     default:
       if (!existing) plan.ddl = [createTableSql(dialect, table, fields, keys ?? [])];
       else plan.incompatibility = incompatibility(dialect, table, fields, existing.columns) ?? missingUniqueKey(table, keys, existing);
       plan.statement =
-        dialect === 'sqlite'
-          ? sqliteInsertSql(table, fields, keys, existing === null || sameColumns(existing.columns, fields))
-          : keys
-            ? `${upsertTempSql(fields)}; ${copySql(UPSERT_TEMP, fields, binary)}; ${upsertMergeSql(table, fields, keys)}`
-            : copySql(table, fields, binary);
+        dialect === 'duckdb'
+          ? writeStatement(table, fields, keys, existing)
+          : dialect === 'sqlite'
+            ? sqliteInsertSql(table, fields, keys, existing === null || sameColumns(existing.columns, fields))
+            : keys
+              ? `${upsertTempSql(fields)}; ${copySql(UPSERT_TEMP, fields, binary)}; ${upsertMergeSql(table, fields, keys)}`
+              : copySql(table, fields, binary);
       return plan;
   }
 }

@@ -23,12 +23,13 @@ export function sqliteInsertSql(table: string, fields: StructField[], keys: stri
 /** An overwrite's swap: the old table dropped and the staging table renamed into its place, in one transaction.
  * PostgreSQL's first takes a lock of the target's name until it commits: two swaps at once would each drop the old
  * table, and the later rename would then collide with the table the earlier one put in place. With the lock the
- * later swap drops what the earlier one left (the last to swap wins). SQLite runs one writer at a time anyway. */
+ * later swap drops what the earlier one left (the last to swap wins). SQLite runs one writer at a time anyway, and a
+ * DuckDB file has one process writing into it. */
 export function swapSql(dialect: Dialect, table: string, staging: string): SqlStatement[] {
   const swap = [`DROP TABLE IF EXISTS ${quoteIdent(table)}`, `ALTER TABLE ${quoteIdent(staging)} RENAME TO ${quoteIdent(table)}`].map(
     (text) => ({ text, values: [] }),
   );
-  if (dialect === 'sqlite') return swap;
+  if (dialect !== 'postgres') return swap;
   return [{ text: `SELECT pg_advisory_xact_lock(hashtext('deltaport swap'), hashtext($1))`, values: [table] }, ...swap];
 }
 

@@ -2,9 +2,10 @@
 // SQLite has storage classes rather than types: what matters there is the declared type's affinity, which decides
 // whether a value is converted on the way in (a decimal's exact text must not meet NUMERIC affinity).
 import { decimalParts, isDecimal, type DecimalName, type PrimitiveName, type StructField } from '../../shared/delta-schema.js';
+import { duckdbAccepts, duckdbType } from './duckdb/duckdb-types.js';
 import { quoteIdent, quoteList } from './sql-identifiers.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+export type Dialect = 'sqlite' | 'postgres' | 'duckdb';
 
 /** How a column's values are written, decided by its Delta type. */
 export type ValueKind =
@@ -79,6 +80,7 @@ const SQLITE_TYPES: Record<ValueKind, string> = {
 };
 
 export function sqlType(field: StructField, dialect: Dialect): string {
+  if (dialect === 'duckdb') return duckdbType(field.type);
   const kind = valueKind(field);
   if (dialect === 'sqlite') return SQLITE_TYPES[kind];
   if (kind !== 'decimal') return PG_TYPES[kind];
@@ -96,7 +98,7 @@ export function createTableSql(dialect: Dialect, table: string, fields: StructFi
 /** A column of an existing target table, as its catalog describes it. */
 export interface ExistingColumn {
   name: string;
-  /** PostgreSQL: format_type() text, e.g. "numeric(10,2)"; SQLite: the declared type. */
+  /** PostgreSQL: format_type() text, e.g. "numeric(10,2)"; SQLite: the declared type; DuckDB: duckdb_columns()'s. */
   type: string;
   notNull: boolean;
   hasDefault: boolean;
@@ -128,10 +130,10 @@ export function incompatibility(dialect: Dialect, table: string, fields: StructF
 }
 
 function findColumn(dialect: Dialect, existing: ExistingColumn[], name: string): ExistingColumn | undefined {
-  // SQLite compares column names without regard to ASCII case; PostgreSQL's quoted names are exact.
+  // SQLite and DuckDB compare column names without regard to ASCII case; PostgreSQL's quoted names are exact.
   return (
     existing.find((c) => c.name === name) ??
-    (dialect === 'sqlite' ? existing.find((c) => c.name.toLowerCase() === name.toLowerCase()) : undefined)
+    (dialect !== 'postgres' ? existing.find((c) => c.name.toLowerCase() === name.toLowerCase()) : undefined)
   );
 }
 
@@ -158,6 +160,7 @@ const PG_ACCEPTS: Record<Exclude<ValueKind, 'decimal'>, RegExp> = {
 function accepts(dialect: Dialect, field: StructField, targetType: string): boolean {
   const kind = valueKind(field);
   if (dialect === 'sqlite') return sqliteAccepts(kind, sqliteAffinity(targetType));
+  if (dialect === 'duckdb') return duckdbAccepts(field.type, targetType);
   const t = targetType.toLowerCase();
   if (kind !== 'decimal') return PG_ACCEPTS[kind].test(t);
   if (t === 'numeric') return true;

@@ -11,6 +11,7 @@ const HOST_SINK_SPEC = sinkSpecSchema('absolute');
 export interface SinkForm {
   kind: SinkKind;
   sqlitePath: string;
+  duckdbPath: string;
   filePath: string;
   url: string;
   host: string;
@@ -38,6 +39,7 @@ export interface SinkForm {
 export const SINK_KINDS: { kind: SinkKind; label: string }[] = [
   { kind: 'sqlite', label: 'SQLite' },
   { kind: 'postgres', label: 'PostgreSQL' },
+  { kind: 'duckdb', label: 'DuckDB' },
   { kind: 'parquet', label: 'Parquet' },
   { kind: 'csv', label: 'CSV' },
   { kind: 'jsonl', label: 'JSON Lines' },
@@ -54,6 +56,7 @@ export function emptyForm(table: string): SinkForm {
   return {
     kind: 'sqlite',
     sqlitePath: '',
+    duckdbPath: '',
     filePath: '',
     url: '',
     host: '',
@@ -137,9 +140,9 @@ function draftOf(form: SinkForm): SinkSpec {
     },
     exactlyOnce: form.exactlyOnce,
   };
-  return form.kind === 'sqlite'
-    ? { kind: 'sqlite', path: form.sqlitePath.trim(), ...target }
-    : { kind: 'postgres', connection: connectionOf(form), ...target };
+  if (form.kind === 'sqlite') return { kind: 'sqlite', path: form.sqlitePath.trim(), ...target };
+  if (form.kind === 'duckdb') return { kind: 'duckdb', path: form.duckdbPath.trim(), ...target };
+  return { kind: 'postgres', connection: connectionOf(form), ...target };
 }
 
 /** The spec, checked by the same schema as the host checks it with, as the user types; one sentence per problem. */
@@ -180,6 +183,7 @@ export function fromSinkSpec(spec: SinkSpec, current: SinkForm): SinkForm {
     exactlyOnce: spec.exactlyOnce,
   };
   if (spec.kind === 'sqlite') return { ...common, sqlitePath: spec.path };
+  if (spec.kind === 'duckdb') return { ...common, duckdbPath: spec.path };
   const c = spec.connection;
   return {
     ...common,

@@ -124,4 +124,5 @@ const CONNECTION_FIELDS: Partial<Record<keyof SinkForm, true>> = {
   password: true,
   ssl: true,
   sqlitePath: true,
+  duckdbPath: true,
 };

@@ -1,8 +1,9 @@
 # The benchmark's second peer export (run.ts runs it): DuckDB's delta extension scans a Delta table (delta_scan,
 # deletion vectors applied) and CREATE TABLE ... AS writes its rows into a table of a database attached through
-# DuckDB's postgres or sqlite extension, in one statement.
+# DuckDB's postgres or sqlite extension, or of a DuckDB file (the limit of Deltaport's DuckDB export), in one
+# statement.
 #
-#   python3 duckdb-export.py TABLE_PATH postgres|sqlite DATABASE_URL|SQLITE_FILE TARGET_TABLE
+#   python3 duckdb-export.py TABLE_PATH postgres|sqlite|duckdb DATABASE_URL|SQLITE_FILE|DUCKDB_FILE TARGET_TABLE
 #
 # Python's DuckDB, not the Node package the tests use (@duckdb/node-api): DuckDB fetches its extensions from
 # extensions.duckdb.org on INSTALL, which this machine cannot reach. PyPI ships them as wheels
@@ -15,8 +16,8 @@ import os
 
 from peer_export import extension_file, fail, literal, run
 
-# The DuckDB type ATTACH gives each sink, and the extension that provides it.
-EXTENSIONS = {"postgres": "postgres_scanner", "sqlite": "sqlite_scanner"}
+# The DuckDB type ATTACH gives each sink, and the extension that provides it (a DuckDB file needs none).
+EXTENSIONS = {"postgres": "postgres_scanner", "sqlite": "sqlite_scanner", "duckdb": None}
 
 
 def identifier(name):
@@ -29,7 +30,7 @@ def export(table_path, sink, target, table):
     except ImportError:
         fail("the Python package duckdb is not installed")
     version = duckdb.__version__
-    extensions = [extension_file(name, version) for name in ("delta", EXTENSIONS[sink])]
+    extensions = [extension_file(name, version) for name in ("delta", EXTENSIONS[sink]) if name]
 
     # No automatic INSTALL: a missing piece is an error now, not a download that hangs without a network.
     con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
@@ -45,4 +46,4 @@ def export(table_path, sink, target, table):
 
 
 if __name__ == "__main__":
-    run(export)
+    run(export, (*EXTENSIONS,))

@@ -55,15 +55,15 @@ def peak_rss_kb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
-def run(export):
+def run(export, sinks=SINKS):
     """Runs export(table_path, sink, target, table), which returns the rows it wrote, on the command line's
     arguments, and replies as above."""
     script = os.path.basename(sys.argv[0])
     if len(sys.argv) != 5:
-        fail(f"usage: {script} TABLE_PATH {'|'.join(SINKS)} DATABASE_URL|SQLITE_FILE TARGET_TABLE")
+        fail(f"usage: {script} TABLE_PATH {'|'.join(sinks)} DATABASE_URL|FILE TARGET_TABLE")
     table_path, sink, target, table = sys.argv[1:]
-    if sink not in SINKS:
-        fail(f"unknown sink {sink!r} (postgres or sqlite)")
+    if sink not in sinks:
+        fail(f"unknown sink {sink!r} ({' or '.join(sinks)})")
     try:
         rows = export(table_path, sink, target, table)
     except Exception as err:  # one line, as the bench shows it, not a traceback

@@ -8,7 +8,7 @@ import type { SqlQueryFigures, SqlTableFigures } from './sql-queries.js';
 /** A measured value, or why there is none. */
 export type Figure = { value: number } | { error: string };
 
-export type ExportKind = 'sqlite' | 'postgres' | 'postgresExactlyOnce' | 'parquet';
+export type ExportKind = 'sqlite' | 'postgres' | 'postgresExactlyOnce' | 'parquet' | 'duckdb';
 
 /** The peer tools, by their names in the JSON, with their names in the table and the log. */
 export const PEERS = {
@@ -55,6 +55,9 @@ export interface Figures {
     /** `psql \copy` BINARY of the same rows in one COPY per transaction, cut as the export cuts them. */
     postgresBatchedLimit: Figure;
     parquet: Figure;
+    duckdb: Figure;
+    /** DuckDB's own `CREATE TABLE AS SELECT * FROM delta_scan(...)` into a DuckDB file (test/bench/duckdb-export.py). */
+    duckdbCtas: Figure;
   };
   previewWarmMs: Figure;
   previewColdMs: Figure;
@@ -212,6 +215,14 @@ export function markdownTable(figures: Figures): string {
       meets: atLeast(0.9),
     },
     { measure: 'export to Parquet', figure: figures.export.parquet, unit: 'rows/s', target: '' },
+    {
+      measure: "export to DuckDB (limit: DuckDB's own `CREATE TABLE AS SELECT * FROM delta_scan(...)`)",
+      figure: figures.export.duckdb,
+      unit: 'rows/s',
+      limit: figures.export.duckdbCtas,
+      target: '>= 0.8x limit',
+      meets: atLeast(0.8),
+    },
     { measure: 'preview 100 rows, warm', figure: figures.previewWarmMs, unit: 'ms', digits: 1, target: '<= 150 ms', meets: atMost(150) },
     {
       measure: 'preview 100 rows, cold (new process)',
@@ -232,11 +243,12 @@ export function markdownTable(figures: Figures): string {
     },
     { measure: 'time travel by timestamp', figure: figures.timeTravelMs, unit: 'ms', digits: 1, target: '<= 300 ms', meets: atMost(300) },
     ...longLogPeerLines(figures.longLogPeer),
-    { measure: 'peak RSS of an export (max of the four)', figure: peakRss(figures), unit: 'MB', target: '<= 400 MB', meets: atMost(400) },
+    { measure: 'peak RSS of an export (max of the five)', figure: peakRss(figures), unit: 'MB', target: '<= 400 MB', meets: atMost(400) },
     { measure: '  peak RSS, SQLite export', figure: figures.rssMb.sqlite, unit: 'MB', target: '' },
     { measure: '  peak RSS, PostgreSQL export', figure: figures.rssMb.postgres, unit: 'MB', target: '' },
     { measure: '  peak RSS, PostgreSQL `--exactly-once` export', figure: figures.rssMb.postgresExactlyOnce, unit: 'MB', target: '' },
     { measure: '  peak RSS, Parquet export', figure: figures.rssMb.parquet, unit: 'MB', target: '' },
+    { measure: '  peak RSS, DuckDB export', figure: figures.rssMb.duckdb, unit: 'MB', target: '' },
     ...peerUsageLines(figures.peers, (peer, sink) => `  peak RSS, ${peer} ${sink} export (peer)`, 'rssMb', 'MB', 0),
     { measure: 'CPU time, SQLite export process', figure: figures.cpuSeconds.sqlite, unit: 's', digits: 1, target: '' },
     { measure: 'CPU time, PostgreSQL export process', figure: figures.cpuSeconds.postgres, unit: 's', digits: 1, target: '' },
@@ -248,6 +260,7 @@ export function markdownTable(figures: Figures): string {
       target: '',
     },
     { measure: 'CPU time, Parquet export process', figure: figures.cpuSeconds.parquet, unit: 's', digits: 1, target: '' },
+    { measure: 'CPU time, DuckDB export process', figure: figures.cpuSeconds.duckdb, unit: 's', digits: 1, target: '' },
     ...peerUsageLines(figures.peers, (peer, sink) => `CPU time, ${peer} ${sink} export process (peer)`, 'cpuSeconds', 's', 1),
     ...serverCpuLines(figures.serverCpuSeconds),
     {
@@ -593,6 +606,10 @@ export function jsonReport(figures: Figures): unknown {
         serverCpuSeconds: all('export.postgres.serverCpuSeconds', figures.serverCpuSeconds),
       },
       parquet: { rowsPerSec: pick('export.parquet', figures.export.parquet) },
+      duckdb: {
+        rowsPerSec: pick('export.duckdb', figures.export.duckdb),
+        limitRowsPerSec: pick('export.duckdbCtas', figures.export.duckdbCtas),
+      },
     },
     previewMs: { warm: pick('previewMs.warm', figures.previewWarmMs), cold: pick('previewMs.cold', figures.previewColdMs) },
     openMs: { commits: figures.commits, ms: pick('openMs', figures.openMs) },

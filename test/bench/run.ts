@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import type { ExportRequest } from '../../shared/api.js';
 import { DEFAULT_EXECUTION } from '../../shared/sink-spec.js';
@@ -105,6 +106,18 @@ function sqliteRows(file: string, table: string): number {
     return (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
   } finally {
     db.close();
+  }
+}
+
+/** The rows of a table in a DuckDB file. */
+async function duckdbRows(file: string, table: string): Promise<number> {
+  const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+  try {
+    const connection = await instance.connect();
+    const reader = await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM "${table}"`);
+    return reader.getRowObjectsJS()[0].n as number;
+  } finally {
+    instance.closeSync();
   }
 }
 
@@ -220,8 +233,20 @@ async function main(): Promise<void> {
         })
       : { error: pgProblem };
 
-    const rssMb: Figures['rssMb'] = { sqlite: notRun(), postgres: notRun(), postgresExactlyOnce: notRun(), parquet: notRun() };
-    const cpuSeconds: Figures['cpuSeconds'] = { sqlite: notRun(), postgres: notRun(), postgresExactlyOnce: notRun(), parquet: notRun() };
+    const rssMb: Figures['rssMb'] = {
+      sqlite: notRun(),
+      postgres: notRun(),
+      postgresExactlyOnce: notRun(),
+      parquet: notRun(),
+      duckdb: notRun(),
+    };
+    const cpuSeconds: Figures['cpuSeconds'] = {
+      sqlite: notRun(),
+      postgres: notRun(),
+      postgresExactlyOnce: notRun(),
+      parquet: notRun(),
+      duckdb: notRun(),
+    };
     /** Exports the wide table through the CLI; returns rows/s over the whole process. */
     const cliExport = async (kind: ExportKind, sinkArgs: string[], check: () => Promise<number>) => {
       const exportRun = () => runCli(['export', wide.root, ...sinkArgs]);
@@ -292,6 +317,17 @@ async function main(): Promise<void> {
         return file.numRows;
       }),
     );
+    // Deltaport into a DuckDB file, then DuckDB's own CREATE TABLE AS from its delta extension into a file of its own.
+    const duckdbFile = path.join(dir, 'export.duckdb');
+    const duckdb = await measure('export to DuckDB, rows/s', () =>
+      cliExport('duckdb', ['--sink', `duckdb:${duckdbFile}`, '--target', 'wide'], () => duckdbRows(duckdbFile, 'wide')),
+    );
+    const duckdbCtas = await measure("DuckDB's CREATE TABLE AS SELECT * FROM delta_scan, rows/s", async () => {
+      const file = path.join(dir, 'duckdb-ctas.duckdb');
+      const run = await runPython(PEER_RUNS.duckdb.script, [wide.root, 'duckdb', file, 'wide']);
+      expectRows("DuckDB's CREATE TABLE AS", await duckdbRows(file, 'wide'), wide.liveRows);
+      return wide.liveRows / (run.ms / 1000);
+    });
 
     const previewRequest = { source: { tablePath: wide.root }, limit: PREVIEW_ROWS };
     const previewColdMs = await measure(`preview, cold process, ms (median of ${COLD_RUNS})`, async () => {
@@ -391,6 +427,8 @@ async function main(): Promise<void> {
         postgresBinaryLimit,
         postgresBatchedLimit,
         parquet,
+        duckdb,
+        duckdbCtas,
       },
       previewWarmMs,
       previewColdMs,

@@ -89,6 +89,18 @@ describe('fromSinkSpec', () => {
     expect(fromSinkSpec(spec!, emptyForm('other'))).toEqual(original);
   });
 
+  it('builds a DuckDB spec from its file, refuses Custom SQL for it, and loads a saved one back', () => {
+    const original = form({ kind: 'duckdb', duckdbPath: '/tmp/local.duckdb', mode: 'upsert', keyColumns: 'id', exactlyOnce: true });
+    const { spec, problems } = toSinkSpec(original);
+    expect(problems).toEqual([]);
+    expect(spec).toMatchObject({ kind: 'duckdb', path: '/tmp/local.duckdb', table: 'people', mode: 'upsert', keyColumns: ['id'] });
+    expect(fromSinkSpec(spec!, emptyForm('other'))).toEqual(original);
+    expect(toSinkSpec(form({ kind: 'duckdb', duckdbPath: 'local.duckdb' })).problems[0]).toMatch(/^Give the full path of the DuckDB file/);
+    expect(toSinkSpec(form({ kind: 'duckdb', duckdbPath: '/tmp/x.duckdb', mode: 'sql', sql: 'SELECT :id' })).problems).toEqual([
+      'Mode sql is not offered for DuckDB (use append, overwrite or upsert).',
+    ]);
+  });
+
   it('loads a CSV style back, a tab as \\t, and leaves options at their defaults out of the spec', () => {
     const original = form({ kind: 'csv', filePath: '/tmp/x.csv', csvDelimiter: '\\t', csvHeader: false, csvLineEnding: 'crlf' });
     const { spec } = toSinkSpec(original);

@@ -93,7 +93,7 @@ describe('validateSinkSpec', () => {
     ]);
     expect(validateSinkSpec({ kind: 'csv', path: '/o.csv', table: 't' })).toEqual(['has an unknown field "table"']);
     expect(validateSinkSpec({ kind: 'xlsx', path: '/o.xlsx' })).toEqual([
-      'the sink kind must be one of sqlite, postgres, parquet, csv, jsonl (got "xlsx")',
+      'the sink kind must be one of sqlite, postgres, duckdb, parquet, csv, jsonl (got "xlsx")',
     ]);
   });
 });

@@ -35,6 +35,7 @@ interface Props {
 const FILE_HINT: Record<SinkKind, string> = {
   sqlite: '',
   postgres: '',
+  duckdb: '',
   parquet: '/path/to/out.parquet',
   csv: '/path/to/out.csv',
   jsonl: '/path/to/out.jsonl',
@@ -122,9 +123,9 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
   const formProblem = state.tried && built.problems.length > 0 ? formProblems(built.problems) : null;
   const startedJob = jobs.find((j) => j.id === state.startedJobId);
 
-  const chooseSqlite = async () => {
-    const result = await api.chooseSqliteFile();
-    if (result.ok && result.value) set('sqlitePath', result.value);
+  const chooseFile = async (field: 'sqlitePath' | 'duckdbPath') => {
+    const result = field === 'sqlitePath' ? await api.chooseSqliteFile() : await api.chooseDuckdbFile();
+    if (result.ok && result.value) set(field, result.value);
     else if (!result.ok) dispatch({ type: 'exportFailed', error: result.error });
   };
 
@@ -188,15 +189,36 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                   onChange={(value) => set('sqlitePath', value)}
                 />
                 {nativeDialogs && (
-                  <button type="button" className="button" onClick={() => void chooseSqlite()} aria-label="Choose a database file">
+                  <button
+                    type="button"
+                    className="button"
+                    onClick={() => void chooseFile('sqlitePath')}
+                    aria-label="Choose a database file"
+                  >
                     Browse…
                   </button>
                 )}
               </div>
             )}
-            {form.kind === 'postgres' && (
+            {form.kind === 'duckdb' && (
+              <div className="inline-fields">
+                <TextField
+                  className="field grow"
+                  label="DuckDB file"
+                  placeholder="/path/to/database.duckdb (created when missing)"
+                  value={form.duckdbPath}
+                  onChange={(value) => set('duckdbPath', value)}
+                />
+                {nativeDialogs && (
+                  <button type="button" className="button" onClick={() => void chooseFile('duckdbPath')} aria-label="Choose a DuckDB file">
+                    Browse…
+                  </button>
+                )}
+              </div>
+            )}
+            {form.kind === 'postgres' && <PostgresFields form={form} set={set} savedPassword={state.profileWithPassword !== null} />}
+            {(form.kind === 'postgres' || form.kind === 'duckdb') && (
               <>
-                <PostgresFields form={form} set={set} savedPassword={state.profileWithPassword !== null} />
                 <div className="inline-fields">
                   <button type="button" className="button" onClick={() => void testConnection()} disabled={busy === 'test'}>
                     {busy === 'test' ? 'Connecting…' : 'Test connection'}

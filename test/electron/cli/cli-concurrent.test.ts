@@ -1,9 +1,9 @@
 // Runs of `deltaport export` started at the same time, each in its own process, into the same real PostgreSQL
-// database or SQLite file. A job owns its target while it writes: a second run of the same job stops at once with
+// database, SQLite file or DuckDB file (which DuckDB locks for the one process that has it open). A job owns its target while it writes: a second run of the same job stops at once with
 // one line naming the run that holds it (or, started after the first finished, finds the job done), and overwrites
 // of one table running at once each build their own staging table, leaving exactly one complete snapshot.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -135,6 +135,32 @@ describe('export runs at the same time', () => {
       expect(sqlite.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE name = '_deltaport_runs'`).get()).toEqual({ n: 0 });
     } finally {
       sqlite.close();
+    }
+  });
+
+  it('a second export into a DuckDB file that another process is writing stops with one line', { timeout: 180_000 }, async () => {
+    const file = path.join(scratch, 'busy.duckdb');
+    const args = (table: string) => ['export', COVID, '--columns', 'date,fips,cases', '--sink', `duckdb:${file}`, '--target', table];
+    let firstDone = false;
+    const first = deltaport(...args('first')).finally(() => (firstDone = true));
+    // The file appears as the first run opens it, and stays locked by that process until the run ends.
+    while (!existsSync(file) && !firstDone) await new Promise((r) => setTimeout(r, 20));
+    const second = await deltaport(...args('second'));
+    expect(firstDone, 'the first run ended before the second started: nothing overlapped').toBe(false);
+    expect(second).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/^deltaport: the DuckDB file \S+busy\.duckdb is in use by another process \(PID \d+\)\n$/),
+    });
+    expect(await first).toMatchObject({ code: 0, stderr: '' });
+    await duck(`ATTACH ${sqlText(file)} AS busy (READ_ONLY)`);
+    try {
+      expect(await duck(`SELECT count(*)::INTEGER AS n FROM busy.first`)).toEqual([{ n: covidRows }]);
+      expect(
+        await duck(`SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE database_name = 'busy' AND table_name = 'second'`),
+      ).toEqual([{ n: 0 }]);
+    } finally {
+      await duck('DETACH busy');
     }
   });
 });

@@ -127,6 +127,11 @@ describe('deltaport export --emit spark', () => {
       stdout: '',
       stderr: 'deltaport: a Spark job cannot run mode sql (your own statement per row); use append, overwrite or upsert\n',
     });
+    expect(await cli('export', table, '--sink', `duckdb:${dir}/r.duckdb`, '--emit', 'spark', '--out', out)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'deltaport: a Spark job cannot write into a DuckDB file: export with Deltaport\n',
+    });
     expect(await cli('export', table, '--columns', 'nope', '--sink', `csv:${dir}/r.csv`, '--emit', 'spark', '--out', out)).toMatchObject({
       code: 1,
     });

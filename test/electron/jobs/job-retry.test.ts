@@ -20,7 +20,8 @@ import { DeltaTableWriter } from '../../support/delta-writer/table-writer.js';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
 import { tablePath } from '../../support/tables.js';
 import { useTestDatabase } from '../../support/test-database.js';
-import { pgSpec, sqliteSpec } from '../sinks/sink-harness.js';
+import { duck, sqlText } from '../../support/duckdb.js';
+import { duckdbSpec, pgSpec, sqliteSpec } from '../sinks/sink-harness.js';
 import { localEngine } from '../../support/task-tables.js';
 
 const PgClient = pgLib.Client;
@@ -128,6 +129,22 @@ async function pgRows(table: string, columns: string[]): Promise<string[]> {
   return rows.map((r) => r.row).sort();
 }
 
+/** Runs `work` on the DuckDB file attached to the tests' own DuckDB (as `target`), then lets it go: only while no
+ * export has it open. */
+async function inDuckdbFile<T>(file: string, work: () => Promise<T>): Promise<T> {
+  await duck(`ATTACH ${sqlText(file)} AS target`);
+  try {
+    return await work();
+  } finally {
+    await duck('DETACH target');
+  }
+}
+
+function duckdbFileRows(file: string, table: string, columns: string[]): Promise<string[]> {
+  const cells = columns.map((c) => `coalesce(CAST("${c}" AS VARCHAR), 'NULL')`).join(` || '|' || `);
+  return inDuckdbFile(file, async () => (await duck(`SELECT ${cells} AS row FROM target."${table}"`)).map((r) => r.row as string).sort());
+}
+
 /** Rows missing from and rows in excess of the expected multiset (both sorted), a few of each as examples. */
 function multisetDifference(actual: string[], wanted: string[]): { missing: number; extra: number; examples: string[] } {
   const counts = new Map<string, number>();
@@ -195,6 +212,7 @@ describe('Retry of a stopped export into a SQL table', () => {
     { kind: 'postgres', mode: MODES.append, stop: 'cancel' },
     { kind: 'postgres', mode: MODES.overwrite, stop: 'cut' },
     { kind: 'postgres', mode: MODES.upsert, stop: 'cut' },
+    { kind: 'duckdb', mode: MODES.upsert, stop: 'cancel' },
   ] as const;
 
   for (const { kind, mode, stop } of cases) {
@@ -204,14 +222,24 @@ describe('Retry of a stopped export into a SQL table', () => {
       async () => {
         const point = randomPoint();
         const target = `cases_${mode.mode}_${stop}`;
-        const file = path.join(dir, `${target}.sqlite`);
+        const file = path.join(dir, `${target}.${kind === 'duckdb' ? 'duckdb' : 'sqlite'}`);
         const keyColumns = mode.keyColumns && [...mode.keyColumns];
         // Transactions small enough for the stop to land well before the end (PostgreSQL's go out pipelined).
-        const options = { table: target, mode: mode.mode, keyColumns, batchSize: kind === 'sqlite' ? 500 : 100, maxRetries: 0 };
-        const sink: SinkSpec = kind === 'sqlite' ? sqliteSpec(file, options) : pgSpec({ url: proxy.url }, options);
+        const options = { table: target, mode: mode.mode, keyColumns, batchSize: kind === 'postgres' ? 100 : 500, maxRetries: 0 };
+        const sink: SinkSpec =
+          kind === 'sqlite'
+            ? sqliteSpec(file, options)
+            : kind === 'duckdb'
+              ? duckdbSpec(file, options)
+              : pgSpec({ url: proxy.url }, options);
         // A row there before: an overwrite replaces it, an upsert keeps it (the snapshot lacks its key).
         const sqlite = kind === 'sqlite' ? new Database(file) : null;
-        const run = async (sql: string) => void (sqlite ? sqlite.exec(sql) : await pg.client.query(sql));
+        const run = async (sql: string) =>
+          void (sqlite
+            ? sqlite.exec(sql)
+            : kind === 'duckdb'
+              ? await inDuckdbFile(file, () => duck(sql.replaceAll(`"${target}"`, `target."${target}"`)))
+              : await pg.client.query(sql));
         await run(`CREATE TABLE "${target}" (id bigint PRIMARY KEY, county text, cases integer, note text)`);
         if (mode.mode !== 'append') await run(`INSERT INTO "${target}" VALUES ${OLD_ROW.sql}`);
         const refuse = `CREATE TRIGGER refuse BEFORE INSERT ON "${target}" WHEN NEW.id = ${point} BEGIN SELECT RAISE(ABORT, 'refused'); END`;
@@ -225,7 +253,7 @@ describe('Retry of a stopped export into a SQL table', () => {
         // PostgreSQL's on the ledger table, which every transaction writes, until the run has stopped.
         if (stop !== 'refuse') {
           // PostgreSQL's transactions are few and large: it stops after its first or second commit.
-          await untilCommitted(first.id, kind === 'sqlite' ? { rows: point } : { commits: point % 2 === 0 ? 1 : 2 });
+          await untilCommitted(first.id, kind === 'postgres' ? { commits: point % 2 === 0 ? 1 : 2 } : { rows: point });
           await holder?.hold();
           const lock = kind === 'sqlite' ? new Database(file, { timeout: 60_000 }) : null;
           lock?.exec('BEGIN IMMEDIATE');
@@ -257,7 +285,12 @@ describe('Retry of a stopped export into a SQL table', () => {
         else expect(done.result?.resumedAfterRows).toBe(committed);
         expect(done.result!.resumedAfterRows! + done.result!.rows).toBe(ROWS);
 
-        const actual = kind === 'sqlite' ? sqliteRows(file, target, COLUMNS) : await pgRows(target, COLUMNS);
+        const actual =
+          kind === 'sqlite'
+            ? sqliteRows(file, target, COLUMNS)
+            : kind === 'duckdb'
+              ? await duckdbFileRows(file, target, COLUMNS)
+              : await pgRows(target, COLUMNS);
         const wanted = mode.mode === 'upsert' ? [...expected, OLD_ROW.cells].sort() : expected;
         expect(multisetDifference(actual, wanted), `stopped at ${point} rows (committed ${committed})`).toEqual({
           missing: 0,

@@ -100,6 +100,29 @@ describe('JobRunner', () => {
     expect(state.jobHistory().find((j) => j.id === job.id)?.state).toBe('failed');
   });
 
+  it('refuses a second export into a DuckDB file while another thread of this process writes it', async () => {
+    // DuckDB locks a file for a process, not a thread: two export threads must not both open it.
+    const both = new JobRunner({ store: state, engine: localEngine, concurrency: 2 });
+    const file = path.join(dir, 'two-threads.duckdb');
+    const into = (table: string): ExportRequest => ({
+      ...covidToSqlite(file),
+      sink: {
+        kind: 'duckdb',
+        path: file,
+        table,
+        mode: 'append',
+        execution: { batchSize: 5000, batchIntervalMs: 0, maxRetries: 0 },
+        exactlyOnce: false,
+      },
+    });
+    const first = both.start(into('first'));
+    const second = await both.wait(both.start(into('second')).id);
+    expect(second.state).toBe('failed');
+    expect(second.error).toMatchObject({ code: 'SINK_BUSY', message: `the DuckDB file ${file} is in use by another export` });
+    both.cancel(first.id);
+    expect(['cancelled', 'succeeded']).toContain((await both.wait(first.id)).state);
+  });
+
   it('queues a second export behind the first and cancels a queued one at once', async () => {
     const first = runner.start(covidToSqlite(path.join(dir, 'queue.db')));
     const second = runner.start({

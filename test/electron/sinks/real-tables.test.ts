@@ -1,6 +1,6 @@
 // Real Delta tables through the whole export (reader -> runExport -> SQL sink), counted against the table's own log
-// and summed against DuckDB reading the Parquet files; and an export process killed mid-way, then run again with
-// exactly-once.
+// and summed against DuckDB reading the Parquet files; and an export process killed mid-way (into PostgreSQL, SQLite
+// and DuckDB), then run again with exactly-once.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { useTestDatabase } from '../../support/test-database.js';
 import { tablePath } from '../../support/tables.js';
 import { liveRowCount } from '../../support/delta-oracle.js';
 import { duck, sqlText } from '../../support/duckdb.js';
-import { pgSpec, sqliteSpec } from './sink-harness.js';
+import { duckdbSpec, pgSpec, sqliteSpec } from './sink-harness.js';
 import { RUN_SOURCES } from '../../support/source-workers.js';
 
 const COVID = tablePath('COVID-19_NYT');
@@ -48,6 +48,19 @@ function sqliteCensus(file: string, table: string): { n: number; cases: number; 
     };
   } finally {
     db.close();
+  }
+}
+
+/** The census of a table in a DuckDB file, read by the tests' own DuckDB (attached read-only, then let go). */
+async function duckdbCensus(file: string, table: string): Promise<{ n: number; cases: number; deaths: number }> {
+  await duck(`ATTACH ${sqlText(file)} AS census (READ_ONLY)`);
+  try {
+    const [r] = await duck(
+      `SELECT count(*)::BIGINT AS n, sum(cases)::BIGINT AS cases, sum(deaths)::BIGINT AS deaths FROM census."${table}"`,
+    );
+    return { n: Number(r.n), cases: Number(r.cases), deaths: Number(r.deaths) };
+  } finally {
+    await duck('DETACH census');
   }
 }
 
@@ -92,9 +105,11 @@ describe('real tables into SQL', () => {
     const oracle = await covidOracle();
     expect(oracle.n).toBe(await liveRowCount(COVID));
     const file = path.join(dir, 'covid.sqlite');
+    const duckdbFile = path.join(dir, 'covid.duckdb');
     const sinks: [SinkSpec, () => Promise<{ n: number; cases: number; deaths: number }>][] = [
       [pgSpec({ url: target.url }, { table: 'covid', batchSize: 20_000, exactlyOnce: true }), () => pgCensus('covid')],
       [sqliteSpec(file, { table: 'covid', batchSize: 20_000, exactlyOnce: true }), async () => sqliteCensus(file, 'covid')],
+      [duckdbSpec(duckdbFile, { table: 'covid', batchSize: 20_000, exactlyOnce: true }), () => duckdbCensus(duckdbFile, 'covid')],
     ];
     for (const [sink, census] of sinks) {
       const request = { source: { tablePath: COVID, columnNames: ['date', 'cases', 'deaths'] }, sink };
@@ -104,6 +119,8 @@ describe('real tables into SQL', () => {
       const partial = await census();
       expect(partial.n).toBeGreaterThan(0);
       expect(partial.n).toBeLessThan(oracle.n);
+      // Whole transactions only: each holds one batch of 20,000 rows.
+      expect(partial.n % 20_000).toBe(0);
       const resumed = await exportRequest(request);
       expect(resumed.rows).toBeLessThan(oracle.n);
       expect(await census()).toEqual(oracle);

@@ -116,6 +116,10 @@ export function sqliteSpec(path: string, options: Options = {}): Extract<SinkSpe
   return { kind: 'sqlite', path, ...target(options) };
 }
 
+export function duckdbSpec(path: string, options: Options = {}): Extract<SinkSpec, { kind: 'duckdb' }> {
+  return { kind: 'duckdb', path, ...target(options) };
+}
+
 export function pgSpec(connection: PostgresConnection, options: Options = {}): Extract<SinkSpec, { kind: 'postgres' }> {
   return { kind: 'postgres', connection, ...target(options) };
 }

@@ -1,16 +1,18 @@
-// Every Delta type through both databases, read back by the database's own client and compared with the values
-// the test wrote (all-types.ts).
+// Every Delta type through each database, read back by the database's own client (for DuckDB, Python's duckdb) and
+// compared with the values the test wrote (all-types.ts).
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDuckdbSink } from '../../../electron/sinks/duckdb/duckdb-sink.js';
 import { createPostgresSink } from '../../../electron/sinks/postgres-sink.js';
 import { createSqliteSink } from '../../../electron/sinks/sqlite-sink.js';
 import { createDatabase, dropDatabase } from '../../support/postgres.js';
 import { ALL_TYPES_FIELDS, allTypesTable, EXPECTED } from './all-types.js';
-import { drive, pgSpec, sqliteSpec, streamOf } from './sink-harness.js';
+import { drive, duckdbSpec, pgSpec, sqliteSpec, streamOf } from './sink-harness.js';
 
 const column = <K extends keyof typeof EXPECTED>(rows: Record<string, unknown>[], name: K): unknown[] => rows.map((r) => r[name]);
 
@@ -89,5 +91,67 @@ describe('every Delta type through PostgreSQL', () => {
     } finally {
       await client.end();
     }
+  });
+});
+
+describe('every Delta type through DuckDB', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'deltaport-types-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A query's rows as JSON, run by Python's duckdb on the file. */
+  function pyDuck(file: string, sql: string): Record<string, unknown>[] {
+    const script = [
+      'import duckdb, json, sys',
+      'c = duckdb.connect(sys.argv[1], read_only=True)',
+      'c.execute("SET TimeZone = \'UTC\'")',
+      'r = c.execute(sys.argv[2])',
+      'names = [d[0] for d in r.description]',
+      'print(json.dumps([dict(zip(names, row)) for row in r.fetchall()]))',
+    ].join('\n');
+    return JSON.parse(execFileSync('python3', ['-c', script, file, sql], { encoding: 'utf8' })) as Record<string, unknown>[];
+  }
+
+  it('creates native column types (decimals, both timestamps, STRUCT, LIST, MAP) and keeps every value exactly', async () => {
+    const file = path.join(dir, 'types.duckdb');
+    await drive(createDuckdbSink(duckdbSpec(file, { table: 'All "Types"' })), streamOf(allTypesTable(), ALL_TYPES_FIELDS, 3));
+    const types = pyDuck(file, `SELECT column_name AS c, data_type AS t FROM duckdb_columns() WHERE table_name = 'All "Types"'`);
+    expect(Object.fromEntries(types.map((r) => [r.c, r.t]))).toEqual({
+      b: 'TINYINT',
+      sh: 'SMALLINT',
+      i: 'INTEGER',
+      l: 'BIGINT',
+      f: 'FLOAT',
+      d: 'DOUBLE',
+      dec38: 'DECIMAL(38,18)',
+      dec10: 'DECIMAL(10,2)',
+      s: 'VARCHAR',
+      bin: 'BLOB',
+      dt: 'DATE',
+      ts: 'TIMESTAMP WITH TIME ZONE',
+      ntz: 'TIMESTAMP',
+      bool: 'BOOLEAN',
+      st: 'STRUCT(a INTEGER, b VARCHAR)',
+      arr: 'BIGINT[]',
+      m: 'MAP(VARCHAR, INTEGER)',
+    });
+    const rows = pyDuck(
+      file,
+      `SELECT b::VARCHAR AS b, sh::VARCHAR AS sh, i::VARCHAR AS i, l::VARCHAR AS l, f::VARCHAR AS f, d::VARCHAR AS d,
+              dec38::VARCHAR AS dec38, dec10::VARCHAR AS dec10, s, hex(bin) AS bin, strftime(dt, '%Y-%m-%d') AS dt,
+              strftime(ts, '%Y-%m-%dT%H:%M:%S.%f') AS ts, strftime(ntz, '%Y-%m-%dT%H:%M:%S.%f') AS ntz, bool,
+              to_json(st) AS st, to_json(list_transform(arr, x -> CASE WHEN abs(x) < 2**53 THEN x::JSON ELSE to_json(x::VARCHAR) END)) AS arr,
+              to_json(m) AS m
+         FROM "All ""Types""" ORDER BY rowid`,
+    );
+    for (const name of ['b', 'sh', 'i', 'l', 'dec38', 'dec10', 's', 'dt', 'ts', 'ntz', 'bool'] as const)
+      expect(column(rows, name), name).toEqual(EXPECTED[name]);
+    expect(column(rows, 'bin').map((b) => (b === null ? null : (b as string).toLowerCase()))).toEqual(EXPECTED.bin);
+    expect(column(rows, 'f' as never)).toEqual(['nan', 'inf', '-1.5', '0.1']);
+    expect(column(rows, 'd' as never)).toEqual(['nan', '-inf', '1e+308', '5e-324']);
+    for (const name of ['st', 'arr', 'm'] as const)
+      expect(
+        column(rows, name).map((v) => (v === null ? null : JSON.parse(v as string))),
+        name,
+      ).toEqual(EXPECTED[name]);
   });
 });
