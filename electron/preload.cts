@@ -43,6 +43,7 @@ const api = {
   deleteStorageConnection: call('deleteStorageConnection'),
   chooseTableFolder: call('chooseTableFolder'),
   chooseSqliteFile: call('chooseSqliteFile'),
+  browse: call('browse'),
 } satisfies DeltaportApi;
 
 const events = {

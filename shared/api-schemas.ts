@@ -133,4 +133,9 @@ export const REQUEST_SCHEMAS = {
   deleteStorageConnection: v.strictObject({ name: connectionName }),
   chooseTableFolder: nothing,
   chooseSqliteFile: nothing,
+  browse: v.strictObject({
+    location: location('the folder'),
+    page: v.optional(nonBlank('the page', LIMITS.path)),
+    filter: v.optional(text('the filter', LIMITS.name)),
+  }),
 } satisfies { [M in ApiMethod]: v.GenericSchema<unknown, Parameters<DeltaportApi[M]>[0]> };

@@ -20,6 +20,8 @@ import type { WorkerTask } from '../jobs/worker-protocol.js';
 import type { AppState } from '../state/app-state.js';
 import { canonicalLocation, isCloudLocation } from '../storage/storage.js';
 import { withPassword } from '../state/secrets.js';
+import { engineFrom } from '../delta/engine/engine-context.js';
+import { browseFolder } from './folder-browse.js';
 import { STORAGE_OPTION_INFO } from './storage-connection-rules.js';
 import type { StorageConnections } from './storage-connections.js';
 
@@ -158,6 +160,8 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
       }),
     chooseTableFolder: () => attempt(() => deps.dialogs?.chooseTableFolder() ?? null),
     chooseSqliteFile: () => attempt(() => deps.dialogs?.chooseSqliteFile() ?? null),
+    // Names only, from listings: cheap enough for this thread, and the saved connections give the buckets' clients.
+    browse: (req) => attempt(() => browseFolder(engineFrom(deps.connections.settings()).storage, req)),
   };
 
   function exportRequest(req: ExportRequest): ExportRequest {
