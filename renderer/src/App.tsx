@@ -29,6 +29,14 @@ function carriesLocation(event: DragEvent): boolean {
 const nativeDialogs = window.deltaport !== undefined;
 const DOCK_KEY = 'deltaport.jobsDock';
 const NAVIGATOR_KEY = 'deltaport.navigator';
+const NAVIGATOR_MIN_WIDTH = 1600;
+
+/** Shown unless the user hid it; at first only where the window is wide: narrower, the grid's columns and the Export
+ * form need its room (the window's minimum, 1024 pixels, shows the whole form). */
+function navigatorAtStart(): boolean {
+  const chosen = storedValue(NAVIGATOR_KEY);
+  return chosen === null ? window.innerWidth >= NAVIGATOR_MIN_WIDTH : chosen === 'open';
+}
 
 /** The main process opens a table (command line, Open Recent, second launch) by loading ?table=<path>. */
 function firstTabs(): TableTabs {
@@ -40,8 +48,9 @@ export function App() {
   const [theme, toggleTheme] = useTheme();
   const [tabs, dispatch] = useReducer(tableTabsReducer, null, firstTabs);
   const shown = activeTab(tabs);
-  // What the Table location field shows: the shown tab's table, unless the user typed over it since it opened.
-  const fieldKey = `${shown?.id ?? 0}:${shown?.path ?? ''}`;
+  // What the Table location field shows: the shown tab's table (what was asked for, then where it opened), unless the
+  // user typed over it since.
+  const fieldKey = shown ? `${shown.id}:${shown.asked}:${shown.opening}:${shown.path ?? ''}` : '';
   const [typed, setTyped] = useState<{ key: string; text: string } | null>(null);
   const location = typed?.key === fieldKey ? typed.text : (shown?.path ?? shown?.target ?? '');
   const setLocation = (text: string) => setTyped({ key: fieldKey, text });
@@ -52,7 +61,7 @@ export function App() {
   // Told to the navigator, which lists the connections' buckets again after the dialog closes.
   const [connectionsVersion, setConnectionsVersion] = useState(0);
   const [dockOpen, setDockOpenState] = useState(() => storedValue(DOCK_KEY) === 'open');
-  const [navigatorOpen, setNavigatorOpenState] = useState(() => storedValue(NAVIGATOR_KEY) !== 'closed');
+  const [navigatorOpen, setNavigatorOpenState] = useState(navigatorAtStart);
   const { jobs, loadError, upsert, clearFinished } = useJobs();
   useEndNotifications(jobs);
   const dragDepth = useRef(0);
@@ -215,7 +224,8 @@ export function App() {
           </div>
         )}
         <div className="app-main">
-          {tabs.tabs.length > 0 && (
+          {/* One table needs no tabs: the strip, and its height, come with the second. */}
+          {tabs.tabs.length > 1 && (
             <TableTabsStrip
               tabs={tabs.tabs}
               active={tabs.active}
