@@ -172,6 +172,29 @@ for (const server of SERVERS) {
       expect(entries.map((e) => e.name).sort()).toEqual(own.files.map((f) => `f-12${f}`).sort());
     });
 
+    it('browses a bucket through the storage connection saved in the app', async (ctx) => {
+      suite.skipIfUnavailable(ctx);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-browse-state-'));
+      const state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
+      const { api, jobs } = appService(state, { sampleTable: async () => dir });
+      try {
+        const saved = await dispatchCall(api, 'saveStorageConnection', {
+          name: 'lake',
+          prefix: bucket,
+          options: serverOptions(suite.store).options,
+        });
+        expect(saved.ok).toBe(true);
+        expect(await dispatchCall(api, 'browse', { location: `${bucket}/tables` })).toEqual({
+          ok: true,
+          value: { entries: [{ name: 'simple_table', kind: 'folder', location: `${bucket}/tables/simple_table` }], nextPage: null },
+        });
+      } finally {
+        await jobs.cancelAll();
+        state.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('lists the bucket root, and answers a table folder as the table, with its latest version', async (ctx) => {
       suite.skipIfUnavailable(ctx);
       const top = await browseFolder(storage, { location: `${bucket}/` });
