@@ -1,7 +1,8 @@
 // The navigator on the left of the window: Places (folders the user added, and the sample table), the buckets of the
 // saved storage connections, listed a level at a time as they are expanded (a "Load more" row where a folder goes on,
 // a filter for the folder at hand), and tables opened from it in tabs. A WAI-ARIA tree: arrow keys move and expand,
-// Enter opens, Delete removes a place.
+// Enter opens, Delete removes a place. Every section lists its folders through its own `browse` call answering a
+// BrowsePage: a catalog section is one more entry in `sections`, its roots from the catalog connections.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import type { BrowseRequest, Result } from '../../../shared/api.js';
