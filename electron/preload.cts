@@ -43,6 +43,8 @@ const api = {
   deleteStorageConnection: call('deleteStorageConnection'),
   chooseTableFolder: call('chooseTableFolder'),
   chooseSqliteFile: call('chooseSqliteFile'),
+  cancelRead: call('cancelRead'),
+  readProgress: call('readProgress'),
   browse: call('browse'),
 } satisfies DeltaportApi;
 

@@ -38,11 +38,15 @@ const exportSource: v.GenericSchema<unknown, ExportSource> = v.lazy((input) =>
 const exportShape = { source: exportSource, sink, profile: v.optional(profileName) };
 const exportRequest = withRules(v.strictObject(exportShape), (req) => (isChangeSource(req.source) ? changeSinkProblems(req.sink) : []));
 
+/** The caller's name for a read it may cancel (CancellableRead). */
+const readId = nonBlank('the read id', 100);
+
 const changeRows = v.strictObject({
   path: tablePath,
   from: version('from'),
   to: v.optional(version('to')),
   limit: wholeNumber('limit', 1, PREVIEW_MAX_ROWS),
+  readId: v.optional(readId),
 });
 
 /** At most this many tables in one query. */
@@ -77,13 +81,14 @@ const nothing = v.pipe(
 export const REQUEST_SCHEMAS = {
   // The table a user typed: its location is resolved (relative, ~, file://) by the host, see table-location.ts.
   openTable: tableRef(text('the table path', LIMITS.path)),
-  history: v.strictObject({ path: tablePath, limit: v.optional(wholeNumber('limit', 1, HISTORY_MAX_ROWS)) }),
+  history: v.strictObject({ path: tablePath, limit: v.optional(wholeNumber('limit', 1, HISTORY_MAX_ROWS)), readId: v.optional(readId) }),
   resolveVersion: table,
   latestVersion: v.strictObject({ path: tablePath }),
   preview: v.strictObject({
     source: sourceSpecSchema,
     limit: wholeNumber('limit', 1, PREVIEW_MAX_ROWS),
     offset: v.optional(wholeNumber('offset', 0, PREVIEW_MAX_OFFSET)),
+    readId: v.optional(readId),
     orderBy: v.optional(
       v.pipe(
         v.array(
@@ -98,7 +103,7 @@ export const REQUEST_SCHEMAS = {
       ),
     ),
   }),
-  profile: v.strictObject({ table, exact: v.optional(flag('exact')) }),
+  profile: v.strictObject({ table, exact: v.optional(flag('exact')), readId: v.optional(readId) }),
   partitions: table,
   diff: v.strictObject({ ...changeRows.entries, pairBy: v.optional(nameList('pairBy')) }),
   changes: changeRows,
@@ -133,6 +138,8 @@ export const REQUEST_SCHEMAS = {
   deleteStorageConnection: v.strictObject({ name: connectionName }),
   chooseTableFolder: nothing,
   chooseSqliteFile: nothing,
+  cancelRead: v.strictObject({ readId }),
+  readProgress: v.strictObject({ readId }),
   browse: v.strictObject({
     location: location('the folder'),
     page: v.optional(nonBlank('the page', LIMITS.path)),

@@ -26,7 +26,21 @@ export const PREVIEW_MAX_ROWS = 100_000;
 /** The most rows a grid loads page by page: each page reads and drops the rows before it. */
 export const PREVIEW_MAX_OFFSET = 1_000_000;
 
-export interface PreviewRequest {
+/** A read the window may cancel: the caller names it, and a newer read under the same name cancels it (the newest
+ * request wins), as cancelRead does. Its progress, where its scan has any, is readProgress's. */
+export interface CancellableRead {
+  readId?: string;
+}
+
+/** How far a running read has come: data files read, and their bytes, of those it reads in all. */
+export interface ReadProgress {
+  files: number;
+  filesTotal: number;
+  bytes: number;
+  bytesTotal: number;
+}
+
+export interface PreviewRequest extends CancellableRead {
   source: DeltaSourceSpec;
   limit: number;
   /** Rows of the same read to pass over first: the next page starts where the rows loaded end. */
@@ -54,13 +68,13 @@ export interface PreviewResult {
 }
 
 /** A column profile: from the log's statistics, or with exact an exact scan. */
-export interface ProfileRequest {
+export interface ProfileRequest extends CancellableRead {
   table: TableRef;
   exact?: boolean;
 }
 
 /** Rows that changed between versions `from` and `to` (default: the latest). */
-export interface ChangeRowsRequest {
+export interface ChangeRowsRequest extends CancellableRead {
   path: string;
   from: number;
   to?: number;
@@ -258,7 +272,7 @@ export interface BrowseRequest {
 
 export interface DeltaportApi {
   openTable(req: TableRef): Promise<Result<TableInfo>>;
-  history(req: { path: string; limit?: number }): Promise<Result<CommitSummary[]>>;
+  history(req: { path: string; limit?: number } & CancellableRead): Promise<Result<CommitSummary[]>>;
   /** Which version a version or timestamp resolves to, for the time-travel fields as the user types. */
   resolveVersion(req: TableRef): Promise<Result<{ version: number; timestamp: number }>>;
   /** The table's newest version, from a listing of its log only: cheap enough to poll while the table is open. */
@@ -271,6 +285,10 @@ export interface DeltaportApi {
   sql(req: SqlRequest): Promise<Result<SqlRows>>;
   /** Interrupts the query running under this id; answers whether one was. */
   cancelSql(req: { queryId: string }): Promise<Result<{ cancelled: boolean }>>;
+  /** Cancels the read running under this id (its work in the worker stops); answers whether one was. */
+  cancelRead(req: { readId: string }): Promise<Result<{ cancelled: boolean }>>;
+  /** How far the read running under this id has come; null when none is running or it reports no progress. */
+  readProgress(req: { readId: string }): Promise<Result<ReadProgress | null>>;
   planExport(req: ExportRequest): Promise<Result<ExportPlan>>;
   testConnection(req: { sink: SinkSpec; profile?: string }): Promise<Result<ConnectionReport>>;
   /** The same export as a PySpark script for Spark with Delta Lake; nothing is exported. */
@@ -332,6 +350,8 @@ export const API_METHODS = [
   'deleteStorageConnection',
   'chooseTableFolder',
   'chooseSqliteFile',
+  'cancelRead',
+  'readProgress',
   'browse',
 ] as const satisfies readonly ApiMethod[];
 

@@ -15,7 +15,7 @@ import type { CommitSummary, PartitionSummary, TableInfo, TableProfile } from '.
 import type { JobRunner } from '../jobs/job-runner.js';
 import { DEFAULT_MEMORY_LIMIT } from '../sql/limits.js';
 import type { SqlSession } from '../sql/sql-session.js';
-import { runSharedTask } from '../jobs/task-worker.js';
+import { runSharedTask, type SharedTaskControl } from '../jobs/task-worker.js';
 import type { WorkerTask } from '../jobs/worker-protocol.js';
 import type { AppState } from '../state/app-state.js';
 import { canonicalLocation, isCloudLocation } from '../storage/storage.js';
@@ -23,6 +23,7 @@ import { withPassword } from '../state/secrets.js';
 import { engineFrom } from '../delta/engine/engine-context.js';
 import { browseFolder } from './folder-browse.js';
 import { STORAGE_OPTION_INFO } from './storage-connection-rules.js';
+import { RunningReads } from './running-reads.js';
 import type { StorageConnections } from './storage-connections.js';
 
 export interface NativeDialogs {
@@ -58,7 +59,17 @@ async function attempt<T>(work: () => T | Promise<T>): Promise<Result<T>> {
 
 export function createApiService(deps: ApiServiceDeps): DeltaportApi {
   /** A task on the shared worker, its tables read through the storage connections as they are now. */
-  const shared = <T>(task: WorkerTask): Promise<T> => runSharedTask<T>(task, deps.connections.settings());
+  const shared = <T>(task: WorkerTask, control?: SharedTaskControl): Promise<T> =>
+    runSharedTask<T>(task, deps.connections.settings(), control);
+  const reads = new RunningReads();
+  /** A read the caller may cancel by its id: the cancel stops the task in the worker; its scan reports progress. */
+  const cancellable = <T>(readId: string | undefined, task: WorkerTask): Promise<T> =>
+    reads.run(readId, ({ signal, onProgress }) =>
+      shared<T>(task, {
+        signal,
+        onProgress: (p) => onProgress({ files: p.files, filesTotal: p.filesTotal, bytes: p.bytes, bytesTotal: p.bytesTotal }),
+      }),
+    );
 
   /** A password left empty in the form is taken from the saved profile it came from. */
   function withProfilePassword(sink: SinkSpec, profile: string | undefined): SinkSpec {
@@ -87,17 +98,20 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
         deps.onTableOpened?.(info.path);
         return info;
       }),
-    history: (req) => attempt(() => shared<CommitSummary[]>({ kind: 'history', request: req })),
+    history: (req) => attempt(() => cancellable<CommitSummary[]>(req.readId, { kind: 'history', request: req })),
     resolveVersion: (req) => attempt(() => shared<{ version: number; timestamp: number }>({ kind: 'resolve', request: req })),
     latestVersion: (req) => attempt(() => shared<{ latest: number }>({ kind: 'latest', request: req })),
-    preview: (req) => attempt(() => shared<PreviewResult>({ kind: 'preview', request: req })),
-    profile: (req) => attempt(() => shared<TableProfile>({ kind: 'profile', request: req })),
+    preview: (req) => attempt(() => cancellable<PreviewResult>(req.readId, { kind: 'preview', request: req })),
+    profile: (req) => attempt(() => cancellable<TableProfile>(req.readId, { kind: 'profile', request: req })),
     partitions: (req) => attempt(() => shared<PartitionSummary[]>({ kind: 'partitions', request: req })),
-    diff: (req) => attempt(() => shared<DiffResult>({ kind: 'diff', request: req })),
-    changes: (req) => attempt(() => shared<ChangeRows>({ kind: 'changes', request: req })),
-    // DuckDB works on threads of its own; the snapshots it is fed are read here, as the cancel must reach them.
-    sql: (req) => attempt(async () => (await sqlSession()).run(req)),
-    cancelSql: (req) => attempt(async () => ({ cancelled: sql !== null && (await sqlSession()).cancel(req.queryId) })),
+    diff: (req) => attempt(() => cancellable<DiffResult>(req.readId, { kind: 'diff', request: req })),
+    changes: (req) => attempt(() => cancellable<ChangeRows>(req.readId, { kind: 'changes', request: req })),
+    // DuckDB works on threads of its own; the snapshots it is fed are read here, as the cancel must reach them. A
+    // query is a read like the others: its id is a read id.
+    sql: (req) => attempt(async () => reads.run(req.queryId, async ({ signal }) => (await sqlSession()).run(req, signal))),
+    cancelSql: (req) => attempt(() => ({ cancelled: reads.cancel(req.queryId) })),
+    cancelRead: (req) => attempt(() => ({ cancelled: reads.cancel(req.readId) })),
+    readProgress: (req) => attempt(() => reads.progress(req.readId)),
     planExport: (req) => attempt(() => shared<ExportPlan>({ kind: 'plan', request: exportRequest(req) })),
     // Loaded on first use, like the sinks: pg is not needed to look at a table.
     testConnection: (req) =>

@@ -2,7 +2,7 @@
 // checkpoints, file times) are cached per DeltaTable: log files never change once written, so a second snapshot()
 // or history() re-lists the folder (to see new commits) but re-reads nothing already read.
 import { parseStructType, type StructType } from '../../shared/delta-schema.js';
-import { DeltaportError } from '../../shared/errors.js';
+import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import { canonicalLocation, type Storage } from '../storage/storage.js';
 import type { EngineContext } from './engine/engine-context.js';
 import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
@@ -119,12 +119,14 @@ export class DeltaTable {
     return (await this.clockFor(listing)).resolve(timestampMs);
   }
 
-  async history(opts: { limit?: number } = {}): Promise<CommitSummary[]> {
+  /** A cancel (`signal`) stops the reading between groups of commit files. */
+  async history(opts: { limit?: number; signal?: AbortSignal } = {}): Promise<CommitSummary[]> {
     const listing = await this.lister.list();
     const clock = await this.clockFor(listing);
     const versions = historyVersions(listing, opts.limit ?? Number.POSITIVE_INFINITY);
     const out: CommitSummary[] = [];
     for (let i = 0; i < versions.length; i += READ_CONCURRENCY) {
+      if (opts.signal?.aborted) throw cancelledError();
       const batch = versions.slice(i, i + READ_CONCURRENCY);
       const infos = await Promise.all(batch.map((v) => this.commitInfo(v, listing)));
       for (let j = 0; j < batch.length; j++) out.push(commitSummary(batch[j], await clock.timeOf(batch[j]), infos[j]));

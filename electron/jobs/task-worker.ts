@@ -120,9 +120,30 @@ export function startTask<T>(
 
 let shared: TaskWorker | null = null;
 
+/** What a caller of a shared task may give: a signal whose abort cancels the task in the thread (its answer is then
+ * the thread's, once the task has stopped), and where its progress goes. */
+export interface SharedTaskControl {
+  signal?: AbortSignal;
+  onProgress?: (progress: RawProgress) => void;
+}
+
 /** Runs a short task (preview, plan) on the shared worker thread, its tables read through an engine of `engine`. */
-export function runSharedTask<T>(task: WorkerTask, engine: EngineSettings): Promise<T> {
+export async function runSharedTask<T>(task: WorkerTask, engine: EngineSettings, control: SharedTaskControl = {}): Promise<T> {
+  const { signal, onProgress } = control;
+  if (signal?.aborted) throw cancelledError();
   if (!shared?.alive) shared = new TaskWorker(engine);
   shared.useEngine(engine);
-  return shared.run<T>(task).result;
+  const worker = shared;
+  const { id, result } = worker.run<T>(task, onProgress);
+  // The thread's task stops at its scan's next check and answers CANCELLED: the answer waits for it, so a cancelled
+  // read's answer means its work has stopped.
+  const cancel = () => {
+    if (worker.alive) worker.cancel(id);
+  };
+  signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    return await result;
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+  }
 }

@@ -14,6 +14,7 @@ import type {
   PreviewRequest,
   PreviewResult,
   ProfileRequest,
+  ReadProgress,
   TableRef,
 } from '../../shared/api.js';
 import { isChangeSource, isSqlSource, type RowsSourceSpec, type SqlSourceSpec } from '../../shared/change-source.js';
@@ -59,19 +60,19 @@ export function runTask(
     case 'open':
       return openTableTask(tables, task.request);
     case 'history':
-      return historyTask(tables, task.request);
+      return historyTask(tables, task.request, signal);
     case 'resolve':
       return resolveVersionTask(tables, task.request);
     case 'latest':
       return latestVersionTask(tables, task.request);
     case 'profile':
-      return profileTask(tables, task.request, signal);
+      return profileTask(tables, task.request, signal, readProgress(onProgress));
     case 'partitions':
       return partitionsTask(tables, task.request);
     case 'diff':
-      return diffTask(tables, task.request, signal);
+      return diffTask(tables, task.request, signal, readProgress(onProgress));
     case 'changes':
-      return changesTask(tables, task.request, signal);
+      return changesTask(tables, task.request, signal, readProgress(onProgress));
     case 'checkChanges':
       return checkChangesTask(tables, task.request);
     case 'ledger':
@@ -164,8 +165,12 @@ export async function openTableTask(tables: TableCache, ref: TableRef): Promise<
   return table.tableInfo(snapshot);
 }
 
-export async function historyTask(tables: TableCache, request: { path: string; limit?: number }): Promise<CommitSummary[]> {
-  return (await tables.open(request.path)).history({ limit: request.limit });
+export async function historyTask(
+  tables: TableCache,
+  request: { path: string; limit?: number },
+  signal?: AbortSignal,
+): Promise<CommitSummary[]> {
+  return (await tables.open(request.path)).history({ limit: request.limit, signal });
 }
 
 export async function resolveVersionTask(tables: TableCache, ref: TableRef): Promise<{ version: number; timestamp: number }> {
@@ -206,13 +211,35 @@ function filePlan(sink: Extract<SinkSpec, { path: string }>): ExportPlan {
   };
 }
 
-export async function profileTask(tables: TableCache, request: ProfileRequest, signal: AbortSignal): Promise<TableProfile> {
+/** A read's progress as the worker posts it: a read's rows are its answer's, so only its files and bytes count. */
+function readProgress(onProgress: (progress: RawProgress) => void): (progress: ReadProgress) => void {
+  return (progress) => onProgress({ rows: 0, ...progress });
+}
+
+/** Counts the data files a diff or a change feed reads, of the `toRead` it will, as its progress. */
+function filesRead(toRead: { files: number; bytes: number }, onProgress?: (progress: ReadProgress) => void): (bytes: number) => void {
+  const done = { files: 0, bytes: 0 };
+  const report = () => onProgress?.({ files: done.files, filesTotal: toRead.files, bytes: done.bytes, bytesTotal: toRead.bytes });
+  report();
+  return (bytes) => {
+    done.files += 1;
+    done.bytes += bytes;
+    report();
+  };
+}
+
+export async function profileTask(
+  tables: TableCache,
+  request: ProfileRequest,
+  signal: AbortSignal,
+  onProgress?: (progress: ReadProgress) => void,
+): Promise<TableProfile> {
   const source = await openSource(
     { tablePath: request.table.path, versionAsOf: request.table.versionAsOf, timestampAsOf: request.table.timestampAsOf },
     tables.open,
   );
   const { scanProfile, statisticsProfile } = await import('../delta/profile/column-profile.js');
-  if (request.exact) return scanProfile(source.table, source.snapshot.version, signal);
+  if (request.exact) return scanProfile(source.table, source.snapshot.version, signal, onProgress);
   return statisticsProfile(source.snapshot, await source.table.fileStats(source.snapshot));
 }
 
@@ -221,13 +248,19 @@ export async function partitionsTask(tables: TableCache, ref: TableRef): Promise
   return partitionSummaries(snapshot, await table.fileStats(snapshot));
 }
 
-export async function diffTask(tables: TableCache, request: DiffRequest, signal: AbortSignal): Promise<DiffResult> {
+export async function diffTask(
+  tables: TableCache,
+  request: DiffRequest,
+  signal: AbortSignal,
+  onProgress?: (progress: ReadProgress) => void,
+): Promise<DiffResult> {
   const table = await tables.open(request.path);
   const to = request.to ?? (await table.versionRange()).latest;
   const { checkPairKeys, diffSnapshots, pairedRows } = await import('../delta/change/snapshot-diff.js');
   const d = await diffSnapshots(table, request.from, to);
   checkPairKeys(d, request.pairBy ?? [], 'pairBy');
-  const rows = request.pairBy?.length ? pairedRows(d, request.pairBy, signal) : d.rows(signal);
+  const onFileRead = filesRead(d.toRead, onProgress);
+  const rows = request.pairBy?.length ? pairedRows(d, request.pairBy, signal, onFileRead) : d.rows(signal, onFileRead);
   return {
     from: d.from,
     to: d.to,
@@ -242,10 +275,16 @@ export async function diffTask(tables: TableCache, request: DiffRequest, signal:
   };
 }
 
-export async function changesTask(tables: TableCache, request: ChangeRowsRequest, signal: AbortSignal): Promise<ChangeRows> {
+export async function changesTask(
+  tables: TableCache,
+  request: ChangeRowsRequest,
+  signal: AbortSignal,
+  onProgress?: (progress: ReadProgress) => void,
+): Promise<ChangeRows> {
   const table = await tables.open(request.path);
   const to = request.to ?? (await table.versionRange()).latest;
   const { changeFeed } = await import('../delta/change/change-feed.js');
   const feed = await changeFeed(table, request.from, to);
-  return { from: request.from, to, ...(await jsonRows(feed.fields, feed.schema, feed.rows(signal), request.limit)) };
+  const onFileRead = filesRead(await feed.toRead(), onProgress);
+  return { from: request.from, to, ...(await jsonRows(feed.fields, feed.schema, feed.rows(signal, onFileRead), request.limit)) };
 }

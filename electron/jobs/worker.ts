@@ -1,6 +1,7 @@
 // Entry of a task worker thread: runs each task it is sent, off the main thread. A 'cancel' aborts that task's
 // signal; the engine stops at its next batch and the sink rolls back. Progress is posted at most every
-// PROGRESS_INTERVAL_MS per task (plus the last), so a fast export does not flood the main thread.
+// PROGRESS_INTERVAL_MS per task, so a fast export does not flood the main thread; the last counters are posted within
+// that interval too, so a task that stalls (a store that does not answer) shows how far it really came.
 import { parentPort, workerData } from 'node:worker_threads';
 import { cancelledError, DeltaportError, toErrorValue } from '../../shared/errors.js';
 import { engineFrom } from '../delta/engine/engine-context.js';
@@ -30,7 +31,10 @@ async function run(id: number, task: WorkerTask): Promise<void> {
   running.set(id, controller);
   let lastPost = 0;
   let pending: RawProgress | null = null;
+  let later: NodeJS.Timeout | undefined;
   const flush = (now = Date.now()) => {
+    clearTimeout(later);
+    later = undefined;
     if (!pending) return;
     post({ type: 'progress', id, progress: pending });
     pending = null;
@@ -40,6 +44,7 @@ async function run(id: number, task: WorkerTask): Promise<void> {
     pending = progress;
     const now = Date.now();
     if (now - lastPost >= PROGRESS_INTERVAL_MS) flush(now);
+    else later ??= setTimeout(flush, PROGRESS_INTERVAL_MS - (now - lastPost));
   };
   try {
     const value = await runTask(tables, task, controller.signal, onProgress);

@@ -6,7 +6,7 @@ import type { FormEvent } from 'react';
 import { PREVIEW_MAX_ROWS } from '../../shared/api.js';
 import type { Result } from '../../shared/api.js';
 import { formatCount } from './format.js';
-import { useLatestRequest } from './latest-request.js';
+import { CANCELLED_READ, useLatestRequest, type ReadAsk } from './latest-request.js';
 
 export const DEFAULT_ROW_LIMIT = 1000;
 
@@ -18,8 +18,8 @@ export function limitProblemOf(text: string): string | null {
     : `Row limit must be a whole number from 1 to ${formatCount(PREVIEW_MAX_ROWS)}.`;
 }
 
-/** Asks the host for at most `limit` rows. */
-export type LimitedAsk<T> = (limit: number) => Promise<Result<T>>;
+/** Asks the host for at most `limit` rows, as the read named `readId` (a newer read under it cancels this one). */
+export type LimitedAsk<T> = (limit: number, readId: string) => Promise<Result<T>>;
 
 export interface LimitedRead<T> {
   limitText: string;
@@ -36,7 +36,11 @@ export interface LimitedRead<T> {
   run(event?: FormEvent, ask?: LimitedAsk<T>): void;
   /** Adds the next page to the answer shown: `page` asks for it, `merge` joins it on. Not a new read: the grid keeps
    * its scroll and selection. */
-  extend(page: () => Promise<Result<T>>, merge: (shown: T, next: T) => T): void;
+  extend(page: ReadAsk<T>, merge: (shown: T, next: T) => T): void;
+  /** Cancels the read under way; it stops in the host, and its answer says it was cancelled. */
+  cancel(): void;
+  /** The name of the view's reads, for asking how far the one under way has come. */
+  readId: string;
 }
 
 /** `ask` is null while the view has nothing it can read (no source yet, a key column that is not there). */
@@ -49,20 +53,23 @@ export function useLimitedRead<T>(ask: LimitedAsk<T> | null): LimitedRead<T> {
     busy: false,
   });
   const firstRead = useRef(false);
-  const begin = useLatestRequest();
+  const latest = useLatestRequest();
   const limitProblem = limitProblemOf(limitText);
 
-  const settle = async (request: () => Promise<Result<T>>, apply: (s: typeof state, value: T) => typeof state) => {
-    const isLatest = begin();
+  const settle = async (request: ReadAsk<T>, apply: (s: typeof state, value: T) => typeof state) => {
     setState((s) => ({ ...s, error: null, busy: true }));
-    const answer = await request();
-    if (!isLatest()) return;
-    setState((s) => (answer.ok ? apply(s, answer.value) : { ...s, error: answer.error.message, busy: false }));
+    const answer = await latest.send(request);
+    if (answer === null) return;
+    setState((s) =>
+      answer.ok
+        ? apply(s, answer.value)
+        : { ...s, error: answer.error.code === 'CANCELLED' ? CANCELLED_READ : answer.error.message, busy: false },
+    );
   };
 
   const read = (request: LimitedAsk<T>, limit: number) =>
     settle(
-      () => request(limit),
+      (readId) => request(limit, readId),
       (s, value) => ({ value, reads: s.reads + 1, error: null, busy: false }),
     );
 
@@ -78,10 +85,10 @@ export function useLimitedRead<T>(ask: LimitedAsk<T> | null): LimitedRead<T> {
     if (request && !limitProblem) void read(request, Number(limitText));
   };
 
-  const extend = (page: () => Promise<Result<T>>, merge: (shown: T, next: T) => T) => {
+  const extend = (page: ReadAsk<T>, merge: (shown: T, next: T) => T) => {
     if (state.busy || state.value === null) return;
     void settle(page, (s, value) => ({ ...s, value: s.value === null ? value : merge(s.value, value), error: null, busy: false }));
   };
 
-  return { limitText, setLimitText, limitProblem, ...state, run, extend };
+  return { limitText, setLimitText, limitProblem, ...state, run, extend, cancel: latest.cancel, readId: latest.readId };
 }

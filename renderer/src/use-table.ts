@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import type { CommitSummary, TableInfo } from '../../shared/table-info.js';
 import { api } from './api-client.js';
+import { useLatestRequest } from './latest-request.js';
 import { useTimeTravel } from './time-travel.js';
 import type { TimeTravel } from './time-travel.js';
 
@@ -46,14 +47,20 @@ export function useTable(): OpenTable {
   // The table the latest open asked for: answers about an older one are dropped.
   const currentPath = useRef<string | null>(null);
 
-  const loadHistory = useCallback(async (tablePath: string) => {
-    const commits = await api.history({ path: tablePath });
-    if (currentPath.current !== tablePath) return;
-    if (commits.ok) {
-      setHistory(commits.value);
-      setHistoryError(null);
-    } else setHistoryError(commits.error.message);
-  }, []);
+  // A table opened while the last one's history is read cancels that read.
+  const { send: sendHistory } = useLatestRequest();
+
+  const loadHistory = useCallback(
+    async (tablePath: string) => {
+      const commits = await sendHistory((readId) => api.history({ path: tablePath, readId }));
+      if (commits === null || currentPath.current !== tablePath) return;
+      if (commits.ok) {
+        setHistory(commits.value);
+        setHistoryError(null);
+      } else setHistoryError(commits.error.message);
+    },
+    [sendHistory],
+  );
 
   const open = useCallback(
     async (target: string) => {

@@ -741,7 +741,7 @@ describe('the window at 1440x900 and at its minimum size, 1024x700, light and da
   ];
   for (const size of sizes) {
     for (const theme of ['light', 'dark'] as const) {
-      it(`shows the grid and the whole export form at ${size.width}x${size.height} (${theme})`, async () => {
+      it(`shows the grid, a time-travel problem whole and the whole export form at ${size.width}x${size.height} (${theme})`, async () => {
         const context = await e2e.browser.newContext({ viewport: size, colorScheme: theme });
         const sized = await context.newPage();
         const errors: string[] = [];
@@ -756,6 +756,24 @@ describe('the window at 1440x900 and at its minimum size, 1024x700, light and da
           expect(gridBox.y + gridBox.height).toBeLessThanOrEqual(size.height);
           expect(Math.floor(gridBox.height / 28)).toBeGreaterThanOrEqual(size.height >= 900 ? 18 : 10);
           await screenshot(sized, `flow-data-${name}`);
+
+          // A time-travel problem is said whole, below the bar: nothing cut to "…", nothing hidden in a tooltip.
+          const asked = '2000-01-01 00:00';
+          await sized.getByLabel('Timestamp', { exact: true }).fill(asked);
+          const problem = sized.locator('#travel-problem');
+          await problem.waitFor({ timeout: 30_000 });
+          const sentence = await problem.innerText();
+          expect(sentence).toMatch(/before the earliest commit/);
+          expect(sentence).not.toContain('…');
+          expect(await problem.getAttribute('title')).toBeNull();
+          const [barBox, problemBox] = [(await sized.locator('.snapshot-bar').boundingBox())!, (await problem.boundingBox())!];
+          expect(problemBox.y).toBeGreaterThanOrEqual(barBox.y + barBox.height - 1);
+          expect(problemBox.x + problemBox.width).toBeLessThanOrEqual(size.width);
+          const unclipped = await problem.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight);
+          expect(unclipped).toBe(true);
+          await screenshot(sized, `flow-travel-problem-${name}`);
+          await sized.getByRole('button', { name: 'Latest', exact: true }).click();
+          await problem.waitFor({ state: 'detached' });
 
           await sized.getByRole('tab', { name: /^History/ }).click();
           await sized.getByRole('table', { name: 'Commits' }).waitFor();

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installInProcessApi, type InProcessApi } from './in-process-api.js';
 import { tablePath } from '../support/tables.js';
 import { duck, sqlText } from '../support/duckdb.js';
+import type { PreviewResult, Result } from '../../shared/api.js';
 
 let host: InProcessApi;
 let hook: typeof import('../../renderer/src/use-limited-read.js');
@@ -85,5 +86,30 @@ describe('useLimitedRead', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(result.current.value?.columns.map((c) => c.name)).toEqual(['id']);
     expect(result.current.reads).toBe(2);
+  }, 120_000);
+
+  it("sends every read under the view's one id: a newer read stops the older in the host, and leaving stops the last", async () => {
+    // Ordering all of COVID-19_NYT streams every row past: each read is still running when the next step comes.
+    const answers: Promise<Result<PreviewResult>>[] = [];
+    const ids: string[] = [];
+    const slow = (limit: number, readId: string) => {
+      ids.push(readId);
+      const answer = api.preview({
+        source: { tablePath: tablePath('COVID-19_NYT') },
+        limit,
+        orderBy: [{ column: 'cases', descending: true }],
+        readId,
+      });
+      answers.push(answer);
+      return answer;
+    };
+    const { result, unmount } = renderHook(() => hook.useLimitedRead(slow));
+    await waitFor(() => expect(answers).toHaveLength(1), { timeout: 20_000 });
+    act(() => result.current.run(undefined, slow));
+    expect(answers).toHaveLength(2);
+    expect(ids[1]).toBe(ids[0]);
+    expect(await answers[0]).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    unmount();
+    expect(await answers[1]).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
   }, 120_000);
 });

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import type { Result } from '../../shared/api.js';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI_BIN = path.join(REPO_ROOT, 'dist/electron/cli/bin.js');
@@ -19,6 +20,8 @@ export interface ServedApp {
   pid: number;
   /** What the host wrote to stderr so far, for failure messages. */
   stderr(): string;
+  /** One call of the host's API, as the page makes it (POST /api/<method> with the token). */
+  call<T>(method: string, body: unknown): Promise<Result<T>>;
   stop(): Promise<void>;
 }
 
@@ -39,6 +42,15 @@ export async function startServe(): Promise<ServedApp> {
     dataDir,
     pid: child.pid!,
     stderr: () => errors,
+    call: async <T>(method: string, body: unknown) => {
+      const { origin, searchParams } = new URL(url);
+      const res = await fetch(`${origin}/api/${method}`, {
+        method: 'POST',
+        headers: { 'X-Deltaport-Token': searchParams.get('token')! },
+        body: JSON.stringify(body),
+      });
+      return (await res.json()) as Result<T>;
+    },
     stop: async () => {
       await stopChild(child);
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import * as arrow from 'apache-arrow';
 import { tableFromIPC, type Schema, type Table } from 'apache-arrow';
 import type { FileMetaData } from 'hyparquet';
 import type * as ParquetWasm from 'parquet-wasm/node';
-import { DeltaportError } from '../../../shared/errors.js';
+import { cancelledError, DeltaportError } from '../../../shared/errors.js';
 import { rangeBuffer } from '../../storage/ranged-file.js';
 import { isCloudLocation, StorageError, type Storage, type StorageFailure } from '../../storage/storage.js';
 import { decodedColumns, ffiReadable } from './arrow-ffi.js';
@@ -58,7 +58,14 @@ interface Opened {
   file: ParquetWasm.ParquetFile;
 }
 
-export async function openParquet(storage: Storage, path: string, role: ParquetRole = 'data file'): Promise<ParquetHandle> {
+/** `signal`: a scan's cancel, checked between the file's reads (stat, then the footer), so a scan cancelled while the
+ * store was slow to answer one reads nothing more of the file. */
+export async function openParquet(
+  storage: Storage,
+  path: string,
+  role: ParquetRole = 'data file',
+  signal?: AbortSignal,
+): Promise<ParquetHandle> {
   const fail = async (err: unknown, request?: ReadRequest): Promise<never> => {
     throw await parquetError(storage, path, role, err, size, request);
   };
@@ -71,6 +78,7 @@ export async function openParquet(storage: Storage, path: string, role: ParquetR
     // Stat first names what stops a read (missing, not permitted, a folder): parquet-wasm reads through a Blob,
     // which reports each of these as a generic error, or not at all.
     size = (await storage.stat(path)).size;
+    if (signal?.aborted) throw cancelledError('scan');
     for (let attempt = 0; ; attempt++) {
       try {
         opened = await openOn(attempt === 0 ? wasmInstance() : privateInstance(), storage, path, size);

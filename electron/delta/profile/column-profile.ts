@@ -4,6 +4,7 @@
 // timestamps are in milliseconds. On request, an exact scan: nulls, min, max and distinct values counted over
 // every row the snapshot holds.
 import { TimeUnit } from 'apache-arrow';
+import type { ReadProgress } from '../../../shared/api.js';
 import { decimalParts, isDecimal, type DeltaType, type StructField } from '../../../shared/delta-schema.js';
 import { parseDeltaText, type DeltaValue } from '../../../shared/delta-values.js';
 import { comparator, familyOf } from '../../../shared/expression/compare.js';
@@ -15,7 +16,7 @@ import { columnMappingMode, physicalName } from '../column-mapping.js';
 import { valueReader } from '../filter/arrow-values.js';
 import type { FileStats, StatsTree } from '../filter/file-stats.js';
 import { parsePartitionValue } from '../scan/partition-values.js';
-import type { Snapshot } from '../snapshot.js';
+import type { LiveFile, Snapshot } from '../snapshot.js';
 import { openSource } from '../source.js';
 import type { DeltaTable } from '../table.js';
 import { binning, type Binning } from './histogram.js';
@@ -70,8 +71,14 @@ export function statisticsProfile(snapshot: Snapshot, stats: (FileStats | null)[
   return { version: snapshot.version, rowCount: rowCount(snapshot, stats), columns };
 }
 
-/** Reads every row of the table's version (through the table's engine). */
-export async function scanProfile(table: DeltaTable, version: number, signal?: AbortSignal): Promise<TableProfile> {
+/** Reads every row of the table's version (through the table's engine), in two passes over its files (values, then
+ * histograms); `onProgress` hears how far both have come. */
+export async function scanProfile(
+  table: DeltaTable,
+  version: number,
+  signal?: AbortSignal,
+  onProgress?: (progress: ReadProgress) => void,
+): Promise<TableProfile> {
   const tablePath = table.root;
   const opened = async () => table;
   const all = await openSource({ tablePath, versionAsOf: version }, opened);
@@ -93,8 +100,10 @@ export async function scanProfile(table: DeltaTable, version: number, signal?: A
     seen: new Set<unknown>(),
     full: false,
   }));
+  const pass = passes(source.snapshot.files, onProgress);
   let rows = 0;
-  for await (const { batch } of source.batches({ signal })) {
+  for await (const { batch, filesDone, bytesDone } of source.batches({ signal })) {
+    pass(0, filesDone, bytesDone);
     rows += batch.numRows;
     fields.forEach((f, k) => {
       const read = valueReader(batch.getChild(f.name)!.data[0]);
@@ -120,6 +129,7 @@ export async function scanProfile(table: DeltaTable, version: number, signal?: A
     fields.map((f, k) => binning(f.type, state[k].min, state[k].max)),
     fields,
     signal,
+    (filesDone, bytesDone) => pass(1, filesDone, bytesDone),
   );
   const columns = fields.map((f, k): ColumnProfile => {
     const s = state[k];
@@ -145,6 +155,7 @@ async function histogramPass(
   binnings: (Binning | null)[],
   fields: StructField[],
   signal?: AbortSignal,
+  onProgress?: (filesDone: number, bytesDone: number) => void,
 ): Promise<(Histogram | null)[]> {
   const binned = fields.flatMap((field, k) => {
     const bins = binnings[k];
@@ -155,7 +166,8 @@ async function histogramPass(
     { tablePath: table.root, versionAsOf: version, columnNames: binned.map((b) => b.field.name) },
     async () => table,
   );
-  for await (const { batch } of source.batches({ signal })) {
+  for await (const { batch, filesDone, bytesDone } of source.batches({ signal })) {
+    onProgress?.(filesDone, bytesDone);
     for (const { field, bins, counts } of binned) {
       const read = valueReader(batch.getChild(field.name)!.data[0]);
       for (let r = 0; r < batch.numRows; r++) {
@@ -224,4 +236,17 @@ function text(value: DeltaValue, type: DeltaType): string | null {
     default:
       return type satisfies never;
   }
+}
+
+/** Progress over both passes, each reading every file: the second's files count after all of the first's. */
+function passes(files: LiveFile[], onProgress?: (progress: ReadProgress) => void) {
+  const filesTotal = files.length * 2;
+  const bytesTotal = files.reduce((sum, f) => sum + f.add.size, 0) * 2;
+  return (pass: 0 | 1, filesDone: number, bytesDone: number) =>
+    onProgress?.({
+      files: pass * files.length + filesDone,
+      filesTotal,
+      bytes: (pass * bytesTotal) / 2 + bytesDone,
+      bytesTotal,
+    });
 }

@@ -15,7 +15,7 @@ import { skippedRowGroups } from '../filter/row-group-skipping.js';
 import { NO_DELETIONS } from './kept-rows.js';
 import { openParquet, type ParquetHandle } from '../engine/parquet-file.js';
 import { parsePartitionValue } from './partition-values.js';
-import type { ScanOptions } from './scan-types.js';
+import { checkCancelled, type ScanOptions } from './scan-types.js';
 import type { LiveFile, Snapshot } from '../snapshot.js';
 
 /** What every file of the scan shares. */
@@ -74,8 +74,10 @@ export async function planFile(snapshot: Snapshot, plan: ScanPlan, fileIndex: nu
     : NO_DELETIONS;
   const constants = partitionConstants(plan, file);
   const storage = plan.engine.storage(file.absolutePath);
-  const handle = await openParquet(storage, file.absolutePath);
+  checkCancelled(plan.signal);
+  const handle = await openParquet(storage, file.absolutePath, 'data file', plan.signal);
   try {
+    checkCancelled(plan.signal);
     const skippedGroups = plan.rowGroupFilter
       ? await skippedRowGroups(storage, file, plan.rowGroupFilter, {
           fields: snapshot.schema.fields,

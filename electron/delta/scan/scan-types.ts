@@ -43,3 +43,15 @@ export interface ScanOptions {
 export function checkCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw cancelledError('scan');
 }
+
+/** The work's value, or the scan's cancel as soon as the signal aborts, whichever comes first: a read a stalled store
+ * holds up does not hold up the cancel (the read ends on its own time, and what it read is dropped). */
+export function unlessCancelled<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  checkCancelled(signal);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelledError('scan'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -8,12 +8,27 @@ import { keptCount, physicalRowOfKept } from './kept-rows.js';
 import { decodeGroup } from './scan-decode.js';
 import { emitKept, type FileCursor, type ScanProgress } from './scan-emit.js';
 import { groupsFrom, planFile, planScan, type ScanPlan } from './scan-plan.js';
-import { checkCancelled, type ScanBatch, type ScanOptions, type ScanPosition } from './scan-types.js';
+import { checkCancelled, unlessCancelled, type ScanBatch, type ScanOptions, type ScanPosition } from './scan-types.js';
 import type { Snapshot } from '../snapshot.js';
 
 const DEFAULT_BATCH_SIZE = 2048;
 
 export async function* scan(snapshot: Snapshot, options: ScanOptions): AsyncGenerator<ScanBatch> {
+  const batches = scanBatches(snapshot, options);
+  try {
+    for (;;) {
+      const step = await unlessCancelled(batches.next(), options.signal);
+      if (step.done) return;
+      yield step.value;
+    }
+  } finally {
+    // Cancelled while a read was under way, the scan goes on only until that read ends: its next check of the signal
+    // then stops it, and its file is closed. Its error, if any, is the cancel's.
+    batches.return(undefined).catch(() => undefined);
+  }
+}
+
+async function* scanBatches(snapshot: Snapshot, options: ScanOptions): AsyncGenerator<ScanBatch> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw invalid(`batch size must be a positive integer, got ${batchSize}`);
   const limit = options.limit ?? Infinity;

@@ -6,7 +6,9 @@ import { api } from '../api-client.js';
 import { CHANGE_TYPES, changeTypeCounts } from '../feed-rows.js';
 import { formatCount } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
+import { SLOW_READ_MS, useReadProgress } from '../read-progress.js';
 import { useLimitedRead } from '../use-limited-read.js';
+import { ReadProgressLine } from './ReadProgressLine.js';
 import { Alert } from './Alert.js';
 import { RowLimitField } from './RowLimitField.js';
 import { ChangeViewHeader, type ChangeViewProps } from './RowsExport.js';
@@ -37,7 +39,8 @@ function FeedBody({ result, from, to, gridKey }: { result: ChangeRows; from: num
 
 export function ChangeFeedView({ path, from, to, onClose, onExport }: ChangeViewProps) {
   // The view is keyed by its range: showing it is asking for that feed.
-  const read = useLimitedRead((limit) => api.changes({ path, from, to, limit }));
+  const read = useLimitedRead((limit, readId) => api.changes({ path, from, to, limit, readId }));
+  const slow = useReadProgress(read.readId, read.busy, SLOW_READ_MS);
 
   return (
     <section className="card diff-view" aria-labelledby="feed-title">
@@ -57,6 +60,7 @@ export function ChangeFeedView({ path, from, to, onClose, onExport }: ChangeView
           {read.busy ? 'Reading…' : 'Read'}
         </button>
       </form>
+      {slow.shown && <ReadProgressLine what="Change feed" progress={slow.progress} onCancel={read.cancel} />}
       <Alert message={read.error} />
       {read.value ? (
         <FeedBody result={read.value} from={from} to={to} gridKey={read.reads} />

@@ -9,8 +9,10 @@ import { api } from '../api-client.js';
 import { changeCounts, newDeletionsNote, pairByKeys } from '../diff-rows.js';
 import { formatCount } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
+import { SLOW_READ_MS, useReadProgress } from '../read-progress.js';
 import { useLimitedRead } from '../use-limited-read.js';
 import { Alert } from './Alert.js';
+import { ReadProgressLine } from './ReadProgressLine.js';
 import { RowLimitField } from './RowLimitField.js';
 import { ChangeViewHeader, type ChangeViewProps } from './RowsExport.js';
 import { Stat } from './Stat.js';
@@ -26,8 +28,15 @@ interface PairedDiff {
   pairBy: string[];
 }
 
-async function pairedDiff(path: string, from: number, to: number, pairBy: string[], limit: number): Promise<Result<PairedDiff>> {
-  const answer = await api.diff({ path, from, to, limit, ...(pairBy.length ? { pairBy } : {}) });
+async function pairedDiff(
+  path: string,
+  from: number,
+  to: number,
+  pairBy: string[],
+  limit: number,
+  readId: string,
+): Promise<Result<PairedDiff>> {
+  const answer = await api.diff({ path, from, to, limit, readId, ...(pairBy.length ? { pairBy } : {}) });
   return answer.ok ? { ok: true, value: { result: answer.value, pairBy } } : answer;
 }
 
@@ -125,7 +134,8 @@ export function DiffView({ path, from, to, columns, onClose, onExport }: Props) 
   const [pairText, setPairText] = useState('');
   const pairing = pairByKeys(pairText, columns);
   // The view is keyed by its range: showing it is asking for that diff (no key columns are typed yet).
-  const read = useLimitedRead(pairing.problem === null ? (limit) => pairedDiff(path, from, to, pairing.keys, limit) : null);
+  const read = useLimitedRead(pairing.problem === null ? (limit, readId) => pairedDiff(path, from, to, pairing.keys, limit, readId) : null);
+  const slow = useReadProgress(read.readId, read.busy, SLOW_READ_MS);
 
   return (
     <section className="card diff-view" aria-labelledby="diff-title">
@@ -159,6 +169,7 @@ export function DiffView({ path, from, to, columns, onClose, onExport }: Props) 
           {read.busy ? 'Reading…' : 'Compare'}
         </button>
       </form>
+      {slow.shown && <ReadProgressLine what="Diff" progress={slow.progress} onCancel={read.cancel} />}
       <Alert message={pairing.problem ?? read.error} id={pairing.problem !== null ? 'pair-by-problem' : undefined} />
       {read.value ? (
         <DiffBody {...read.value} from={from} to={to} gridKey={read.reads} />

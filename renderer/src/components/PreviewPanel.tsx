@@ -100,9 +100,9 @@ function countsText(shown: ShownRows, snapshotRows: Props['snapshotRows']): stri
 export function PreviewPanel({ source, order, blocked, wantedVersion, snapshotRows, fields, onOrderChange, onAddFilter, preview }: Props) {
   const ask =
     (spec: DeltaSourceSpec, keys: SortKey[] | null) =>
-    async (limit: number): Promise<Result<ShownRows>> => {
+    async (limit: number, readId: string): Promise<Result<ShownRows>> => {
       const asked: PreviewRequest = { source: spec, limit, ...(keys && keys.length > 0 ? { orderBy: keys } : {}) };
-      const answer = await preview(asked);
+      const answer = await preview({ ...asked, readId });
       return answer.ok ? { ok: true, value: { ...answer.value, asked } } : answer;
     };
   // Opening a table shows its first rows: the first time the choice is readable, it is read.
@@ -122,8 +122,8 @@ export function PreviewPanel({ source, order, blocked, wantedVersion, snapshotRo
     if (!shown || !shown.truncated || shown.rows.length + shown.asked.limit > PREVIEW_MAX_OFFSET) return;
     const next = { ...shown.asked, source: pinned(shown.asked.source, shown.version), offset: shown.rows.length };
     read.extend(
-      async () => {
-        const answer = await preview(next);
+      async (readId) => {
+        const answer = await preview({ ...next, readId });
         return answer.ok ? { ok: true, value: { ...answer.value, asked: shown.asked } } : answer;
       },
       (before, page) => ({ ...before, rows: [...before.rows, ...page.rows], truncated: page.truncated }),

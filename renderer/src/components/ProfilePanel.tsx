@@ -5,8 +5,10 @@ import { useCallback } from 'react';
 import type { Histogram, HistogramBin, TableProfile } from '../../../shared/table-info.js';
 import { api } from '../api-client.js';
 import { formatCount } from '../format.js';
+import { useReadProgress } from '../read-progress.js';
 import { useSnapshotRead } from '../snapshot-read.js';
 import { Alert } from './Alert.js';
+import { ReadProgressLine } from './ReadProgressLine.js';
 import { Stat } from './Stat.js';
 
 interface Props {
@@ -56,9 +58,11 @@ function HistogramChart({ column, histogram }: { column: string; histogram: Hist
 }
 
 export function ProfilePanel({ path, version, visible }: Props) {
-  const fromStatistics = useCallback(() => api.profile({ table: { path, versionAsOf: version } }), [path, version]);
+  const fromStatistics = useCallback((readId: string) => api.profile({ table: { path, versionAsOf: version }, readId }), [path, version]);
   const profile = useSnapshotRead<TableProfile>(`${path}@${version}`, visible, fromStatistics);
   const scanned = profile.value?.columns.some((c) => c.source === 'scan') ?? false;
+  // A read while a profile is shown is the exact scan: its progress and Cancel show at once.
+  const scan = useReadProgress(profile.readId, profile.busy && profile.value !== null, 0);
   return (
     <div className="profile">
       <div className="toolbar-row">
@@ -66,7 +70,7 @@ export function ProfilePanel({ path, version, visible }: Props) {
           type="button"
           className="button primary"
           disabled={profile.busy || scanned}
-          onClick={() => profile.reload(() => api.profile({ table: { path, versionAsOf: version }, exact: true }))}
+          onClick={() => profile.reload((readId) => api.profile({ table: { path, versionAsOf: version }, exact: true, readId }))}
         >
           {profile.busy && profile.value ? 'Scanning…' : 'Exact scan'}
         </button>
@@ -76,6 +80,7 @@ export function ProfilePanel({ path, version, visible }: Props) {
             : 'From the log’s file statistics, no data read; an exact scan reads every row, counts distinct values and draws histograms.'}
         </span>
       </div>
+      {scan.shown && <ReadProgressLine what="Exact scan" progress={scan.progress} onCancel={profile.cancel} />}
       <Alert message={profile.error} />
       {!profile.value ? (
         <p className="muted">{profile.busy ? 'Reading the statistics…' : ''}</p>

@@ -2,11 +2,12 @@
 // in the query), run by the host's engine (electron/sql/). The result shows in the same grid as the Data tab; its
 // header sort orders the rows shown here, in the window (a query sorts the whole result with ORDER BY). Recent
 // queries are remembered per table.
-import { lazy, Suspense, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import type { SqlRows } from '../../../shared/api.js';
 import type { ErrorValue } from '../../../shared/errors.js';
 import { api } from '../api-client.js';
 import { formatCount, formatDuration } from '../format.js';
+import { useLatestRequest } from '../latest-request.js';
 import { DataGrid } from '../grid/DataGrid.js';
 import { recentQueries, rememberQuery } from '../sql-history.js';
 import { Alert } from './Alert.js';
@@ -45,10 +46,8 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
   const [result, setResult] = useState<(SqlRows & { sql: string }) | null>(null);
   const [error, setError] = useState<string | ErrorValue | null>(null);
   const [gridKey, setGridKey] = useState(0);
-  // One id per tab, so a new run replaces the one before and Cancel names the running one.
-  const queryId = `sql-tab${useId()}`;
-  // Answers arriving after a newer run started are dropped.
-  const latest = useRef(0);
+  // A new run cancels the one before (its answer is dropped); Cancel cancels the running one.
+  const latest = useLatestRequest();
   const tables = useMemo(() => ({ t: fields.map((f) => f.name) }), [fields]);
 
   const run = async () => {
@@ -57,17 +56,18 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
       setError('Type a query first.');
       return;
     }
-    const mine = (latest.current += 1);
     setRunning(true);
     setError(null);
     setHistory(rememberQuery(path, sql));
-    const answer = await api.sql({
-      sql,
-      tables: { t: { path, versionAsOf: version } },
-      limit: SQL_ROWS_SHOWN,
-      queryId,
-    });
-    if (mine !== latest.current) return;
+    const answer = await latest.send((queryId) =>
+      api.sql({
+        sql,
+        tables: { t: { path, versionAsOf: version } },
+        limit: SQL_ROWS_SHOWN,
+        queryId,
+      }),
+    );
+    if (answer === null) return;
     setRunning(false);
     if (answer.ok) {
       setResult({ ...answer.value, sql });
@@ -76,11 +76,6 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
       setResult(null);
       setError(answer.error.code === 'CANCELLED' ? 'The query was cancelled.' : answer.error);
     }
-  };
-
-  const cancel = async () => {
-    const answer = await api.cancelSql({ queryId });
-    if (!answer.ok) setError(answer.error);
   };
 
   return (
@@ -92,7 +87,7 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
         <button type="button" className="button primary" disabled={running} onClick={() => void run()} title="Ctrl+Enter">
           Run
         </button>
-        <button type="button" className="button" disabled={!running} onClick={() => void cancel()}>
+        <button type="button" className="button" disabled={!running} onClick={latest.cancel}>
           Cancel
         </button>
         <button

@@ -1,0 +1,142 @@
+// Progress and Cancel of the window's long reads, end to end: the built renderer in real Chromium against `deltaport
+// serve`, the tables in a real object store (fake-gcs-server) behind a proxy that holds the data files a test names,
+// so a read is as slow as the test needs with no timing. The exact profile shows its progress at once, a diff and a
+// change feed once they have run a second; the figures are the table's own log's (file sizes, change files), and
+// Cancel stops the read: the view says so and keeps what it showed before.
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { useBrowserSession } from '../support/browser-session.js';
+import { screenshot } from '../support/browser.js';
+import { liveFiles, readCommit } from '../support/delta-oracle.js';
+import { startGatedProxy, type GatedProxy } from '../support/gated-http-proxy.js';
+import { isSkipped, startGcs, uploadFolder, type GcsStore } from '../support/object-stores.js';
+import { tablePath } from '../support/tables.js';
+import { humanBytes } from '../../renderer/src/format.js';
+
+const e2e = useBrowserSession('deltaport-e2e-progress-');
+const BUCKET = 'lake';
+const COVID = 'COVID-19_NYT';
+const CDF = 'cdf-table';
+let proxy: GatedProxy;
+
+/** The data file (or change file) a request reads, or null for any other request (the log, listings). */
+function dataFileOf(request: string): string | null {
+  const match = /\/o\/([^?]+\.parquet)/.exec(request);
+  return match && !match[1].includes('/_delta_log/') ? match[1] : null;
+}
+
+async function openTable(page: Page, location: string): Promise<void> {
+  await page.getByLabel('Table location', { exact: true }).fill(location);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await page.locator('.snapshot-bar .table-name', { hasText: new RegExp(`^${path.posix.basename(location)}$`) }).waitFor();
+}
+
+/** Clicks the view's Cancel, which the host takes; the view then says the read was cancelled while its file is still
+ * held at the gate: a stalled store does not hold up a cancel. The held files go through after. */
+async function cancel(page: Page, view: Locator): Promise<void> {
+  const taken = page.waitForResponse((response) => response.url().endsWith('/api/cancelRead'));
+  await view.getByRole('button', { name: 'Cancel', exact: true }).click();
+  expect(await (await taken).json()).toEqual({ ok: true, value: { cancelled: true } });
+  await view.getByText('Cancelled: the read stopped.').waitFor();
+  proxy.open();
+}
+
+describe('progress and Cancel of long reads', () => {
+  let store: GcsStore | null = null;
+  let skipped: string | null = null;
+  /** Which data files the gate holds while shut (the test sets it). */
+  let holds: (file: string) => boolean = () => true;
+
+  beforeAll(async () => {
+    const started = await startGcs();
+    if (isSkipped(started)) {
+      skipped = started.skipped;
+      return void console.warn(`read progress e2e skipped: ${skipped}`);
+    }
+    store = started;
+    await store.createBucket(BUCKET);
+    for (const table of [COVID, CDF]) await uploadFolder(store, BUCKET, table, tablePath(table), { spaced: false });
+    proxy = await startGatedProxy(store.endpoint, (request) => {
+      const file = dataFileOf(request);
+      return file !== null && holds(file);
+    });
+    const saved = await e2e.app.call('saveStorageConnection', {
+      name: 'emulator',
+      prefix: `gs://${BUCKET}`,
+      options: { endpoint: proxy.url, anonymous: 'true' },
+    });
+    expect(saved.ok, JSON.stringify(saved)).toBe(true);
+  }, 120_000);
+
+  afterAll(async () => {
+    proxy?.open();
+    await proxy?.close();
+    await store?.stop();
+  });
+
+  it('shows the exact scan’s progress from its files, and Cancel stops it and keeps the statistics', async (ctx: TestContext) => {
+    if (skipped) ctx.skip(skipped);
+    const files = await liveFiles(tablePath(COVID));
+    const total = files.reduce((sum, add) => sum + (add.size as number), 0);
+    // The scan's first file goes through; every other one waits at the gate.
+    let first: string | null = null;
+    holds = (file) => (first ??= file) !== file;
+    proxy.shut();
+
+    await openTable(e2e.page, `gs://${BUCKET}/${COVID}`);
+    await e2e.page.getByRole('tab', { name: /^Profile/ }).click();
+    await e2e.page.getByRole('table', { name: 'Column profile' }).getByText('from statistics').first().waitFor();
+    await e2e.page.getByRole('button', { name: 'Exact scan', exact: true }).click();
+    const bar = e2e.page.getByRole('progressbar', { name: 'Exact scan: progress' });
+    await bar.waitFor();
+    await proxy.firstHeld();
+    const firstSize = files.find((add) => first!.endsWith(`/${add.path as string}`))!.size as number;
+    // Two passes over every file (values, then histograms): the first file is read, the second waits.
+    const expected = `${humanBytes(firstSize)} of ${humanBytes(total * 2)} read (0 of ${files.length * 2} files done)`;
+    await expect.poll(() => bar.getAttribute('aria-valuetext'), { timeout: 30_000 }).toBe(expected);
+    expect(await bar.getAttribute('aria-valuenow')).toBe(String(Math.round((firstSize / (total * 2)) * 100)));
+    await screenshot(e2e.page, 'profile-exact-scan-progress');
+
+    await cancel(e2e.page, e2e.page.locator('#panel-profile'));
+    expect(await bar.count()).toBe(0);
+    expect(await e2e.page.getByRole('table', { name: 'Column profile' }).getByText('exact scan').count()).toBe(0);
+    expect(await e2e.page.getByRole('table', { name: 'Column profile' }).getByText('from statistics').count()).toBeGreaterThan(0);
+    expect(e2e.pageErrors).toEqual([]);
+  }, 120_000);
+
+  for (const view of ['Diff', 'Change feed'] as const) {
+    it(`shows a ${view.toLowerCase()} read’s progress after a second, and Cancel stops it`, async (ctx: TestContext) => {
+      if (skipped) ctx.skip(skipped);
+      // Versions 2 and 3 record their changes: both views read those change files.
+      const changeFiles = [2, 3].flatMap((version) =>
+        readCommit(tablePath(CDF), version)
+          .filter((a) => a.cdc)
+          .map((a) => a.cdc),
+      );
+      expect(changeFiles.length).toBeGreaterThan(0);
+      const bytes = changeFiles.reduce((sum, cdc) => sum + (cdc.size as number), 0);
+      holds = () => true;
+      proxy.shut();
+
+      await e2e.page.reload();
+      await openTable(e2e.page, `gs://${BUCKET}/${CDF}`);
+      await e2e.page.getByRole('tab', { name: /^History/ }).click();
+      const from = view === 'Diff' ? 1 : 2;
+      for (const v of [from, 3]) await e2e.page.getByLabel(`Compare v${v}`, { exact: true }).check();
+      await e2e.page.getByRole('button', { name: view === 'Diff' ? 'Show changes' : 'Show change feed', exact: true }).click();
+      const heading = view === 'Diff' ? `Changes from v${from} to v3` : `Change feed from v${from} to v3`;
+      const section = e2e.page.locator('section', { has: e2e.page.getByRole('heading', { name: heading }) });
+      const bar = section.getByRole('progressbar', { name: `${view}: progress` });
+      await bar.waitFor({ timeout: 30_000 });
+      await expect
+        .poll(() => bar.getAttribute('aria-valuetext'), { timeout: 30_000 })
+        .toBe(`0 B of ${humanBytes(bytes)} read (0 of ${changeFiles.length} files done)`);
+      await screenshot(e2e.page, `${view === 'Diff' ? 'diff' : 'change-feed'}-progress`);
+
+      await cancel(e2e.page, section);
+      expect(await bar.count()).toBe(0);
+      expect(e2e.pageErrors).toEqual([]);
+    }, 120_000);
+  }
+});
