@@ -46,6 +46,7 @@ const api = {
   cancelRead: call('cancelRead'),
   readProgress: call('readProgress'),
   chooseDuckdbFile: call('chooseDuckdbFile'),
+  browse: call('browse'),
 } satisfies DeltaportApi;
 
 const events = {

@@ -141,4 +141,9 @@ export const REQUEST_SCHEMAS = {
   cancelRead: v.strictObject({ readId }),
   readProgress: v.strictObject({ readId }),
   chooseDuckdbFile: nothing,
+  browse: v.strictObject({
+    location: location('the folder'),
+    page: v.optional(nonBlank('the page', LIMITS.path)),
+    filter: v.optional(text('the filter', LIMITS.name)),
+  }),
 } satisfies { [M in ApiMethod]: v.GenericSchema<unknown, Parameters<DeltaportApi[M]>[0]> };

@@ -1,5 +1,6 @@
 // The contract between the renderer and the main process. Electron's preload bridge and the HTTP client of
 // `deltaport serve` both implement DeltaportApi; the main process implements it once over the engine.
+import type { BrowsePage } from './browse.js';
 import type { ExportSource } from './change-source.js';
 import type { DeltaType } from './delta-schema.js';
 import type { ErrorValue } from './errors.js';
@@ -259,6 +260,16 @@ export interface StorageConnections {
   secretsSaved: boolean;
 }
 
+/** One level of a local folder or a cloud prefix for the navigator (shared/browse.ts). */
+export interface BrowseRequest {
+  /** An absolute folder path or a cloud URL (s3://bucket/prefix, gs://, az://, abfss://). */
+  location: string;
+  /** The nextPage of the page before. */
+  page?: string;
+  /** Only names that start with this. */
+  filter?: string;
+}
+
 export interface DeltaportApi {
   openTable(req: TableRef): Promise<Result<TableInfo>>;
   history(req: { path: string; limit?: number } & CancellableRead): Promise<Result<CommitSummary[]>>;
@@ -303,6 +314,9 @@ export interface DeltaportApi {
   chooseTableFolder(): Promise<Result<string | null>>;
   chooseSqliteFile(): Promise<Result<string | null>>;
   chooseDuckdbFile(): Promise<Result<string | null>>;
+  /** What a folder or a bucket's prefix holds, a page at a time; a folder that holds a Delta table answers the table
+   * itself (one entry of kind 'table' at the location asked, its latest version as detail). */
+  browse(req: BrowseRequest): Promise<Result<BrowsePage>>;
 }
 
 export type ApiMethod = keyof DeltaportApi;
@@ -340,6 +354,7 @@ export const API_METHODS = [
   'cancelRead',
   'readProgress',
   'chooseDuckdbFile',
+  'browse',
 ] as const satisfies readonly ApiMethod[];
 
 /** Job events reach the renderer through a subscription (IPC event or server-sent events), not a call. */

@@ -20,6 +20,7 @@ import type { WorkerTask } from '../jobs/worker-protocol.js';
 import type { AppState } from '../state/app-state.js';
 import { canonicalLocation, isCloudLocation } from '../storage/storage.js';
 import { withPassword } from '../state/secrets.js';
+import { browseFolder } from './folder-browse.js';
 import { STORAGE_OPTION_INFO } from './storage-connection-rules.js';
 import { RunningReads } from './running-reads.js';
 import type { StorageConnections } from './storage-connections.js';
@@ -174,6 +175,8 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
     chooseTableFolder: () => attempt(() => deps.dialogs?.chooseTableFolder() ?? null),
     chooseSqliteFile: () => attempt(() => deps.dialogs?.chooseSqliteFile() ?? null),
     chooseDuckdbFile: () => attempt(() => deps.dialogs?.chooseDuckdbFile() ?? null),
+    // Names only, from listings: cheap enough for this thread, and the saved connections give the buckets' clients.
+    browse: (req) => attempt(() => browseFolder(deps.connections.storage, req)),
   };
 
   function exportRequest(req: ExportRequest): ExportRequest {

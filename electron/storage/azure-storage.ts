@@ -16,7 +16,15 @@ import { countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
 import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, statusReason, storeCall } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
-import { StorageError, type ListedObject, type ObjectMeta, type Storage, type StorageFailure } from './storage.js';
+import {
+  FOLDER_PAGE_SIZE,
+  StorageError,
+  type FolderPage,
+  type ListedObject,
+  type ObjectMeta,
+  type Storage,
+  type StorageFailure,
+} from './storage.js';
 
 const CODES: Record<string, StorageFailure> = {
   BlobNotFound: 'not-found',
@@ -98,6 +106,30 @@ export class AzureStorage implements Storage {
       }
     });
     return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async listFolder(folder: string, options: { prefix?: string; page?: string } = {}): Promise<FolderPage> {
+    const key = this.keys.folderKey(folder);
+    countList();
+    return this.call('list', folder, async () => {
+      const listed = await this.container
+        .listBlobsByHierarchy('/', { prefix: key + (options.prefix ?? '') })
+        .byPage({ continuationToken: options.page, maxPageSize: FOLDER_PAGE_SIZE })
+        .next();
+      if (listed.done) return { folders: [], files: [], next: null };
+      const { segment, continuationToken } = listed.value;
+      return {
+        folders: (segment.blobPrefixes ?? []).map((p) => p.name.slice(key.length, -1)),
+        files: segment.blobItems
+          .filter((item) => item.name !== key)
+          .map((item) => ({
+            name: item.name.slice(key.length),
+            size: item.properties.contentLength ?? 0,
+            modifiedMs: item.properties.lastModified.getTime(),
+          })),
+        next: continuationToken ? continuationToken : null,
+      };
+    });
   }
 
   read(location: string): Promise<Uint8Array> {

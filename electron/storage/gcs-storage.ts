@@ -8,7 +8,7 @@ import { countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
 import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, statusReason, storeCall } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
-import type { ListedObject, ObjectMeta, Storage } from './storage.js';
+import { FOLDER_PAGE_SIZE, type FolderPage, type ListedObject, type ObjectMeta, type Storage } from './storage.js';
 
 export class GcsStorage implements Storage {
   private readonly bucket;
@@ -52,6 +52,33 @@ export class GcsStorage implements Storage {
       });
     }
     return out;
+  }
+
+  async listFolder(folder: string, options: { prefix?: string; page?: string } = {}): Promise<FolderPage> {
+    const key = this.keys.folderKey(folder);
+    countList();
+    const [files, nextQuery, response] = await this.call('list', folder, () =>
+      this.bucket.getFiles({
+        prefix: key + (options.prefix ?? ''),
+        delimiter: '/',
+        autoPaginate: false,
+        maxResults: FOLDER_PAGE_SIZE,
+        pageToken: options.page,
+      }),
+    );
+    // The subfolders come only in the raw answer of the call (its `prefixes`).
+    const prefixes = (response as { prefixes?: string[] } | undefined)?.prefixes ?? [];
+    return {
+      folders: prefixes.map((p) => p.slice(key.length, -1)),
+      files: files
+        .filter((file) => file.name !== key)
+        .map((file) => ({
+          name: file.name.slice(key.length),
+          size: Number(file.metadata.size ?? 0),
+          modifiedMs: file.metadata.updated ? Date.parse(file.metadata.updated) : null,
+        })),
+      next: nextQuery && 'pageToken' in nextQuery && nextQuery.pageToken ? nextQuery.pageToken : null,
+    };
   }
 
   read(location: string): Promise<Uint8Array> {

@@ -1,9 +1,10 @@
 // A local folder as storage: the one module of the reader that calls node:fs.
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { countFetch } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
-import { StorageError, type ListedObject, type ObjectMeta, type Storage } from './storage.js';
+import { FOLDER_PAGE_SIZE, StorageError, type FolderPage, type ListedObject, type ObjectMeta, type Storage } from './storage.js';
 
 const CAUSES: Record<string, [StorageError['reason'], string]> = {
   ENOENT: ['not-found', 'no such file'],
@@ -32,6 +33,33 @@ export class LocalStorage implements Storage {
     // Key order is code-unit order, as object stores list it (the default order of sort()).
     names.sort();
     return names.map((name) => ({ name, size: null, modifiedMs: null }));
+  }
+
+  /** The folder is read whole for each page (a disk has no cursor to keep between calls): a page starts after the
+   * name the one before ended with. A link counts as what it points to. */
+  async listFolder(folder: string, options: { prefix?: string; page?: string } = {}): Promise<FolderPage> {
+    const { prefix = '', page } = options;
+    let entries;
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch (err) {
+      if (isMissing(err)) return { folders: [], files: [], next: null };
+      throw failure(err, folder);
+    }
+    const wanted = entries
+      .filter((entry) => entry.name.startsWith(prefix) && (page === undefined || entry.name > page))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const shown = wanted.slice(0, FOLDER_PAGE_SIZE);
+    const folders: string[] = [];
+    const files: ListedObject[] = [];
+    for (const entry of shown) {
+      const isFolder = entry.isSymbolicLink()
+        ? (await stat(path.join(folder, entry.name)).catch(() => null))?.isDirectory()
+        : entry.isDirectory();
+      if (isFolder) folders.push(entry.name);
+      else files.push({ name: entry.name, size: null, modifiedMs: null });
+    }
+    return { folders, files, next: wanted.length > shown.length ? shown[shown.length - 1].name : null };
   }
 
   /** What is read whole is the log's JSON: small files, many of them, each read in a fraction of what a round trip

@@ -18,6 +18,7 @@ export function openStore(store: StoreLocation, options: StoreOptions): Storage 
     }));
   return {
     list: async (folder, startAfter) => (await client()).list(folder, startAfter),
+    listFolder: async (folder, options) => (await client()).listFolder(folder, options),
     read: async (location) => (await client()).read(location),
     readRange: async (location, offset, length) => (await client()).readRange(location, offset, length),
     stat: async (location) => (await client()).stat(location),

@@ -3,7 +3,7 @@
 // an object store's first byte takes milliseconds where a disk's takes microseconds. What it holds is bounded: a
 // fetch that would take it past its bound is not started, and the reader then asks the store as it would without it.
 import { rangeBlob } from './ranged-file.js';
-import type { ListedObject, ObjectMeta, Storage } from './storage.js';
+import type { FolderPage, ListedObject, ObjectMeta, Storage } from './storage.js';
 
 interface Held {
   start: number;
@@ -52,6 +52,8 @@ export class ReadAhead {
     };
     const reader: Storage = {
       list: (folder: string, startAfter?: string): Promise<ListedObject[]> => storage.list(folder, startAfter),
+      listFolder: (folder: string, options?: { prefix?: string; page?: string }): Promise<FolderPage> =>
+        storage.listFolder(folder, options),
       read: (location: string): Promise<Uint8Array> => storage.read(location),
       readRange: async (location: string, offset: number, length: number): Promise<Uint8Array> =>
         (await covered(location, offset, length)) ?? storage.readRange(location, offset, length),

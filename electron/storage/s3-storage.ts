@@ -11,7 +11,7 @@ import { countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
 import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, statusReason, storeCall } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
-import type { ListedObject, ObjectMeta, Storage, StorageFailure } from './storage.js';
+import { FOLDER_PAGE_SIZE, type FolderPage, type ListedObject, type ObjectMeta, type Storage, type StorageFailure } from './storage.js';
 
 const CODES: Record<string, StorageFailure> = {
   NoSuchKey: 'not-found',
@@ -93,6 +93,31 @@ export class S3Storage implements Storage {
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
     return out;
+  }
+
+  async listFolder(folder: string, options: { prefix?: string; page?: string } = {}): Promise<FolderPage> {
+    const key = this.keys.folderKey(folder);
+    const page = await this.call('list', folder, () =>
+      this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: key + (options.prefix ?? ''),
+          Delimiter: '/',
+          MaxKeys: FOLDER_PAGE_SIZE,
+          ContinuationToken: options.page,
+        }),
+      ),
+    );
+    countList();
+    return {
+      folders: (page.CommonPrefixes ?? []).flatMap((p) => (p.Prefix ? [p.Prefix.slice(key.length, -1)] : [])),
+      files: (page.Contents ?? []).flatMap((item) =>
+        item.Key && item.Key !== key
+          ? [{ name: item.Key.slice(key.length), size: item.Size ?? 0, modifiedMs: item.LastModified?.getTime() ?? null }]
+          : [],
+      ),
+      next: page.IsTruncated ? (page.NextContinuationToken ?? null) : null,
+    };
   }
 
   read(location: string): Promise<Uint8Array> {

@@ -22,6 +22,18 @@ export interface ListedObject {
   modifiedMs: number | null;
 }
 
+/** One page of a folder listed by delimiter, as one listing call gives it: its subfolders and its files. */
+export interface FolderPage {
+  /** Subfolders' names, without a trailing '/', in key order. */
+  folders: string[];
+  files: ListedObject[];
+  /** The store's own continuation token for the next page (a local folder's: the last name given); null after the last. */
+  next: string | null;
+}
+
+/** The most names one page of listFolder gives: what one S3 listing call returns. */
+export const FOLDER_PAGE_SIZE = 1000;
+
 /** The storage that holds a location: what a read is given (see delta/engine/engine-context.ts). */
 export type StorageResolver = (location: string) => Storage;
 
@@ -30,6 +42,10 @@ export interface Storage {
    * with `startAfter`, only the names after it. A folder that does not exist lists as empty: object stores have no
    * folders to be missing. */
   list(folder: string, startAfter?: string): Promise<ListedObject[]>;
+  /** A page of what is directly in a folder, subfolders apart from files (what a navigator shows of one level): one
+   * listing call of at most FOLDER_PAGE_SIZE names, only those that start with `prefix` (asked of the store where it
+   * can filter); `page` is the `next` of the page before. A folder that does not exist lists as empty. */
+  listFolder(folder: string, options?: { prefix?: string; page?: string }): Promise<FolderPage>;
   read(location: string): Promise<Uint8Array>;
   /** Exactly `length` bytes from `offset`; a file that ends sooner fails. */
   readRange(location: string, offset: number, length: number): Promise<Uint8Array>;

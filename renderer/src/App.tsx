@@ -1,36 +1,23 @@
-// The one window: table chooser on top, the open table's snapshot bar, columns on the left, the panels in tabs,
-// jobs in a strip at the bottom. The open table's state lives in useTable; this file lays it out.
-import { useCallback, useEffect, useRef, useState } from 'react';
+// The one window: table chooser on top, the navigator on the left, the open tables in tabs (each its own snapshot
+// bar, columns and panels: TableView), jobs in a strip at the bottom. This file lays them out and says which tab a
+// table opens in.
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import type { DragEvent } from 'react';
 import type { JobInfo, RecentTable } from '../../shared/api.js';
-import { validateSourceSpec, type DeltaSourceSpec } from '../../shared/source-spec.js';
 import { api } from './api-client.js';
 import { Alert } from './components/Alert.js';
-import { ColumnsPanel } from './components/ColumnsPanel.js';
-import { checkedFilter, FilterBar } from './components/FilterBar.js';
-import { checkedOrder, OrderField } from './components/OrderField.js';
-import { HistoryPanel } from './components/HistoryPanel.js';
 import { JobsDock } from './components/JobsDock.js';
-import { OverviewPanel } from './components/OverviewPanel.js';
-import { PartitionsPanel } from './components/PartitionsPanel.js';
-import { PreviewPanel } from './components/PreviewPanel.js';
-import { RowsSourceBar, type RowsToExport } from './components/RowsExport.js';
-import { ProfilePanel } from './components/ProfilePanel.js';
-import { SinkPanel } from './components/SinkPanel.js';
-import { SnapshotBar } from './components/SnapshotBar.js';
-import { SqlPanel } from './components/SqlPanel.js';
+import { Navigator } from './components/Navigator.js';
 import { StorageConnectionsDialog } from './components/StorageConnectionsDialog.js';
 import { TableBar } from './components/TableBar.js';
-import { Tabs } from './components/Tabs.js';
+import { TableTabsStrip } from './components/TableTabsStrip.js';
+import { TableView } from './components/TableView.js';
 import { Welcome } from './components/Welcome.js';
 import { droppedLocation } from './drop.js';
-import { feedUnavailable } from './feed-rows.js';
-import { folderName } from './format.js';
 import { useEndNotifications, useJobs } from './jobs.js';
 import { storedValue, storeValue } from './stored.js';
+import { activeTab, NO_TABS, tableTabsReducer, type TableTabs } from './table-tabs.js';
 import { useTheme } from './theme.js';
-import { useTable } from './use-table.js';
-import { useTableText } from './use-table-text.js';
 
 // Dragging text inside the page (a selection, a field's value) must not look like dropping a folder.
 function carriesLocation(event: DragEvent): boolean {
@@ -38,25 +25,45 @@ function carriesLocation(event: DragEvent): boolean {
   return types.includes('Files') || types.includes('text/uri-list');
 }
 
-type TabKey = 'data' | 'sql' | 'overview' | 'profile' | 'partitions' | 'history' | 'export';
-
 // In a browser the host's pickers always answer null, so the buttons would do nothing there.
 const nativeDialogs = window.deltaport !== undefined;
 const DOCK_KEY = 'deltaport.jobsDock';
+const NAVIGATOR_KEY = 'deltaport.navigator';
+const NAVIGATOR_MIN_WIDTH = 1600;
+
+/** Shown unless the user hid it; at first only where the window is wide: narrower, the grid's columns and the Export
+ * form need its room (the window's minimum, 1024 pixels, shows the whole form). */
+function navigatorAtStart(): boolean {
+  const chosen = storedValue(NAVIGATOR_KEY);
+  return chosen === null ? window.innerWidth >= NAVIGATOR_MIN_WIDTH : chosen === 'open';
+}
+
+/** The main process opens a table (command line, Open Recent, second launch) by loading ?table=<path>. */
+function firstTabs(): TableTabs {
+  const named = new URLSearchParams(window.location.search).get('table');
+  return named ? tableTabsReducer(NO_TABS, { type: 'openHere', target: named }) : NO_TABS;
+}
 
 export function App() {
   const [theme, toggleTheme] = useTheme();
-  const table = useTable();
-  const { open, reportError, setLocation } = table;
-  const [tab, setTab] = useState<TabKey>('data');
+  const [tabs, dispatch] = useReducer(tableTabsReducer, null, firstTabs);
+  const shown = activeTab(tabs);
+  // What the Table location field shows: the shown tab's table (what was asked for, then where it opened), unless the
+  // user typed over it since.
+  const fieldKey = shown ? `${shown.id}:${shown.asked}:${shown.opening}:${shown.path ?? ''}` : '';
+  const [typed, setTyped] = useState<{ key: string; text: string } | null>(null);
+  const location = typed?.key === fieldKey ? typed.text : (shown?.path ?? shown?.target ?? '');
+  const setLocation = (text: string) => setTyped({ key: fieldKey, text });
+  const [problem, setProblem] = useState<string | null>(null);
   const [recent, setRecent] = useState<RecentTable[]>([]);
   const [dragging, setDragging] = useState(false);
   const [connectionsOpen, setConnectionsOpen] = useState(false);
+  // Told to the navigator, which lists the connections' buckets again after the dialog closes.
+  const [connectionsVersion, setConnectionsVersion] = useState(0);
   const [dockOpen, setDockOpenState] = useState(() => storedValue(DOCK_KEY) === 'open');
+  const [navigatorOpen, setNavigatorOpenState] = useState(navigatorAtStart);
   const { jobs, loadError, upsert, clearFinished } = useJobs();
   useEndNotifications(jobs);
-  // A diff's, a change feed's or a query's rows sent to the Export tab, which then exports them instead of the snapshot.
-  const [rowsToExport, setRowsToExport] = useState<RowsToExport | null>(null);
   const dragDepth = useRef(0);
 
   const setDockOpen = useCallback((next: boolean) => {
@@ -64,38 +71,60 @@ export function App() {
     setDockOpenState(next);
   }, []);
 
+  const toggleNavigator = () => {
+    storeValue(NAVIGATOR_KEY, navigatorOpen ? 'closed' : 'open');
+    setNavigatorOpenState(!navigatorOpen);
+  };
+
   const refreshRecent = useCallback(async () => {
     const result = await api.recentTables();
     if (result.ok) setRecent(result.value);
   }, []);
 
-  const openAndRemember = useCallback(
-    async (target: string) => {
-      await open(target);
-      await refreshRecent();
+  useEffect(() => {
+    // Asking is what this effect is for; its state change comes with the answer.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    void refreshRecent();
+  }, [refreshRecent]);
+
+  // A table that opened was added to the recent tables by the host.
+  const onStatus = useCallback(
+    (id: number, path: string | null, opening: boolean) => {
+      dispatch({ type: 'status', id, path, opening });
+      if (path !== null && !opening) void refreshRecent();
     },
-    [open, refreshRecent],
+    [refreshRecent],
   );
 
-  useEffect(() => {
-    // The main process opens a table (command line, Open Recent, second launch) by loading ?table=<path>.
-    const named = new URLSearchParams(window.location.search).get('table');
-    // Starting that read is what this effect is for; its first state change (busy) belongs to the same render pass.
-    // eslint-disable-next-line react-hooks/set-state-in-effect
-    void (named ? openAndRemember(named) : refreshRecent());
-  }, [refreshRecent, openAndRemember]);
+  const openHere = (target: string) => {
+    setProblem(null);
+    dispatch({ type: 'openHere', target });
+  };
 
-  const openSample = async () => {
-    reportError(null);
+  const openInNewTab = (target: string) => {
+    setProblem(null);
+    dispatch({ type: 'openInNewTab', target });
+  };
+
+  const sample = async (): Promise<string | null> => {
+    setProblem(null);
     const result = await api.sampleTable();
-    if (result.ok) await openAndRemember(result.value.path);
-    else reportError(result.error.message);
+    if (result.ok) return result.value.path;
+    setProblem(result.error.message);
+    return null;
   };
 
   const browse = async () => {
     const result = await api.chooseTableFolder();
-    if (!result.ok) reportError(result.error.message);
-    else if (result.value) await openAndRemember(result.value);
+    if (!result.ok) setProblem(result.error.message);
+    else if (result.value) openHere(result.value);
+  };
+
+  const chooseFolder = async (): Promise<string | null> => {
+    const result = await api.chooseTableFolder();
+    if (result.ok) return result.value;
+    setProblem(result.error.message);
+    return null;
   };
 
   const started = (job: JobInfo) => {
@@ -109,34 +138,19 @@ export function App() {
     setDragging(false);
     const outcome = droppedLocation(event.dataTransfer, window.deltaport?.pathForFile);
     if (!outcome) return;
-    if ('problem' in outcome) reportError(outcome.problem);
-    else {
-      setLocation(outcome.path);
-      void openAndRemember(outcome.path);
-    }
+    if ('problem' in outcome) setProblem(outcome.problem);
+    else openHere(outcome.path);
   };
 
-  const { info, travel } = table;
-  const path = info?.path ?? null;
-  const [filterText, setFilterText] = useTableText(path);
-  const [orderText, setOrderText] = useTableText(path);
-  // The filter and the order narrow what the table's snapshot and columns give, for the preview and the export alike.
-  const filter = info ? checkedFilter(filterText, info.schema) : { problem: null };
-  const order = info ? checkedOrder(orderText, info.schema) : { problem: null };
-  const narrowed =
-    table.blocked ?? (filter.problem !== null ? 'Fix the filter first.' : order.problem !== null ? 'Fix the order first.' : null);
-  const draft: DeltaSourceSpec | null =
-    narrowed === null && table.source ? { ...table.source, ...(filter.filter ? { filter: filter.filter } : {}) } : null;
-  // The spec's own rules, in the words the host would refuse it with, checked as the user types.
-  const specProblem = draft ? (validateSourceSpec(draft)[0] ?? null) : null;
-  const blocked = narrowed ?? specProblem;
-  const source = specProblem === null ? draft : null;
-  // Rows sent from another table's History are not this table's to export.
-  const exportingRows = rowsToExport && rowsToExport.source.tablePath === path ? rowsToExport : null;
-  const exportRows = (rows: RowsToExport) => {
-    setRowsToExport(rows);
-    setTab('export');
-  };
+  const welcome = (
+    <Welcome
+      recent={recent}
+      onOpen={openHere}
+      onSample={() => void sample().then((path) => path && openHere(path))}
+      onConnections={() => setConnectionsOpen(true)}
+    />
+  );
+
   return (
     <div
       className={dragging ? 'app dragging' : 'app'}
@@ -162,15 +176,25 @@ export function App() {
           </span>
           <span className="brand-name">Deltaport</span>
         </div>
+        <button
+          type="button"
+          className="button ghost"
+          aria-expanded={navigatorOpen}
+          aria-controls="navigator"
+          onClick={toggleNavigator}
+          title="Show or hide the navigator"
+        >
+          Navigator
+        </button>
         <TableBar
-          location={table.location}
+          location={location}
           onLocationChange={setLocation}
-          onOpen={(p) => void openAndRemember(p)}
+          onOpen={openHere}
           onBrowse={nativeDialogs ? () => void browse() : null}
-          onSample={() => void openSample()}
+          onSample={() => void sample().then((path) => path && openHere(path))}
           onConnections={() => setConnectionsOpen(true)}
           recent={recent}
-          busy={table.opening}
+          busy={shown?.opening ?? false}
         />
         <button
           type="button"
@@ -183,143 +207,47 @@ export function App() {
           {theme === 'dark' ? '☾' : '☀'} Dark theme
         </button>
       </header>
-      {table.openError && (
+      {problem && (
         <div className="banner">
-          <Alert message={table.openError} />
+          <Alert message={problem} />
         </div>
       )}
-      {table.newerVersion !== null && info && (
-        <div className="banner news" role="status">
-          <span>
-            The table has new commits: v{table.newerVersion} is the latest (this window read up to v{info.versionRange.latest}).
-          </span>
-          <button type="button" className="button small primary" onClick={() => void table.moveToLatest()}>
-            Go to v{table.newerVersion}
-          </button>
-        </div>
-      )}
-
-      {info && path ? (
-        <main className="workspace">
-          <SnapshotBar info={info} travel={travel} commits={table.history} />
-          <div className="workspace-body">
-            <aside className="sidebar">
-              <ColumnsPanel
-                fields={info.schema.fields}
-                partitionColumns={info.partitionColumns}
-                chosen={table.chosen}
-                onChange={table.setChosen}
-              />
-            </aside>
-            <Tabs<TabKey>
-              label="Table panels"
-              active={tab}
-              onChange={setTab}
-              tabs={[
-                {
-                  key: 'data',
-                  label: 'Data',
-                  content: (
-                    <div className="data-panel">
-                      <PreviewPanel
-                        key={path}
-                        source={source}
-                        order={order.keys ?? null}
-                        blocked={blocked}
-                        wantedVersion={table.wantedVersion}
-                        snapshotRows={{ version: info.version, rows: info.numRecords }}
-                        fields={
-                          <>
-                            <FilterBar text={filterText} schema={info.schema} onChange={setFilterText} />
-                            <OrderField text={orderText} schema={info.schema} onChange={setOrderText} />
-                          </>
-                        }
-                        onOrderChange={setOrderText}
-                        onAddFilter={(condition) =>
-                          setFilterText((text) => (text.trim() === '' ? condition : `(${text}) AND ${condition}`))
-                        }
-                        preview={api.preview}
-                      />
-                    </div>
-                  ),
-                },
-                {
-                  key: 'sql',
-                  label: 'SQL',
-                  content: <SqlPanel key={path} path={path} version={info.version} fields={info.schema.fields} onExportRows={exportRows} />,
-                },
-                { key: 'overview', label: 'Overview', content: <OverviewPanel info={info} /> },
-                {
-                  key: 'profile',
-                  label: 'Profile',
-                  content: <ProfilePanel path={path} version={info.version} visible={tab === 'profile'} />,
-                },
-                {
-                  key: 'partitions',
-                  label: 'Partitions',
-                  content: (
-                    <PartitionsPanel
-                      path={path}
-                      version={info.version}
-                      partitionColumns={info.partitionColumns}
-                      visible={tab === 'partitions'}
-                    />
-                  ),
-                },
-                {
-                  key: 'history',
-                  label: 'History',
-                  badge: table.history ? String(table.history.length) : undefined,
-                  content: (
-                    <HistoryPanel
-                      key={path}
-                      path={path}
-                      columns={info.schema.fields.map((f) => f.name)}
-                      commits={table.history}
-                      error={table.historyError}
-                      currentVersion={info.version}
-                      feedUnavailable={feedUnavailable(info.configuration, info.version)}
-                      onPick={travel.travelTo}
-                      onExportRows={exportRows}
-                    />
-                  ),
-                },
-                {
-                  key: 'export',
-                  label: 'Export',
-                  content: (
-                    <>
-                      {exportingRows && (
-                        <RowsSourceBar tableName={folderName(path)} source={exportingRows.source} onBack={() => setRowsToExport(null)} />
-                      )}
-                      {/* The form belongs to its table: another table starts afresh (keys, answers, banners). */}
-                      <SinkPanel
-                        key={path}
-                        source={exportingRows?.source ?? source}
-                        blocked={exportingRows ? null : blocked}
-                        defaultTable={exportingRows ? `${folderName(path)}_${exportingRows.source.rows}` : folderName(path)}
-                        columns={exportingRows?.columns ?? table.chosen}
-                        nativeDialogs={nativeDialogs}
-                        jobs={jobs}
-                        onStarted={started}
-                      />
-                    </>
-                  ),
-                },
-              ]}
+      <div className="app-body">
+        {navigatorOpen && (
+          <div id="navigator" className="navigator-pane">
+            <Navigator
+              onOpenTable={openInNewTab}
+              onOpenSample={() => void sample().then((path) => path && openInNewTab(path))}
+              onChooseFolder={nativeDialogs ? chooseFolder : null}
+              connectionsVersion={connectionsVersion}
             />
           </div>
-        </main>
-      ) : (
-        <main className="workspace empty">
-          <Welcome
-            recent={recent}
-            onOpen={(p) => void openAndRemember(p)}
-            onSample={() => void openSample()}
-            onConnections={() => setConnectionsOpen(true)}
-          />
-        </main>
-      )}
+        )}
+        <div className="app-main">
+          {/* One table needs no tabs: the strip, and its height, come with the second. */}
+          {tabs.tabs.length > 1 && (
+            <TableTabsStrip
+              tabs={tabs.tabs}
+              active={tabs.active}
+              onActivate={(id) => dispatch({ type: 'activate', id })}
+              onClose={(id) => dispatch({ type: 'close', id })}
+            />
+          )}
+          {tabs.tabs.map((tab) => (
+            <TableView
+              key={tab.id}
+              tab={tab}
+              shown={tab.id === tabs.active}
+              jobs={jobs}
+              nativeDialogs={nativeDialogs}
+              onStarted={started}
+              onStatus={onStatus}
+              placeholder={welcome}
+            />
+          ))}
+          {tabs.tabs.length === 0 && <main className="workspace empty">{welcome}</main>}
+        </div>
+      </div>
 
       <JobsDock
         jobs={jobs}
@@ -329,7 +257,14 @@ export function App() {
         onChanged={upsert}
         onClearFinished={clearFinished}
       />
-      {connectionsOpen && <StorageConnectionsDialog onClose={() => setConnectionsOpen(false)} />}
+      {connectionsOpen && (
+        <StorageConnectionsDialog
+          onClose={() => {
+            setConnectionsOpen(false);
+            setConnectionsVersion((n) => n + 1);
+          }}
+        />
+      )}
       {dragging && (
         <div className="drop-overlay" aria-hidden="true">
           Drop a Delta table folder to open it

@@ -13,13 +13,8 @@ import type { TimeTravel } from './time-travel.js';
 export const NEW_COMMITS_POLL_MS = 3000;
 
 export interface OpenTable {
-  /** What the Table location field shows: as typed, then the resolved path of the table opened. */
-  location: string;
-  setLocation(text: string): void;
   opening: boolean;
   openError: string | null;
-  /** Shows a problem found outside this hook (a drop, a picker) where open errors go. */
-  reportError(message: string | null): void;
   info: TableInfo | null;
   history: CommitSummary[] | null;
   historyError: string | null;
@@ -39,7 +34,6 @@ export interface OpenTable {
 }
 
 export function useTable(): OpenTable {
-  const [location, setLocation] = useState('');
   const [opening, setOpening] = useState(false);
   const [openError, setOpenError] = useState<string | null>(null);
   const [info, setInfo] = useState<TableInfo | null>(null);
@@ -70,7 +64,6 @@ export function useTable(): OpenTable {
 
   const open = useCallback(
     async (target: string) => {
-      setLocation(target);
       setOpening(true);
       setOpenError(null);
       const result = await api.openTable({ path: target });
@@ -81,7 +74,6 @@ export function useTable(): OpenTable {
       }
       const opened = result.value;
       currentPath.current = opened.path;
-      setLocation(opened.path);
       setInfo(opened);
       setChosen(opened.schema.fields.map((f) => f.name));
       setListedLatest(opened.versionRange.latest);
@@ -154,11 +146,8 @@ export function useTable(): OpenTable {
   const known = info?.versionRange.latest ?? null;
 
   return {
-    location,
-    setLocation,
     opening,
     openError,
-    reportError: setOpenError,
     info,
     history,
     historyError,

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parquetMetadata } from 'hyparquet';
+import { browseFolder } from '../../electron/app/folder-browse.js';
 import { previewTask } from '../../electron/jobs/tasks.js';
 import { engineFrom } from '../../electron/delta/engine/engine-context.js';
 import { TableCache } from '../../electron/delta/table-cache.js';
@@ -24,10 +25,13 @@ export interface ObjectStoreFigures {
    * few ranged reads: footer, then column chunks). */
   openReadsFloor: Figure;
   exportRowsPerSec: Figure;
+  /** Expanding a prefix of 1,000 entries in the navigator: the browse API's first page of it. */
+  browseMs: Figure;
 }
 
 const BUCKET = 'bench';
 const UPLOAD_CONCURRENCY = 16;
+const BROWSE_ENTRIES = 1_000;
 
 export interface ObjectStoreRun {
   figures: ObjectStoreFigures;
@@ -39,7 +43,16 @@ export interface ObjectStoreRun {
 export async function objectStoreCase(wideRoot: string, longLogRoot: string, commits: number): Promise<ObjectStoreRun> {
   const none = (error: string): ObjectStoreFigures => {
     const e = { error };
-    return { previewMs: e, previewBytes: e, previewBytesFloor: e, openLists: e, openReads: e, openReadsFloor: e, exportRowsPerSec: e };
+    return {
+      previewMs: e,
+      previewBytes: e,
+      previewBytesFloor: e,
+      openLists: e,
+      openReads: e,
+      openReadsFloor: e,
+      exportRowsPerSec: e,
+      browseMs: e,
+    };
   };
   const server = await startS3().catch((err: unknown) => ({ skipped: (err as Error).message.split('\n')[0] }));
   if (isSkipped(server)) return { figures: none(server.skipped), exportArgs: null, stop: async () => {} };
@@ -68,6 +81,18 @@ export async function objectStoreCase(wideRoot: string, longLogRoot: string, com
   if (snapshot.version !== commits - 1) throw new Error(`the S3 open read version ${snapshot.version}`);
   const afterOpen = fetchCounts();
 
+  for (let i = 0; i < BROWSE_ENTRIES; i += UPLOAD_CONCURRENCY) {
+    const keys = Array.from(
+      { length: Math.min(UPLOAD_CONCURRENCY, BROWSE_ENTRIES - i) },
+      (_, j) => `browse/entry-${String(i + j).padStart(4, '0')}`,
+    );
+    await Promise.all(keys.map((key) => s3.putObject(BUCKET, key, new Uint8Array(0))));
+  }
+  const browseStarted = performance.now();
+  const browsed = await browseFolder(tables.engine.storage, { location: `s3://${BUCKET}/browse` });
+  const browseMs = performance.now() - browseStarted;
+  if (browsed.entries.length !== BROWSE_ENTRIES) throw new Error(`browsing the S3 prefix gave ${browsed.entries.length} entries`);
+
   return {
     figures: {
       previewMs: { value: previewMs },
@@ -77,6 +102,7 @@ export async function objectStoreCase(wideRoot: string, longLogRoot: string, com
       openReads: { value: afterOpen.reads - afterPreview.reads },
       openReadsFloor: { value: readsFromLastCheckpoint(longLogRoot) },
       exportRowsPerSec: { error: 'not run' },
+      browseMs: { value: browseMs },
     },
     exportArgs: { table: `s3://${BUCKET}/wide`, flags: Object.entries(options).flatMap(([k, v]) => ['--storage-option', `${k}=${v}`]) },
     stop: () => s3.stop(),

@@ -119,6 +119,18 @@ describe('storage connections', () => {
     expect(e2e.app.stderr()).not.toContain(s3.secretAccessKey);
     expect(await page.content()).not.toContain(s3.secretAccessKey);
 
+    // The navigator lists the connection's bucket, down to the table; opening it shows the tab that has it.
+    await page.getByRole('button', { name: 'Navigator', exact: true }).click();
+    const navigator = page.getByRole('tree', { name: 'Places and buckets' });
+    await navigator.getByRole('treeitem', { name: 'moto (s3://lake)', exact: true }).click();
+    await navigator.getByRole('treeitem', { name: 'simple_table', exact: true }).click();
+    const table = navigator.getByRole('treeitem', { name: `simple_table (table, v${version})`, exact: true });
+    await table.waitFor();
+    expect(await table.getAttribute('title')).toBe(location);
+    await table.click();
+    expect(await page.locator('.table-view').count()).toBe(1);
+    await screenshot(page, 'storage-connections-navigator');
+
     await page.getByRole('button', { name: 'Storage connections' }).first().click();
     await dialog.getByRole('row').filter({ hasText: 'moto' }).getByRole('button', { name: 'Delete moto' }).click();
     await dialog.getByRole('status').filter({ hasText: 'Deleted “moto”.' }).waitFor();

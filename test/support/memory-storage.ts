@@ -3,7 +3,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { rangeBlob } from '../../electron/storage/ranged-file.js';
-import { StorageError, type ListedObject, type ObjectMeta, type Storage } from '../../electron/storage/storage.js';
+import {
+  FOLDER_PAGE_SIZE,
+  StorageError,
+  type FolderPage,
+  type ListedObject,
+  type ObjectMeta,
+  type Storage,
+} from '../../electron/storage/storage.js';
 
 export class MemoryStorage implements Storage {
   private readonly files = new Map<string, { bytes: Uint8Array; modifiedMs: number }>();
@@ -28,6 +35,29 @@ export class MemoryStorage implements Storage {
       .map(([location, file]) => ({ name: location.slice(prefix.length), size: file.bytes.length, modifiedMs: file.modifiedMs }))
       .filter(({ name }) => startAfter === undefined || name > startAfter)
       .sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+
+  /** Pages of FOLDER_PAGE_SIZE names, the next starting after the last name of the one before. */
+  async listFolder(folder: string, options: { prefix?: string; page?: string } = {}): Promise<FolderPage> {
+    this.asked.push(folder);
+    const key = `${folder.replace(/\/+$/, '')}/`;
+    const names = new Map<string, ListedObject | null>();
+    for (const [location, file] of this.files) {
+      if (!location.startsWith(key)) continue;
+      const rest = location.slice(key.length);
+      const slash = rest.indexOf('/');
+      if (slash >= 0) names.set(rest.slice(0, slash), null);
+      else names.set(rest, { name: rest, size: file.bytes.length, modifiedMs: file.modifiedMs });
+    }
+    const wanted = [...names]
+      .filter(([name]) => name.startsWith(options.prefix ?? '') && (options.page === undefined || name > options.page))
+      .sort(([a], [b]) => (a < b ? -1 : 1));
+    const shown = wanted.slice(0, FOLDER_PAGE_SIZE);
+    return {
+      folders: shown.filter(([, file]) => file === null).map(([name]) => name),
+      files: shown.flatMap(([, file]) => (file ? [file] : [])),
+      next: wanted.length > shown.length ? shown[shown.length - 1][0] : null,
+    };
   }
 
   async read(location: string): Promise<Uint8Array> {

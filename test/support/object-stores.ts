@@ -30,6 +30,9 @@ export interface ObjectStore {
   getObject(bucket: string, key: string): Promise<Uint8Array | null>;
   /** The object's modification time (epoch ms) as the server itself reports it. */
   lastModified(bucket: string, key: string): Promise<number>;
+  /** What the server lists directly under a key prefix (ending in '/', or '' for the bucket) with the delimiter '/',
+   * every page of it: subfolders' names (no trailing '/') and files' names. */
+  listByDelimiter(bucket: string, prefix: string): Promise<{ folders: string[]; files: string[] }>;
   stop(): Promise<void>;
 }
 
@@ -102,6 +105,22 @@ export async function startS3(): Promise<S3Store | Skipped> {
       return new Uint8Array(await response.arrayBuffer());
     },
     lastModified: async (bucket, key) => httpDate((await send('HEAD', objectUrl(bucket, key))).headers),
+    async listByDelimiter(bucket, prefix) {
+      const listed = { folders: [] as string[], files: [] as string[] };
+      let token: string | undefined;
+      do {
+        const query = new URLSearchParams({ 'list-type': '2', prefix, delimiter: '/' });
+        if (token) query.set('continuation-token', token);
+        const xml = await call('GET', `${endpoint}/${bucket}?${query}`);
+        for (const [, p] of xml.matchAll(/<CommonPrefixes>\s*<Prefix>(.*?)<\/Prefix>/g))
+          listed.folders.push(xmlText(p).slice(prefix.length, -1));
+        for (const [, key] of xml.matchAll(/<Contents>\s*<Key>(.*?)<\/Key>/g)) listed.files.push(xmlText(key).slice(prefix.length));
+        token = /<IsTruncated>true<\/IsTruncated>/.test(xml)
+          ? xmlText(xml.match(/<NextContinuationToken>(.*?)<\/NextContinuationToken>/)?.[1] ?? '')
+          : undefined;
+      } while (token);
+      return listed;
+    },
     async pendingUploads(bucket) {
       const xml = await call('GET', `${endpoint}/${bucket}?uploads`);
       return [...xml.matchAll(/<Upload>[\s\S]*?<\/Upload>/g)].map(([upload]) => ({
@@ -154,6 +173,14 @@ export async function startAzurite(): Promise<AzuriteStore | Skipped> {
       if (!modified) throw new Error(`Azurite gave no Last-Modified for ${container}/${key}`);
       return modified.getTime();
     },
+    async listByDelimiter(container, prefix) {
+      const listed = { folders: [] as string[], files: [] as string[] };
+      for await (const item of service.getContainerClient(container).listBlobsByHierarchy('/', { prefix })) {
+        if (item.kind === 'prefix') listed.folders.push(item.name.slice(prefix.length, -1));
+        else listed.files.push(item.name.slice(prefix.length));
+      }
+      return listed;
+    },
     stop: () => server.stop(),
   };
 }
@@ -195,8 +222,30 @@ export async function startGcs(): Promise<GcsStore | Skipped> {
       if (Number.isNaN(ms)) throw new Error(`fake-gcs-server gave no updated time for ${bucket}/${key}`);
       return ms;
     },
+    async listByDelimiter(bucket, prefix) {
+      const listed = { folders: [] as string[], files: [] as string[] };
+      let token: string | undefined;
+      do {
+        const query = new URLSearchParams({ prefix, delimiter: '/' });
+        if (token) query.set('pageToken', token);
+        const page = JSON.parse(await call('GET', `${endpoint}/storage/v1/b/${bucket}/o?${query}`)) as {
+          items?: { name: string }[];
+          prefixes?: string[];
+          nextPageToken?: string;
+        };
+        for (const p of page.prefixes ?? []) listed.folders.push(p.slice(prefix.length, -1));
+        for (const item of page.items ?? []) listed.files.push(item.name.slice(prefix.length));
+        token = page.nextPageToken;
+      } while (token);
+      return listed;
+    },
     stop: () => server.stop(),
   };
+}
+
+/** Text of an XML element as S3 writes it (the five escapes). */
+function xmlText(text: string): string {
+  return text.replace(/&(lt|gt|quot|apos|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[name] ?? '');
 }
 
 function httpDate(headers: Headers): number {
