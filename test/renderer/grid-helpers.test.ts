@@ -1,4 +1,6 @@
-// Pure parts of the Data tab: copying a range, commit summaries, forgiving timestamps, when a preview is stale.
+// @vitest-environment happy-dom
+// Pure parts of the Data tab: copying a range, commit summaries, forgiving timestamps, when a preview is stale (its
+// module loads the window's API client, hence the DOM).
 import { describe, expect, it } from 'vitest';
 import type { ShownRows } from '../../renderer/src/components/PreviewPanel.js';
 import type { CommitSummary } from '../../shared/table-info.js';

@@ -72,7 +72,13 @@ export async function readDuckdbFile<T>(path: string, read: (connection: DuckDBC
   if (!existsSync(path)) return null;
   const instance = await openDuckdb(path, { readOnly: true });
   try {
-    return await read(await instance.connect());
+    const connection = await instance.connect();
+    try {
+      return await read(connection);
+    } finally {
+      // The file stays locked while any connection to it is open, closed instance or not.
+      connection.closeSync();
+    }
   } finally {
     instance.closeSync();
   }
