@@ -218,10 +218,10 @@ export class JobRunner {
   }
 
   /** What a terminated export left, unless another running export writes to the same target: a file export's
-   * partial file, a SQLite export's lease (a PostgreSQL claim ended with the thread's session). */
+   * partial file, a SQLite export's lease (a PostgreSQL or MySQL claim ended with the thread's session). */
   private async removeLeftovers(job: ActiveJob): Promise<void> {
     const { sink } = job.request;
-    if (sink.kind === 'postgres') return;
+    if (sink.kind === 'postgres' || sink.kind === 'mysql') return;
     const sameTarget = [...this.jobs.values()].some(
       (other) =>
         other !== job &&
@@ -264,7 +264,8 @@ function sinkTarget(sink: SinkSpec): string {
     case 'sqlite':
       return `sqlite:${sink.path} (${sink.table})`;
     case 'postgres':
-      return `postgres:${postgresHost(sink.connection)} (${sink.table})`;
+    case 'mysql':
+      return `${sink.kind}:${postgresHost(sink.connection)} (${sink.table})`;
     default:
       return `${sink.kind}:${sink.path}`;
   }
@@ -275,6 +276,6 @@ function postgresHost(connection: PostgresConnection): string {
   try {
     return connection.url ? new URL(connection.url).host : 'localhost';
   } catch {
-    return 'postgres';
+    return 'server';
   }
 }

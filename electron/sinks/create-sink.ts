@@ -10,6 +10,8 @@ export async function createSink(spec: CheckedSink): Promise<BatchSink> {
       return (await import('./sqlite-sink.js')).createSqliteSink(spec);
     case 'postgres':
       return (await import('./postgres-sink.js')).createPostgresSink(spec);
+    case 'mysql':
+      return (await import('./mysql/mysql-sink.js')).createMysqlSink(spec);
     case 'parquet':
       return (await import('./parquet-sink.js')).createParquetSink(spec.path);
     case 'csv':

@@ -1,7 +1,7 @@
 // The statements a SQL sink runs, per dialect. Every name is quoted (sql-identifiers.ts); values only ever travel as
 // parameters or COPY data.
 import type { StructField } from '../../shared/delta-schema.js';
-import { quoteIdent, quoteList } from './sql-identifiers.js';
+import { quoteIdent, quoteIn, quoteList } from './sql-identifiers.js';
 import type { SqlStatement } from './exactly-once.js';
 import { IMAGE_TABLE, imageColumn } from './sqlite-image.js';
 import { sqlType, type Dialect, type ExistingColumn } from './sql-types.js';
@@ -25,11 +25,29 @@ export function sqliteInsertSql(table: string, fields: StructField[], keys: stri
  * table, and the later rename would then collide with the table the earlier one put in place. With the lock the
  * later swap drops what the earlier one left (the last to swap wins). SQLite runs one writer at a time anyway. */
 export function swapSql(dialect: Dialect, table: string, staging: string): SqlStatement[] {
+  if (dialect === 'mysql') return mysqlSwapSql(table, staging);
   const swap = [`DROP TABLE IF EXISTS ${quoteIdent(table)}`, `ALTER TABLE ${quoteIdent(staging)} RENAME TO ${quoteIdent(table)}`].map(
     (text) => ({ text, values: [] }),
   );
   if (dialect === 'sqlite') return swap;
   return [{ text: `SELECT pg_advisory_xact_lock(hashtext('deltaport swap'), hashtext($1))`, values: [table] }, ...swap];
+}
+
+/** MySQL's DDL commits by itself, so the swap is one RENAME TABLE of both names, which is atomic: readers see the old
+ * table or the new one, never neither. RENAME needs a table to move aside, so an empty one is made where there is
+ * none yet. Concurrent swaps take turns through a named lock of the target (GET_LOCK is the server's, whatever the
+ * transaction does): each renames what the one before it put in place and drops it. */
+function mysqlSwapSql(table: string, staging: string): SqlStatement[] {
+  const [target, stage, old] = [table, staging, `${staging}_old`].map((name) => quoteIn('mysql', name));
+  const lock = `concat('deltaport swap ', left(sha2(concat(database(), '.', ?), 256), 32))`;
+  return [
+    { text: `SELECT GET_LOCK(${lock}, 86400)`, values: [table] },
+    { text: `DROP TABLE IF EXISTS ${old}`, values: [] },
+    { text: `CREATE TABLE IF NOT EXISTS ${target} LIKE ${stage}`, values: [] },
+    { text: `RENAME TABLE ${target} TO ${old}, ${stage} TO ${target}`, values: [] },
+    { text: `DROP TABLE ${old}`, values: [] },
+    { text: `SELECT RELEASE_LOCK(${lock})`, values: [table] },
+  ];
 }
 
 /** Whether a SQLite table's columns are the exported ones, in their order. */

@@ -35,6 +35,7 @@ interface Props {
 const FILE_HINT: Record<SinkKind, string> = {
   sqlite: '',
   postgres: '',
+  mysql: '',
   parquet: '/path/to/out.parquet',
   csv: '/path/to/out.csv',
   jsonl: '/path/to/out.jsonl',
