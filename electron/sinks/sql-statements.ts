@@ -36,16 +36,27 @@ export function swapSql(dialect: Dialect, table: string, staging: string): SqlSt
 /** MySQL's DDL commits by itself, so the swap is one RENAME TABLE of both names, which is atomic: readers see the old
  * table or the new one, never neither. RENAME needs a table to move aside, so an empty one is made where there is
  * none yet. Concurrent swaps take turns through a named lock of the target (GET_LOCK is the server's, whatever the
- * transaction does): each renames what the one before it put in place and drops it. */
+ * transaction does): each renames what the one before it put in place and drops it. A retry of a swap whose answer
+ * was lost finds the staging table gone: its DDL then runs as DO 0 (a prepared statement chosen by the server). */
 function mysqlSwapSql(table: string, staging: string): SqlStatement[] {
   const [target, stage, old] = [table, staging, `${staging}_old`].map((name) => quoteIn('mysql', name));
   const lock = `concat('deltaport swap ', left(sha2(concat(database(), '.', ?), 256), 32))`;
+  const ifStaged = (ddl: string): SqlStatement[] => [
+    { text: `SET @deltaport_swap = IF(@deltaport_staged = 1, ?, 'DO 0')`, values: [ddl] },
+    { text: 'PREPARE deltaport_swap FROM @deltaport_swap', values: [] },
+    { text: 'EXECUTE deltaport_swap', values: [] },
+  ];
   return [
     { text: `SELECT GET_LOCK(${lock}, 86400)`, values: [table] },
+    {
+      text: 'SET @deltaport_staged = (SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?)',
+      values: [staging],
+    },
     { text: `DROP TABLE IF EXISTS ${old}`, values: [] },
-    { text: `CREATE TABLE IF NOT EXISTS ${target} LIKE ${stage}`, values: [] },
-    { text: `RENAME TABLE ${target} TO ${old}, ${stage} TO ${target}`, values: [] },
-    { text: `DROP TABLE ${old}`, values: [] },
+    ...ifStaged(`CREATE TABLE IF NOT EXISTS ${target} LIKE ${stage}`),
+    ...ifStaged(`RENAME TABLE ${target} TO ${old}, ${stage} TO ${target}`),
+    { text: `DROP TABLE IF EXISTS ${old}`, values: [] },
+    { text: 'DEALLOCATE PREPARE deltaport_swap', values: [] },
     { text: `SELECT RELEASE_LOCK(${lock})`, values: [table] },
   ];
 }

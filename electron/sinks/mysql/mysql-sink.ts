@@ -6,7 +6,7 @@
 // MySQL has no transaction id to ask about after a lost COMMIT, so every transaction also writes a token of its own
 // into _deltaport_commits: a retry first ends the lost connection, then looks its token up. The job's claim is a named
 // lock (GET_LOCK), which the server gives up with the session, also when the process is killed.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { RecordBatch } from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
@@ -124,7 +124,6 @@ function mysqlSession(spec: MysqlSinkSpec, link: MysqlLink, owner: RunOwner, tim
   const raw = linkQuery(link);
   const query = (sql: string, params?: unknown[]) => answered(raw(sql, params));
   let target: WriteTarget | null = null;
-  let sequence = 0;
   let token: string | null = null;
   let inDoubt: string | null = null;
 
@@ -178,7 +177,7 @@ function mysqlSession(spec: MysqlSinkSpec, link: MysqlLink, owner: RunOwner, tim
   };
 
   const begin = async (): Promise<void> => {
-    token = `${owner.id}:${++sequence}`;
+    token = `${owner.id}:${randomUUID()}`;
     await query('START TRANSACTION');
   };
   const commit = async (): Promise<void> => {
@@ -235,9 +234,14 @@ function mysqlSession(spec: MysqlSinkSpec, link: MysqlLink, owner: RunOwner, tim
       ]);
       throw alreadyRunning(holder ? `MySQL connection ${String(holder.id)} from ${String(holder.host)}` : null);
     },
+    // Best effort: a lost session has given the lock up with it, and a token left behind is only a row.
     async release(job) {
-      await query('SELECT RELEASE_LOCK(?)', [lockName(job)]);
-      await query(`DELETE FROM \`${COMMITS_TABLE}\` WHERE txn LIKE ?`, [`${owner.id}:%`]);
+      try {
+        await query('SELECT RELEASE_LOCK(?)', [lockName(job)]);
+        await query(`DELETE FROM \`${COMMITS_TABLE}\` WHERE txn LIKE ?`, [`${owner.id}:%`]);
+      } catch {
+        dropMysqlLink(link);
+      }
     },
     ping: async () => !link.broken && (performance.now() - answeredAt < RECENTLY_ALIVE_MS || (await alive(query))),
     async close() {

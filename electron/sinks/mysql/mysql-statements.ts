@@ -74,5 +74,5 @@ export function mysqlRowsSql(table: string, fields: StructField[], keys: string[
 /** The tokens of committed transactions: each transaction writes its own, so that a retry after a COMMIT whose
  * answer was lost can look up whether it landed. A run removes its tokens when it ends. */
 export const COMMITS_TABLE = '_deltaport_commits';
-export const COMMITS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ${q(COMMITS_TABLE)} (txn varchar(64) PRIMARY KEY, committed_at datetime(6) NOT NULL) ENGINE=InnoDB`;
+export const COMMITS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ${q(COMMITS_TABLE)} (txn varchar(80) PRIMARY KEY, committed_at datetime(6) NOT NULL) ENGINE=InnoDB`;
 export const COMMIT_TOKEN_SQL = `INSERT INTO ${q(COMMITS_TABLE)} (txn, committed_at) VALUES (?, CURRENT_TIMESTAMP(6))`;
