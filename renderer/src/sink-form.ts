@@ -38,6 +38,7 @@ export interface SinkForm {
 export const SINK_KINDS: { kind: SinkKind; label: string }[] = [
   { kind: 'sqlite', label: 'SQLite' },
   { kind: 'postgres', label: 'PostgreSQL' },
+  { kind: 'mysql', label: 'MySQL / MariaDB' },
   { kind: 'parquet', label: 'Parquet' },
   { kind: 'csv', label: 'CSV' },
   { kind: 'jsonl', label: 'JSON Lines' },
@@ -139,7 +140,7 @@ function draftOf(form: SinkForm): SinkSpec {
   };
   return form.kind === 'sqlite'
     ? { kind: 'sqlite', path: form.sqlitePath.trim(), ...target }
-    : { kind: 'postgres', connection: connectionOf(form), ...target };
+    : { kind: form.kind, connection: connectionOf(form), ...target };
 }
 
 /** The spec, checked by the same schema as the host checks it with, as the user types; one sentence per problem. */

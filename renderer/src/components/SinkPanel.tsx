@@ -90,7 +90,7 @@ function StartedJob({ job }: { job: JobInfo | undefined }) {
           <span className="ok-text" role="status">
             Done: {formatCount(job.result?.rows ?? job.progress.rows)} rows exported to {job.title.split(' -> ').pop()}.
           </span>
-          {job.request.sink.kind !== 'postgres' && <OpenFolder jobId={job.id} />}
+          {'path' in job.request.sink && <OpenFolder jobId={job.id} />}
         </>
       );
     case 'cancelled':
@@ -195,9 +195,9 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                 )}
               </div>
             )}
-            {form.kind === 'postgres' && (
+            {(form.kind === 'postgres' || form.kind === 'mysql') && (
               <>
-                <PostgresFields form={form} set={set} savedPassword={state.profileWithPassword !== null} />
+                <PostgresFields form={form} set={set} savedPassword={state.profileWithPassword !== null} kind={form.kind} />
                 <div className="inline-fields">
                   <button type="button" className="button" onClick={() => void testConnection()} disabled={busy === 'test'}>
                     {busy === 'test' ? 'Connecting…' : 'Test connection'}
