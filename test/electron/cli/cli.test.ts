@@ -350,7 +350,8 @@ describe('export', () => {
     const dir = mkdtempSync(path.join(out, 'bad-'));
     expect(await cli('export', simple)).toMatchObject({
       code: 2,
-      stderr: 'deltaport: --sink is required (sqlite:PATH, postgres://user:password@host:port/db, mysql://user:password@host:port/db, parquet:PATH, csv:PATH, jsonl:PATH)\n',
+      stderr:
+        'deltaport: --sink is required (sqlite:PATH, postgres://user:password@host:port/db, mysql://user:password@host:port/db, parquet:PATH, csv:PATH, jsonl:PATH)\n',
     });
     expect((await cli('export', simple, '--sink', 'xlsx:a.xlsx')).stderr).toMatch(
       /^deltaport: --sink must be one of .*, got 'xlsx:a.xlsx'\n$/,
