@@ -17,6 +17,15 @@ const EXECUTION_MAX = { batchSize: 10_000_000, batchIntervalMs: 86_400_000, maxR
 const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'];
 /** PostgreSQL silently truncates longer identifiers, which would write into a different table. */
 const PG_MAX_IDENTIFIER_BYTES = 63;
+/** MySQL and MariaDB refuse table and column names longer than this many characters. */
+const MYSQL_MAX_IDENTIFIER_CHARS = 64;
+
+/** The SQL sinks that connect to a server, and the URL schemes and product named in their messages. */
+type ServerKind = 'postgres' | 'mysql';
+const SERVERS: Record<ServerKind, { schemes: RegExp; example: string; product: string }> = {
+  postgres: { schemes: /^postgres(ql)?:$/, example: 'postgres://user:password@host:port/database', product: 'PostgreSQL' },
+  mysql: { schemes: /^(mysql|mariadb):$/, example: 'mysql://user:password@host:port/database', product: 'MySQL' },
+};
 
 const executionSchema = v.strictObject({
   /** Rows per batch (= per transaction). */
@@ -27,32 +36,35 @@ const executionSchema = v.strictObject({
   maxRetries: v.optional(wholeNumber('max retries', 0, EXECUTION_MAX.maxRetries), DEFAULT_EXECUTION.maxRetries),
 });
 
-const connectionSchema = withRules(
-  v.strictObject({
-    /** postgres://user:password@host:port/db?sslmode=... ; when given, the fields below override its parts. */
-    url: v.optional(
-      v.pipe(
-        text('the connection URL', LIMITS.path),
-        v.rawCheck(({ dataset, addIssue }) => {
-          const problem = dataset.typed ? urlProblem(dataset.value) : null;
-          if (problem) addIssue({ message: problem });
-        }),
+function connectionSchema(server: ServerKind) {
+  return withRules(
+    v.strictObject({
+      /** postgres://user:password@host:port/db?sslmode=... or mysql://user:password@host:port/db; when given, the
+       * fields below override its parts. */
+      url: v.optional(
+        v.pipe(
+          text('the connection URL', LIMITS.path),
+          v.rawCheck(({ dataset, addIssue }) => {
+            const problem = dataset.typed ? urlProblem(dataset.value, server) : null;
+            if (problem) addIssue({ message: problem });
+          }),
+        ),
       ),
-    ),
-    host: v.optional(text('the host', 255)),
-    port: v.optional(wholeNumber('port', 1, 65_535)),
-    database: v.optional(text('the database name', LIMITS.name)),
-    user: v.optional(text('the user name', LIMITS.name)),
-    password: v.optional(text('the password')),
-    ssl: v.optional(flag('ssl')),
-    connectTimeoutMs: v.optional(wholeNumber('the connect timeout (ms)', 0, LIMITS.timeoutMs)),
-    /** How long a statement or COPY may go unanswered before the connection is dropped and the batch retried. */
-    statementTimeoutMs: v.optional(wholeNumber('the statement timeout (ms)', 1, LIMITS.timeoutMs)),
-    /** Check a connection with a round trip before reusing it (skipped when it answered in the last second). */
-    checkBeforeReuse: v.optional(flag('checkBeforeReuse')),
-  }),
-  (c) => (c.url === undefined && isBlank(c.host) ? ['give a connection URL or a host for PostgreSQL'] : []),
-);
+      host: v.optional(text('the host', 255)),
+      port: v.optional(wholeNumber('port', 1, 65_535)),
+      database: v.optional(text('the database name', LIMITS.name)),
+      user: v.optional(text('the user name', LIMITS.name)),
+      password: v.optional(text('the password')),
+      ssl: v.optional(flag('ssl')),
+      connectTimeoutMs: v.optional(wholeNumber('the connect timeout (ms)', 0, LIMITS.timeoutMs)),
+      /** How long a statement or COPY may go unanswered before the connection is dropped and the batch retried. */
+      statementTimeoutMs: v.optional(wholeNumber('the statement timeout (ms)', 1, LIMITS.timeoutMs)),
+      /** Check a connection with a round trip before reusing it (skipped when it answered in the last second). */
+      checkBeforeReuse: v.optional(flag('checkBeforeReuse')),
+    }),
+    (c) => (c.url === undefined && isBlank(c.host) ? [`give a connection URL or a host for ${SERVERS[server].product}`] : []),
+  );
+}
 
 function tableName(kind: SqlKind) {
   return v.optional(
@@ -63,6 +75,10 @@ function tableName(kind: SqlKind) {
       v.check(
         (t) => kind !== 'postgres' || utf8Length(t) <= PG_MAX_IDENTIFIER_BYTES,
         `the target table name is longer than PostgreSQL's ${PG_MAX_IDENTIFIER_BYTES} bytes`,
+      ),
+      v.check(
+        (t) => kind !== 'mysql' || [...t].length <= MYSQL_MAX_IDENTIFIER_CHARS,
+        `the target table name is longer than MySQL's ${MYSQL_MAX_IDENTIFIER_CHARS} characters`,
       ),
     ),
     '',
@@ -105,7 +121,7 @@ function targetRules(spec: { mode: WriteMode; keyColumns?: string[]; sql?: strin
 }
 
 /** The SQL sinks' kinds, as the spec's entries are made for each. */
-type SqlKind = 'sqlite' | 'postgres' | 'duckdb';
+type SqlKind = 'sqlite' | 'postgres' | 'mysql' | 'duckdb';
 
 /** DuckDB takes append, overwrite and upsert; a statement of the user's own per row is not offered there. */
 function duckdbRules(spec: { mode: WriteMode }): string[] {
@@ -158,7 +174,11 @@ export function sinkSpecSchema(paths: PathRule) {
         targetRules,
       ),
       withRules(
-        v.strictObject({ kind: v.literal('postgres'), connection: connectionSchema, ...sqlTargetEntries('postgres') }),
+        v.strictObject({ kind: v.literal('postgres'), connection: connectionSchema('postgres'), ...sqlTargetEntries('postgres') }),
+        targetRules,
+      ),
+      withRules(
+        v.strictObject({ kind: v.literal('mysql'), connection: connectionSchema('mysql'), ...sqlTargetEntries('mysql') }),
         targetRules,
       ),
       withRules(
@@ -175,7 +195,7 @@ export function sinkSpecSchema(paths: PathRule) {
       ),
       fileSink('jsonl'),
     ],
-    (issue) => `the sink kind must be one of sqlite, postgres, duckdb, parquet, csv, jsonl (got ${JSON.stringify(issue.input)})`,
+    (issue) => `the sink kind must be one of sqlite, postgres, mysql, duckdb, parquet, csv, jsonl (got ${JSON.stringify(issue.input)})`,
   );
 }
 
@@ -184,6 +204,8 @@ const SINK_SPEC = sinkSpecSchema('any');
 export type SinkSpec = v.InferOutput<typeof SINK_SPEC>;
 export type ExecutionOptions = v.InferOutput<typeof executionSchema>;
 export type PostgresConnection = Extract<SinkSpec, { kind: 'postgres' }>['connection'];
+/** The same fields as PostgreSQL's; the URL is mysql:// or mariadb://. */
+export type MysqlConnection = Extract<SinkSpec, { kind: 'mysql' }>['connection'];
 export type FileSinkSpec = Extract<SinkSpec, { kind: 'parquet' | 'csv' | 'jsonl' }>;
 export type SqlTargetOptions = Omit<Extract<SinkSpec, { kind: 'sqlite' }>, 'kind' | 'path'>;
 
@@ -216,7 +238,7 @@ export function isSqlSink(spec: SinkSpec): spec is SqlSinkSpec {
 
 /** The kinds of sink that write into a database table (and take SQL options), as opposed to a file. */
 export function isSqlKind(kind: SinkKind): kind is SqlSinkSpec['kind'] {
-  return kind === 'sqlite' || kind === 'postgres' || kind === 'duckdb';
+  return kind === 'sqlite' || kind === 'postgres' || kind === 'mysql' || kind === 'duckdb';
 }
 
 /** An exactly-once job: the only export whose sink may resume it after the rows an earlier run committed. */
@@ -247,7 +269,7 @@ export function keyColumnProblems(keys: readonly string[], columns: readonly str
   return keys.filter((key) => !known.has(key)).map((key) => `key column "${key}" is not among the exported columns`);
 }
 
-/** Problems of the exported column names (PostgreSQL's length limit), key columns and :column parameters. */
+/** Problems of the exported column names (PostgreSQL's and MySQL's length limits), key columns and :column parameters. */
 export function sinkColumnProblems(spec: SqlSinkSpec, columns: readonly string[]): string[] {
   const known = new Set(columns);
   const problems: string[] = [];
@@ -255,6 +277,12 @@ export function sinkColumnProblems(spec: SqlSinkSpec, columns: readonly string[]
     for (const column of columns) {
       if (utf8Length(column) > PG_MAX_IDENTIFIER_BYTES)
         problems.push(`column name "${column}" is longer than PostgreSQL's ${PG_MAX_IDENTIFIER_BYTES} bytes`);
+    }
+  }
+  if (spec.kind === 'mysql') {
+    for (const column of columns) {
+      if ([...column].length > MYSQL_MAX_IDENTIFIER_CHARS)
+        problems.push(`column name "${column}" is longer than MySQL's ${MYSQL_MAX_IDENTIFIER_CHARS} characters`);
     }
   }
   if (spec.mode === 'upsert') problems.push(...keyColumnProblems(spec.keyColumns ?? [], columns));
@@ -266,17 +294,24 @@ export function sinkColumnProblems(spec: SqlSinkSpec, columns: readonly string[]
   return problems;
 }
 
-function urlProblem(text: string): string | null {
+function urlProblem(text: string, server: ServerKind): string | null {
   const url = parseUrl(text);
-  if (!url || !/^postgres(ql)?:$/.test(url.protocol))
-    return 'the connection URL must look like postgres://user:password@host:port/database';
+  const { schemes, example } = SERVERS[server];
+  if (!url || !schemes.test(url.protocol)) return `the connection URL must look like ${example}`;
+  if (server === 'mysql') return null;
   const sslmode = url.searchParams.get('sslmode');
   return sslmode !== null && !SSL_MODES.includes(sslmode) ? `unknown sslmode "${sslmode}" (use ${SSL_MODES.join(', ')})` : null;
 }
 
 /** A connection URL with its password replaced, safe for messages and logs. */
 export function scrubUrl(text: string): string {
-  return text.replace(/(postgres(?:ql)?:\/\/[^:/@\s]*):[^@\s]*@/g, '$1:***@');
+  return text.replace(/((?:postgres(?:ql)?|mysql|mariadb):\/\/[^:/@\s]*):[^@\s]*@/g, '$1:***@');
+}
+
+/** A message without connection URL passwords nor the given password. */
+export function scrub(text: string, password: unknown): string {
+  const scrubbed = scrubUrl(text);
+  return typeof password === 'string' && password.length > 0 ? scrubbed.replaceAll(password, '***') : scrubbed;
 }
 
 function parseUrl(text: string): URL | null {

@@ -142,7 +142,8 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
         const job = deps.jobs.list().find((j) => j.id === req.id);
         if (!job) throw new DeltaportError('NOT_FOUND', `no job ${req.id}`);
         const { sink } = job.request;
-        if (sink.kind === 'postgres') return { shown: false, location: `${databaseLocation(sink.connection)}, table ${sink.table}` };
+        if (sink.kind === 'postgres' || sink.kind === 'mysql')
+          return { shown: false, location: `${databaseLocation(sink.kind, sink.connection)}, table ${sink.table}` };
         // A file in a bucket has no folder to show: its URL is the location.
         if (isCloudLocation(sink.path)) return { shown: false, location: canonicalLocation(sink.path) };
         const file = path.resolve(sink.path);
@@ -194,7 +195,7 @@ async function pinnedVersion(req: ExportRequest, shared: <T>(task: WorkerTask) =
 }
 
 /** A PostgreSQL target as a person would name it, never with its password. */
-function databaseLocation(c: PostgresConnection): string {
+function databaseLocation(kind: 'postgres' | 'mysql', c: PostgresConnection): string {
   if (c.url) return scrubUrl(c.url);
-  return `postgres://${c.user ? `${c.user}@` : ''}${c.host ?? 'localhost'}${c.port ? `:${c.port}` : ''}/${c.database ?? ''}`;
+  return `${kind}://${c.user ? `${c.user}@` : ''}${c.host ?? 'localhost'}${c.port ? `:${c.port}` : ''}/${c.database ?? ''}`;
 }

@@ -152,13 +152,13 @@ function sinkSpecOf(tablePath: string, args: ParsedArgs): SinkSpec {
   const target = parseSinkTarget(text);
   if (!target) throw new UsageError(`--sink must be one of ${SINK_TARGET_FORMS}, got '${text}'`);
   const statementTimeoutMs = numberFlag(args, 'statement-timeout-ms');
-  if (statementTimeoutMs !== undefined && target.kind !== 'postgres')
-    throw new UsageError('--statement-timeout-ms applies only to postgres sinks');
+  if (statementTimeoutMs !== undefined && target.kind !== 'postgres' && target.kind !== 'mysql')
+    throw new UsageError('--statement-timeout-ms applies only to postgres and mysql sinks');
   const csvFlag = Object.keys(CSV_FLAGS).find((f) => args.values.has(f));
   if (csvFlag && target.kind !== 'csv') throw new UsageError(`--${csvFlag} applies only to csv sinks`);
-  if (target.kind !== 'sqlite' && target.kind !== 'postgres' && target.kind !== 'duckdb') {
+  if ('path' in target && target.kind !== 'sqlite' && target.kind !== 'duckdb') {
     const sqlFlag = SQL_ONLY.find((f) => args.values.has(f) || args.switches.has(f));
-    if (sqlFlag) throw new UsageError(`--${sqlFlag} applies only to sqlite, postgres and duckdb sinks`);
+    if (sqlFlag) throw new UsageError(`--${sqlFlag} applies only to sqlite, postgres, mysql and duckdb sinks`);
     const fileMode = args.values.get('mode');
     if (fileMode !== undefined && fileMode !== 'overwrite') {
       throw new UsageError(`--mode for a ${target.kind} file can only be overwrite, got '${fileMode}'`);
@@ -182,9 +182,9 @@ function sinkSpecOf(tablePath: string, args: ParsedArgs): SinkSpec {
     },
     exactlyOnce: args.switches.has('exactly-once'),
   };
-  if (target.kind === 'postgres')
+  if ('url' in target)
     return {
-      kind: 'postgres',
+      kind: target.kind,
       connection: { url: target.url, ...(statementTimeoutMs !== undefined ? { statementTimeoutMs } : {}) },
       ...options,
     };

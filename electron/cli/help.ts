@@ -36,7 +36,7 @@ ${WHERE}
   --limit N          at most N rows
   --format F         table (aligned columns, NULL for nulls), jsonl or csv`,
   export: `usage: deltaport export <table> [--version N | --timestamp TS] [--columns a,b] [--where COND]
-                        [--option key=value ...] --sink <sqlite:PATH | postgres://... | parquet:PATH | csv:PATH | jsonl:PATH>
+                        [--option key=value ...] --sink <sqlite:PATH | postgres://... | mysql://... | parquet:PATH | csv:PATH | jsonl:PATH>
                         [--target TABLE] [--mode append|overwrite|upsert|sql] [--key a,b] [--sql "..."]
                         [--batch-size N] [--batch-interval-ms N] [--max-retries N] [--exactly-once]
                         [--statement-timeout-ms N] [--force] [--emit spark [--out job.py]]
@@ -49,8 +49,8 @@ ${TIME_TRAVEL}
   --columns a,b      only these columns, in this order
 ${WHERE}
   --option k=v       a source option: parquetBatchSize (rows per batch, default 2048)
-  --sink TARGET      where to write: sqlite:PATH, postgres://user:password@host:port/db, parquet:PATH,
-                     csv:PATH or jsonl:PATH
+  --sink TARGET      where to write: sqlite:PATH, postgres://user:password@host:port/db,
+                     mysql://user:password@host:port/db (or mariadb://), parquet:PATH, csv:PATH or jsonl:PATH
   --force            replace an existing output file (same as --mode overwrite for a file sink)
 CSV sinks:
   --csv-delimiter C  the character between fields (default ,)
@@ -58,17 +58,17 @@ CSV sinks:
   --csv-header B     true (default) writes the column names first; false leaves them out
   --csv-null TEXT    the text of a null (default: an empty field; the empty string is then written quoted)
   --csv-line-ending E  lf (default) or crlf
-SQL sinks (sqlite, postgres):
+SQL sinks (sqlite, postgres, mysql):
   --target TABLE     target table (default: the table folder's name)
   --mode M           append (default), overwrite, upsert (needs --key) or sql (needs --sql)
   --key a,b          key columns for upsert
   --sql "..."        your own statement with :column parameters, e.g. UPDATE t SET v = :v WHERE id = :id
   --batch-size N     rows per batch (default 5000); a batch is a transaction, except that PostgreSQL's COPY
-                     modes join consecutive batches into transactions of about 8 MiB of COPY data
+                     and MySQL's LOAD DATA modes join consecutive batches into transactions of about 8 MiB
   --batch-interval-ms N  flush a partial batch after N ms (default 0: off)
   --max-retries N    retries of a transaction after a transient error (default 3)
   --exactly-once     record progress in the target so that a rerun resumes and never duplicates rows
-  --statement-timeout-ms N  (postgres) give a statement or COPY up as lost after N ms unanswered, and retry
+  --statement-timeout-ms N  (postgres, mysql) give a statement, COPY or LOAD DATA up as lost after N ms unanswered, and retry
                      it on a new connection (default 60000)
 Hand-off:
   --emit spark       export nothing; print the same export as a PySpark script (Spark with Delta Lake)

@@ -20,7 +20,7 @@ export async function sparkJobFor(
   const problems = exportSinkProblems(sinkSpec, source.columns);
   if (problems.length > 0) throw validationError(problems);
   // The job may run from another folder: every local path is written absolute.
-  const sink: SinkSpec = sinkSpec.kind === 'postgres' ? sinkSpec : { ...sinkSpec, path: canonicalLocation(sinkSpec.path) };
+  const sink: SinkSpec = 'path' in sinkSpec ? { ...sinkSpec, path: canonicalLocation(sinkSpec.path) } : sinkSpec;
   const timestampAsOf = sourceSpec.timestampAsOf ?? sourceSpec.options?.timestampAsOf;
   const versionAsOf = sourceSpec.versionAsOf ?? sourceSpec.options?.versionAsOf;
   return renderSparkJob({

@@ -65,6 +65,7 @@ export function renderSparkJob(job: SparkJob): string {
     );
   }
   if (sink.kind === 'postgres' && !job.server) throw new DeltaportError('VALIDATION', 'a PostgreSQL Spark job needs the server');
+  if (sink.kind === 'mysql') throw new DeltaportError('VALIDATION', 'a Spark job cannot write to MySQL yet; export with Deltaport itself');
   const plans = job.fields.map((f, i) => columnPlan(f, i, sink.kind));
   const constants: Record<string, PyValue> = {
     APP_NAME: `deltaport export ${job.tablePath}`,
@@ -211,6 +212,8 @@ function describeTarget(job: SparkJob): string {
     }
     case 'sqlite':
       return `SQLite table ${quoteIdent(sink.table)} in ${sink.path}`;
+    case 'mysql':
+      return `MySQL table ${sink.table}`;
     case 'parquet':
       return `Parquet folder ${sink.path}`;
     default:

@@ -232,11 +232,11 @@ export class JobRunner {
   }
 
   /** What a terminated export left, unless another running export writes to the same target: a file export's
-   * partial file, a SQLite export's lease (a PostgreSQL claim ended with the thread's session). */
+   * partial file, a SQLite export's lease (a PostgreSQL or MySQL claim ended with the thread's session). */
   private async removeLeftovers(job: ActiveJob): Promise<void> {
     const { sink } = job.request;
     // A DuckDB file keeps what committed, and holds no lease or partial file of the export.
-    if (sink.kind === 'postgres' || sink.kind === 'duckdb') return;
+    if (sink.kind === 'postgres' || sink.kind === 'mysql' || sink.kind === 'duckdb') return;
     const sameTarget = [...this.jobs.values()].some(
       (other) =>
         other !== job &&
@@ -280,7 +280,8 @@ function sinkTarget(sink: SinkSpec): string {
     case 'duckdb':
       return `${sink.kind}:${sink.path} (${sink.table})`;
     case 'postgres':
-      return `postgres:${postgresHost(sink.connection)} (${sink.table})`;
+    case 'mysql':
+      return `${sink.kind}:${postgresHost(sink.connection)} (${sink.table})`;
     default:
       return `${sink.kind}:${sink.path}`;
   }
@@ -291,6 +292,6 @@ function postgresHost(connection: PostgresConnection): string {
   try {
     return connection.url ? new URL(connection.url).host : 'localhost';
   } catch {
-    return 'postgres';
+    return 'server';
   }
 }

@@ -1,4 +1,4 @@
-// One column of an Arrow batch read as the values a SQL sink writes: SQLite bind values or PostgreSQL text. Readers
+// One column of an Arrow batch read as the values a SQL sink writes: SQLite bind values, PostgreSQL or MySQL text. Readers
 // work straight on the column's buffers (offsets, words, bitmaps) so that a batch never becomes row objects; what a
 // value turns into is decided by the Delta type (timestamp vs timestamp_ntz, nested -> JSON), how it is stored in
 // memory by the Arrow type.
@@ -73,6 +73,27 @@ export function pgTextReader(data: Data, field: StructField): CellReader<string>
     }
     default:
       return textReader(data, kind);
+  }
+}
+
+/** Values as MySQL reads them from text (LOAD DATA's fields, a statement's parameters): booleans as 1 and 0, binary
+ * values as hex digits (the statement unhexes them), a `timestamp` as its UTC time without a zone (DATETIME has
+ * none). */
+export function mysqlTextReader(data: Data, field: StructField): CellReader<string> {
+  const kind = valueKind(field);
+  switch (kind) {
+    case 'boolean': {
+      const bit = booleanReader(data);
+      return (i) => (bit(i) ? '1' : '0');
+    }
+    case 'binary': {
+      const bytes = binaryReader(data);
+      return (i) => bytes(i).toString('hex');
+    }
+    case 'timestamp':
+      return timestampReader(data, false);
+    default:
+      return pgTextReader(data, field);
   }
 }
 

@@ -23,6 +23,21 @@ export async function testConnection(spec: SqlSinkSpec): Promise<ConnectionRepor
     const { version } = await import('@duckdb/node-api');
     return { serverVersion: `DuckDB ${version()}`, targetExists: (await describeDuckdbFile(spec.path, spec.table)) !== null };
   }
+  if (spec.kind === 'mysql') {
+    const { connectMysql, describeMysqlTable, linkQuery } = await import('./mysql/mysql-connection.js');
+    const link = await connectMysql(spec.connection);
+    try {
+      const query = linkQuery(link);
+      const [version] = await query('SELECT VERSION() AS v');
+      const v = String(version.v);
+      return {
+        serverVersion: `${/mariadb/i.test(v) ? 'MariaDB' : 'MySQL'} ${v.replace(/-MariaDB.*$/i, '')}`,
+        targetExists: (await describeMysqlTable(query, spec.table)) !== null,
+      };
+    } finally {
+      await link.connection.end().catch(() => undefined);
+    }
+  }
   const { connectPg, describePgTable } = await import('./pg-connection.js');
   const { client } = await connectPg(spec.connection);
   try {

@@ -5,7 +5,7 @@ import type { RecordBatch } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { binaryCopyRows, endBinaryCopy, startBinaryCopy } from './copy-binary.js';
 import { CopyOutput, type SlabPool } from './copy-output.js';
-import { textCopyRows } from './copy-text.js';
+import { PG_TEXT, textCopyRows, type TextFlavor } from './copy-text.js';
 
 export class CopyRows {
   /** The chunks handed out so far, in order. */
@@ -17,6 +17,7 @@ export class CopyRows {
     readonly binary: boolean,
     private readonly fields: StructField[],
     pool: SlabPool,
+    private readonly flavor: TextFlavor = PG_TEXT,
   ) {
     this.out = new CopyOutput(pool);
     if (binary) startBinaryCopy(this.out);
@@ -33,7 +34,8 @@ export class CopyRows {
   }
 
   async add(batches: RecordBatch[]): Promise<void> {
-    for (const chunk of (this.binary ? binaryCopyRows : textCopyRows)(batches, this.fields, this.out)) {
+    const rows = this.binary ? binaryCopyRows(batches, this.fields, this.out) : textCopyRows(batches, this.fields, this.out, this.flavor);
+    for (const chunk of rows) {
       this.push(chunk);
       // Replies for the transaction in flight are handled between chunks, not after the whole encoding.
       await nextTurn();

@@ -1,12 +1,14 @@
 // Arrow batches as PostgreSQL COPY text (tab-separated, \N for null, backslash escapes), written byte by byte into
 // large buffers straight from the Arrow columns: string cells are copied from the column's UTF-8 bytes and integers
-// are written as digits, so the common columns never become JS strings and no row objects exist.
+// are written as digits, so the common columns never become JS strings and no row objects exist. MySQL's LOAD DATA
+// reads the same format by default; only booleans, binary values and a timestamp's zone are spelled otherwise there
+// (TextFlavor).
 import { Precision, Type, type Data, type Float, type Int, type RecordBatch, type Timestamp } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { int64Reader } from '../values/int64.js';
 import { MAX_TIMESTAMP_BYTES, timestampByteWriter } from '../values/time-text.js';
 import { booleanReader, int32Offsets, isNullAt, valueBytes } from '../delta/engine/arrow-buffers.js';
-import { mayNeedCopyEscape, pgTextReader } from './column-values.js';
+import { mayNeedCopyEscape, mysqlTextReader, pgTextReader } from './column-values.js';
 import { bytesOf, CHUNK_BYTES, CopyOutput } from './copy-output.js';
 import { valueKind } from './sql-types.js';
 
@@ -18,6 +20,19 @@ const SPECIAL = /[\\\t\n\r]/;
 const SPECIAL_ALL = /[\\\t\n\r]/g;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
+/** How the values that PostgreSQL's COPY and MySQL's LOAD DATA read differently are spelled. */
+export interface TextFlavor {
+  /** The bytes of true and false. */
+  booleans: [number, number];
+  /** PostgreSQL's bytea text (\\x and hex digits), or bare hex digits (MySQL's LOAD DATA unhexes them in its SET). */
+  binary: 'bytea' | 'hex';
+  /** Whether a `timestamp` (UTC) ends with Z: MySQL's DATETIME takes no zone and holds the UTC time. */
+  utcZone: boolean;
+}
+
+export const PG_TEXT: TextFlavor = { booleans: [0x74, 0x66], binary: 'bytea', utcZone: true }; // t, f
+export const MYSQL_TEXT: TextFlavor = { booleans: [0x31, 0x30], binary: 'hex', utcZone: false }; // 1, 0
+
 export function escapeCopy(text: string): string {
   return SPECIAL.test(text) ? text.replace(SPECIAL_ALL, (c) => ESCAPES[c]) : text;
 }
@@ -27,10 +42,15 @@ type CellWriter = (out: CopyOutput, i: number) => void;
 
 /** The batches' rows, in chunks of at least CHUNK_BYTES; the rest of the last one stays in `out` for the rows that
  * follow (one stream may take many calls). */
-export function* textCopyRows(batches: RecordBatch[], fields: StructField[], out: CopyOutput): Generator<Buffer> {
+export function* textCopyRows(
+  batches: RecordBatch[],
+  fields: StructField[],
+  out: CopyOutput,
+  flavor: TextFlavor = PG_TEXT,
+): Generator<Buffer> {
   const last = fields.length - 1;
   for (const batch of batches) {
-    const writers = fields.map((field, c) => cellWriter(batch.data.children[c], field));
+    const writers = fields.map((field, c) => cellWriter(batch.data.children[c], field, flavor));
     for (let i = 0; i < batch.numRows; i++) {
       for (let c = 0; c < last; c++) {
         writers[c](out, i);
@@ -44,8 +64,8 @@ export function* textCopyRows(batches: RecordBatch[], fields: StructField[], out
 }
 
 /** The column's writer; null cells become \N, and a column without nulls skips the check. */
-function cellWriter(data: Data, field: StructField): CellWriter {
-  const write = valueWriter(data, field);
+function cellWriter(data: Data, field: StructField, flavor: TextFlavor): CellWriter {
+  const write = valueWriter(data, field, flavor);
   if (data.type.typeId !== Type.Null && data.nullCount === 0) return write;
   const isNull = isNullAt(data);
   return (out, i) => {
@@ -59,7 +79,7 @@ function cellWriter(data: Data, field: StructField): CellWriter {
   };
 }
 
-function valueWriter(data: Data, field: StructField): CellWriter {
+function valueWriter(data: Data, field: StructField, flavor: TextFlavor): CellWriter {
   const kind = valueKind(field);
   if (kind === 'string' && data.type.typeId === Type.Utf8) return utf8Writer(data);
   if ((kind === 'smallint' || kind === 'integer') && data.type.typeId === Type.Int && (data.type as Int).bitWidth <= 32) {
@@ -79,16 +99,17 @@ function valueWriter(data: Data, field: StructField): CellWriter {
     return (out, i) => writeDouble(out, values[i]);
   }
   if ((kind === 'timestamp' || kind === 'timestamp_ntz') && data.type.typeId === Type.Timestamp) {
-    return timestampWriter(data, (data.type as Timestamp).unit, kind === 'timestamp');
+    return timestampWriter(data, (data.type as Timestamp).unit, kind === 'timestamp' && flavor.utcZone);
   }
   if (kind === 'boolean' && data.type.typeId === Type.Bool) {
     const bit = booleanReader(data);
+    const [yes, no] = flavor.booleans;
     return (out, i) => {
       out.ensure(2);
-      out.buf[out.pos++] = bit(i) ? 0x74 : 0x66; // t, f
+      out.buf[out.pos++] = bit(i) ? yes : no;
     };
   }
-  const read = pgTextReader(data, field);
+  const read = flavor === PG_TEXT ? pgTextReader(data, field) : mysqlTextReader(data, field);
   if (mayNeedCopyEscape(field)) return (out, i) => writeText(out, escapeCopy(read(i)));
   return (out, i) => writeText(out, read(i));
 }

@@ -14,6 +14,8 @@ export async function createSink(spec: CheckedSink, storage: StorageResolver): P
       return (await import('./postgres-sink.js')).createPostgresSink(spec);
     case 'duckdb':
       return (await import('./duckdb/duckdb-sink.js')).createDuckdbSink(spec);
+    case 'mysql':
+      return (await import('./mysql/mysql-sink.js')).createMysqlSink(spec);
     case 'parquet':
       return (await import('./parquet-sink.js')).createParquetSink(spec.path, storage);
     case 'csv':

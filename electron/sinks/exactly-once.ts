@@ -7,7 +7,7 @@ import type { StructField } from '../../shared/delta-schema.js';
 import type { SqlSinkSpec } from '../../shared/sink-spec.js';
 import { typeLabel } from '../../shared/delta-schema.js';
 import type { StreamProgress } from './batching.js';
-import { quoteIdent } from './sql-identifiers.js';
+import { quoteIn } from './sql-identifiers.js';
 import type { Dialect } from './sql-types.js';
 
 export const PROGRESS_TABLE = '_deltaport_progress';
@@ -54,6 +54,8 @@ export function stagingTablesSql(dialect: Dialect): string {
       return 'SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND starts_with(tablename, $1)';
     case 'duckdb':
       return 'SELECT table_name AS name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = current_schema() AND starts_with(table_name, ?)';
+    case 'mysql':
+      return 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND instr(table_name, ?) = 1';
     case 'sqlite':
       return "SELECT name FROM sqlite_master WHERE type = 'table' AND instr(name, ?) = 1";
   }
@@ -66,14 +68,22 @@ export interface StoredProgress extends StreamProgress {
 
 type Query = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 
+const PROGRESS_TYPES: Record<Dialect, [key: string, int: string, bool: string, time: string]> = {
+  postgres: ['text', 'bigint', 'boolean', 'timestamptz'],
+  // MySQL indexes only text of a declared length: a job key is 32 hex digits.
+  mysql: ['varchar(64)', 'bigint', 'boolean', 'datetime(6)'],
+  sqlite: ['text', 'INTEGER', 'INTEGER', 'TEXT'],
+  duckdb: ['text', 'bigint', 'boolean', 'timestamptz'],
+};
+
 export function progressTableSql(dialect: Dialect): string {
-  const [int, bool, time] = dialect === 'sqlite' ? ['INTEGER', 'INTEGER', 'TEXT'] : ['bigint', 'boolean', 'timestamptz'];
-  return `CREATE TABLE IF NOT EXISTS ${quoteIdent(PROGRESS_TABLE)} (job_key text PRIMARY KEY, target_table text NOT NULL, file_index ${int}, rows_in_file ${int}, rows_after ${int} NOT NULL, rows_written ${int} NOT NULL, done ${bool} NOT NULL, updated_at ${time} NOT NULL)`;
+  const [key, int, bool, time] = PROGRESS_TYPES[dialect];
+  return `CREATE TABLE IF NOT EXISTS ${quoteIn(dialect, PROGRESS_TABLE)} (job_key ${key} PRIMARY KEY, target_table text NOT NULL, file_index ${int}, rows_in_file ${int}, rows_after ${int} NOT NULL, rows_written ${int} NOT NULL, done ${bool} NOT NULL, updated_at ${time} NOT NULL)`;
 }
 
 export async function readProgress(query: Query, dialect: Dialect, key: string): Promise<StoredProgress | null> {
   const rows = await query(
-    `SELECT file_index, rows_in_file, rows_after, rows_written, done FROM ${quoteIdent(PROGRESS_TABLE)} WHERE job_key = ${placeholder(dialect, 1)}`,
+    `SELECT file_index, rows_in_file, rows_after, rows_written, done FROM ${quoteIn(dialect, PROGRESS_TABLE)} WHERE job_key = ${placeholder(dialect, 1)}`,
     [key],
   );
   if (rows.length === 0) return null;
@@ -82,7 +92,7 @@ export async function readProgress(query: Query, dialect: Dialect, key: string):
     position: r.file_index === null ? null : { fileIndex: Number(r.file_index), rowsInFile: Number(r.rows_in_file) },
     rowsAfter: Number(r.rows_after),
     rowsWritten: Number(r.rows_written),
-    done: r.done === true || r.done === 1,
+    done: r.done === true || Number(r.done) === 1,
   };
 }
 
@@ -106,19 +116,25 @@ export function progressStatement(dialect: Dialect, key: string, target: string,
   };
 }
 
+const PROGRESS_UPDATED = ['file_index', 'rows_in_file', 'rows_after', 'rows_written', 'done', 'updated_at'];
+
 /** The progress row's upsert; its 7 parameters are key, target, file index, rows in file, rows after, rows written
- * and done. `$` spells parameter n (the Spark hand-off binds through JDBC's `?`). */
+ * and done. `$` spells parameter n (the Spark hand-off binds through JDBC's `?`). MySQL's VALUES() in ON DUPLICATE
+ * KEY UPDATE is the one spelling MariaDB and MySQL 8 both read. */
 export function saveProgressSql(dialect: Dialect, $: (n: number) => string): string {
+  const now = { postgres: 'now()', mysql: 'CURRENT_TIMESTAMP(6)', sqlite: 'CURRENT_TIMESTAMP', duckdb: 'CURRENT_TIMESTAMP' }[dialect];
+  const update =
+    dialect === 'mysql'
+      ? `ON DUPLICATE KEY UPDATE ${PROGRESS_UPDATED.map((c) => `${c} = VALUES(${c})`).join(', ')}`
+      : `ON CONFLICT (job_key) DO UPDATE SET ${PROGRESS_UPDATED.map((c) => `${c} = excluded.${c}`).join(', ')}`;
   return (
-    `INSERT INTO ${quoteIdent(PROGRESS_TABLE)} (job_key, target_table, file_index, rows_in_file, rows_after, rows_written, done, updated_at) ` +
-    `VALUES (${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, ${$(7)}, ${dialect === 'postgres' ? 'now()' : 'CURRENT_TIMESTAMP'}) ` +
-    `ON CONFLICT (job_key) DO UPDATE SET file_index = excluded.file_index, rows_in_file = excluded.rows_in_file, ` +
-    `rows_after = excluded.rows_after, rows_written = excluded.rows_written, done = excluded.done, updated_at = excluded.updated_at`
+    `INSERT INTO ${quoteIn(dialect, PROGRESS_TABLE)} (job_key, target_table, file_index, rows_in_file, rows_after, rows_written, done, updated_at) ` +
+    `VALUES (${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, ${$(7)}, ${now}) ${update}`
   );
 }
 
 export async function forgetProgress(query: Query, dialect: Dialect, key: string): Promise<void> {
-  await query(`DELETE FROM ${quoteIdent(PROGRESS_TABLE)} WHERE job_key = ${placeholder(dialect, 1)}`, [key]);
+  await query(`DELETE FROM ${quoteIn(dialect, PROGRESS_TABLE)} WHERE job_key = ${placeholder(dialect, 1)}`, [key]);
 }
 
 function placeholder(dialect: Dialect, n: number): string {

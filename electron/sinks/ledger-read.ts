@@ -28,6 +28,19 @@ export async function readLedger(spec: SqlSinkSpec, key: string): Promise<Stored
       return ledger ? await readProgress(query, 'duckdb', key) : null;
     });
   }
+  if (spec.kind === 'mysql') {
+    const { connectMysql, linkQuery } = await import('./mysql/mysql-connection.js');
+    const link = await connectMysql(spec.connection);
+    try {
+      const query = linkQuery(link);
+      const [ledger] = await query('SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?', [
+        PROGRESS_TABLE,
+      ]);
+      return ledger ? await readProgress(query, 'mysql', key) : null;
+    } finally {
+      await link.connection.end().catch(() => undefined);
+    }
+  }
   const { connectPg } = await import('./pg-connection.js');
   const { client } = await connectPg(spec.connection);
   try {

@@ -2,7 +2,7 @@
 // errors (SINK_AUTH for credentials, SINK_CONNECTION for the rest), and no message ever carries the password.
 import pg from 'pg';
 import { DeltaportError } from '../../shared/errors.js';
-import { scrubUrl, type PostgresConnection } from '../../shared/sink-spec.js';
+import { scrub, type PostgresConnection } from '../../shared/sink-spec.js';
 import { quoteIdent } from './sql-identifiers.js';
 import type { TableDescription } from './sql-plan.js';
 
@@ -102,11 +102,6 @@ export function pgMessage(err: unknown, password?: string): string {
 
 function oneLine(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).split('\n')[0];
-}
-
-export function scrub(text: string, password: unknown): string {
-  const scrubbed = scrubUrl(text);
-  return typeof password === 'string' && password.length > 0 ? scrubbed.replaceAll(password, '***') : scrubbed;
 }
 
 export async function describePgTable(client: pg.Client, table: string): Promise<TableDescription | null> {

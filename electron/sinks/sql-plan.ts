@@ -5,9 +5,10 @@ import type { StructField } from '../../shared/delta-schema.js';
 import { validationError } from '../../shared/errors.js';
 import { exportSinkProblems, type ExportPlan, type SqlSinkSpec } from '../../shared/sink-spec.js';
 import { binaryCopyFits } from './copy-binary.js';
-import { quoteIdent, quoteList } from './sql-identifiers.js';
+import { quoteIdent, quoteIn, quoteListIn } from './sql-identifiers.js';
 import { writeStatement } from './duckdb/duckdb-statements.js';
-import { copySql, sameColumns, sqliteInsertSql, upsertMergeSql, upsertTempSql, UPSERT_TEMP } from './sql-statements.js';
+import { mysqlRowsSql } from './mysql/mysql-statements.js';
+import { copySql, sameColumns, sqliteInsertSql, swapSql, upsertMergeSql, upsertTempSql, UPSERT_TEMP } from './sql-statements.js';
 import { createTableSql, incompatibility, type Dialect, type ExistingColumn } from './sql-types.js';
 
 export interface TableDescription {
@@ -18,6 +19,10 @@ export interface TableDescription {
 
 export async function planSqlExport(fields: StructField[], spec: SqlSinkSpec): Promise<ExportPlan> {
   checkSpec(spec, fields);
+  if (spec.kind === 'mysql') {
+    const { existing, localInfile } = await (await import('./mysql/mysql-connection.js')).describeMysqlTarget(spec.connection, spec.table);
+    return buildPlan(spec, fields, existing, 'mysql', { localInfile });
+  }
   const existing =
     spec.kind === 'sqlite'
       ? await (await import('./sqlite-connection.js')).describeSqliteFile(spec.path, spec.table)
@@ -41,7 +46,7 @@ export function buildPlan(
   fields: StructField[],
   existing: TableDescription | null,
   dialect: Dialect,
-  staging?: string,
+  { localInfile = true }: { localInfile?: boolean } = {},
 ): ExportPlan {
   const table = spec.table;
   const keys = spec.mode === 'upsert' ? spec.keyColumns! : null;
@@ -60,7 +65,12 @@ export function buildPlan(
       plan.statement = spec.sql!;
       return plan;
     case 'overwrite': {
-      const stage = staging ?? '<staging table>';
+      const stage = '<staging table>';
+      if (dialect === 'mysql') {
+        plan.ddl = [createTableSql(dialect, stage, fields), ...swapSql(dialect, table, stage).map((s) => s.text)];
+        plan.statement = mysqlRowsSql(stage, fields, null, localInfile);
+        return plan;
+      }
       plan.ddl = [
         createTableSql(dialect, stage, fields),
         `DROP TABLE IF EXISTS ${quoteIdent(table)}`,
@@ -76,7 +86,13 @@ export function buildPlan(
     }
     default:
       if (!existing) plan.ddl = [createTableSql(dialect, table, fields, keys ?? [])];
-      else plan.incompatibility = incompatibility(dialect, table, fields, existing.columns) ?? missingUniqueKey(table, keys, existing);
+      else
+        plan.incompatibility =
+          incompatibility(dialect, table, fields, existing.columns) ?? missingUniqueKey(dialect, table, keys, existing);
+      if (dialect === 'mysql') {
+        plan.statement = mysqlRowsSql(table, fields, keys, localInfile);
+        return plan;
+      }
       plan.statement =
         dialect === 'duckdb'
           ? writeStatement(table, fields, keys, existing)
@@ -89,9 +105,11 @@ export function buildPlan(
   }
 }
 
-function missingUniqueKey(table: string, keys: string[] | null, existing: TableDescription): string | null {
+function missingUniqueKey(dialect: Dialect, table: string, keys: string[] | null, existing: TableDescription): string | null {
   if (!keys) return null;
-  const wanted = [...keys].sort().join('\0');
-  if (existing.uniqueKeys.some((k) => [...k].sort().join('\0') === wanted)) return null;
-  return `existing table ${quoteIdent(table)} has no primary key or unique index on (${quoteList(keys)}), which upsert needs`;
+  // MySQL's column names match without regard to case.
+  const norm = (name: string) => (dialect === 'postgres' ? name : name.toLowerCase());
+  const wanted = keys.map(norm).sort().join('\0');
+  if (existing.uniqueKeys.some((k) => k.map(norm).sort().join('\0') === wanted)) return null;
+  return `existing table ${quoteIn(dialect, table)} has no primary key or unique index on (${quoteListIn(dialect, keys)}), which upsert needs`;
 }

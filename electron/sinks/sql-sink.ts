@@ -27,7 +27,7 @@ import {
 import { newRun, type RunOwner } from './job-claim.js';
 import { backoffMs, cancelled, isTransient, sleep } from './retry.js';
 import type { BatchSink, SinkOpenContext } from './sink.js';
-import { quoteIdent } from './sql-identifiers.js';
+import { quoteIn } from './sql-identifiers.js';
 import { buildPlan, type TableDescription } from './sql-plan.js';
 import { swapSql } from './sql-statements.js';
 import { createTableSql, type Dialect } from './sql-types.js';
@@ -236,11 +236,11 @@ class SqlSink<Rows> implements BatchSink {
       table = stagingTable(this.job, exactlyOnce ? null : this.owner.id);
       // Other staging tables of this job are what killed runs left: the claim says none of them still runs.
       for (const row of await session.query(stagingTablesSql(dialect), [stagingPrefix(this.job)])) {
-        if (row.name !== table) await session.query(`DROP TABLE IF EXISTS ${quoteIdent(String(row.name))}`);
+        if (row.name !== table) await session.query(`DROP TABLE IF EXISTS ${quoteIn(dialect, String(row.name))}`);
       }
       const keepStaging = exactlyOnce && this.rowsWritten > 0 && (await session.describe(table)) !== null;
       if (!keepStaging) {
-        await session.query(`DROP TABLE IF EXISTS ${quoteIdent(table)}`);
+        await session.query(`DROP TABLE IF EXISTS ${quoteIn(dialect, table)}`);
         await session.query(createTableSql(dialect, table, ctx.fields));
         if (exactlyOnce) await forgetProgress(query, dialect, this.job);
         resumed = { position: null, rowsAfter: 0 };
@@ -310,7 +310,7 @@ class SqlSink<Rows> implements BatchSink {
       // Without exactly-once the staging table has no future; with it, a rerun continues filling it.
       if (this.spec.mode === 'overwrite' && !this.spec.exactlyOnce && this.target) {
         this.session ??= await this.options.connect(this.owner);
-        await this.session.query(`DROP TABLE IF EXISTS ${quoteIdent(this.target.table)}`);
+        await this.session.query(`DROP TABLE IF EXISTS ${quoteIn(this.options.dialect, this.target.table)}`);
       }
       await this.releaseClaim();
     } catch {

@@ -1,7 +1,7 @@
 // The statements a SQL sink runs, per dialect. Every name is quoted (sql-identifiers.ts); values only ever travel as
 // parameters or COPY data.
 import type { StructField } from '../../shared/delta-schema.js';
-import { quoteIdent, quoteList } from './sql-identifiers.js';
+import { quoteIdent, quoteIn, quoteList } from './sql-identifiers.js';
 import type { SqlStatement } from './exactly-once.js';
 import { IMAGE_TABLE, imageColumn } from './sqlite-image.js';
 import { sqlType, type Dialect, type ExistingColumn } from './sql-types.js';
@@ -26,11 +26,40 @@ export function sqliteInsertSql(table: string, fields: StructField[], keys: stri
  * later swap drops what the earlier one left (the last to swap wins). SQLite runs one writer at a time anyway, and a
  * DuckDB file has one process writing into it. */
 export function swapSql(dialect: Dialect, table: string, staging: string): SqlStatement[] {
+  if (dialect === 'mysql') return mysqlSwapSql(table, staging);
   const swap = [`DROP TABLE IF EXISTS ${quoteIdent(table)}`, `ALTER TABLE ${quoteIdent(staging)} RENAME TO ${quoteIdent(table)}`].map(
     (text) => ({ text, values: [] }),
   );
   if (dialect !== 'postgres') return swap;
   return [{ text: `SELECT pg_advisory_xact_lock(hashtext('deltaport swap'), hashtext($1))`, values: [table] }, ...swap];
+}
+
+/** MySQL's DDL commits by itself, so the swap is one RENAME TABLE of both names, which is atomic: readers see the old
+ * table or the new one, never neither. RENAME needs a table to move aside, so an empty one is made where there is
+ * none yet. Concurrent swaps take turns through a named lock of the target (GET_LOCK is the server's, whatever the
+ * transaction does): each renames what the one before it put in place and drops it. A retry of a swap whose answer
+ * was lost finds the staging table gone: its DDL then runs as DO 0 (a prepared statement chosen by the server). */
+function mysqlSwapSql(table: string, staging: string): SqlStatement[] {
+  const [target, stage, old] = [table, staging, `${staging}_old`].map((name) => quoteIn('mysql', name));
+  const lock = `concat('deltaport swap ', left(sha2(concat(database(), '.', ?), 256), 32))`;
+  const ifStaged = (ddl: string): SqlStatement[] => [
+    { text: `SET @deltaport_swap = IF(@deltaport_staged = 1, ?, 'DO 0')`, values: [ddl] },
+    { text: 'PREPARE deltaport_swap FROM @deltaport_swap', values: [] },
+    { text: 'EXECUTE deltaport_swap', values: [] },
+  ];
+  return [
+    { text: `SELECT GET_LOCK(${lock}, 86400)`, values: [table] },
+    {
+      text: 'SET @deltaport_staged = (SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?)',
+      values: [staging],
+    },
+    { text: `DROP TABLE IF EXISTS ${old}`, values: [] },
+    ...ifStaged(`CREATE TABLE IF NOT EXISTS ${target} LIKE ${stage}`),
+    ...ifStaged(`RENAME TABLE ${target} TO ${old}, ${stage} TO ${target}`),
+    { text: `DROP TABLE IF EXISTS ${old}`, values: [] },
+    { text: 'DEALLOCATE PREPARE deltaport_swap', values: [] },
+    { text: `SELECT RELEASE_LOCK(${lock})`, values: [table] },
+  ];
 }
 
 /** Whether a SQLite table's columns are the exported ones, in their order. */

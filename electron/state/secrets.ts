@@ -1,4 +1,4 @@
-// Saved sink profiles keep their PostgreSQL password apart from the rest of the spec: encrypted by an injected
+// Saved sink profiles keep their PostgreSQL or MySQL password apart from the rest of the spec: encrypted by an injected
 // Encryptor (Electron's safeStorage) or not at all. These helpers split a password out of a spec (from the field or
 // from the URL's userinfo) and put one back.
 import type { SinkSpec } from '../../shared/sink-spec.js';
@@ -10,7 +10,7 @@ export interface Encryptor {
 
 /** A copy of the spec with every password removed, and the password that was there ('' when none). */
 export function splitPassword(spec: SinkSpec): { sink: SinkSpec; password: string } {
-  if (spec.kind !== 'postgres') return { sink: spec, password: '' };
+  if (!('connection' in spec)) return { sink: spec, password: '' };
   const connection = { ...spec.connection };
   let password = connection.password ?? '';
   delete connection.password;
@@ -27,9 +27,9 @@ export function redactSink(spec: SinkSpec): SinkSpec {
   return splitPassword(spec).sink;
 }
 
-/** Fills a PostgreSQL spec's password when it has none of its own. */
+/** Fills a PostgreSQL or MySQL spec's password when it has none of its own. */
 export function withPassword(spec: SinkSpec, password: string): SinkSpec {
-  if (spec.kind !== 'postgres' || !password || spec.connection.password) return spec;
+  if (!('connection' in spec) || !password || spec.connection.password) return spec;
   if (spec.connection.url && stripUrlPassword(spec.connection.url).password) return spec;
   return { ...spec, connection: { ...spec.connection, password } };
 }

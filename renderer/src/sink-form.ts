@@ -39,6 +39,7 @@ export interface SinkForm {
 export const SINK_KINDS: { kind: SinkKind; label: string }[] = [
   { kind: 'sqlite', label: 'SQLite' },
   { kind: 'postgres', label: 'PostgreSQL' },
+  { kind: 'mysql', label: 'MySQL / MariaDB' },
   { kind: 'duckdb', label: 'DuckDB' },
   { kind: 'parquet', label: 'Parquet' },
   { kind: 'csv', label: 'CSV' },
@@ -142,7 +143,7 @@ function draftOf(form: SinkForm): SinkSpec {
   };
   if (form.kind === 'sqlite') return { kind: 'sqlite', path: form.sqlitePath.trim(), ...target };
   if (form.kind === 'duckdb') return { kind: 'duckdb', path: form.duckdbPath.trim(), ...target };
-  return { kind: 'postgres', connection: connectionOf(form), ...target };
+  return { kind: form.kind, connection: connectionOf(form), ...target };
 }
 
 /** The spec, checked by the same schema as the host checks it with, as the user types; one sentence per problem. */

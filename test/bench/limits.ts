@@ -99,7 +99,7 @@ const PG_COLUMNS =
   'id bigint NOT NULL, code text, amount double precision, event_time timestamp with time zone, active boolean, category text, quantity integer, comment text';
 
 /** Writes the rows as one CSV file (NULL = empty unquoted field, as COPY's CSV format reads it). */
-async function writeCsv(file: string, source: RowSource): Promise<void> {
+export async function writeCsv(file: string, source: RowSource): Promise<void> {
   const out = createWriteStream(file);
   for (const chunk of chunks(source)) {
     const lines: string[] = [];

@@ -26,6 +26,7 @@ import { exportLag, openLag } from './event-loop-lag.js';
 import { queryCases } from './filter-sort-diff.js';
 import { psqlCopyLimits, sqliteInsertLimit } from './limits.js';
 import { longLogPeerCase } from './long-log-peer.js';
+import { mariadbExport } from './mariadb-export.js';
 import { objectStoreCase } from './object-store.js';
 import { PARTITIONED_FILES, writePartitionedTable } from './partitioned-table.js';
 import { serverCpu } from './server-cpu.js';
@@ -309,6 +310,16 @@ async function main(): Promise<void> {
           ),
         )
       : { error: pgProblem };
+    // MariaDB: printed only (issue 32's target: at least 0.8x of the client's LOAD DATA, peak RSS at most PostgreSQL's).
+    await measure('export to MariaDB, rows/s', async () => {
+      const figures = await mariadbExport(dir, rowSource, wide.liveRows, (url) =>
+        runCli(['export', wide.root, '--sink', url, '--target', 'wide']),
+      );
+      log(`mariadb client LOAD DATA LOCAL INFILE of the same rows as CSV, rows/s: ${figures.limitRowsPerSec.toFixed(1)}`);
+      log(`export to MariaDB / that limit: ${(figures.rowsPerSec / figures.limitRowsPerSec).toFixed(2)}x`);
+      log(`peak RSS, MariaDB export, MB: ${figures.peakRssMb?.toFixed(1) ?? 'not reported'}`);
+      return figures.rowsPerSec;
+    });
     const parquetFile = path.join(dir, 'export.parquet');
     const parquet = await measure('export to Parquet, rows/s', () =>
       cliExport('parquet', ['--sink', `parquet:${parquetFile}`], async () => {

@@ -5,16 +5,60 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import type { Locator } from 'playwright-core';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { useBrowserSession } from '../support/browser-session.js';
 import { openPage, screenshot } from '../support/browser.js';
+import { createMysqlDatabase, dropMysqlDatabase } from '../support/mariadb.js';
 import { createDatabase, dropDatabase } from '../support/postgres.js';
 import { tablePath } from '../support/tables.js';
 import { commitFile, commitInfo, commitVersions, dataFile, liveFiles, readCommit } from '../support/delta-oracle.js';
 import { duck, sqlText } from '../support/duckdb.js';
 
 const e2e = useBrowserSession('deltaport-e2e-out-');
+
+/** The database servers the export form writes into, each with its own database for the test and its own reading of
+ * what landed: one test body serves them all. */
+const SERVERS = [
+  {
+    kind: 'postgres',
+    label: 'PostgreSQL',
+    screenshot: '14-export-postgres',
+    create: () => createDatabase(inject('pgUrl'), 'e2e'),
+    drop: dropDatabase,
+    async valueMonth(url: string, table: string): Promise<string[][]> {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ value: string; month: string }>(`SELECT value, month FROM "${table}"`);
+        return rows.map((r) => [String(r.value), String(r.month)]);
+      } finally {
+        await client.end();
+      }
+    },
+  },
+  {
+    kind: 'mysql',
+    label: 'MySQL / MariaDB',
+    screenshot: '14-export-mysql',
+    create: () => createMysqlDatabase(inject('mysqlUrl') || failNoMysql(), 'e2e'),
+    drop: dropMysqlDatabase,
+    async valueMonth(url: string, table: string): Promise<string[][]> {
+      const client = await mysql.createConnection(url);
+      try {
+        const [rows] = await client.query(`SELECT value, month FROM \`${table}\``);
+        return (rows as { value: unknown; month: unknown }[]).map((r) => [String(r.value), String(r.month)]);
+      } finally {
+        await client.end();
+      }
+    },
+  },
+];
+
+function failNoMysql(): never {
+  throw new Error(inject('mysqlMissing'));
+}
 
 async function openTable(location: string): Promise<void> {
   await e2e.page.getByLabel('Table location', { exact: true }).fill(location);
@@ -633,12 +677,12 @@ describe('Deltaport in a browser', () => {
     await screenshot(e2e.page, '13-schema-tree');
   });
 
-  it('tests a PostgreSQL connection, upserts into it twice, and saves the settings as a profile', async () => {
-    const dbUrl = await createDatabase(inject('pgUrl'), 'e2e');
+  it.each(SERVERS)('tests a $label connection, upserts into it twice, and saves the settings as a profile', async (server) => {
+    const dbUrl = await server.create();
     try {
       await openAndWait(tablePath('delta-0.8.0-partitioned'));
       await showTab('Export');
-      await e2e.page.getByLabel('Sink', { exact: true }).selectOption('PostgreSQL');
+      await e2e.page.getByLabel('Sink', { exact: true }).selectOption(server.label);
       const destination = e2e.page.getByRole('region', { name: 'Destination' });
 
       const wrong = new URL(dbUrl);
@@ -653,38 +697,40 @@ describe('Deltaport in a browser', () => {
       await destination.getByText(/^Connected: .*will be created\.$/).waitFor();
       expect(await destination.getByRole('alert').count()).toBe(0);
 
-      await e2e.page.getByLabel('Target table', { exact: true }).fill('partitioned_pg');
+      const table = `partitioned_${server.kind}`;
+      await e2e.page.getByLabel('Target table', { exact: true }).fill(table);
       await e2e.page.getByLabel('Write mode', { exact: true }).selectOption('upsert');
       await e2e.page.getByLabel('Key columns', { exact: true }).fill('value');
       for (const round of [1, 2]) {
         await e2e.page.getByRole('button', { name: 'Export', exact: true }).click();
         if (round === 2) await showAllJobs();
         await expect
-          .poll(() => e2e.page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: 'partitioned_pg' }).count())
+          .poll(() => e2e.page.getByRole('region', { name: 'Jobs' }).getByRole('listitem').filter({ hasText: table }).count())
           .toBe(round);
-        await jobNamed('partitioned_pg').getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
+        await jobNamed(table).getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
       }
-      await screenshot(e2e.page, '14-export-postgres');
+      await screenshot(e2e.page, server.screenshot);
 
-      const client = new pg.Client({ connectionString: dbUrl });
-      await client.connect();
-      try {
-        const { rows } = await client.query<{ value: string; month: string }>('SELECT value, month FROM partitioned_pg');
-        // Upserting the same snapshot twice leaves each row once.
-        expect(sortRows(rows.map((r) => [String(r.value), String(r.month)]))).toEqual(await partitionedValueMonth());
-      } finally {
-        await client.end();
-      }
+      // Upserting the same snapshot twice leaves each row once.
+      expect(sortRows(await server.valueMonth(dbUrl, table))).toEqual(await partitionedValueMonth());
 
-      await e2e.page.getByLabel('Profile name', { exact: true }).fill('staging');
+      await e2e.page.getByLabel('Profile name', { exact: true }).fill(`staging ${server.kind}`);
       await e2e.page.getByRole('button', { name: 'Save profile' }).click();
       // The browser host has no OS keychain, so it keeps the settings without the password, and says so.
-      await e2e.page.getByRole('status').filter({ hasText: 'Saved “staging”' }).waitFor();
+      await e2e.page
+        .getByRole('status')
+        .filter({ hasText: `Saved “staging ${server.kind}”` })
+        .waitFor();
       await expect
-        .poll(() => e2e.page.getByLabel('Saved profiles', { exact: true }).locator('option', { hasText: 'staging (postgres)' }).count())
+        .poll(() =>
+          e2e.page
+            .getByLabel('Saved profiles', { exact: true })
+            .locator('option', { hasText: `staging ${server.kind} (${server.kind})` })
+            .count(),
+        )
         .toBe(1);
     } finally {
-      await dropDatabase(dbUrl);
+      await server.drop(dbUrl);
     }
   });
 

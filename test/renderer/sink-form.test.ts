@@ -61,6 +61,21 @@ describe('toSinkSpec', () => {
     expect(toSinkSpec(form({ kind: 'postgres' })).problems).toEqual(['Give a connection URL or a host for PostgreSQL.']);
   });
 
+  it('gives MySQL the URL and parts the same way, and loads its spec back into the same form', () => {
+    const original = form({ kind: 'mysql', url: 'mysql://u@h:3306/db', user: 'me', password: 'pw', table: 'facts', mode: 'overwrite' });
+    const { spec } = toSinkSpec(original);
+    expect(spec).toMatchObject({
+      kind: 'mysql',
+      connection: { url: 'mysql://u@h:3306/db', user: 'me', password: 'pw' },
+      mode: 'overwrite',
+    });
+    expect(fromSinkSpec(spec!, emptyForm('other'))).toEqual(original);
+    expect(toSinkSpec(form({ kind: 'mysql' })).problems).toEqual(['Give a connection URL or a host for MySQL.']);
+    expect(toSinkSpec(form({ kind: 'mysql', url: 'postgres://h/db' })).problems).toEqual([
+      'The connection URL must look like mysql://user:password@host:port/database.',
+    ]);
+  });
+
   it('builds file sinks from the output path alone', () => {
     expect(toSinkSpec(form({ kind: 'csv', filePath: ' /tmp/out.csv ', batchSize: 'nonsense' })).spec).toEqual({
       kind: 'csv',

@@ -93,7 +93,7 @@ describe('validateSinkSpec', () => {
     ]);
     expect(validateSinkSpec({ kind: 'csv', path: '/o.csv', table: 't' })).toEqual(['has an unknown field "table"']);
     expect(validateSinkSpec({ kind: 'xlsx', path: '/o.xlsx' })).toEqual([
-      'the sink kind must be one of sqlite, postgres, duckdb, parquet, csv, jsonl (got "xlsx")',
+      'the sink kind must be one of sqlite, postgres, mysql, duckdb, parquet, csv, jsonl (got "xlsx")',
     ]);
   });
 });
@@ -148,5 +148,18 @@ describe('scrubUrl', () => {
       'failed: postgres://alice:***@db:5432/x and postgresql://bob:***@h/y',
     );
     expect(scrubUrl('postgres://alice@db/x')).toBe('postgres://alice@db/x');
+    expect(scrubUrl('mysql://carol:pw@db:3306/x, mariadb://dan:pw2@h/y')).toBe('mysql://carol:***@db:3306/x, mariadb://dan:***@h/y');
+  });
+
+  it('takes mysql:// and mariadb:// URLs for MySQL, and refuses names longer than 64 characters', () => {
+    const spec = (url: string, table = 't') => ({ kind: 'mysql', connection: { url }, table });
+    expect(validateSinkSpec(spec('mysql://u:p@h:3306/db'))).toEqual([]);
+    expect(validateSinkSpec(spec('mariadb://u:p@h/db'))).toEqual([]);
+    expect(validateSinkSpec(spec('postgres://u:p@h/db'))).toEqual([
+      'the connection URL must look like mysql://user:password@host:port/database',
+    ]);
+    expect(validateSinkSpec({ kind: 'mysql', connection: {}, table: 't' })).toEqual(['give a connection URL or a host for MySQL']);
+    expect(validateSinkSpec(spec('mysql://h/db', 'é'.repeat(64)))).toEqual([]);
+    expect(validateSinkSpec(spec('mysql://h/db', 'é'.repeat(65)))).toEqual(["the target table name is longer than MySQL's 64 characters"]);
   });
 });

@@ -10,11 +10,16 @@ describe('parseSinkTarget', () => {
     ['jsonl:x.jsonl', { kind: 'jsonl', path: 'x.jsonl' }],
     ['postgres://u:p@localhost:5432/db', { kind: 'postgres', url: 'postgres://u:p@localhost:5432/db' }],
     ['postgresql://localhost/db?sslmode=require', { kind: 'postgres', url: 'postgresql://localhost/db?sslmode=require' }],
+    ['mysql://u:p@localhost:3306/db', { kind: 'mysql', url: 'mysql://u:p@localhost:3306/db' }],
+    ['mariadb://localhost/db', { kind: 'mysql', url: 'mariadb://localhost/db' }],
   ])('reads %s', (text, expected) => {
     expect(parseSinkTarget(text)).toEqual(expected);
   });
 
-  it.each(['', 'out.db', 'sqlite:', 'csv:  ', 'mysql://x/y', 'postgres://', 'xlsx:/tmp/a', 'SQLITE:/tmp/a'])('rejects %j', (text) => {
-    expect(parseSinkTarget(text)).toBeNull();
-  });
+  it.each(['', 'out.db', 'sqlite:', 'csv:  ', 'mysql://', 'oracle://x/y', 'postgres://', 'xlsx:/tmp/a', 'SQLITE:/tmp/a'])(
+    'rejects %j',
+    (text) => {
+      expect(parseSinkTarget(text)).toBeNull();
+    },
+  );
 });

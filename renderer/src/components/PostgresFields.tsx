@@ -1,5 +1,5 @@
-// PostgreSQL connection: a URL, or its parts (parts given here override the URL's). A URL with a password in it is
-// masked as the Password field is, until Show is pressed.
+// A server's connection (PostgreSQL or MySQL): a URL, or its parts (parts given here override the URL's). A URL with
+// a password in it is masked as the Password field is, until Show is pressed.
 import { useState } from 'react';
 import type { SinkForm } from '../sink-form.js';
 import { TextField } from './Field.js';
@@ -8,14 +8,21 @@ interface Props {
   form: SinkForm;
   set<K extends keyof SinkForm>(key: K, value: SinkForm[K]): void;
   savedPassword: boolean;
+  /** Which server the placeholders show. */
+  kind: 'postgres' | 'mysql';
 }
+
+const PLACEHOLDERS = {
+  postgres: { url: 'postgres://user:password@host:5432/database', port: '5432' },
+  mysql: { url: 'mysql://user:password@host:3306/database', port: '3306' },
+};
 
 /** Whether the URL carries a password (between "user:" and "@"). */
 export function urlHasPassword(url: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\/[^:@/]*:[^@/]+@/i.test(url);
 }
 
-export function PostgresFields({ form, set, savedPassword }: Props) {
+export function PostgresFields({ form, set, savedPassword, kind }: Props) {
   // The value itself never changes for display (a field whose text changes on focus loses what is typed into it):
   // a URL with a password is a password field until Show is pressed.
   const [showUrl, setShowUrl] = useState(false);
@@ -27,7 +34,7 @@ export function PostgresFields({ form, set, savedPassword }: Props) {
           label="Connection URL"
           type={masked ? 'password' : 'text'}
           autoComplete="off"
-          placeholder="postgres://user:password@host:5432/database"
+          placeholder={PLACEHOLDERS[kind].url}
           value={form.url}
           onChange={(value) => set('url', value)}
         />
@@ -45,7 +52,7 @@ export function PostgresFields({ form, set, savedPassword }: Props) {
           type="number"
           min={1}
           max={65535}
-          placeholder="5432"
+          placeholder={PLACEHOLDERS[kind].port}
           value={form.port}
           onChange={(value) => set('port', value)}
         />

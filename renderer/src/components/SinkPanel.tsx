@@ -35,6 +35,7 @@ interface Props {
 const FILE_HINT: Record<SinkKind, string> = {
   sqlite: '',
   postgres: '',
+  mysql: '',
   duckdb: '',
   parquet: '/path/to/out.parquet',
   csv: '/path/to/out.csv',
@@ -90,7 +91,7 @@ function StartedJob({ job }: { job: JobInfo | undefined }) {
           <span className="ok-text" role="status">
             Done: {formatCount(job.result?.rows ?? job.progress.rows)} rows exported to {job.title.split(' -> ').pop()}.
           </span>
-          {job.request.sink.kind !== 'postgres' && <OpenFolder jobId={job.id} />}
+          {'path' in job.request.sink && <OpenFolder jobId={job.id} />}
         </>
       );
     case 'cancelled':
@@ -216,8 +217,10 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                 )}
               </div>
             )}
-            {form.kind === 'postgres' && <PostgresFields form={form} set={set} savedPassword={state.profileWithPassword !== null} />}
-            {(form.kind === 'postgres' || form.kind === 'duckdb') && (
+            {(form.kind === 'postgres' || form.kind === 'mysql') && (
+              <PostgresFields form={form} set={set} savedPassword={state.profileWithPassword !== null} kind={form.kind} />
+            )}
+            {(form.kind === 'postgres' || form.kind === 'mysql' || form.kind === 'duckdb') && (
               <>
                 <div className="inline-fields">
                   <button type="button" className="button" onClick={() => void testConnection()} disabled={busy === 'test'}>

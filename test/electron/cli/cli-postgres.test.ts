@@ -106,7 +106,7 @@ describe('deltaport export --sink postgres://', () => {
     const [source] = await duck(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlText(`${table}/**/*.parquet`)})`);
     expect((await db.client.query('SELECT count(*)::int AS n FROM silent')).rows).toEqual([{ n: source.n }]);
     expect((await cli('export', table, '--sink', 'sqlite:/tmp/x.db', '--statement-timeout-ms', '10')).stderr).toMatch(
-      /^deltaport: --statement-timeout-ms applies only to postgres sinks\n/,
+      /^deltaport: --statement-timeout-ms applies only to postgres and mysql sinks\n/,
     );
   });
 });

@@ -351,7 +351,7 @@ describe('export', () => {
     expect(await cli('export', simple)).toMatchObject({
       code: 2,
       stderr:
-        'deltaport: --sink is required (sqlite:PATH, duckdb:PATH, postgres://user:password@host:port/db, parquet:PATH, csv:PATH, jsonl:PATH)\n',
+        'deltaport: --sink is required (sqlite:PATH, duckdb:PATH, postgres://user:password@host:port/db, mysql://user:password@host:port/db, parquet:PATH, csv:PATH, jsonl:PATH)\n',
     });
     expect((await cli('export', simple, '--sink', 'xlsx:a.xlsx')).stderr).toMatch(
       /^deltaport: --sink must be one of .*, got 'xlsx:a.xlsx'\n$/,

@@ -1,7 +1,6 @@
 // Real Delta tables through the whole export (reader -> runExport -> SQL sink), counted against the table's own log
 // and summed against DuckDB reading the Parquet files; and an export process killed mid-way (into PostgreSQL, SQLite
 // and DuckDB), then run again with exactly-once.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,7 +13,7 @@ import { tablePath } from '../../support/tables.js';
 import { liveRowCount } from '../../support/delta-oracle.js';
 import { duck, sqlText } from '../../support/duckdb.js';
 import { duckdbSpec, pgSpec, sqliteSpec } from './sink-harness.js';
-import { RUN_SOURCES } from '../../support/source-workers.js';
+import { killMidway } from '../../support/kill-export.js';
 
 const COVID = tablePath('COVID-19_NYT');
 const dir = mkdtempSync(path.join(tmpdir(), 'deltaport-real-'));
@@ -142,25 +141,4 @@ async function killedWritersGone(): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the killed export still has a session after 60 s');
-}
-
-/** Runs the export in a child process and kills it once it has reported `rows` committed rows; returns that count. */
-function killMidway(request: object, rows: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...RUN_SOURCES, path.join(import.meta.dirname, 'export-child.ts')], {
-      env: { ...process.env, DELTAPORT_CHILD_EXPORT: JSON.stringify(request) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let seen = 0;
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      for (const m of d.toString().matchAll(/committed (\d+)/g)) seen = Math.max(seen, Number(m[1]));
-      if (seen >= rows && child.exitCode === null) child.kill('SIGKILL');
-    });
-    child.on('exit', (code, signal) => {
-      if (signal === 'SIGKILL') resolve(seen);
-      else reject(new Error(`the export child ended on its own (code ${code}) before it was killed: ${stderr.split('\n')[0]}`));
-    });
-  });
 }

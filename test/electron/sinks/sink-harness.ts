@@ -2,7 +2,7 @@
 // of a scan over files of `rowsPerFile` rows, so a resumed sink can be fed from where it says it stopped.
 import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
-import type { ExecutionOptions, PostgresConnection, SinkSpec, SqlTargetOptions } from '../../../shared/sink-spec.js';
+import type { ExecutionOptions, MysqlConnection, PostgresConnection, SinkSpec, SqlTargetOptions } from '../../../shared/sink-spec.js';
 import type { ScanBatch, ScanPosition } from '../../../electron/delta/scan/scan-types.js';
 import { checkSink } from '../../../electron/sinks/checked-sink.js';
 import type { BatchSink } from '../../../electron/sinks/sink.js';
@@ -122,4 +122,8 @@ export function duckdbSpec(path: string, options: Options = {}): Extract<SinkSpe
 
 export function pgSpec(connection: PostgresConnection, options: Options = {}): Extract<SinkSpec, { kind: 'postgres' }> {
   return { kind: 'postgres', connection, ...target(options) };
+}
+
+export function mysqlSpec(connection: MysqlConnection, options: Options = {}): Extract<SinkSpec, { kind: 'mysql' }> {
+  return { kind: 'mysql', connection, ...target(options) };
 }

@@ -20,6 +20,15 @@ describe('sink passwords', () => {
     expect(splitPassword(file)).toEqual({ sink: file, password: '' });
   });
 
+  it('splits and fills a MySQL password the same way', () => {
+    const my = (connection: Extract<SinkSpec, { kind: 'mysql' }>['connection']): SinkSpec => ({ kind: 'mysql', connection, ...base });
+    expect(splitPassword(my({ url: 'mysql://u:p%40ss@h:3306/db' }))).toEqual({
+      sink: my({ url: 'mysql://u@h:3306/db' }),
+      password: 'p@ss',
+    });
+    expect(withPassword(my({ host: 'h' }), 'saved')).toEqual(my({ host: 'h', password: 'saved' }));
+  });
+
   it('never keeps a secret from a URL it cannot parse', () => {
     expect(JSON.stringify(redactSink(pg({ url: 'postgres://u:topsecret@[bad/db' })))).not.toContain('topsecret');
   });
