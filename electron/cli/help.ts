@@ -36,7 +36,7 @@ ${WHERE}
   --limit N          at most N rows
   --format F         table (aligned columns, NULL for nulls), jsonl or csv`,
   export: `usage: deltaport export <table> [--version N | --timestamp TS] [--columns a,b] [--where COND]
-                        [--option key=value ...] --sink <sqlite:PATH | postgres://... | mysql://... | parquet:PATH | csv:PATH | jsonl:PATH>
+                        [--option key=value ...] --sink <sqlite:PATH | duckdb:PATH | postgres://... | mysql://... | parquet:PATH | csv:PATH | jsonl:PATH>
                         [--target TABLE] [--mode append|overwrite|upsert|sql] [--key a,b] [--sql "..."]
                         [--batch-size N] [--batch-interval-ms N] [--max-retries N] [--exactly-once]
                         [--statement-timeout-ms N] [--force] [--emit spark [--out job.py]]
@@ -49,7 +49,7 @@ ${TIME_TRAVEL}
   --columns a,b      only these columns, in this order
 ${WHERE}
   --option k=v       a source option: parquetBatchSize (rows per batch, default 2048)
-  --sink TARGET      where to write: sqlite:PATH, postgres://user:password@host:port/db,
+  --sink TARGET      where to write: sqlite:PATH, duckdb:PATH, postgres://user:password@host:port/db,
                      mysql://user:password@host:port/db (or mariadb://), parquet:PATH, csv:PATH or jsonl:PATH
   --force            replace an existing output file (same as --mode overwrite for a file sink)
 CSV sinks:
@@ -58,9 +58,9 @@ CSV sinks:
   --csv-header B     true (default) writes the column names first; false leaves them out
   --csv-null TEXT    the text of a null (default: an empty field; the empty string is then written quoted)
   --csv-line-ending E  lf (default) or crlf
-SQL sinks (sqlite, postgres, mysql):
+SQL sinks (sqlite, duckdb, postgres, mysql):
   --target TABLE     target table (default: the table folder's name)
-  --mode M           append (default), overwrite, upsert (needs --key) or sql (needs --sql)
+  --mode M           append (default), overwrite, upsert (needs --key) or sql (needs --sql; not for duckdb)
   --key a,b          key columns for upsert
   --sql "..."        your own statement with :column parameters, e.g. UPDATE t SET v = :v WHERE id = :id
   --batch-size N     rows per batch (default 5000); a batch is a transaction, except that PostgreSQL's COPY
