@@ -9,7 +9,6 @@ import { openRows } from '../export/open-rows.js';
 import type { RowSource } from '../export/row-source.js';
 import { runExport, type ExportProgress } from '../export/run-export.js';
 import { saveSparkJob, sparkJobFor } from '../handoff/emit-spark-job.js';
-import { canonicalLocation, locationName } from '../storage/storage.js';
 import { listFlag, numberFlag, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 import {
@@ -18,6 +17,7 @@ import {
   sourceSpec,
   STORAGE_FLAGS,
   tableArgument,
+  tableNameOf,
   TIME_TRAVEL_FLAGS,
   type TableArgument,
 } from './source-flags.js';
@@ -164,7 +164,7 @@ function sinkSpecOf(tablePath: string, args: ParsedArgs): SinkSpec {
   const mode = (args.values.get('mode') ?? 'append') as WriteMode;
   if (!WRITE_MODES.includes(mode)) throw new UsageError(`--mode must be one of ${WRITE_MODES.join(', ')}, got '${mode}'`);
   const options = {
-    table: args.values.get('target') ?? locationName(canonicalLocation(tablePath)),
+    table: args.values.get('target') ?? tableNameOf(tablePath),
     mode,
     keyColumns: listFlag(args, 'key'),
     sql: args.values.get('sql'),
