@@ -35,8 +35,9 @@ export function catalogOptionProblems(kind: CatalogKind, options: CatalogOptions
   return problems;
 }
 
-/** The catalog client for the options; the environment fills in what they leave out, as the vendors' own tools do. */
-export function openCatalog(kind: CatalogKind, options: CatalogOptions, env: NodeJS.ProcessEnv = process.env): Catalog {
+/** The catalog client for the options; the environment fills in what they leave out, as the vendors' own tools do.
+ * AWS's Glue client is loaded only for a Glue catalog (it takes tens of milliseconds to load). */
+export async function openCatalog(kind: CatalogKind, options: CatalogOptions, env: NodeJS.ProcessEnv = process.env): Promise<Catalog> {
   const problems = catalogOptionProblems(kind, options);
   if (problems.length > 0) throw validationError(problems);
   switch (kind) {
@@ -51,7 +52,11 @@ export function openCatalog(kind: CatalogKind, options: CatalogOptions, env: Nod
       return new UnityCatalog({ endpoint: /^https?:\/\//.test(endpoint) ? endpoint : `https://${endpoint}`, token });
     }
     case 'glue':
-      throw new DeltaportError('VALIDATION', 'AWS Glue is not supported yet');
+      return new (await import('./glue-catalog.js')).GlueCatalog({
+        region: options.region,
+        profile: options.profile,
+        endpoint: options.endpoint,
+      });
   }
 }
 

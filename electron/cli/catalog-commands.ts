@@ -12,18 +12,18 @@ import { renderTable } from './text-table.js';
 const FLAGS = { 'catalog-option': 'list', json: 'switch' } as const;
 
 export async function catalogsCommand(argv: string[], io: CliIo): Promise<number> {
-  const { catalog, path, json } = catalogArgument(argv, 'catalogs', { unity: 0, glue: null });
+  const { catalog, path, json } = await catalogArgument(argv, 'catalogs', { unity: 0, glue: null });
   return writeNames(await allPages((page) => catalog.listCatalogs(page)), json, io, `${kindName(path.kind)} catalogs`);
 }
 
 export async function schemasCommand(argv: string[], io: CliIo): Promise<number> {
-  const { catalog, path, json } = catalogArgument(argv, 'schemas', { unity: 1, glue: 0 });
+  const { catalog, path, json } = await catalogArgument(argv, 'schemas', { unity: 1, glue: 0 });
   const names = await allPages((page) => catalog.listSchemas(path.parts[0] ?? null, page));
   return writeNames(names, json, io, path.kind === 'unity' ? 'schemas' : 'databases');
 }
 
 export async function tablesCommand(argv: string[], io: CliIo): Promise<number> {
-  const { catalog, path, json } = catalogArgument(argv, 'tables', { unity: 2, glue: 1 });
+  const { catalog, path, json } = await catalogArgument(argv, 'tables', { unity: 2, glue: 1 });
   const [catalogName, schema] = path.kind === 'unity' ? path.parts : [null, path.parts[0]];
   const tables = await allPages((page) => catalog.listTables(catalogName, schema, page));
   if (json) io.stdout.write(`${JSON.stringify(tables, null, 2)}\n`);
@@ -41,11 +41,11 @@ export async function tablesCommand(argv: string[], io: CliIo): Promise<number> 
 }
 
 /** The catalog the command lists in and where: `parts` says how many names it takes for each kind (null: none). */
-function catalogArgument(
+async function catalogArgument(
   argv: string[],
   command: string,
   parts: Record<CatalogPath['kind'], number | null>,
-): { catalog: Catalog; path: CatalogPath; json: boolean } {
+): Promise<{ catalog: Catalog; path: CatalogPath; json: boolean }> {
   const args = parseArgs(argv, FLAGS, command);
   const text = onePositional(args, forms(parts));
   let path: CatalogPath | null;
@@ -61,7 +61,7 @@ function catalogArgument(
       `${kindName(path.kind)} has one catalog per account and region: list its databases with deltaport schemas glue://`,
     );
   if (path.parts.length !== wanted) throw new UsageError(`${command} takes ${forms(parts)}, not '${text}'`);
-  return { catalog: openCatalog(path.kind, catalogOptionsOf(args)), path, json: args.switches.has('json') };
+  return { catalog: await openCatalog(path.kind, catalogOptionsOf(args)), path, json: args.switches.has('json') };
 }
 
 function forms(parts: Record<CatalogPath['kind'], number | null>): string {

@@ -19,10 +19,9 @@ export function catalogTableOpener(text: string, options: CatalogOptions, base: 
   }
   if (name.connection !== null)
     throw new UsageError(`'${text}' names a saved connection, which only the app has: give the catalog with --catalog-option instead`);
-  const catalog = openCatalog(name.kind, options);
   let resolved: Promise<ResolvedTable> | undefined;
   return async (tablePath) => {
-    const table = await (resolved ??= catalog.resolveTable(name, base));
+    const table = await (resolved ??= openCatalog(name.kind, options).then((catalog) => catalog.resolveTable(name, base)));
     return DeltaTable.open(tablePath === text ? table.location : tablePath, table.engine);
   };
 }

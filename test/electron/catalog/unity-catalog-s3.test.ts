@@ -86,7 +86,7 @@ describe('Unity Catalog tables in S3', () => {
     // The first credential is vended a second short of the time it would be renewed; the next lasts an hour.
     const vending = await startVendingStandIn(uc, s3, [RENEW_BEFORE_MS + 1_000, 3_600_000]);
     try {
-      const catalog = openCatalog('unity', { endpoint: vending.endpoint, token: uc.adminToken });
+      const catalog = await openCatalog('unity', { endpoint: vending.endpoint, token: uc.adminToken });
       const base = engineFrom({ storeOptions: [{ prefix: 's3://', options: { endpoint: s3.endpoint, path_style: 'true' } }] });
       const resolved = await catalog.resolveTable({ catalog: 'main', schema: 'sales', table: 'renewed' }, base);
       const table = await DeltaTable.open(resolved.location, resolved.engine);
@@ -108,7 +108,7 @@ describe('Unity Catalog tables in S3', () => {
     const { uc, s3 } = running(ctx);
     const vending = await startVendingStandIn(uc, s3, [3_600_000], { revokeAtOnce: true });
     try {
-      const catalog = openCatalog('unity', { endpoint: vending.endpoint, token: uc.adminToken });
+      const catalog = await openCatalog('unity', { endpoint: vending.endpoint, token: uc.adminToken });
       const base = engineFrom({ storeOptions: [{ prefix: 's3://', options: { endpoint: s3.endpoint, path_style: 'true' } }] });
       const resolved = await catalog.resolveTable({ catalog: 'main', schema: 'sales', table: 'renewed' }, base);
       const err = await failure(DeltaTable.open(resolved.location, resolved.engine));
