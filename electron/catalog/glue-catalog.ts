@@ -120,9 +120,9 @@ function inputFormat(className: string | undefined): string | undefined {
   return known.find((k) => className?.toLowerCase().includes(k));
 }
 
-/** The table's folder: StorageDescriptor.Location, or the path Spark keeps in the SerDe's parameters when it
- * registers a table with a placeholder location. */
+/** The table's folder: StorageDescriptor.Location, unless the SerDe's parameters hold a path, as Spark registers a
+ * Delta table (its Location then a placeholder, `<path>-__PLACEHOLDER__`). */
 function locationOf(table: Table): string | null {
   const descriptor = table.StorageDescriptor;
-  return descriptor?.Location || descriptor?.SerdeInfo?.Parameters?.path || null;
+  return descriptor?.SerdeInfo?.Parameters?.path || descriptor?.Location || null;
 }

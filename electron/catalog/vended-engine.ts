@@ -1,10 +1,10 @@
 // An engine context for one catalog table whose catalog vends short-lived credentials for it (Unity Catalog's
 // temporary table credentials): the table's files are read with the credential the catalog gave, asked for again
-// before it expires, so that a read or an export that outlasts one credential goes on with the next. Everything
+// before it expires, so that a read that outlasts one credential goes on with the next. Everything
 // outside the table's folder is read through the engine it was opened with.
 import { parseStoreLocation, storeUrl } from '../../shared/store-location.js';
 import type { EngineContext } from '../delta/engine/engine-context.js';
-import { StorageError, type Storage } from '../storage/storage.js';
+import type { Storage } from '../storage/storage.js';
 import { optionsIn, withStoreOptions, type RegisteredStoreOptions, type StoreOptions } from '../storage/store-options.js';
 import { storageResolver } from '../storage/store-resolver.js';
 
@@ -44,16 +44,9 @@ export function vendedEngine(
       .finally(() => (asking = null)));
   const options = async (): Promise<RegisteredStoreOptions> => (current && fresh(current.credential) ? current.options : renew());
 
-  // Each call goes through the credential current when it starts; one refused as expired (a clock ahead of the
-  // catalog's, a credential revoked early) is tried once more with a new one.
-  const call = async <T>(run: (storage: Storage) => Promise<T>, location: string): Promise<T> => {
-    try {
-      return await run(storageResolver(await options())(location));
-    } catch (err) {
-      if (!(err instanceof StorageError && err.reason === 'expired')) throw err;
-      return run(storageResolver(await renew())(location));
-    }
-  };
+  // Each call goes through the credential current when it starts.
+  const call = async <T>(run: (storage: Storage) => Promise<T>, location: string): Promise<T> =>
+    run(storageResolver(await options())(location));
   const tableStorage = (location: string): Storage => ({
     list: (f, startAfter) => call((s) => s.list(f, startAfter), location),
     read: (l) => call((s) => s.read(l), location),

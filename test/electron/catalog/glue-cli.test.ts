@@ -36,15 +36,17 @@ beforeAll(async () => {
     if (!response.ok) throw new Error(`Glue ${action} failed: ${response.status} ${await response.text()}`);
   };
   await glue('CreateDatabase', { DatabaseInput: { Name: 'sales' } });
-  const table = (name: string, parameters: Record<string, string>, location: string) =>
-    glue('CreateTable', {
-      DatabaseName: 'sales',
-      TableInput: { Name: name, Parameters: parameters, StorageDescriptor: { Location: location } },
-    });
-  // As Athena registers a Delta table, and as Spark does (with s3a://); a Parquet table beside them.
-  await table('orders', { table_type: 'DELTA' }, 's3://lake/warehouse/orders');
-  await table('events', { 'spark.sql.sources.provider': 'delta' }, 's3a://lake/warehouse/orders');
-  await table('raw', { classification: 'parquet' }, 's3://lake/raw');
+  const table = (name: string, parameters: Record<string, string>, storage: object) =>
+    glue('CreateTable', { DatabaseName: 'sales', TableInput: { Name: name, Parameters: parameters, StorageDescriptor: storage } });
+  // As Athena registers a Delta table; as Spark does (the path in the SerDe's parameters, a placeholder location);
+  // a Parquet table beside them.
+  await table('orders', { table_type: 'DELTA' }, { Location: 's3://lake/warehouse/orders' });
+  await table(
+    'events',
+    { 'spark.sql.sources.provider': 'delta' },
+    { Location: 's3a://lake/warehouse/orders-__PLACEHOLDER__', SerdeInfo: { Parameters: { path: 's3a://lake/warehouse/orders' } } },
+  );
+  await table('raw', { classification: 'parquet' }, { Location: 's3://lake/raw' });
 }, 120_000);
 afterAll(() => s3?.stop());
 
