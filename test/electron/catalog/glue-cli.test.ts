@@ -4,6 +4,8 @@
 // refused in one line. Glue's entries are made through its own API (aws4fetch's signing), the rows expected come
 // from DuckDB reading the local table's files.
 import { AwsClient } from 'aws4fetch';
+import { browseCatalog } from '../../../electron/catalog/browse-catalog.js';
+import { openCatalog } from '../../../electron/catalog/catalog-options.js';
 import { afterAll, beforeAll, describe, expect, it, vi, type TestContext } from 'vitest';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
 import { isSkipped, startS3, uploadFolder, type S3Store } from '../../support/object-stores.js';
@@ -115,5 +117,26 @@ describe('AWS Glue through the CLI', () => {
       stdout: '',
       stderr: 'deltaport: AWS Glue has one catalog per account and region: list its databases with deltaport schemas glue://\n',
     });
+  });
+});
+
+describe('AWS Glue in the navigator', () => {
+  afterAll(() => vi.unstubAllEnvs());
+
+  it('shows databases as folders, Delta tables as tables named through the connection, others by format', async (ctx) => {
+    const store = running(ctx);
+    aws(store);
+    const catalog = await openCatalog('glue', { endpoint: store.endpoint });
+    expect(await browseCatalog(catalog, 'glue://lake')).toEqual({
+      entries: [{ name: 'sales', kind: 'folder', location: 'glue://lake/sales' }],
+      nextPage: null,
+    });
+    const tables = await browseCatalog(catalog, 'glue://lake/sales');
+    expect(tables.nextPage).toBeNull();
+    expect(tables.entries.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: 'events', kind: 'table', location: 'glue://lake/sales/events' },
+      { name: 'orders', kind: 'table', location: 'glue://lake/sales/orders' },
+      { name: 'raw', kind: 'other', location: 'glue://lake/sales/raw', detail: 'parquet' },
+    ]);
   });
 });

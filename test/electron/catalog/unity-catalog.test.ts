@@ -1,5 +1,5 @@
-// The CLI over a real Unity Catalog server (test/support/unity-catalog.ts, authorization on): catalogs, schemas and
-// tables listed as the server holds them, a Delta table opened by its name, time-travelled and exported, and the
+// The CLI and the navigator's browsing over a real Unity Catalog server (test/support/unity-catalog.ts, authorization
+// on): catalogs, schemas and tables listed as the server holds them, a Delta table opened by its name, time-travelled and exported, and the
 // tables it must refuse (one the token may not read, one that is not Delta, a catalog-managed one) refused in one
 // line. The tables are copies of shared tables in local folders (file:// locations); expected rows come from DuckDB
 // reading the copies' files, expected versions from their logs.
@@ -9,8 +9,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi, type TestContext } from 'vitest';
+import { browseCatalog } from '../../../electron/catalog/browse-catalog.js';
+import { openCatalog } from '../../../electron/catalog/catalog-options.js';
 import { commitFile, commitVersions } from '../../support/delta-oracle.js';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
+import { failure } from '../../support/failure.js';
 import { isSkipped } from '../../support/object-stores.js';
 import { tablePath } from '../../support/tables.js';
 import { startUnityCatalog, UNITY_CATALOG_START_MS, type UnityCatalogServer } from '../../support/unity-catalog.js';
@@ -187,6 +190,35 @@ describe('Unity Catalog through the CLI', () => {
     );
     expect((await cli('tables', 'uc://main', '--catalog-option', 'endpoint=http://127.0.0.1:1')).stderr).toBe(
       "deltaport: tables takes uc://catalog.schema or glue://database, not 'uc://main'\n",
+    );
+  });
+});
+
+describe('Unity Catalog in the navigator', () => {
+  it('shows catalogs and schemas as folders, Delta tables as tables named through the connection, others by format', async (ctx) => {
+    const uc = running(ctx);
+    const catalog = await openCatalog('unity', { endpoint: uc.endpoint, token: uc.adminToken });
+    expect(await browseCatalog(catalog, 'uc://work')).toEqual({
+      entries: [{ name: 'main', kind: 'folder', location: 'uc://work/main' }],
+      nextPage: null,
+    });
+    expect(await browseCatalog(catalog, 'uc://work/main')).toEqual({
+      entries: [
+        { name: 'hr', kind: 'folder', location: 'uc://work/main.hr' },
+        { name: 'sales', kind: 'folder', location: 'uc://work/main.sales' },
+      ],
+      nextPage: null,
+    });
+    expect(await browseCatalog(catalog, 'uc://work/main.sales')).toEqual({
+      entries: [
+        { name: 'managed', kind: 'table', location: 'uc://work/main.sales.managed' },
+        { name: 'orders', kind: 'table', location: 'uc://work/main.sales.orders' },
+        { name: 'raw', kind: 'other', location: 'uc://work/main.sales.raw', detail: 'parquet' },
+      ],
+      nextPage: null,
+    });
+    expect((await failure(browseCatalog(catalog, 'uc://work/main.sales.orders'))).message).toBe(
+      "'uc://work/main.sales.orders' is a table, not a place that holds tables",
     );
   });
 });
