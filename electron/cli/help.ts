@@ -136,10 +136,11 @@ vectors, column mapping, type widening). A name followed by @ and a version or a
 that snapshot: SELECT * FROM t@12 EXCEPT SELECT * FROM t@11, or FROM t@'2024-03-01 10:00'. Only the opened tables
 can be read: no files, network, ATTACH, COPY, INSTALL or SET. Nested columns (structs, arrays, maps) and variants
 are JSON text (use ->> and json_extract on them).
-  --table N=LOC      the table at LOC (a folder or cloud URL) named N in the query (repeatable); LOC may end in
+  --table N=LOC      the table at LOC (a folder, cloud URL or catalog name) named N in the query (repeatable); LOC may end in
                      @12 or @v12 (that version) or @'2024-03-01 10:00' (the version committed by then)
   --limit N          at most N rows (default 20 as a table; every row as jsonl or csv)
   --format F         table (then the rows scanned and the time taken), jsonl or csv
+  --catalog-option k=v  how to reach the catalog of tables named in one (see deltaport help catalogs)
   --memory-limit S   DuckDB's memory for the query, e.g. 512MB or 2GB (default ${DEFAULT_MEMORY_LIMIT}); beyond it, DuckDB
                      spills to a temporary folder
   --sink TARGET      export the rows instead, as export does (all its sinks and SQL options but --exactly-once;

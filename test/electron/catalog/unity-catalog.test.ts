@@ -101,6 +101,15 @@ describe('Unity Catalog through the CLI', () => {
     }
   });
 
+  it('runs SQL over a version of a table named in the catalog', async (ctx) => {
+    const uc = running(ctx);
+    const run = await cli('sql', 'uc://main.sales.orders', 'SELECT id FROM t@3', ...admin(uc), '--format', 'csv');
+    expect(run.stderr).toBe('');
+    const [header, ...rows] = run.stdout.trimEnd().split('\n');
+    expect(header).toBe('id');
+    expect(rows.sort()).toEqual((await duckdbRows(orders, 3, 'true', ['id'])).rows);
+  });
+
   it('exports a version of a table named in the catalog, into a SQLite table named after it', async (ctx) => {
     const uc = running(ctx);
     const db = path.join(scratch, 'orders.db');
