@@ -109,7 +109,7 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
       attempt(async () => {
         const { sparkJobFor, saveSparkJob } = await import('../handoff/emit-spark-job.js');
         const script = await sparkJobFor(req.source, req.sink, deps.connections.openTable);
-        return { script, savedTo: req.savePath === undefined ? null : await saveSparkJob(script, req.savePath) };
+        return { script, savedTo: req.savePath === undefined ? null : await saveSparkJob(script, req.savePath, deps.connections.storage) };
       }),
     // Changes are checked against the table before they are queued: a range without a feed, or a key that is no
     // column, is refused at once rather than as a failed job.

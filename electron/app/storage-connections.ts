@@ -8,6 +8,7 @@ import { DeltaportError } from '../../shared/errors.js';
 import { engineFrom, type EngineContext, type EngineSettings } from '../delta/engine/engine-context.js';
 import { DeltaTable } from '../delta/table.js';
 import type { AppState } from '../state/app-state.js';
+import type { Storage } from '../storage/storage.js';
 import { STORE_OPTIONS, storeOptionProblems, withStoreOptions, type StoreOptions } from '../storage/store-options.js';
 import { connectionPrefix } from './storage-connection-rules.js';
 
@@ -27,6 +28,9 @@ export class StorageConnections {
 
   /** Opens a table through the connections (SQL queries, which run on this thread). */
   readonly openTable = (tablePath: string): Promise<DeltaTable> => DeltaTable.open(tablePath, this.engine);
+
+  /** The storage that holds a location, through the connections (a Spark job saved to a bucket). */
+  readonly storage = (location: string): Storage => this.engine.storage(location);
 
   save(input: StorageConnectionInput): StorageConnection {
     const saved = saveStorageConnection(this.state, input);

@@ -5,7 +5,7 @@
 import { parseStoreLocation, storeUrl } from '../../shared/store-location.js';
 import type { EngineContext } from '../delta/engine/engine-context.js';
 import type { Storage } from '../storage/storage.js';
-import { optionsIn, withStoreOptions, type RegisteredStoreOptions, type StoreOptions } from '../storage/store-options.js';
+import { optionsIn, withStoreOptions, type PrefixedStoreOptions, type StoreOptions } from '../storage/store-options.js';
 import { storageResolver } from '../storage/store-resolver.js';
 
 /** A credential as storage options of the table's store, and when it stops working (epoch ms; null: never said). */
@@ -28,12 +28,12 @@ export function vendedEngine(
   if (!store) return base;
   const bucket = `${storeUrl({ ...store, key: '' })}/`;
   const folder = `${root.replace(/\/+$/, '')}/`;
-  const baseOptions = (): RegisteredStoreOptions => base.settings()?.storeOptions ?? [];
-  let current: { credential: VendedCredential; options: RegisteredStoreOptions } | null = null;
-  let asking: Promise<RegisteredStoreOptions> | null = null;
+  const baseOptions = (): PrefixedStoreOptions => base.settings()?.storeOptions ?? [];
+  let current: { credential: VendedCredential; options: PrefixedStoreOptions } | null = null;
+  let asking: Promise<PrefixedStoreOptions> | null = null;
 
   const fresh = (c: VendedCredential) => c.expiresAtMs === null || c.expiresAtMs - now() > RENEW_BEFORE_MS;
-  const renew = (): Promise<RegisteredStoreOptions> =>
+  const renew = (): Promise<PrefixedStoreOptions> =>
     (asking ??= vend()
       .then((credential) => {
         // The user's settings for the bucket (an endpoint, path-style addressing) stay; the keys are the catalog's.
@@ -42,7 +42,7 @@ export function vendedEngine(
         return options;
       })
       .finally(() => (asking = null)));
-  const options = async (): Promise<RegisteredStoreOptions> => (current && fresh(current.credential) ? current.options : renew());
+  const options = async (): Promise<PrefixedStoreOptions> => (current && fresh(current.credential) ? current.options : renew());
 
   // Each call goes through the credential current when it starts.
   const call = async <T>(run: (storage: Storage) => Promise<T>, location: string): Promise<T> =>

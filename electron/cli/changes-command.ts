@@ -14,7 +14,7 @@ export async function changesCommand(argv: string[], io: CliIo): Promise<number>
   const { tablePath, table, from, to, format, limit } = await versionRangeFlags(args);
   if (args.values.has('sink')) {
     const input = await openChangeSource({ rows: 'changes', tablePath, from, to }, { measure: true, openTable: async () => table });
-    await exportRows(input, tablePath, args, io);
+    await exportRows(input, table.engine.storage, tablePath, args, io);
     return 0;
   }
   const feed = await changeFeed(table, from, to);

@@ -23,7 +23,7 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
       { rows: 'diff', tablePath, from, to, pairBy },
       { openTable: async () => table, pairBySetting: '--pair-by' },
     );
-    await exportRows(input, tablePath, args, io);
+    await exportRows(input, table.engine.storage, tablePath, args, io);
     return 0;
   }
   const diff = await diffSnapshots(table, from, to);

@@ -9,6 +9,7 @@ import { openRows } from '../export/open-rows.js';
 import type { RowSource } from '../export/row-source.js';
 import { runExport, type ExportProgress } from '../export/run-export.js';
 import { saveSparkJob, sparkJobFor } from '../handoff/emit-spark-job.js';
+import type { StorageResolver } from '../storage/storage.js';
 import { listFlag, numberFlag, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 import {
@@ -64,14 +65,14 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 export async function exportCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, FLAGS, 'export');
-  const { tablePath, openTable } = tableArgument(args);
+  const { tablePath, engine, openTable } = tableArgument(args);
   const source = sourceSpec(tablePath, args);
   const sink = sinkSpec(tablePath, args);
   const emit = args.values.get('emit');
-  if (emit !== undefined) return emitJob(emit, source, sink, args.values.get('out'), io, openTable);
+  if (emit !== undefined) return emitJob(emit, source, sink, args.values.get('out'), io, { engine, openTable });
   if (args.values.has('out')) throw new UsageError('--out applies only with --emit spark');
   const rows = await openRows(source, { openTable });
-  const result = await withProgress(io, (signal, onProgress) => runExport(rows, sink, { signal, onProgress }));
+  const result = await withProgress(io, (signal, onProgress) => runExport(rows, sink, { storage: engine.storage, signal, onProgress }));
   const resumed =
     result.resumedAfterRows !== undefined ? `; resumed after row ${result.resumedAfterRows}, which an earlier run had committed` : '';
   const skipped = result.skipping ? `; ${skippingLine(result.skipping)}` : '';
@@ -81,11 +82,18 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   return 0;
 }
 
-/** Rows that are not a snapshot's (a diff, a change feed) into the sink the flags name; one summary line. */
-export async function exportRows(input: RowSource, tablePath: string, args: ParsedArgs, io: CliIo): Promise<void> {
+/** Rows that are not a snapshot's (a diff, a change feed, a query's result) into the sink the flags name, a file
+ * target written through `storage` (the engine the rows were read through); one summary line. */
+export async function exportRows(
+  input: RowSource,
+  storage: StorageResolver,
+  tablePath: string,
+  args: ParsedArgs,
+  io: CliIo,
+): Promise<void> {
   const sink = sinkSpec(tablePath, args);
   if (isExactlyOnce(sink)) throw new UsageError('--exactly-once applies only to snapshot exports');
-  const { rows, seconds } = await withProgress(io, (signal, onProgress) => runExport(input, sink, { signal, onProgress }));
+  const { rows, seconds } = await withProgress(io, (signal, onProgress) => runExport(input, sink, { storage, signal, onProgress }));
   io.stdout.write(`exported ${rows} rows in ${seconds.toFixed(1)} s\n`);
 }
 
@@ -119,7 +127,7 @@ async function emitJob(
   sink: SinkSpec,
   out: string | undefined,
   io: CliIo,
-  openTable: TableArgument['openTable'],
+  { engine, openTable }: Pick<TableArgument, 'engine' | 'openTable'>,
 ): Promise<number> {
   if (emit !== 'spark') throw new UsageError(`--emit must be spark, got '${emit}'`);
   const script = await sparkJobFor(source, sink, openTable);
@@ -127,7 +135,7 @@ async function emitJob(
     io.stdout.write(script);
     return 0;
   }
-  io.stdout.write(`wrote the Spark job to ${await saveSparkJob(script, out)}\n`);
+  io.stdout.write(`wrote the Spark job to ${await saveSparkJob(script, out, engine.storage)}\n`);
   return 0;
 }
 

@@ -58,7 +58,7 @@ export async function sqlCommand(argv: string[], io: CliIo): Promise<number> {
     const started = performance.now();
     const result = await engine.query({ sql, tables, signal: io.signal });
     if (args.values.has('sink')) {
-      await exportRows(sqlExportInput(result), Object.values(tables)[0].location, args, io);
+      await exportRows(sqlExportInput(result), opened.engine.storage, Object.values(tables)[0].location, args, io);
       return 0;
     }
     const columns = result.schema.fields.map((f) => f.name);

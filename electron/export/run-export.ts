@@ -9,6 +9,7 @@ import { isExactlyOnce, isSqlSink, type SinkSpec } from '../../shared/sink-spec.
 import type { FilterSkipping } from '../../shared/table-info.js';
 import { checkSink } from '../sinks/checked-sink.js';
 import { createSink } from '../sinks/create-sink.js';
+import type { StorageResolver } from '../storage/storage.js';
 import type { RowSource } from './row-source.js';
 
 export interface ExportProgress {
@@ -26,13 +27,15 @@ export interface ExportProgress {
 }
 
 export interface ExportOptions {
+  /** Where a file target is looked for and written: the storage of the engine the export reads through. */
+  storage: StorageResolver;
   signal?: AbortSignal;
   onProgress?: (progress: ExportProgress) => void;
 }
 
 /** Streams the rows into the sink the spec names; the outcome counts the rows committed (all rows written, for a
  * file) and, for an exactly-once job that went on from an earlier run, the rows that run had committed. */
-export async function runExport(source: RowSource, sinkSpec: SinkSpec, options: ExportOptions = {}): Promise<ExportOutcome> {
+export async function runExport(source: RowSource, sinkSpec: SinkSpec, options: ExportOptions): Promise<ExportOutcome> {
   const started = performance.now();
   const signal = options.signal ?? new AbortController().signal;
   const { onProgress } = options;
@@ -41,6 +44,7 @@ export async function runExport(source: RowSource, sinkSpec: SinkSpec, options: 
   const spec = await checkSink(
     sinkSpec,
     source.fields.map((f) => f.name),
+    options.storage,
   );
   const refusal = (await source.sinkProblem?.(spec, signal)) ?? null;
   if (refusal) throw new DeltaportError('VALIDATION', refusal);
@@ -54,7 +58,7 @@ export async function runExport(source: RowSource, sinkSpec: SinkSpec, options: 
     bytesTotal: source.bytesTotal,
     ...(source.skipping ? { skipping: source.skipping } : {}),
   };
-  const sink = await createSink(spec);
+  const sink = await createSink(spec, options.storage);
   try {
     const resumeFrom = await sink.open({ fields: source.fields, schema: source.schema, snapshot: source.snapshot, signal });
     const before = sink.counts?.().before ?? 0;

@@ -7,7 +7,7 @@ import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { openSource } from '../delta/source.js';
 import type { DeltaTable } from '../delta/table.js';
 import { AtomicFile } from '../sinks/atomic-file.js';
-import { canonicalLocation } from '../storage/storage.js';
+import { canonicalLocation, type StorageResolver } from '../storage/storage.js';
 import { sparkCondition } from './spark-filter.js';
 import { renderSparkJob, type PgServer } from './spark-job.js';
 
@@ -58,8 +58,8 @@ async function pgServer(connection: PostgresConnection): Promise<PgServer> {
 }
 
 /** Writes the script beside `out` and renames it into place, so a failure leaves no half-written job. */
-export async function saveSparkJob(script: string, out: string): Promise<string> {
-  const file = await AtomicFile.create(out);
+export async function saveSparkJob(script: string, out: string, storage: StorageResolver): Promise<string> {
+  const file = await AtomicFile.create(out, storage);
   try {
     await file.write(script);
     await file.commit();

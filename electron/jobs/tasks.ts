@@ -87,9 +87,11 @@ export async function exportTask(
 ): Promise<ExportOutcome> {
   // A query's result lives as long as its engine: the export runs inside it (sql/sql-export.ts).
   if (isSqlSource(request.source))
-    return withSqlSource(request.source, tables.open, signal, (rows) => runExport(rows, request.sink, { signal, onProgress }));
+    return withSqlSource(request.source, tables.open, signal, (rows) =>
+      runExport(rows, request.sink, { storage: tables.engine.storage, signal, onProgress }),
+    );
   const rows = await openRows(request.source, { measure: true, openTable: tables.open });
-  return runExport(rows, request.sink, { signal, onProgress });
+  return runExport(rows, request.sink, { storage: tables.engine.storage, signal, onProgress });
 }
 
 /** What a change source needs of the table, checked before its export is queued: nothing is read but the log. A

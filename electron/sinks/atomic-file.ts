@@ -8,8 +8,8 @@ import { readdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DeltaportError } from '../../shared/errors.js';
-import { canonicalLocation, isCloudLocation, locationName } from '../storage/storage.js';
-import { uploadFile } from '../storage/store-resolver.js';
+import { canonicalLocation, isCloudLocation, locationName, type StorageResolver } from '../storage/storage.js';
+import { uploadFile } from '../storage/target-files.js';
 import { processRuns } from './process-runs.js';
 import { requireOutputFile } from './output-folder.js';
 
@@ -61,15 +61,17 @@ export class AtomicFile {
     readonly target: string,
     readonly partialPath: string,
     private handle: FileHandle | null,
+    private readonly storage: StorageResolver,
   ) {}
 
-  static async create(target: string): Promise<AtomicFile> {
+  /** `storage`: where a target in a bucket is uploaded to (the export's engine's storage). */
+  static async create(target: string, storage: StorageResolver): Promise<AtomicFile> {
     if (isCloudLocation(target)) {
       const location = canonicalLocation(target);
       await sweepStalePartials(localTargetFor(location));
       const partialPath = partialPathFor(localTargetFor(location));
       try {
-        return new AtomicFile(location, partialPath, await open(partialPath, 'wx'));
+        return new AtomicFile(location, partialPath, await open(partialPath, 'wx'), storage);
       } catch (err) {
         throw writeError(partialPath, err);
       }
@@ -78,7 +80,7 @@ export class AtomicFile {
     await sweepStalePartials(absolute);
     const partialPath = partialPathFor(absolute);
     try {
-      return new AtomicFile(absolute, partialPath, await open(partialPath, 'wx'));
+      return new AtomicFile(absolute, partialPath, await open(partialPath, 'wx'), storage);
     } catch (err) {
       throw writeError(partialPath, err);
     }
@@ -100,7 +102,7 @@ export class AtomicFile {
     try {
       await handle.sync();
       await handle.close();
-      if (isCloudLocation(this.target)) await uploadFile(this.partialPath, this.target);
+      if (isCloudLocation(this.target)) await uploadFile(this.storage, this.partialPath, this.target);
       else await rename(this.partialPath, this.target);
     } catch (err) {
       if (err instanceof DeltaportError) throw err;

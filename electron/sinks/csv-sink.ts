@@ -2,6 +2,7 @@
 // comma, double quote, LF, null as an empty field). Each batch is formatted column by column and written with one call.
 import { DEFAULT_CSV_STYLE, type CsvStyle } from '../../shared/csv-style.js';
 import { csvFieldReader, csvFieldWriter } from '../values/text-formats.js';
+import type { StorageResolver } from '../storage/storage.js';
 import type { BatchSink } from './sink.js';
 import { textFileSink, type TextFormat } from './text-file-sink.js';
 
@@ -26,6 +27,6 @@ export function csvFormat(style: CsvStyle): TextFormat {
 
 export const CSV_FORMAT = csvFormat(DEFAULT_CSV_STYLE);
 
-export function createCsvSink(target: string, style: CsvStyle): BatchSink {
-  return textFileSink(target, csvFormat(style));
+export function createCsvSink(target: string, style: CsvStyle, storage: StorageResolver): BatchSink {
+  return textFileSink(target, csvFormat(style), storage);
 }

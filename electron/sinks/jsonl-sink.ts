@@ -1,6 +1,7 @@
 // JSON Lines: one JSON object per row, keys in column order, values by the JsonValue rules (shared/api.ts). The
 // object text is assembled from per-column JSON texts, with no object per row.
 import { jsonTextReader } from '../values/text-formats.js';
+import type { StorageResolver } from '../storage/storage.js';
 import type { BatchSink } from './sink.js';
 import { textFileSink, type TextFormat } from './text-file-sink.js';
 
@@ -18,6 +19,6 @@ export const JSONL_FORMAT: TextFormat = {
   },
 };
 
-export function createJsonlSink(target: string): BatchSink {
-  return textFileSink(target, JSONL_FORMAT);
+export function createJsonlSink(target: string, storage: StorageResolver): BatchSink {
+  return textFileSink(target, JSONL_FORMAT, storage);
 }

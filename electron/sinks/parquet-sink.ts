@@ -10,7 +10,8 @@ import type * as ParquetWasm from 'parquet-wasm/node';
 import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import { joinBatches } from '../delta/engine/concat-batches.js';
 import { openParquet } from '../delta/engine/parquet-file.js';
-import { storageFor } from '../storage/store-resolver.js';
+import { localDisk } from '../storage/local-storage.js';
+import type { StorageResolver } from '../storage/storage.js';
 import { guarded, untilTrap, wasmInstance, type WasmInstance } from '../delta/engine/parquet-wasm-instance.js';
 import type { ScanBatch } from '../delta/scan/scan-types.js';
 import { AtomicFile } from './atomic-file.js';
@@ -25,7 +26,7 @@ const ROW_GROUP_ROWS = 122_880;
 // cost CPU).
 const FEED_ROWS = 16_384;
 
-export function createParquetSink(target: string): BatchSink {
+export function createParquetSink(target: string, storage: StorageResolver): BatchSink {
   let file: AtomicFile | null = null;
   let instance: WasmInstance | null = null;
   let schema: Schema | null = null;
@@ -61,7 +62,7 @@ export function createParquetSink(target: string): BatchSink {
 
   return {
     async open(ctx: SinkOpenContext) {
-      file = await AtomicFile.create(target);
+      file = await AtomicFile.create(target, storage);
       schema = ctx.schema;
       const batches = new BatchFeed();
       input = batches;
@@ -175,7 +176,7 @@ class BatchFeed {
 // parquet-wasm's streaming writer skips a batch it fails to write without saying so; the footer's row count
 // catches that before the file is renamed into place.
 async function checkRowCount(file: AtomicFile, expected: number): Promise<void> {
-  const written = await openParquet(storageFor(file.partialPath), file.partialPath, 'Parquet file');
+  const written = await openParquet(localDisk, file.partialPath, 'Parquet file');
   const rows = written.numRows;
   written.close();
   if (rows !== expected) {

@@ -1,6 +1,7 @@
 // The shared shape of the line-oriented file sinks (CSV, JSON Lines): an optional header, then each batch turned
 // into one string and appended to an AtomicFile.
 import type { ScanBatch } from '../delta/scan/scan-types.js';
+import type { StorageResolver } from '../storage/storage.js';
 import { AtomicFile } from './atomic-file.js';
 import type { BatchSink, SinkOpenContext } from './sink.js';
 
@@ -10,11 +11,11 @@ export interface TextFormat {
   body(batch: Pick<ScanBatch, 'batch'>): string;
 }
 
-export function textFileSink(target: string, format: TextFormat): BatchSink {
+export function textFileSink(target: string, format: TextFormat, storage: StorageResolver): BatchSink {
   let file: AtomicFile | null = null;
   return {
     async open(ctx: SinkOpenContext) {
-      file = await AtomicFile.create(target);
+      file = await AtomicFile.create(target, storage);
       if (format.header) await file.write(format.header(ctx.schema.fields.map((f) => f.name)));
       return null;
     },

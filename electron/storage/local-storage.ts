@@ -132,3 +132,6 @@ function failure(err: unknown, location: string): StorageError {
   if (known) return new StorageError(known[0], `${known[1]}: ${location}`);
   return new StorageError('failed', `cannot read ${location}: ${(err as Error).message.split('\n')[0]}`);
 }
+
+/** The local disk: one is enough, it holds no state. */
+export const localDisk: Storage = new LocalStorage();

@@ -1,10 +1,9 @@
 // Settings of the clients that read cloud stores beyond what each cloud's own credential chain finds (environment
 // variables, shared config and credentials files, profiles): an endpoint for S3-compatible stores, explicit keys, a
 // profile. Given per URL prefix (a bucket, or a whole scheme) by `--storage-option` on the command line or a saved
-// storage connection in the app; the longest matching prefix wins. The options registered here are the app's and the
-// CLI's current ones; a read is given them inside its engine context (delta/engine/engine-context.ts), and a worker
-// thread receives them as data from the thread that starts it (exportStoreOptions), since each thread has its own
-// clients.
+// storage connection in the app; the longest matching prefix wins. Nothing here holds them: a read is given them
+// inside its engine context (delta/engine/engine-context.ts), and a worker thread receives them as data from the
+// thread that starts it, since each thread has its own clients.
 import { storeUrl, type StoreKind, type StoreLocation } from '../../shared/store-location.js';
 import { validationError } from '../../shared/errors.js';
 
@@ -27,9 +26,8 @@ export const STORE_OPTIONS: Record<string, { kinds: StoreKind[]; secret?: true; 
   anonymous: { kinds: ['s3', 'azure', 'gcs'], about: 'true to send no credentials (public buckets, emulators)' },
 };
 
-export type RegisteredStoreOptions = { prefix: string; options: StoreOptions }[];
-
-let registered: RegisteredStoreOptions = [];
+/** Options by URL prefix (a bucket's, or a whole scheme's), the shorter prefixes first. */
+export type PrefixedStoreOptions = { prefix: string; options: StoreOptions }[];
 
 /** Checks names and values (no secret's value is ever quoted); every problem at once. */
 export function storeOptionProblems(options: StoreOptions): string[] {
@@ -47,36 +45,18 @@ export function storeOptionProblems(options: StoreOptions): string[] {
   return problems;
 }
 
-/** Options for the locations under `prefix` (e.g. "s3://bucket" or "s3://"), replacing any given before for it. */
-export function registerStoreOptions(prefix: string, options: StoreOptions): void {
-  registered = withStoreOptions(registered, prefix, options);
-}
-
 /** A list with the options for the locations under `prefix`, replacing any it had for it; checked first. */
-export function withStoreOptions(list: RegisteredStoreOptions, prefix: string, options: StoreOptions): RegisteredStoreOptions {
+export function withStoreOptions(list: PrefixedStoreOptions, prefix: string, options: StoreOptions): PrefixedStoreOptions {
   const problems = storeOptionProblems(options);
   if (problems.length > 0) throw validationError(problems);
   const folder = prefix.endsWith('/') ? prefix : `${prefix}/`;
   return [...list.filter((r) => r.prefix !== folder), { prefix: folder, options }].sort((a, b) => a.prefix.length - b.prefix.length);
 }
 
-/** The options registered now for a store. */
-export function storeOptionsFor(store: StoreLocation): StoreOptions {
-  return optionsIn(registered, store);
-}
-
 /** A store's options in a list of them: those of every prefix it is under, the longer prefix winning. */
-export function optionsIn(list: RegisteredStoreOptions, store: StoreLocation): StoreOptions {
+export function optionsIn(list: PrefixedStoreOptions, store: StoreLocation): StoreOptions {
   const url = `${storeUrl({ ...store, key: '' })}/`;
   const merged: StoreOptions = {};
   for (const { prefix, options } of list) if (url.startsWith(prefix)) Object.assign(merged, options);
   return merged;
-}
-
-export function exportStoreOptions(): RegisteredStoreOptions {
-  return registered;
-}
-
-export function importStoreOptions(list: RegisteredStoreOptions): void {
-  for (const { prefix, options } of list) registerStoreOptions(prefix, options);
 }

@@ -3,11 +3,11 @@
 // work, then left as they were. A scan in a thread of its own is not seen: callers keep their reads in this one.
 import path from 'node:path';
 import type { Storage } from '../../electron/storage/storage.js';
-import { storageFor } from '../../electron/storage/store-resolver.js';
+import { localDisk } from '../../electron/storage/local-storage.js';
 
 /** `fn`'s result and the data files (paths relative to `root`, '/' separators) it touched. */
 export async function dataFilesTouched<T>(root: string, fn: () => Promise<T>): Promise<{ result: T; files: Set<string> }> {
-  const storage = storageFor(root);
+  const storage = localDisk;
   const files = new Set<string>();
   const note = (location: string) => {
     const relative = path.relative(root, location).split(path.sep).join('/');

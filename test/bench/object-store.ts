@@ -10,7 +10,6 @@ import { engineFrom } from '../../electron/delta/engine/engine-context.js';
 import { TableCache } from '../../electron/delta/table-cache.js';
 import { DeltaTable } from '../../electron/delta/table.js';
 import { fetchCounts } from '../../electron/storage/fetch-counter.js';
-import { registerStoreOptions } from '../../electron/storage/store-options.js';
 import { isSkipped, startS3, type S3Store } from '../support/object-stores.js';
 import type { Figure } from './report.js';
 
@@ -55,7 +54,6 @@ export async function objectStoreCase(wideRoot: string, longLogRoot: string, com
     access_key_id: s3.accessKeyId,
     secret_access_key: s3.secretAccessKey,
   };
-  registerStoreOptions(`s3://${BUCKET}`, options);
   const tables = new TableCache(engineFrom({ storeOptions: [{ prefix: `s3://${BUCKET}/`, options }] }));
 
   const before = fetchCounts();

@@ -5,13 +5,19 @@ import type { ExportSource } from '../../shared/change-source.js';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { openRows } from '../../electron/export/open-rows.js';
 import { runExport, type ExportOptions } from '../../electron/export/run-export.js';
-import { openLocal } from './task-tables.js';
+import type { StorageResolver } from '../../electron/storage/storage.js';
+import { localReads, openLocal } from './task-tables.js';
 
-export interface ExportRequest extends ExportOptions {
+export interface ExportRequest extends Omit<ExportOptions, 'storage'> {
+  /** Where a file target is written: the local disk when absent. */
+  storage?: StorageResolver;
   source: ExportSource;
   sink: SinkSpec;
 }
 
 export async function exportRequest(req: ExportRequest): Promise<ExportOutcome> {
-  return runExport(await openRows(req.source, { measure: true, openTable: openLocal }), req.sink, req);
+  return runExport(await openRows(req.source, { measure: true, openTable: openLocal }), req.sink, {
+    ...req,
+    storage: req.storage ?? localReads.storage,
+  });
 }

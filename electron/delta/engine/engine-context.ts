@@ -4,11 +4,11 @@
 // same engine there (engineFrom). A test reads a table from an in-memory store by giving a resolver of its own.
 import type { Storage } from '../../storage/storage.js';
 import { storageResolver } from '../../storage/store-resolver.js';
-import { exportStoreOptions, type RegisteredStoreOptions } from '../../storage/store-options.js';
+import type { PrefixedStoreOptions } from '../../storage/store-options.js';
 
 /** What another thread makes an engine from: plain data. */
 export interface EngineSettings {
-  storeOptions: RegisteredStoreOptions;
+  storeOptions: PrefixedStoreOptions;
 }
 
 export interface EngineContext {
@@ -23,10 +23,3 @@ export function engineFrom(settings: EngineSettings): EngineContext {
   const storage = storageResolver(settings.storeOptions);
   return { storage, settings: () => settings };
 }
-
-/** The engine of the options registered now (the app's storage connections, the CLI's --storage-option), read at
- * every call, so that a connection changed in the app applies to the tables already open. */
-export const registeredEngine: EngineContext = {
-  storage: (location) => storageResolver(exportStoreOptions())(location),
-  settings: () => ({ storeOptions: exportStoreOptions() }),
-};

@@ -3,7 +3,6 @@
 // buffers and are read zero-copy. A cancel or an early stop ends the thread at once.
 import { tableFromIPC, type RecordBatch } from 'apache-arrow';
 import { DeltaportError } from '../../../shared/errors.js';
-import { registeredEngine } from '../engine/engine-context.js';
 import { startWorker } from '../../threads/start-worker.js';
 import type { BatchPart, ScanJob, ScanToConsumer } from './scan-messages.js';
 import { checkCancelled, type ScanBatch, type ScanOptions } from './scan-types.js';
@@ -17,8 +16,8 @@ const READ_AHEAD = 16;
  * SQLite: 317 -> 275-287 MB) at no measurable cost in time. */
 const YOUNG_GENERATION_MB = 4;
 
-export async function* parallelScan(snapshot: Snapshot, options: ScanOptions = {}): AsyncGenerator<ScanBatch> {
-  const { signal, engine = registeredEngine, ...rest } = options;
+export async function* parallelScan(snapshot: Snapshot, options: ScanOptions): AsyncGenerator<ScanBatch> {
+  const { signal, engine, ...rest } = options;
   checkCancelled(signal);
   const settings = engine.settings();
   if (!settings) throw new DeltaportError('INTERNAL', 'this engine reads from its own thread only: scan it with scan()');

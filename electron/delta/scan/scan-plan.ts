@@ -7,7 +7,7 @@ import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
 import type { Expr } from '../../../shared/expression/index.js';
 import { constantData } from '../engine/arrow-data.js';
-import { registeredEngine, type EngineContext } from '../engine/engine-context.js';
+import type { EngineContext } from '../engine/engine-context.js';
 import { selectFields, toArrowField, toArrowType } from './arrow-types.js';
 import { columnMappingMode, findFileField, physicalName, type ColumnMappingMode } from '../column-mapping.js';
 import { loadDeletionVector } from './deletion-vectors.js';
@@ -45,7 +45,7 @@ export function planScan(snapshot: Snapshot, options: ScanOptions, batchSize: nu
     batchSize,
     signal: options.signal,
     rowGroupFilter: options.rowGroupFilter,
-    engine: options.engine ?? registeredEngine,
+    engine: options.engine,
   };
 }
 

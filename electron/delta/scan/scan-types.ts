@@ -35,8 +35,8 @@ export interface ScanOptions {
   /** Row groups whose Parquet statistics rule this filter out are not decoded; their rows count as emitted in
    * positions, so the rows are still to be filtered by the consumer (filter/filtered-scan.ts). */
   rowGroupFilter?: Expr;
-  /** Where the files are read from; the registered engine (engine/engine-context.ts) when absent. */
-  engine?: EngineContext;
+  /** Where the files are read from (engine/engine-context.ts): the table's own engine, as a rule. */
+  engine: EngineContext;
 }
 
 /** A scan's cancel: scan() and parallelScan() throw the same, so a consumer cannot tell which it is reading. */

@@ -13,7 +13,7 @@ import type { Snapshot } from '../snapshot.js';
 
 const DEFAULT_BATCH_SIZE = 2048;
 
-export async function* scan(snapshot: Snapshot, options: ScanOptions = {}): AsyncGenerator<ScanBatch> {
+export async function* scan(snapshot: Snapshot, options: ScanOptions): AsyncGenerator<ScanBatch> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw invalid(`batch size must be a positive integer, got ${batchSize}`);
   const limit = options.limit ?? Infinity;

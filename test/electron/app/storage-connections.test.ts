@@ -1,6 +1,6 @@
 // Storage connections through the API: the payload checks (prefix spelling, options known and right for the store,
-// no secret value in any message), the registration for the tables under the prefix, and reads of a table in a real
-// S3 server (moto) on the shared worker and in an export job's own thread. Expected rows come from DuckDB over the
+// no secret value in any message), the settings for the tables under the prefix, and reads of a table in a real
+// S3 server (moto) on the shared worker and in an export job's own thread, and an export into that bucket. Expected rows come from DuckDB over the
 // local copy of the table.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -167,6 +167,14 @@ describe('storage connections in use', () => {
     expect([done.state, done.error]).toEqual(['succeeded', null]);
     const lines = fs.readFileSync(out, 'utf8').trim().split('\n');
     expect(lines.slice(1).sort()).toEqual(expected.rows);
+
+    // A target in the connection's bucket is written with the connection's settings too (the server's own API reads it).
+    const upload = resultValue(
+      await api.startExport({ source: { tablePath: table }, sink: { kind: 'csv', path: 's3://lake/exports/simple.csv' } }),
+    );
+    expect(await jobs.wait(upload.id)).toMatchObject({ state: 'succeeded', error: null });
+    const uploaded = new TextDecoder().decode((await s3.getObject('lake', 'exports/simple.csv')) ?? new Uint8Array());
+    expect(uploaded.trim().split('\n').slice(1).sort()).toEqual(expected.rows);
     for (const secret of [s3.secretAccessKey, wrong]) {
       expect(JSON.stringify(state.jobHistory())).not.toContain(secret);
       expect(JSON.stringify(resultValue(await api.listStorageConnections()))).not.toContain(secret);

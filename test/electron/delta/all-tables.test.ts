@@ -28,9 +28,9 @@ const TABLES: [string, string][] = [
   ...folders(DELTA_RS_ROOT).map((name): [string, string] => [`delta-rs/${name}`, path.join(DELTA_RS_ROOT, name)]),
 ];
 
-async function collect(snapshot: Snapshot, options: ScanOptions = {}): Promise<arrow.RecordBatch[]> {
+async function collect(snapshot: Snapshot, options: Omit<ScanOptions, 'engine'> = {}): Promise<arrow.RecordBatch[]> {
   const batches: arrow.RecordBatch[] = [];
-  for await (const b of scan(snapshot, options)) batches.push(b.batch);
+  for await (const b of scan(snapshot, { engine: localReads, ...options })) batches.push(b.batch);
   return batches;
 }
 
@@ -184,7 +184,7 @@ describe('tables written by delta-rs (test/fixtures/delta-rs/make-tables.py)', (
 });
 
 describe('specific tables', () => {
-  async function rows(name: string, options: ScanOptions = {}, version?: number): Promise<Json[]> {
+  async function rows(name: string, options: Omit<ScanOptions, 'engine'> = {}, version?: number): Promise<Json[]> {
     const table = await DeltaTable.open(tablePath(name), localReads);
     return rowsOf(await collect(await table.snapshot({ version }), options));
   }

@@ -54,7 +54,7 @@ async function corruptedCopy(column = 'cases', where: 'first page' | 'middle' = 
 async function readAll(tableRoot: string): Promise<number> {
   const snapshot = await (await DeltaTable.open(tableRoot, localReads)).snapshot();
   let rows = 0;
-  for await (const { batch } of scan(snapshot)) rows += batch.numRows;
+  for await (const { batch } of scan(snapshot, { engine: localReads })) rows += batch.numRows;
   return rows;
 }
 

@@ -8,6 +8,7 @@ import { createParquetSink } from '../../../electron/sinks/parquet-sink.js';
 import type { StructField } from '../../../shared/delta-schema.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import { duck, sqlText } from '../../support/duckdb.js';
+import { localReads } from '../../support/task-tables.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'deltaport-parquet-sink-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,7 +35,7 @@ function batchOf(n: number[], s: (string | null)[]): RecordBatch {
 describe('parquet sink', () => {
   it('writes every batch it is given, in order, and renames into place at close', async () => {
     const target = path.join(dir, 'rows.parquet');
-    const sink = createParquetSink(target);
+    const sink = createParquetSink(target, localReads.storage);
     expect(await sink.open(context)).toBeNull();
     await sink.write(scanBatch(batchOf([1, 2], ['a', null]), 0));
     await sink.write(scanBatch(batchOf([3], ['c']), 1));
@@ -51,7 +52,7 @@ describe('parquet sink', () => {
 
   it('refuses to keep a file the writer did not fill, and leaves nothing after abort', async () => {
     const target = path.join(dir, 'bad.parquet');
-    const sink = createParquetSink(target);
+    const sink = createParquetSink(target, localReads.storage);
     await sink.open(context);
     await sink.write(scanBatch(batchOf([1], ['a']), 0));
     // parquet-wasm's streaming writer silently skips a batch of another schema.

@@ -6,6 +6,7 @@ import type { ExecutionOptions, PostgresConnection, SinkSpec, SqlTargetOptions }
 import type { ScanBatch, ScanPosition } from '../../../electron/delta/scan/scan-types.js';
 import { checkSink } from '../../../electron/sinks/checked-sink.js';
 import type { BatchSink } from '../../../electron/sinks/sink.js';
+import { localReads } from '../../support/task-tables.js';
 
 export interface TestStream {
   fields: StructField[];
@@ -58,6 +59,7 @@ export async function driveChecked<S extends SinkSpec>(spec: S, make: (spec: S) 
   await checkSink(
     spec,
     stream.fields.map((f) => f.name),
+    localReads.storage,
   );
   return drive(make(spec), stream);
 }

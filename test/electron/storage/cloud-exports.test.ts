@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EXECUTION } from '../../../shared/sink-spec.js';
 import { exportRequest } from '../../support/export-request.js';
-import { registerStoreOptions } from '../../../electron/storage/store-options.js';
+import { StoreSettings } from '../../support/store-settings.js';
 import { failure } from '../../support/failure.js';
 import { bucketUrl, serverOptions, type S3Store } from '../../support/object-stores.js';
 import { SERVERS, serverForSuite } from '../../support/object-stores-suite.js';
@@ -20,6 +20,7 @@ import { sqlText } from '../../support/duckdb.js';
 const BUCKET = 'exports';
 const TABLE = tablePath('COVID-19_NYT');
 const COLUMNS = ['date', 'county', 'state', 'fips', 'cases', 'deaths'];
+const stores = new StoreSettings();
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'deltaport-cloud-exports-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -34,13 +35,14 @@ for (const server of SERVERS) {
   describe(`exports to ${server.name}`, () => {
     const suite = serverForSuite(server, async (store) => {
       await store.createBucket(BUCKET);
-      registerStoreOptions(bucketUrl(store, BUCKET), serverOptions(store).options);
+      stores.add(bucketUrl(store, BUCKET), serverOptions(store).options);
     });
     const target = (key: string) => `${bucketUrl(suite.store, BUCKET)}/${key}`;
 
     it('writes a Parquet file whose rows are the table’s, as DuckDB reads them from the local copy', async (ctx) => {
       suite.skipIfUnavailable(ctx);
       const result = await exportRequest({
+        storage: stores.engine.storage,
         source: { tablePath: TABLE, columnNames: COLUMNS },
         sink: { kind: 'parquet', path: target('covid/all.parquet') },
       });
@@ -57,6 +59,7 @@ for (const server of SERVERS) {
       const controller = new AbortController();
       const err = await failure(
         exportRequest({
+          storage: stores.engine.storage,
           source: { tablePath: TABLE },
           sink: { kind: 'csv', path: target('covid/cancelled.csv') },
           signal: controller.signal,
@@ -74,11 +77,21 @@ for (const server of SERVERS) {
       await suite.store.putObject(BUCKET, 'covid/existing.jsonl', new TextEncoder().encode('old\n'));
       const sink = { kind: 'jsonl' as const, path: target('covid/existing.jsonl') };
       const source = { tablePath: TABLE, columnNames: ['county'], versionAsOf: 0 };
-      const refused = await failure(exportRequest({ source, sink }));
+      const refused = await failure(
+        exportRequest({
+          storage: stores.engine.storage,
+          source,
+          sink,
+        }),
+      );
       expect(refused.code).toBe('TARGET_EXISTS');
       expect(refused.message).toBe(`the output file ${target('covid/existing.jsonl')} already exists`);
       expect(new TextDecoder().decode((await suite.store.getObject(BUCKET, 'covid/existing.jsonl'))!)).toBe('old\n');
-      const result = await exportRequest({ source, sink: { ...sink, overwrite: true } });
+      const result = await exportRequest({
+        storage: stores.engine.storage,
+        source,
+        sink: { ...sink, overwrite: true },
+      });
       const lines = new TextDecoder()
         .decode((await suite.store.getObject(BUCKET, 'covid/existing.jsonl'))!)
         .trimEnd()
@@ -97,7 +110,13 @@ for (const server of SERVERS) {
         execution: DEFAULT_EXECUTION,
         exactlyOnce: false,
       };
-      const err = await failure(exportRequest({ source: { tablePath: TABLE }, sink }));
+      const err = await failure(
+        exportRequest({
+          storage: stores.engine.storage,
+          source: { tablePath: TABLE },
+          sink,
+        }),
+      );
       expect(err.message).toBe(`a SQLite database is a local file, not ${target('db.sqlite')}: export to a local path`);
     });
   });

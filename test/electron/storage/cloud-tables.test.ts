@@ -13,7 +13,6 @@ import { openSource } from '../../../electron/delta/source.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { fetchCounts } from '../../../electron/storage/fetch-counter.js';
 import { StorageError } from '../../../electron/storage/storage.js';
-import { registerStoreOptions } from '../../../electron/storage/store-options.js';
 import { displayTextReader } from '../../../electron/values/text-formats.js';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
 import { bucketUrl, serverOptions, uploadFolder, type AzuriteStore, type S3Store } from '../../support/object-stores.js';
@@ -22,11 +21,12 @@ import { tablePath } from '../../support/tables.js';
 import { commitInfo, commitVersions, type Json, oracleRecordCount, oracleSnapshot } from '../../support/delta-oracle.js';
 import { duckCells, duckdbRows, fileSelect } from '../../support/delta-oracle-rows.js';
 import { v } from '../delta/log-files.js';
-import { registeredEngine } from '../../../electron/delta/engine/engine-context.js';
+import { StoreSettings } from '../../support/store-settings.js';
 
 const BUCKET = 'lake';
 /** Opens a table through the options this test registers for its servers. */
-const openRegistered = (tablePath: string) => DeltaTable.open(tablePath, registeredEngine);
+const stores = new StoreSettings();
+const openRegistered = stores.openTable;
 /** Tables whose every version's commit time matters: uploaded a second apart per version (uploadFolder). */
 const SPACED = ['simple_table'];
 const TABLES = [
@@ -79,7 +79,7 @@ for (const server of SERVERS) {
         ...TABLES.map((table) => put(table, table, false)),
         put('simple_table', DOOMED, false),
       ]);
-      registerStoreOptions(lake, serverOptions(store).options);
+      stores.add(lake, serverOptions(store).options);
     });
 
     it('reads every version of simple_table by version, as DuckDB reads the local files', async (ctx) => {
@@ -119,7 +119,7 @@ for (const server of SERVERS) {
     it("gives simple_table's history as its log has it: every commit, with its operation and server time", async (ctx) => {
       suite.skipIfUnavailable(ctx);
       const local = tablePath('simple_table');
-      const history = (await (await DeltaTable.open(at('simple_table'), registeredEngine)).history()).sort((a, b) => a.version - b.version);
+      const history = (await (await DeltaTable.open(at('simple_table'), stores.engine)).history()).sort((a, b) => a.version - b.version);
       const versions = commitVersions(local);
       expect(history.map((commit) => commit.version)).toEqual(versions);
       expect(history.map((commit) => commit.operation)).toEqual(versions.map((version) => commitInfo(local, version).operation));
@@ -157,7 +157,7 @@ for (const server of SERVERS) {
       for (let version = 0; version < checkpoint; version++)
         await suite.store.deleteObject(BUCKET, `${name}/_delta_log/${v(version)}.json`);
       const latest = Math.max(...commitVersions(local));
-      expect(await (await DeltaTable.open(at(name), registeredEngine)).versionRange()).toEqual({ earliest: checkpoint, latest });
+      expect(await (await DeltaTable.open(at(name), stores.engine)).versionRange()).toEqual({ earliest: checkpoint, latest });
       expect(await ourRows(at(name), ['version'])).toEqual((await duckdbRows(local, latest, 'true', ['version'])).rows);
     });
 
@@ -173,7 +173,7 @@ for (const server of SERVERS) {
       for (let version = 0; version < checkpoint; version++)
         await suite.store.deleteObject(BUCKET, `${name}/_delta_log/${v(version)}.json`);
       const latest = Math.max(...commitVersions(local));
-      expect(await (await DeltaTable.open(at(name), registeredEngine)).versionRange()).toEqual({ earliest: checkpoint, latest });
+      expect(await (await DeltaTable.open(at(name), stores.engine)).versionRange()).toEqual({ earliest: checkpoint, latest });
       expect(await ourRows(at(name), ['id', 'name'])).toEqual((await duckdbRows(local, latest, 'true', ['id', 'name'])).rows);
       // The adds are in the sidecar alone: without it the checkpoint version cannot be read.
       await suite.store.deleteObject(BUCKET, sidecars[0]);
@@ -248,7 +248,7 @@ for (const server of SERVERS) {
       await suite.store.createBucket('locked');
       await uploadFolder(suite.store, 'locked', 'simple_table', tablePath('simple_table'), { spaced: false });
       const locked = `${bucketUrl(suite.store, 'locked')}/simple_table`;
-      registerStoreOptions(bucketUrl(suite.store, 'locked'), wrong.options);
+      stores.add(bucketUrl(suite.store, 'locked'), wrong.options);
       const err = await failureOf(() => openSource({ tablePath: locked }, openRegistered));
       expect(err).toBeInstanceOf(StorageError);
       expect((err as StorageError).reason).toBe('denied');
@@ -259,7 +259,7 @@ for (const server of SERVERS) {
     it('names a missing bucket', async (ctx) => {
       suite.skipIfUnavailable(ctx);
       const missing = bucketUrl(suite.store, 'no-such-bucket');
-      registerStoreOptions(missing, serverOptions(suite.store).options);
+      stores.add(missing, serverOptions(suite.store).options);
       const err = await failureOf(() => openSource({ tablePath: `${missing}/simple_table` }, openRegistered));
       expect((err as StorageError).reason).toBe('no-bucket');
       expect(err.message).toBe(`cannot list ${missing}/simple_table: no such bucket`);
@@ -275,7 +275,7 @@ for (const server of SERVERS) {
       const { options } = serverOptions(store);
       proxy = await startFaultProxy(options.endpoint, () => ({ action: 'stall', atByte: 0 }));
       const stalled = bucketUrl(store, 'stalled');
-      registerStoreOptions(stalled, { ...options, endpoint: proxy.url.replace(/\/$/, ''), timeout_ms: '1000' });
+      stores.add(stalled, { ...options, endpoint: proxy.url.replace(/\/$/, ''), timeout_ms: '1000' });
       const err = await failureOf(() => openSource({ tablePath: `${stalled}/simple_table` }, openRegistered));
       expect((err as StorageError).reason).toBe('unreachable');
       expect(err.message).toMatch(new RegExp(`^cannot list ${escape(stalled)}/simple_table: the storage service cannot be reached`));
@@ -289,7 +289,7 @@ for (const server of SERVERS) {
         const azurite = suite.store as AzuriteStore;
         const account = `abfss://${BUCKET}@${azurite.accountName}.dfs.core.windows.net`;
         // The account comes from the URL; the emulator's endpoint and key from the options.
-        registerStoreOptions(account, { endpoint: azurite.blobEndpoint, account_key: azurite.accountKey });
+        stores.add(account, { endpoint: azurite.blobEndpoint, account_key: azurite.accountKey });
         const local = tablePath('simple_table');
         expect(await ourRows(`${account}/simple_table`, ['id'], { versionAsOf: 2 })).toEqual(
           (await duckdbRows(local, 2, 'true', ['id'])).rows,

@@ -9,8 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseStoreLocation } from '../../../shared/store-location.js';
 import { openStore } from '../../../electron/storage/open-store.js';
 import { isNotFound, StorageError, type Storage } from '../../../electron/storage/storage.js';
-import { storageFor } from '../../../electron/storage/store-resolver.js';
-import { registerStoreOptions } from '../../../electron/storage/store-options.js';
+import { StoreSettings } from '../../support/store-settings.js';
 import { readCommit } from '../../support/delta-oracle.js';
 import { tablePath } from '../../support/tables.js';
 import { bucketUrl, serverOptions, uploadFolder } from '../../support/object-stores.js';
@@ -19,6 +18,7 @@ import { SERVERS, serverForSuite } from '../../support/object-stores-suite.js';
 const TABLE = tablePath('simple_table');
 const BUCKET = 'tables';
 const PREFIX = 'tables/simple_table';
+const stores = new StoreSettings();
 
 /** Names of the files (not folders) right in a local folder, in key (code-unit) order. */
 function localNames(dir: string): string[] {
@@ -53,8 +53,8 @@ for (const server of SERVERS) {
       log = `${table}/_delta_log`;
       await store.createBucket(BUCKET);
       await uploadFolder(store, BUCKET, PREFIX, TABLE, { spaced: false });
-      registerStoreOptions(root, serverOptions(store).options);
-      storage = storageFor(table);
+      stores.add(root, serverOptions(store).options);
+      storage = stores.engine.storage(table);
     });
 
     it('lists a folder in key order, its files only, and from a start key', async (ctx) => {
@@ -124,8 +124,8 @@ for (const server of SERVERS) {
     it('reports a missing bucket as such, when listing and when reading', async (ctx) => {
       suite.skipIfUnavailable(ctx);
       const missing = bucketUrl(suite.store, 'no-such-bucket');
-      registerStoreOptions(missing, serverOptions(suite.store).options);
-      const elsewhere = storageFor(missing);
+      stores.add(missing, serverOptions(suite.store).options);
+      const elsewhere = stores.engine.storage(missing);
       const folder = `${missing}/${PREFIX}/_delta_log`;
       expect(await storageFailure(() => elsewhere.list(folder), 'no-bucket')).toBe(`cannot list ${folder}: no such bucket`);
       expect(await storageFailure(() => elsewhere.hasFolder(folder), 'no-bucket')).toMatch(/: no such bucket$/);

@@ -84,10 +84,10 @@ function tableOf(file: string, fields: unknown[] = TOP_LEVEL): string {
 }
 
 /** [id, microseconds as text] per row. */
-async function read(root: string, options: ScanOptions = {}): Promise<[number, string | null][]> {
+async function read(root: string, options: Omit<ScanOptions, 'engine'> = {}): Promise<[number, string | null][]> {
   const snapshot = await (await DeltaTable.open(root, localReads)).snapshot();
   const rows: [number, string | null][] = [];
-  for await (const { batch } of scan(snapshot, options)) {
+  for await (const { batch } of scan(snapshot, { engine: localReads, ...options })) {
     const ids = batch.getChild('id')!;
     const ts = batch.getChild('ts')!;
     expect(ts.data).toHaveLength(1);
@@ -125,7 +125,7 @@ describe('INT96 timestamps', () => {
   it('inside structs (and a struct in a struct), null structs included', async () => {
     const snapshot = await (await DeltaTable.open(tableOf('int96-struct.parquet', IN_STRUCTS), localReads)).snapshot();
     const rows: { ts: string | null; 'inner.ts': string | null }[] = [];
-    for await (const { batch } of scan(snapshot, { batchSize: 5 })) {
+    for await (const { batch } of scan(snapshot, { engine: localReads, batchSize: 5 })) {
       const s = batch.getChild('s')!.data;
       expect(s).toHaveLength(1);
       const [struct] = s;
@@ -146,7 +146,12 @@ describe('INT96 timestamps', () => {
       [12, 5],
     ]) {
       const rows: Nested[] = [];
-      for await (const { batch } of scan(snapshot, { resumeFrom: { fileIndex: 0, rowsInFile: from }, limit, batchSize: 5 })) {
+      for await (const { batch } of scan(snapshot, {
+        engine: localReads,
+        resumeFrom: { fileIndex: 0, rowsInFile: from },
+        limit,
+        batchSize: 5,
+      })) {
         const columns = (['l', 'm', 'ls', 'ml'] as const).map((name) => [name, batch.getChild(name)!.data] as const);
         for (const [, data] of columns) expect(data).toHaveLength(1);
         for (let i = 0; i < batch.numRows; i++)
@@ -170,7 +175,7 @@ describe('INT96 timestamps', () => {
       '1800-01-01T07:52:58.000000Z',
     ]);
     const snapshot = await (await DeltaTable.open(root, localReads)).snapshot();
-    for await (const { batch } of scan(snapshot, { limit: 1 }))
+    for await (const { batch } of scan(snapshot, { engine: localReads, limit: 1 }))
       expect(jsonReader(batch.getChild('ts')!)(0)).toBe('1000-01-01T00:00:00.000000Z');
   });
 });

@@ -15,7 +15,7 @@ import type { ScanBatch, ScanPosition } from '../../../../electron/delta/scan/sc
 import { DeltaTableWriter } from '../../../support/delta-writer/table-writer.js';
 import { duck, sqlText } from '../../../support/duckdb.js';
 import { scratchFolders } from '../log-files.js';
-import { openLocal } from '../../../support/task-tables.js';
+import { localReads, openLocal } from '../../../support/task-tables.js';
 
 const local = new LocalStorage();
 
@@ -111,7 +111,7 @@ describe('row-group skipping', () => {
     const compiled = compileFilter("id BETWEEN 140 AND 160 OR id > 950 OR name = 'n0420'", SCHEMA);
     if (!compiled.ok) throw new Error(compiled.message);
     const source = await openSource({ tablePath: root }, openLocal);
-    const options = { batchSize: 64, rowGroupFilter: compiled.expr };
+    const options = { batchSize: 64, rowGroupFilter: compiled.expr, engine: localReads };
     const observe = async (batches: AsyncIterable<ScanBatch>) => {
       const seen: [number[], ScanPosition][] = [];
       for await (const { batch, end } of batches) seen.push([[...(batch.getChild('id')!.toArray() as BigInt64Array)].map(Number), end]);

@@ -51,7 +51,8 @@ async function observe(batches: AsyncGenerator<ScanBatch>) {
   return seen;
 }
 
-async function bothWays(snapshot: Snapshot, options: ScanOptions) {
+async function bothWays(snapshot: Snapshot, scanOptions: Omit<ScanOptions, 'engine'>) {
+  const options = { engine: localReads, ...scanOptions };
   return { inThread: await observe(scan(snapshot, options)), parallel: await observe(parallelScan(snapshot, options)) };
 }
 
@@ -86,7 +87,7 @@ describe('parallelScan on real tables', () => {
 
   it('resumes from a position and stops at a limit as the in-thread scan does', async () => {
     const snapshot = await snapshotOf(tablePath('COVID-19_NYT'));
-    const all = await observe(scan(snapshot, { batchSize: 4096 }));
+    const all = await observe(scan(snapshot, { engine: localReads, batchSize: 4096 }));
     const middle = all[Math.floor(all.length / 2)].end;
     const resumed = await bothWays(snapshot, { batchSize: 4096, resumeFrom: middle });
     expect(resumed.parallel).toEqual(resumed.inThread);
@@ -101,7 +102,7 @@ describe('parallelScan on real tables', () => {
     const controller = new AbortController();
     let batches = 0;
     const run = (async () => {
-      for await (const _ of parallelScan(snapshot, { batchSize: 1000, signal: controller.signal })) {
+      for await (const _ of parallelScan(snapshot, { engine: localReads, batchSize: 1000, signal: controller.signal })) {
         if (++batches === 3) controller.abort();
       }
     })();
@@ -112,7 +113,7 @@ describe('parallelScan on real tables', () => {
 
   it('ends its thread when the consumer stops early', async () => {
     const snapshot = await snapshotOf(tablePath('COVID-19_NYT'));
-    for await (const { batch } of parallelScan(snapshot, { batchSize: 1000 })) {
+    for await (const { batch } of parallelScan(snapshot, { engine: localReads, batchSize: 1000 })) {
       expect(batch.numRows).toBe(1000);
       break;
     }
@@ -124,9 +125,9 @@ describe('parallelScan on real tables', () => {
     cpSync(tablePath('delta-0.8.0-partitioned'), root, { recursive: true });
     const snapshot = await snapshotOf(root);
     rmSync(snapshot.files[1].absolutePath);
-    const inThread = await observe(scan(snapshot)).catch((err: unknown) => err);
+    const inThread = await observe(scan(snapshot, { engine: localReads })).catch((err: unknown) => err);
     expect(inThread).toBeInstanceOf(DeltaportError);
-    const parallel = await observe(parallelScan(snapshot)).catch((err: unknown) => err);
+    const parallel = await observe(parallelScan(snapshot, { engine: localReads })).catch((err: unknown) => err);
     expect(parallel).toEqual(inThread);
     expect(parallel).toBeInstanceOf(DeltaportError);
     expect((parallel as DeltaportError).code).toBe((inThread as DeltaportError).code);

@@ -75,7 +75,7 @@ describe('planning, decoding and emitting one file', () => {
   it('table-with-dv-small: its deletion vector drops rows 0 and 9 (DELETE ... value IN (0, 9)); the rest comes in batches with positions', async () => {
     const root = tablePath('table-with-dv-small');
     const snapshot = await (await DeltaTable.open(root, localReads)).snapshot();
-    const plan = planScan(snapshot, {}, 4);
+    const plan = planScan(snapshot, { engine: localReads }, 4);
     const file = await planFile(snapshot, plan, 0);
     try {
       expect(Array.from(file.deleted)).toEqual([0, 9]);
@@ -109,7 +109,7 @@ describe('planning, decoding and emitting one file', () => {
   it('delta-0.8.0-partitioned: partition columns are constants from the log, only the others are read', async () => {
     const root = tablePath('delta-0.8.0-partitioned');
     const snapshot = await (await DeltaTable.open(root, localReads)).snapshot();
-    const plan = planScan(snapshot, { columns: ['year', 'value', 'day'] }, 2048);
+    const plan = planScan(snapshot, { engine: localReads, columns: ['year', 'value', 'day'] }, 2048);
     const file = await planFile(snapshot, plan, 0);
     try {
       const { partitionValues } = snapshot.files[0].add;

@@ -16,6 +16,7 @@ import type { ScanBatch, ScanOptions } from '../../../../electron/delta/scan/sca
 import type { Snapshot } from '../../../../electron/delta/snapshot.js';
 import { encodeParquet } from '../../../support/delta-writer/parquet-writer.js';
 import { scratchFolders } from '../log-files.js';
+import { localReads } from '../../../support/task-tables.js';
 
 const scratch = scratchFolders('scan');
 afterAll(() => scratch.removeAll());
@@ -72,9 +73,9 @@ const field = (name: string, type: StructField['type'], metadata: Record<string,
   metadata,
 });
 
-async function all(snapshot: Snapshot, options: ScanOptions = {}): Promise<ScanBatch[]> {
+async function all(snapshot: Snapshot, options: Omit<ScanOptions, 'engine'> = {}): Promise<ScanBatch[]> {
   const out: ScanBatch[] = [];
-  for await (const b of scan(snapshot, options)) out.push(b);
+  for await (const b of scan(snapshot, { engine: localReads, ...options })) out.push(b);
   return out;
 }
 
@@ -201,7 +202,7 @@ describe('scan', () => {
       expect(column(await all(snapshot, { batchSize, resumeFrom: resumeAt }), 'id')).toEqual(kept.slice(resumeAt.rowsInFile));
     }
     // A consumer that stops inside the first piece leaves nothing behind that a later scan would trip on.
-    for await (const b of scan(snapshot)) if (b.batch.numRows > 0) break;
+    for await (const b of scan(snapshot, { engine: localReads })) if (b.batch.numRows > 0) break;
     expect(column(await all(snapshot), 'id')).toEqual(kept);
   });
 
@@ -360,7 +361,7 @@ describe('scan', () => {
     const controller = new AbortController();
     const seen: number[] = [];
     const run = (async () => {
-      for await (const b of scan(snapshot, { batchSize: 5, signal: controller.signal })) {
+      for await (const b of scan(snapshot, { engine: localReads, batchSize: 5, signal: controller.signal })) {
         seen.push(b.batch.numRows);
         controller.abort();
       }
