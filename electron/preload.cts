@@ -43,6 +43,10 @@ const api = {
   deleteStorageConnection: call('deleteStorageConnection'),
   chooseTableFolder: call('chooseTableFolder'),
   chooseSqliteFile: call('chooseSqliteFile'),
+  listCatalogConnections: call('listCatalogConnections'),
+  saveCatalogConnection: call('saveCatalogConnection'),
+  deleteCatalogConnection: call('deleteCatalogConnection'),
+  browseCatalog: call('browseCatalog'),
 } satisfies DeltaportApi;
 
 const events = {

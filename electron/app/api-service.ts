@@ -20,6 +20,7 @@ import type { WorkerTask } from '../jobs/worker-protocol.js';
 import type { AppState } from '../state/app-state.js';
 import { canonicalLocation, isCloudLocation } from '../storage/storage.js';
 import { withPassword } from '../state/secrets.js';
+import { browseSavedCatalog, CATALOG_OPTION_INFO } from './catalog-connections.js';
 import { STORAGE_OPTION_INFO } from './storage-connection-rules.js';
 import type { StorageConnections } from './storage-connections.js';
 
@@ -158,6 +159,19 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
       }),
     chooseTableFolder: () => attempt(() => deps.dialogs?.chooseTableFolder() ?? null),
     chooseSqliteFile: () => attempt(() => deps.dialogs?.chooseSqliteFile() ?? null),
+    listCatalogConnections: () =>
+      attempt(() => ({
+        connections: deps.state.listCatalogConnections(),
+        options: CATALOG_OPTION_INFO,
+        secretsSaved: deps.state.savesSecrets,
+      })),
+    saveCatalogConnection: (req) => attempt(() => deps.connections.saveCatalog(req)),
+    deleteCatalogConnection: (req) =>
+      attempt(() => {
+        deps.connections.deleteCatalog(req.name);
+        return null;
+      }),
+    browseCatalog: (req) => attempt(() => browseSavedCatalog(deps.state, req)),
   };
 
   function exportRequest(req: ExportRequest): ExportRequest {

@@ -3,13 +3,14 @@
 // settings are made from them (secrets decrypted) at start and again after every change; every read the app starts
 // is given them (delta/engine/engine-context.ts): the shared worker and export threads as data, SQL queries on this
 // thread as an engine. Nothing here ever puts a secret value into a message or a result.
-import type { StorageConnection, StorageConnectionInput } from '../../shared/api.js';
+import type { CatalogConnection, CatalogConnectionInput, StorageConnection, StorageConnectionInput } from '../../shared/api.js';
 import { DeltaportError } from '../../shared/errors.js';
 import { engineFrom, type EngineContext, type EngineSettings } from '../delta/engine/engine-context.js';
 import { DeltaTable } from '../delta/table.js';
 import type { AppState } from '../state/app-state.js';
 import type { Storage } from '../storage/storage.js';
 import { STORE_OPTIONS, storeOptionProblems, withStoreOptions, type StoreOptions } from '../storage/store-options.js';
+import { saveCatalogConnection } from './catalog-connections.js';
 import { connectionPrefix } from './storage-connection-rules.js';
 
 /** The app's storage connections and the engine settings made from them, made again after every change, so that a
@@ -40,6 +41,17 @@ export class StorageConnections {
 
   delete(name: string): void {
     if (!this.state.deleteStorageConnection(name)) throw new DeltaportError('NOT_FOUND', `no storage connection named "${name}"`);
+    this.changed();
+  }
+
+  saveCatalog(input: CatalogConnectionInput): CatalogConnection {
+    const saved = saveCatalogConnection(this.state, input);
+    this.changed();
+    return saved;
+  }
+
+  deleteCatalog(name: string): void {
+    if (!this.state.deleteCatalogConnection(name)) throw new DeltaportError('NOT_FOUND', `no catalog connection named "${name}"`);
     this.changed();
   }
 
