@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { PREVIEW_MAX_OFFSET, PREVIEW_MAX_ROWS, type ApiMethod, type DeltaportApi } from './api.js';
 import { changeSinkProblems, changeSourceSchema, isChangeSource, type ExportSource } from './change-source.js';
-import { absolutePath, flag, LIMITS, location, nameList, nonBlank, text, wholeNumber, withRules } from './schema.js';
+import { absolutePath, flag, LIMITS, nameList, nonBlank, tableLocation, text, wholeNumber, withRules } from './schema.js';
 import { sinkSpecSchema } from './sink-spec.js';
 import { sourceSpecSchema, timestampSchema, timeTravelRules, versionSchema as version } from './source-spec.js';
 
@@ -19,7 +19,7 @@ function tableRef(path: v.GenericSchema<unknown, string>) {
   );
 }
 
-const tablePath = location('the table path');
+const tablePath = tableLocation('the table path');
 const table = tableRef(tablePath);
 const sink = sinkSpecSchema('absolute');
 const profileName = nonBlank('the profile name', LIMITS.name);

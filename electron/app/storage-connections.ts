@@ -10,6 +10,7 @@ import { DeltaTable } from '../delta/table.js';
 import type { AppState } from '../state/app-state.js';
 import type { Storage } from '../storage/storage.js';
 import { STORE_OPTIONS, storeOptionProblems, withStoreOptions, type StoreOptions } from '../storage/store-options.js';
+import { catalogAwareOpener } from '../catalog/catalog-tables.js';
 import { saveCatalogConnection } from './catalog-connections.js';
 import { connectionPrefix } from './storage-connection-rules.js';
 
@@ -27,8 +28,9 @@ export class StorageConnections {
   /** The settings a worker thread makes its engine from. A function property, to be handed to the job runner. */
   readonly settings = (): EngineSettings => this.current;
 
-  /** Opens a table through the connections (SQL queries, which run on this thread). */
-  readonly openTable = (tablePath: string): Promise<DeltaTable> => DeltaTable.open(tablePath, this.engine);
+  /** Opens a table through the connections (SQL queries, which run on this thread), a catalog name through its saved
+   * catalog connection. */
+  readonly openTable = (tablePath: string): Promise<DeltaTable> => catalogAwareOpener(this.current, this.engine)(tablePath);
 
   /** The storage that holds a location, through the connections (a Spark job saved to a bucket). */
   readonly storage = (location: string): Storage => this.engine.storage(location);
@@ -92,5 +94,10 @@ function connectionSettings(state: AppState): EngineSettings {
       storeOptions = withStoreOptions(storeOptions, prefix, options);
     }
   }
-  return { storeOptions };
+  const catalogs = state.listCatalogConnections().map((c) => ({
+    name: c.name,
+    kind: c.kind,
+    options: { ...c.options, ...state.catalogConnectionSecrets(c.name) },
+  }));
+  return { storeOptions, catalogs };
 }

@@ -2,9 +2,9 @@
 // page at a time, and a table's name resolved to where its files are and the engine context that reads them (with
 // the catalog's credentials, where it vends any). The CLI and the app list and open catalog tables only through it.
 import { fileURLToPath } from 'node:url';
-import type { CatalogKind } from '../../shared/catalog-name.js';
+import { isCatalogName, parseCatalogName, type CatalogKind } from '../../shared/catalog-name.js';
 import type { EngineContext } from '../delta/engine/engine-context.js';
-import { canonicalLocation } from '../storage/storage.js';
+import { canonicalLocation, locationName } from '../storage/storage.js';
 
 export interface CatalogPage<T> {
   items: T[];
@@ -54,4 +54,10 @@ export const DELTA_FORMAT = 'delta';
  * form (s3a:// as s3://). */
 export function readerLocation(storageLocation: string): string {
   return /^file:/i.test(storageLocation) ? fileURLToPath(storageLocation) : canonicalLocation(storageLocation);
+}
+
+/** The table's own name: a catalog table's, or its folder's. */
+export function tableNameOf(tablePath: string): string {
+  const name = isCatalogName(tablePath) ? parseCatalogName(tablePath) : null;
+  return name ? name.table : locationName(canonicalLocation(tablePath));
 }

@@ -10,6 +10,7 @@ import type { RowSource } from '../export/row-source.js';
 import { runExport, type ExportProgress } from '../export/run-export.js';
 import { saveSparkJob, sparkJobFor } from '../handoff/emit-spark-job.js';
 import type { StorageResolver } from '../storage/storage.js';
+import { tableNameOf } from '../catalog/catalog.js';
 import { listFlag, numberFlag, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 import {
@@ -18,7 +19,6 @@ import {
   sourceSpec,
   STORAGE_FLAGS,
   tableArgument,
-  tableNameOf,
   TIME_TRAVEL_FLAGS,
   type TableArgument,
 } from './source-flags.js';

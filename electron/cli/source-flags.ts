@@ -3,12 +3,11 @@
 // --version and --timestamp together included; only a --version that is not a version stops here, as the spec holds a
 // number.
 import { versionFromText, type DeltaSourceSpec, type OptionValue } from '../../shared/source-spec.js';
-import { isCatalogName, parseCatalogName } from '../../shared/catalog-name.js';
+import { isCatalogName } from '../../shared/catalog-name.js';
 import { isStoreUrl, parseStoreLocation, storeUrl } from '../../shared/store-location.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
 import { engineFrom, type EngineContext } from '../delta/engine/engine-context.js';
 import { DeltaTable } from '../delta/table.js';
-import { canonicalLocation, locationName } from '../storage/storage.js';
 import { catalogTableOpener } from './catalog-table.js';
 import { storeOptionProblems, type StoreOptions } from '../storage/store-options.js';
 import { listFlag, onePositional, UsageError, type FlagKind, type ParsedArgs } from './args.js';
@@ -55,12 +54,6 @@ export function catalogStoreOptions(args: ParsedArgs): { prefix: string; options
   const options = storageOptionsOf(args);
   if (Object.keys(options).length === 0) return [];
   return ['s3://', 'gs://', 'az://', 'abfss://'].map((prefix) => ({ prefix, options }));
-}
-
-/** The table's own name: a catalog table's, or its folder's. */
-export function tableNameOf(tablePath: string): string {
-  const name = isCatalogName(tablePath) ? parseCatalogName(tablePath) : null;
-  return name ? name.table : locationName(canonicalLocation(tablePath));
 }
 
 function storageOptionsOf(args: ParsedArgs): StoreOptions {
