@@ -19,6 +19,7 @@ import { ProfilePanel } from './components/ProfilePanel.js';
 import { SinkPanel } from './components/SinkPanel.js';
 import { SnapshotBar } from './components/SnapshotBar.js';
 import { SqlPanel } from './components/SqlPanel.js';
+import { CatalogConnectionsDialog } from './components/CatalogConnectionsDialog.js';
 import { StorageConnectionsDialog } from './components/StorageConnectionsDialog.js';
 import { TableBar } from './components/TableBar.js';
 import { Tabs } from './components/Tabs.js';
@@ -51,7 +52,8 @@ export function App() {
   const [tab, setTab] = useState<TabKey>('data');
   const [recent, setRecent] = useState<RecentTable[]>([]);
   const [dragging, setDragging] = useState(false);
-  const [connectionsOpen, setConnectionsOpen] = useState(false);
+  /** Which connections dialog is open: storage, or catalog (reached from the storage one). */
+  const [connectionsOpen, setConnectionsOpen] = useState<'storage' | 'catalog' | null>(null);
   const [dockOpen, setDockOpenState] = useState(() => storedValue(DOCK_KEY) === 'open');
   const { jobs, loadError, upsert, clearFinished } = useJobs();
   useEndNotifications(jobs);
@@ -168,7 +170,7 @@ export function App() {
           onOpen={(p) => void openAndRemember(p)}
           onBrowse={nativeDialogs ? () => void browse() : null}
           onSample={() => void openSample()}
-          onConnections={() => setConnectionsOpen(true)}
+          onConnections={() => setConnectionsOpen('storage')}
           recent={recent}
           busy={table.opening}
         />
@@ -316,7 +318,7 @@ export function App() {
             recent={recent}
             onOpen={(p) => void openAndRemember(p)}
             onSample={() => void openSample()}
-            onConnections={() => setConnectionsOpen(true)}
+            onConnections={() => setConnectionsOpen('storage')}
           />
         </main>
       )}
@@ -329,7 +331,12 @@ export function App() {
         onChanged={upsert}
         onClearFinished={clearFinished}
       />
-      {connectionsOpen && <StorageConnectionsDialog onClose={() => setConnectionsOpen(false)} />}
+      {connectionsOpen === 'storage' && (
+        <StorageConnectionsDialog onClose={() => setConnectionsOpen(null)} onCatalogs={() => setConnectionsOpen('catalog')} />
+      )}
+      {connectionsOpen === 'catalog' && (
+        <CatalogConnectionsDialog onClose={() => setConnectionsOpen(null)} onStorage={() => setConnectionsOpen('storage')} />
+      )}
       {dragging && (
         <div className="drop-overlay" aria-hidden="true">
           Drop a Delta table folder to open it
