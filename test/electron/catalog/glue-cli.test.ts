@@ -3,11 +3,11 @@
 // Athena register them, a Delta table opened at its StorageDescriptor.Location and time-travelled, and the rest
 // refused in one line. Glue's entries are made through its own API (aws4fetch's signing), the rows expected come
 // from DuckDB reading the local table's files.
-import { AwsClient } from 'aws4fetch';
 import { browseCatalog } from '../../../electron/catalog/browse-catalog.js';
 import { openCatalog } from '../../../electron/catalog/catalog-options.js';
 import { afterAll, beforeAll, describe, expect, it, vi, type TestContext } from 'vitest';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
+import { glueCall } from '../../support/glue.js';
 import { isSkipped, startS3, uploadFolder, type S3Store } from '../../support/object-stores.js';
 import { tablePath } from '../../support/tables.js';
 import { cli } from '../cli/run-cli.js';
@@ -22,21 +22,7 @@ beforeAll(async () => {
   s3 = store;
   await s3.createBucket('lake');
   await uploadFolder(s3, 'lake', 'warehouse/orders', TABLE, { spaced: false });
-  const glue = async (action: string, body: object) => {
-    const aws = new AwsClient({
-      accessKeyId: store.accessKeyId,
-      secretAccessKey: store.secretAccessKey,
-      region: store.region,
-      service: 'glue',
-      retries: 0,
-    });
-    const response = await aws.fetch(store.endpoint, {
-      method: 'POST',
-      headers: { 'x-amz-target': `AWSGlue.${action}`, 'content-type': 'application/x-amz-json-1.1' },
-      body: JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(`Glue ${action} failed: ${response.status} ${await response.text()}`);
-  };
+  const glue = (action: string, body: object) => glueCall(store, action, body);
   await glue('CreateDatabase', { DatabaseInput: { Name: 'sales' } });
   const table = (name: string, parameters: Record<string, string>, storage: object) =>
     glue('CreateTable', { DatabaseName: 'sales', TableInput: { Name: name, Parameters: parameters, StorageDescriptor: storage } });
