@@ -47,6 +47,10 @@ const api = {
   readProgress: call('readProgress'),
   chooseDuckdbFile: call('chooseDuckdbFile'),
   browse: call('browse'),
+  listCatalogConnections: call('listCatalogConnections'),
+  saveCatalogConnection: call('saveCatalogConnection'),
+  deleteCatalogConnection: call('deleteCatalogConnection'),
+  browseCatalog: call('browseCatalog'),
 } satisfies DeltaportApi;
 
 const events = {

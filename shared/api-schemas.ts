@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { PREVIEW_MAX_OFFSET, PREVIEW_MAX_ROWS, type ApiMethod, type DeltaportApi } from './api.js';
 import { changeSinkProblems, changeSourceSchema, isChangeSource, type ExportSource } from './change-source.js';
-import { absolutePath, flag, LIMITS, location, nameList, nonBlank, text, wholeNumber, withRules } from './schema.js';
+import { absolutePath, flag, LIMITS, location, nameList, nonBlank, tableLocation, text, wholeNumber, withRules } from './schema.js';
 import { sinkSpecSchema } from './sink-spec.js';
 import { sourceSpecSchema, timestampSchema, timeTravelRules, versionSchema as version } from './source-spec.js';
 
@@ -19,11 +19,21 @@ function tableRef(path: v.GenericSchema<unknown, string>) {
   );
 }
 
-const tablePath = location('the table path');
+const tablePath = tableLocation('the table path');
 const table = tableRef(tablePath);
 const sink = sinkSpecSchema('absolute');
 const profileName = nonBlank('the profile name', LIMITS.name);
 const connectionName = nonBlank('the connection name', LIMITS.name);
+/** A catalog connection's name is a part of its tables' names (uc://<name>/…): no slash, no space. */
+const catalogConnectionName = v.pipe(
+  connectionName,
+  v.trim(),
+  v.regex(/^[A-Za-z0-9_.-]+$/, "the connection name must be letters, digits, _, . and - (it begins its tables' names)"),
+);
+const connectionOptions = v.pipe(
+  v.record(text('an option name', LIMITS.name), text('an option value', LIMITS.sql), 'the options must be an object of text values'),
+  v.check((o) => Object.keys(o).length <= LIMITS.options, `the options must have at most ${LIMITS.options} entries`),
+);
 const jobId = v.strictObject({ id: nonBlank('the job id', 100) });
 
 // A source naming `rows` is a table's changes or a query's result, any other a snapshot: each is checked by its own
@@ -130,10 +140,7 @@ export const REQUEST_SCHEMAS = {
   saveStorageConnection: v.strictObject({
     name: connectionName,
     prefix: nonBlank('the prefix', LIMITS.path),
-    options: v.pipe(
-      v.record(text('an option name', LIMITS.name), text('an option value', LIMITS.sql), 'the options must be an object of text values'),
-      v.check((o) => Object.keys(o).length <= LIMITS.options, `the options must have at most ${LIMITS.options} entries`),
-    ),
+    options: connectionOptions,
   }),
   deleteStorageConnection: v.strictObject({ name: connectionName }),
   chooseTableFolder: nothing,
@@ -144,6 +151,19 @@ export const REQUEST_SCHEMAS = {
   browse: v.strictObject({
     location: location('the folder'),
     page: v.optional(nonBlank('the page', LIMITS.path)),
+    filter: v.optional(text('the filter', LIMITS.name)),
+  }),
+  listCatalogConnections: nothing,
+  // The options' names and their fit to the kind of catalog are the host's to check (catalog-connections.ts).
+  saveCatalogConnection: v.strictObject({
+    name: catalogConnectionName,
+    kind: v.picklist(['unity', 'glue'], 'the kind must be unity or glue'),
+    options: connectionOptions,
+  }),
+  deleteCatalogConnection: v.strictObject({ name: catalogConnectionName }),
+  browseCatalog: v.strictObject({
+    location: nonBlank('the catalog location', LIMITS.path),
+    page: v.optional(text('the page', LIMITS.path)),
     filter: v.optional(text('the filter', LIMITS.name)),
   }),
 } satisfies { [M in ApiMethod]: v.GenericSchema<unknown, Parameters<DeltaportApi[M]>[0]> };

@@ -1,7 +1,8 @@
 // The contract between the renderer and the main process. Electron's preload bridge and the HTTP client of
 // `deltaport serve` both implement DeltaportApi; the main process implements it once over the engine.
-import type { BrowsePage } from './browse.js';
 import type { ExportSource } from './change-source.js';
+import type { BrowsePage } from './browse.js';
+import type { CatalogKind } from './catalog-name.js';
 import type { DeltaType } from './delta-schema.js';
 import type { ErrorValue } from './errors.js';
 import type { ConnectionReport, ExportPlan, SinkSpec } from './sink-spec.js';
@@ -270,6 +271,51 @@ export interface BrowseRequest {
   filter?: string;
 }
 
+/** A catalog saved in the app (see the CLI's --catalog-option): its tables are named
+ * uc://<name>/catalog.schema.table or glue://<name>/database/table. */
+export interface CatalogConnection {
+  name: string;
+  kind: CatalogKind;
+  /** The options that are not secret, by name (endpoint, region, profile). */
+  options: Record<string, string>;
+  /** The secret options that are set (token); their values never leave the host. */
+  secretsSet: string[];
+  /** Secrets were given but not written to disk, as no OS encryption is available: they hold until the host stops. */
+  secretsNotSaved: boolean;
+}
+
+export interface CatalogConnectionInput {
+  name: string;
+  kind: CatalogKind;
+  /** Option values by name; a secret left out keeps the value saved before, a secret given as '' is forgotten. */
+  options: Record<string, string>;
+}
+
+/** One option a catalog connection may set: which catalogs it applies to and whether it is secret. */
+export interface CatalogOptionInfo {
+  name: string;
+  kinds: CatalogKind[];
+  secret: boolean;
+  about: string;
+}
+
+export interface CatalogConnections {
+  connections: CatalogConnection[];
+  options: CatalogOptionInfo[];
+  /** False where secrets cannot be encrypted: they are then kept for this session only. */
+  secretsSaved: boolean;
+}
+
+/** A place in a saved catalog: uc://<connection>, uc://<connection>/main, uc://<connection>/main.sales,
+ * glue://<connection>, glue://<connection>/sales. */
+export interface BrowseCatalogRequest {
+  location: string;
+  /** Where the page starts: a previous page's nextPage. */
+  page?: string;
+  /** Only entries whose name holds this text, in any case. */
+  filter?: string;
+}
+
 export interface DeltaportApi {
   openTable(req: TableRef): Promise<Result<TableInfo>>;
   history(req: { path: string; limit?: number } & CancellableRead): Promise<Result<CommitSummary[]>>;
@@ -310,6 +356,12 @@ export interface DeltaportApi {
   listStorageConnections(): Promise<Result<StorageConnections>>;
   saveStorageConnection(req: StorageConnectionInput): Promise<Result<StorageConnection>>;
   deleteStorageConnection(req: { name: string }): Promise<Result<null>>;
+  listCatalogConnections(): Promise<Result<CatalogConnections>>;
+  saveCatalogConnection(req: CatalogConnectionInput): Promise<Result<CatalogConnection>>;
+  deleteCatalogConnection(req: { name: string }): Promise<Result<null>>;
+  /** One level of a saved catalog, a page at a time: catalogs and schemas as folders, Delta tables as tables named
+   * through the connection, other tables with their format. */
+  browseCatalog(req: BrowseCatalogRequest): Promise<Result<BrowsePage>>;
   /** Native folder/file pickers; in a browser these answer ok with null (the user types a path instead). */
   chooseTableFolder(): Promise<Result<string | null>>;
   chooseSqliteFile(): Promise<Result<string | null>>;
@@ -355,6 +407,10 @@ export const API_METHODS = [
   'readProgress',
   'chooseDuckdbFile',
   'browse',
+  'listCatalogConnections',
+  'saveCatalogConnection',
+  'deleteCatalogConnection',
+  'browseCatalog',
 ] as const satisfies readonly ApiMethod[];
 
 /** Job events reach the renderer through a subscription (IPC event or server-sent events), not a call. */

@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import type { TableRef } from './api.js';
 import { isExactlyOnce, isSqlKind, type SinkKind, type SinkSpec, type WriteMode } from './sink-spec.js';
 import { versionSchema, type DeltaSourceSpec } from './source-spec.js';
-import { location, nameList, withRules } from './schema.js';
+import { nameList, tableLocation, withRules } from './schema.js';
 
 export type ChangeRowsKind = 'diff' | 'changes';
 
@@ -63,7 +63,7 @@ export const CHANGES_NOT_EXACTLY_ONCE = 'changes cannot be exported exactly once
 
 const changeShape = v.strictObject({
   rows: v.picklist(['diff', 'changes'], 'the rows must be "diff" or "changes"'),
-  tablePath: location('the table path'),
+  tablePath: tableLocation('the table path'),
   from: versionSchema('from'),
   to: versionSchema('to'),
   pairBy: v.optional(nameList('pairBy')),

@@ -2,6 +2,7 @@
 // valibot rather than zod: its functions are separate exports, so the renderer's bundle carries only the few it
 // uses (zod's method-chaining objects come whole), and the same schema yields the TypeScript types.
 import * as v from 'valibot';
+import { isCatalogName, parseCatalogName } from './catalog-name.js';
 import { isStoreUrl, parseStoreLocation } from './store-location.js';
 
 /** Sizes no honest request comes near, so that nothing unbounded reaches the disk or a database. */
@@ -80,12 +81,31 @@ export function absolutePath(what: string, words?: { blank?: string; relative?: 
 /** A full local path, or a cloud URL (s3://, gs://, az://, abfss://) whose bucket and form are valid: where a table
  * or an output file can be. */
 export function location(what: string, words?: { blank?: string; relative?: string }) {
+  return placeSchema(what, words, false);
+}
+
+/** A table's location, or its name through a catalog connection saved in the app
+ * (uc://<connection>/catalog.schema.table, glue://<connection>/database/table). */
+export function tableLocation(what: string, words?: { blank?: string; relative?: string }) {
+  return placeSchema(what, words, true);
+}
+
+function placeSchema(what: string, words: { blank?: string; relative?: string } | undefined, catalogNames: boolean) {
   return v.pipe(
     nonBlank(what, LIMITS.path, words?.blank),
     v.check((s) => !s.includes('\0'), `${what} must not contain NUL`),
     v.rawCheck<string>(({ dataset, addIssue }) => {
       if (!dataset.typed || dataset.value.trim() === '') return;
       const s = dataset.value;
+      if (catalogNames && isCatalogName(s)) {
+        try {
+          if (parseCatalogName(s)!.connection === null)
+            addIssue({ message: `${what}: '${s}' names no catalog connection (write uc://<connection>/catalog.schema.table)` });
+        } catch (err) {
+          addIssue({ message: `${what}: ${(err as Error).message}` });
+        }
+        return;
+      }
       if (!isStoreUrl(s)) {
         if (!isAbsolutePath(s))
           addIssue({ message: words?.relative ?? `${what} must be an absolute path or a cloud URL (got "${s.slice(0, 200)}")` });

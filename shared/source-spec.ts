@@ -5,7 +5,7 @@
 // itself (column names, version range, the filter's columns) happen there too, once the table is read.
 import * as v from 'valibot';
 import { filterSyntaxProblem } from './expression/index.js';
-import { LIMITS, location, nonBlank, problemsOf, text } from './schema.js';
+import { LIMITS, nonBlank, problemsOf, tableLocation, text } from './schema.js';
 import type { PathRule } from './sink-spec.js';
 import { parseTimestampAsOf } from './timestamp.js';
 
@@ -161,7 +161,7 @@ const filterSchema = v.pipe(
 function sourceSpecSchemaFor(paths: PathRule, names: Required<SettingNames>) {
   const blank = 'the table path is empty';
   const shape = v.strictObject({
-    tablePath: paths === 'absolute' ? location('the table path', { blank }) : nonBlank('the table path', LIMITS.path, blank),
+    tablePath: paths === 'absolute' ? tableLocation('the table path', { blank }) : nonBlank('the table path', LIMITS.path, blank),
     /** Columns to read, in this order; absent means every column in schema order. */
     columnNames: v.optional(columnList),
     versionAsOf: v.optional(versionSchema(names.versionAsOf)),

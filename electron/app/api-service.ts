@@ -21,6 +21,7 @@ import type { AppState } from '../state/app-state.js';
 import { canonicalLocation, isCloudLocation } from '../storage/storage.js';
 import { withPassword } from '../state/secrets.js';
 import { browseFolder } from './folder-browse.js';
+import { browseSavedCatalog, CATALOG_OPTION_INFO } from './catalog-connections.js';
 import { STORAGE_OPTION_INFO } from './storage-connection-rules.js';
 import { RunningReads } from './running-reads.js';
 import type { StorageConnections } from './storage-connections.js';
@@ -178,6 +179,19 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
     chooseDuckdbFile: () => attempt(() => deps.dialogs?.chooseDuckdbFile() ?? null),
     // Names only, from listings: cheap enough for this thread, and the saved connections give the buckets' clients.
     browse: (req) => attempt(() => browseFolder(deps.connections.storage, req)),
+    listCatalogConnections: () =>
+      attempt(() => ({
+        connections: deps.state.listCatalogConnections(),
+        options: CATALOG_OPTION_INFO,
+        secretsSaved: deps.state.savesSecrets,
+      })),
+    saveCatalogConnection: (req) => attempt(() => deps.connections.saveCatalog(req)),
+    deleteCatalogConnection: (req) =>
+      attempt(() => {
+        deps.connections.deleteCatalog(req.name);
+        return null;
+      }),
+    browseCatalog: (req) => attempt(() => browseSavedCatalog(deps.state, req)),
   };
 
   function exportRequest(req: ExportRequest): ExportRequest {

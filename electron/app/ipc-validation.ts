@@ -8,6 +8,7 @@ import { REQUEST_SCHEMAS } from '../../shared/api-schemas.js';
 import { validationError } from '../../shared/errors.js';
 import { LIMITS, parseWith } from '../../shared/schema.js';
 import { isAppUrl } from './security.js';
+import { catalogConnectionProblems } from './catalog-connections.js';
 import { connectionOptionProblems, connectionPrefix } from './storage-connection-rules.js';
 import { resolveTableLocation } from './table-location.js';
 
@@ -40,6 +41,11 @@ export function validateCall<M extends ApiMethod>(method: M, payload: unknown): 
   if (method === 'openTable') return [typedLocation(value as Checked['openTable'])] as Parameters<DeltaportApi[M]>;
   if (method === 'saveStorageConnection')
     return [storageConnection(value as Checked['saveStorageConnection'])] as Parameters<DeltaportApi[M]>;
+  if (method === 'saveCatalogConnection') {
+    const input = value as Checked['saveCatalogConnection'];
+    const problems = catalogConnectionProblems(input.kind, input.options);
+    if (problems.length > 0) throw validationError(problems.map((p) => `saveCatalogConnection.options: ${p}`));
+  }
   return [value] as Parameters<DeltaportApi[M]>;
 }
 

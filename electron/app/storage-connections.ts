@@ -3,13 +3,15 @@
 // settings are made from them (secrets decrypted) at start and again after every change; every read the app starts
 // is given them (delta/engine/engine-context.ts): the shared worker and export threads as data, SQL queries on this
 // thread as an engine. Nothing here ever puts a secret value into a message or a result.
-import type { StorageConnection, StorageConnectionInput } from '../../shared/api.js';
+import type { CatalogConnection, CatalogConnectionInput, StorageConnection, StorageConnectionInput } from '../../shared/api.js';
 import { DeltaportError } from '../../shared/errors.js';
 import { engineFrom, type EngineContext, type EngineSettings } from '../delta/engine/engine-context.js';
 import { DeltaTable } from '../delta/table.js';
 import type { AppState } from '../state/app-state.js';
 import type { Storage } from '../storage/storage.js';
 import { STORE_OPTIONS, storeOptionProblems, withStoreOptions, type StoreOptions } from '../storage/store-options.js';
+import { catalogAwareOpener } from '../catalog/catalog-tables.js';
+import { saveCatalogConnection } from './catalog-connections.js';
 import { connectionPrefix } from './storage-connection-rules.js';
 
 /** The app's storage connections and the engine settings made from them, made again after every change, so that a
@@ -26,8 +28,9 @@ export class StorageConnections {
   /** The settings a worker thread makes its engine from. A function property, to be handed to the job runner. */
   readonly settings = (): EngineSettings => this.current;
 
-  /** Opens a table through the connections (SQL queries, which run on this thread). */
-  readonly openTable = (tablePath: string): Promise<DeltaTable> => DeltaTable.open(tablePath, this.engine);
+  /** Opens a table through the connections (SQL queries, which run on this thread), a catalog name through its saved
+   * catalog connection. */
+  readonly openTable = (tablePath: string): Promise<DeltaTable> => catalogAwareOpener(this.current, this.engine)(tablePath);
 
   /** The storage that holds a location, through the connections (a Spark job saved to a bucket). */
   readonly storage = (location: string): Storage => this.engine.storage(location);
@@ -40,6 +43,17 @@ export class StorageConnections {
 
   delete(name: string): void {
     if (!this.state.deleteStorageConnection(name)) throw new DeltaportError('NOT_FOUND', `no storage connection named "${name}"`);
+    this.changed();
+  }
+
+  saveCatalog(input: CatalogConnectionInput): CatalogConnection {
+    const saved = saveCatalogConnection(this.state, input);
+    this.changed();
+    return saved;
+  }
+
+  deleteCatalog(name: string): void {
+    if (!this.state.deleteCatalogConnection(name)) throw new DeltaportError('NOT_FOUND', `no catalog connection named "${name}"`);
     this.changed();
   }
 
@@ -80,5 +94,10 @@ function connectionSettings(state: AppState): EngineSettings {
       storeOptions = withStoreOptions(storeOptions, prefix, options);
     }
   }
-  return { storeOptions };
+  const catalogs = state.listCatalogConnections().map((c) => ({
+    name: c.name,
+    kind: c.kind,
+    options: { ...c.options, ...state.catalogConnectionSecrets(c.name) },
+  }));
+  return { storeOptions, catalogs };
 }

@@ -9,7 +9,8 @@ import { openRows } from '../export/open-rows.js';
 import type { RowSource } from '../export/row-source.js';
 import { runExport, type ExportProgress } from '../export/run-export.js';
 import { saveSparkJob, sparkJobFor } from '../handoff/emit-spark-job.js';
-import { canonicalLocation, locationName, type StorageResolver } from '../storage/storage.js';
+import type { StorageResolver } from '../storage/storage.js';
+import { tableNameOf } from '../catalog/catalog.js';
 import { listFlag, numberFlag, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 import {
@@ -171,7 +172,7 @@ function sinkSpecOf(tablePath: string, args: ParsedArgs): SinkSpec {
   const mode = (args.values.get('mode') ?? 'append') as WriteMode;
   if (!WRITE_MODES.includes(mode)) throw new UsageError(`--mode must be one of ${WRITE_MODES.join(', ')}, got '${mode}'`);
   const options = {
-    table: args.values.get('target') ?? locationName(canonicalLocation(tablePath)),
+    table: args.values.get('target') ?? tableNameOf(tablePath),
     mode,
     keyColumns: listFlag(args, 'key'),
     sql: args.values.get('sql'),

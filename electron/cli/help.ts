@@ -1,7 +1,21 @@
 // The help texts: `deltaport --help`, `deltaport help <command>`, `deltaport <command> --help`.
 import { DEFAULT_MEMORY_LIMIT } from '../sql/limits.js';
 
-export const COMMANDS = ['schema', 'history', 'preview', 'export', 'diff', 'changes', 'profile', 'partitions', 'sql', 'serve'] as const;
+export const COMMANDS = [
+  'schema',
+  'history',
+  'preview',
+  'export',
+  'diff',
+  'changes',
+  'profile',
+  'partitions',
+  'sql',
+  'catalogs',
+  'schemas',
+  'tables',
+  'serve',
+] as const;
 export type Command = (typeof COMMANDS)[number];
 
 const TIME_TRAVEL = `  --version N        read version N
@@ -11,6 +25,11 @@ const TIME_TRAVEL = `  --version N        read version N
 const WHERE = `  --where "COND"     only rows where the SQL condition holds, e.g. "state = 'Ohio' AND cases > 100"
                      (= <> < <= > >=, AND OR NOT, IN, BETWEEN, IS [NOT] NULL, LIKE; DATE '...', TIMESTAMP '...';
                      nested fields a.b; names with spaces in double quotes); files it rules out are not read`;
+
+const CATALOG_OPTION = `  --catalog-option k=v  how to reach the catalog (repeatable): endpoint (the Unity Catalog server or workspace
+                     URL, default $DATABRICKS_HOST; for Glue another service URL), token (default
+                     $DATABRICKS_TOKEN, then $UC_TOKEN), region and profile (Glue)
+  --json             print the list as JSON`;
 
 const HELP: Record<Command, string> = {
   schema: `usage: deltaport schema <table> [--version N | --timestamp TS] [--json]
@@ -117,14 +136,28 @@ vectors, column mapping, type widening). A name followed by @ and a version or a
 that snapshot: SELECT * FROM t@12 EXCEPT SELECT * FROM t@11, or FROM t@'2024-03-01 10:00'. Only the opened tables
 can be read: no files, network, ATTACH, COPY, INSTALL or SET. Nested columns (structs, arrays, maps) and variants
 are JSON text (use ->> and json_extract on them).
-  --table N=LOC      the table at LOC (a folder or cloud URL) named N in the query (repeatable); LOC may end in
+  --table N=LOC      the table at LOC (a folder, cloud URL or catalog name) named N in the query (repeatable); LOC may end in
                      @12 or @v12 (that version) or @'2024-03-01 10:00' (the version committed by then)
   --limit N          at most N rows (default 20 as a table; every row as jsonl or csv)
   --format F         table (then the rows scanned and the time taken), jsonl or csv
+  --catalog-option k=v  how to reach the catalog of tables named in one (see deltaport help catalogs)
   --memory-limit S   DuckDB's memory for the query, e.g. 512MB or 2GB (default ${DEFAULT_MEMORY_LIMIT}); beyond it, DuckDB
                      spills to a temporary folder
   --sink TARGET      export the rows instead, as export does (all its sinks and SQL options but --exactly-once;
                      the default --target is the first table's folder name)`,
+  catalogs: `usage: deltaport catalogs uc:// [--catalog-option key=value ...] [--json]
+
+Lists the catalogs of a Unity Catalog server or Databricks workspace.
+${CATALOG_OPTION}`,
+  schemas: `usage: deltaport schemas <uc://catalog | glue://> [--catalog-option key=value ...] [--json]
+
+Lists the schemas of a Unity Catalog catalog, or the databases of the AWS Glue catalog.
+${CATALOG_OPTION}`,
+  tables: `usage: deltaport tables <uc://catalog.schema | glue://database> [--catalog-option key=value ...] [--json]
+
+Lists the tables of a schema (a Glue database) with their format and location; Delta tables open by name:
+deltaport preview uc://catalog.schema.table, deltaport preview glue://database/table.
+${CATALOG_OPTION}`,
   serve: `usage: deltaport serve [--port N]
 
 Serves the Deltaport app on 127.0.0.1 and prints the address to open in a browser.`,
@@ -145,6 +178,9 @@ commands:
   profile <table>    null counts, min and max of each column (statistics, or --exact)
   partitions <table> each partition's files, rows and bytes
   sql "<query>"      SQL over snapshots: --table name=location[@version], or sql <table> "<query>"
+  catalogs uc://     the catalogs of a Unity Catalog
+  schemas <catalog>  the schemas of a Unity Catalog catalog (uc://main), or Glue's databases (glue://)
+  tables <schema>    the tables of a schema (uc://main.sales) or a Glue database (glue://sales), with formats
   serve              the app in a browser
   help <command>     help for a command
 
@@ -153,6 +189,9 @@ abfss://container@account.dfs.core.windows.net/path. Credentials come from each 
 variables and config files, or from --storage-option key=value (repeatable: endpoint, region, profile,
 access_key_id, secret_access_key, session_token, path_style, account_name, account_key, sas_token,
 service_account_key, timeout_ms, anonymous).
+<table> may also be a table named in a catalog: uc://catalog.schema.table (Unity Catalog: give its URL with
+--catalog-option endpoint=..., the token in DATABRICKS_TOKEN or UC_TOKEN; the table's files are read with the
+credentials the catalog vends) or glue://database/table (AWS Glue, through the AWS credential chain).
 
 examples:
   deltaport schema ./people --version 3
@@ -161,7 +200,8 @@ examples:
   deltaport export ./people --timestamp 2024-01-31 --sink parquet:people.parquet
   deltaport export ./people --sink sqlite:people.db --mode upsert --key id
   deltaport sql ./people "SELECT country, count(*) FROM t GROUP BY country"
-  deltaport preview s3://lake/people --storage-option endpoint=http://localhost:9000 --storage-option path_style=true`;
+  deltaport preview s3://lake/people --storage-option endpoint=http://localhost:9000 --storage-option path_style=true
+  deltaport preview uc://main.sales.orders --catalog-option endpoint=https://dbc-1234.cloud.databricks.com`;
 
 export function commandHelp(command: Command): string {
   return HELP[command];

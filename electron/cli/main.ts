@@ -21,6 +21,9 @@ const RUNNERS: Record<Command, () => Promise<Runner>> = {
   profile: async () => (await import('./profile-command.js')).profileCommand,
   partitions: async () => (await import('./profile-command.js')).partitionsCommand,
   sql: async () => (await import('./sql-command.js')).sqlCommand,
+  catalogs: async () => (await import('./catalog-commands.js')).catalogsCommand,
+  schemas: async () => (await import('./catalog-commands.js')).schemasCommand,
+  tables: async () => (await import('./catalog-commands.js')).tablesCommand,
   serve: async () => (await import('../server/serve-command.js')).runServe,
 };
 

@@ -3,10 +3,12 @@
 // --version and --timestamp together included; only a --version that is not a version stops here, as the spec holds a
 // number.
 import { versionFromText, type DeltaSourceSpec, type OptionValue } from '../../shared/source-spec.js';
+import { isCatalogName } from '../../shared/catalog-name.js';
 import { isStoreUrl, parseStoreLocation, storeUrl } from '../../shared/store-location.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
 import { engineFrom, type EngineContext } from '../delta/engine/engine-context.js';
 import { DeltaTable } from '../delta/table.js';
+import { catalogTableOpener } from './catalog-table.js';
 import { storeOptionProblems, type StoreOptions } from '../storage/store-options.js';
 import { listFlag, onePositional, UsageError, type FlagKind, type ParsedArgs } from './args.js';
 
@@ -14,8 +16,9 @@ export const TIME_TRAVEL_FLAGS: Record<string, FlagKind> = { version: 'value', t
 /** --where "condition": the rows to read (commands that read rows). */
 export const FILTER_FLAGS: Record<string, FlagKind> = { where: 'value' };
 
-/** --storage-option key=value (repeatable): settings of the cloud client for the table's bucket. */
-export const STORAGE_FLAGS: Record<string, FlagKind> = { 'storage-option': 'list' };
+/** --storage-option key=value (repeatable): settings of the cloud client for the table's bucket; --catalog-option
+ * key=value (repeatable): how to reach the catalog of a table named in one (uc://, glue://). */
+export const STORAGE_FLAGS: Record<string, FlagKind> = { 'storage-option': 'list', 'catalog-option': 'list' };
 
 /** The table a command reads and the engine it is read through (delta/engine/engine-context.ts). */
 export interface TableArgument {
@@ -25,28 +28,53 @@ export interface TableArgument {
   openTable(tablePath: string): Promise<DeltaTable>;
 }
 
-/** The table argument: a folder or a cloud URL, read through an engine made once for the command, whose settings are
- * the --storage-option ones for the table's bucket (each cloud's own credential chain for the rest). */
+/** The table argument: a folder, a cloud URL or a catalog name, read through an engine made once for the command,
+ * whose settings are the --storage-option ones for the table's bucket (each cloud's own credential chain for the
+ * rest); a catalog table's files are read with the catalog's credentials where it vends them. */
 export function tableArgument(args: ParsedArgs): TableArgument {
-  const tablePath = onePositional(args, 'the table folder or URL');
+  const tablePath = onePositional(args, 'the table folder, URL or catalog name');
+  const catalogOptions = catalogOptionsOf(args);
+  if (isCatalogName(tablePath)) {
+    const engine = engineFrom({ storeOptions: catalogStoreOptions(args) });
+    return { tablePath, engine, openTable: catalogTableOpener(tablePath, catalogOptions, engine) };
+  }
+  if (Object.keys(catalogOptions).length > 0)
+    throw new UsageError(`--catalog-option applies to tables named in a catalog (uc://, glue://), not to ${tablePath}`);
   const engine = engineFrom({ storeOptions: storeOptionsFor(tablePath, args) });
   return { tablePath, engine, openTable: (path) => DeltaTable.open(path, engine) };
 }
 
-function storeOptionsFor(table: string, args: ParsedArgs): { prefix: string; options: StoreOptions }[] {
+/** The --catalog-option flags. */
+export function catalogOptionsOf(args: ParsedArgs): Record<string, string> {
+  return keyValues(args.lists.get('catalog-option') ?? [], '--catalog-option');
+}
+
+/** A catalog table's bucket is known only once the catalog answers: --storage-option then applies to every store. */
+export function catalogStoreOptions(args: ParsedArgs): { prefix: string; options: StoreOptions }[] {
+  const options = storageOptionsOf(args);
+  if (Object.keys(options).length === 0) return [];
+  return ['s3://', 'gs://', 'az://', 'abfss://'].map((prefix) => ({ prefix, options }));
+}
+
+function storageOptionsOf(args: ParsedArgs): StoreOptions {
   const options = keyValues(args.lists.get('storage-option') ?? [], '--storage-option');
+  const problems = storeOptionProblems(options);
+  if (problems.length > 0) throw new UsageError(problems.join('\n'));
+  return options;
+}
+
+function storeOptionsFor(table: string, args: ParsedArgs): { prefix: string; options: StoreOptions }[] {
+  const options = storageOptionsOf(args);
   if (Object.keys(options).length === 0) return [];
   if (!isStoreUrl(table))
     throw new UsageError(`--storage-option applies to tables in the cloud (s3://, gs://, az://, abfss://), not to ${table}`);
-  const problems = storeOptionProblems(options as StoreOptions);
-  if (problems.length > 0) throw new UsageError(problems.join('\n'));
   let store;
   try {
     store = parseStoreLocation(table)!;
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  return [{ prefix: `${storeUrl({ ...store, key: '' })}/`, options: options as StoreOptions }];
+  return [{ prefix: `${storeUrl({ ...store, key: '' })}/`, options }];
 }
 
 export function sourceSpec(tablePath: string, args: ParsedArgs): DeltaSourceSpec {

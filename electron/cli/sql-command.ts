@@ -4,9 +4,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { isCatalogName } from '../../shared/catalog-name.js';
 import { parseTimestampAsOf } from '../../shared/timestamp.js';
 import { engineFrom } from '../delta/engine/engine-context.js';
 import { TableCache } from '../delta/table-cache.js';
+import type { DeltaTable } from '../delta/table.js';
 import { memoryLimitProblem } from '../sql/limits.js';
 import { DEFAULT_MEMORY_LIMIT, SqlEngine, type SqlResult, type SqlTable } from '../sql/sql-engine.js';
 import { SQL_NOT_EXACTLY_ONCE, sqlExportInput } from '../sql/sql-export.js';
@@ -14,9 +16,17 @@ import { parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { formatFlag, limitFlag, writeRows } from './batch-output.js';
 import { exportRows, SINK_FLAGS } from './export-command.js';
 import type { CliIo } from './io.js';
-import { skippingLine } from './source-flags.js';
+import { catalogTableOpener } from './catalog-table.js';
+import { catalogOptionsOf, skippingLine } from './source-flags.js';
 
-const FLAGS = { table: 'list', format: 'value', limit: 'value', 'memory-limit': 'value', ...SINK_FLAGS } as const;
+const FLAGS = {
+  table: 'list',
+  format: 'value',
+  limit: 'value',
+  'memory-limit': 'value',
+  'catalog-option': 'list',
+  ...SINK_FLAGS,
+} as const;
 
 /** The name of the one table given before the query. */
 export const SINGLE_TABLE_NAME = 't';
@@ -31,9 +41,19 @@ export async function sqlCommand(argv: string[], io: CliIo): Promise<number> {
   const problem = memoryLimitProblem(memoryLimit);
   if (problem) throw new UsageError(`--memory-limit: ${problem}`);
   const tempDirectory = mkdtempSync(path.join(tmpdir(), 'deltaport-sql-'));
-  // A query's tables may be in several stores: each cloud's own credential chain finds their credentials.
-  const opened = new TableCache(engineFrom({ storeOptions: [] }));
-  const engine = await SqlEngine.open({ memoryLimit, tempDirectory }, opened.open);
+  // A query's tables may be in several stores: each cloud's own credential chain finds their credentials; a table
+  // named in a catalog is read with the catalog's, the catalog being the one --catalog-option describes.
+  const base = engineFrom({ storeOptions: [] });
+  const opened = new TableCache(base);
+  const catalogTables = new Map<string, (tablePath: string) => Promise<DeltaTable>>();
+  const catalogOptions = catalogOptionsOf(args);
+  const openTable = (location: string): Promise<DeltaTable> => {
+    if (!isCatalogName(location)) return opened.open(location);
+    let open = catalogTables.get(location);
+    if (!open) catalogTables.set(location, (open = catalogTableOpener(location, catalogOptions, base)));
+    return open(location);
+  };
+  const engine = await SqlEngine.open({ memoryLimit, tempDirectory }, openTable);
   try {
     const started = performance.now();
     const result = await engine.query({ sql, tables, signal: io.signal });

@@ -20,6 +20,9 @@ export const SUPPORTED_READER_FEATURES: readonly string[] = [
   'variantShredding-preview',
 ];
 
+/** The reader features of catalog-managed tables (the preview name included). */
+const CATALOG_MANAGED: readonly string[] = ['catalogManaged', 'catalogOwned-preview'];
+
 /** The supported features in a user's words, each family once (preview names are the same feature). */
 const FEATURE_WORDS: Record<string, string> = {
   columnMapping: 'column mapping',
@@ -39,6 +42,15 @@ const FEATURE_WORDS: Record<string, string> = {
 /** Refuses a table whose protocol asks for a reader version or feature this reader does not implement: one sentence
  * naming what the table uses, then what Deltaport reads. */
 export function assertReadable(protocol: Protocol): void {
+  // A catalog-managed table's newest commits may be known only to its catalog (PROTOCOL.md "Catalog-managed
+  // tables"): read from storage alone it would show an older version as the latest, so it is refused by name.
+  const managed = (protocol.readerFeatures ?? []).find((f) => CATALOG_MANAGED.includes(f));
+  if (managed) {
+    throw unsupportedProtocol(
+      `This table is managed by its catalog (reader feature '${managed}'): its latest commits are kept by the catalog, ` +
+        'and Deltaport reads only tables whose log is complete in storage.',
+    );
+  }
   // Unknown features are named first: they tell the user more than a version number does.
   const unknown = (protocol.readerFeatures ?? []).filter((f) => !SUPPORTED_READER_FEATURES.includes(f));
   if (unknown.length > 0) {

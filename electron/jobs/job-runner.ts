@@ -9,7 +9,8 @@ import { isSqlSink, replacingSpec, type PostgresConnection, type SinkSpec } from
 import { localTargetFor, sweepStalePartials } from '../sinks/atomic-file.js';
 import type { StoredProgress } from '../sinks/exactly-once.js';
 import { redactSink } from '../state/secrets.js';
-import { canonicalLocation, locationName } from '../storage/storage.js';
+import { canonicalLocation } from '../storage/storage.js';
+import { tableNameOf } from '../catalog/catalog.js';
 import { leftNothing, retryQuestion, withLedger } from './job-ledger.js';
 import { removePartialFiles } from './partial-files.js';
 import { NO_PROGRESS, ProgressMeter, type RawProgress } from './progress.js';
@@ -263,7 +264,7 @@ export class JobRunner {
 }
 
 function jobTitle({ source, sink }: ExportRequest): string {
-  const table = locationName(source.tablePath);
+  const table = tableNameOf(source.tablePath);
   const rows = isChangeSource(source)
     ? ` ${rowsLabel(source)}`
     : source.versionAsOf !== undefined

@@ -18,6 +18,7 @@ import type {
   TableRef,
 } from '../../shared/api.js';
 import { isChangeSource, isSqlSource, type RowsSourceSpec, type SqlSourceSpec } from '../../shared/change-source.js';
+import { isCatalogName } from '../../shared/catalog-name.js';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { ExportPlan, SinkSpec } from '../../shared/sink-spec.js';
@@ -162,7 +163,10 @@ export async function planTask(tables: TableCache, request: ExportRequest): Prom
 
 export async function openTableTask(tables: TableCache, ref: TableRef): Promise<TableInfo> {
   const { table, snapshot } = await snapshotAt(tables, ref);
-  return table.tableInfo(snapshot);
+  const info = await table.tableInfo(snapshot);
+  // A table opened by its catalog name keeps it: every later read goes through the catalog and its credentials, and
+  // the recent tables remember the name.
+  return isCatalogName(ref.path) ? { ...info, path: ref.path } : info;
 }
 
 export async function historyTask(

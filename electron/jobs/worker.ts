@@ -4,8 +4,7 @@
 // that interval too, so a task that stalls (a store that does not answer) shows how far it really came.
 import { parentPort, workerData } from 'node:worker_threads';
 import { cancelledError, DeltaportError, toErrorValue } from '../../shared/errors.js';
-import { engineFrom } from '../delta/engine/engine-context.js';
-import { TableCache } from '../delta/table-cache.js';
+import { catalogAwareTables } from '../catalog/catalog-tables.js';
 import type { RawProgress } from './progress.js';
 import { runTask } from './tasks.js';
 import type { FromWorker, ToWorker, WorkerStart, WorkerTask } from './worker-protocol.js';
@@ -18,11 +17,11 @@ const post = (message: FromWorker) => port.postMessage(message);
 const running = new Map<number, AbortController>();
 /** The tables this thread opened, through the engine its parent's settings make. New settings start a new cache:
  * the tables opened after them read through them, as the app's tables do once a connection is edited. */
-let tables = new TableCache(engineFrom((workerData as WorkerStart).engine));
+let tables = catalogAwareTables((workerData as WorkerStart).engine);
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'cancel') running.get(message.id)?.abort();
-  else if (message.type === 'engine') tables = new TableCache(engineFrom(message.settings));
+  else if (message.type === 'engine') tables = catalogAwareTables(message.settings);
   else void run(message.id, message.task);
 });
 

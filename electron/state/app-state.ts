@@ -1,11 +1,12 @@
 // The app's own memory in one SQLite file: recent tables, saved sink profiles (passwords only ever encrypted), saved
-// storage connections (secrets only ever encrypted) and job history. Its schema moves forward through ordered migrations, so an upgrade keeps everything saved. A file
+// storage and catalog connections (secrets only ever encrypted) and job history. Its schema moves forward through ordered migrations, so an upgrade keeps everything saved. A file
 // that is not a readable state database is set aside under a timestamped name and replaced, so a damaged file never
 // stops the app from starting; a file from a newer Deltaport is refused and left as it is.
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import type { JobInfo, RecentTable, SinkProfile, StorageConnection } from '../../shared/api.js';
+import type { CatalogConnection, JobInfo, RecentTable, SinkProfile, StorageConnection } from '../../shared/api.js';
+import type { CatalogKind } from '../../shared/catalog-name.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { openDatabase as openSqlite, SqliteError } from '../native/sqlite-binding.js';
@@ -46,6 +47,16 @@ const MIGRATIONS: readonly string[] = [
      secrets_not_saved INTEGER NOT NULL DEFAULT 0,
      updated_at INTEGER NOT NULL
    );`,
+  // Catalog connections (Unity Catalog, AWS Glue), their secrets (a token) kept as storage connections keep theirs.
+  `CREATE TABLE catalog_connections (
+     name TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     options_json TEXT NOT NULL,
+     secret_names_json TEXT NOT NULL DEFAULT '[]',
+     secrets_cipher BLOB,
+     secrets_not_saved INTEGER NOT NULL DEFAULT 0,
+     updated_at INTEGER NOT NULL
+   );`,
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -62,14 +73,32 @@ export interface StorageConnectionRecord {
   secrets: Record<string, string>;
 }
 
-interface StorageConnectionRow {
+/** A catalog connection as saved: `secrets` is the whole set of its secret options (empty for none). */
+export interface CatalogConnectionRecord {
   name: string;
-  prefix: string;
+  kind: CatalogKind;
+  options: Record<string, string>;
+  secrets: Record<string, string>;
+}
+
+/** The columns that keep a connection's secrets, the same in both connection tables. */
+interface SecretColumns {
+  name: string;
   options_json: string;
   secret_names_json: string;
   secrets_cipher: Buffer | null;
   secrets_not_saved: number;
 }
+
+interface StorageConnectionRow extends SecretColumns {
+  prefix: string;
+}
+
+interface CatalogConnectionRow extends SecretColumns {
+  kind: CatalogKind;
+}
+
+type ConnectionTable = 'storage_connections' | 'catalog_connections';
 
 interface ProfileRow {
   name: string;
@@ -79,7 +108,7 @@ interface ProfileRow {
 }
 
 export class AppState {
-  /** Without an encryptor, connection secrets live here for this run only, by connection name. */
+  /** Without an encryptor, connection secrets live here for this run only, by table and connection name. */
   private readonly sessionSecrets = new Map<string, Record<string, string>>();
 
   private constructor(
@@ -182,17 +211,7 @@ export class AppState {
    */
   saveStorageConnection(connection: StorageConnectionRecord, now = Date.now()): StorageConnection {
     const { name, prefix, options, secrets } = connection;
-    const names = Object.keys(secrets).sort();
-    let cipher: Buffer | null = null;
-    let notSaved = false;
-    this.sessionSecrets.delete(name);
-    if (names.length > 0) {
-      if (this.encryptor) cipher = this.encryptor.encrypt(JSON.stringify(secrets));
-      else {
-        notSaved = true;
-        this.sessionSecrets.set(name, { ...secrets });
-      }
-    }
+    const { names, cipher, notSaved } = this.keepSecrets('storage_connections', name, secrets);
     this.db
       .prepare(
         `INSERT INTO storage_connections (name, prefix, options_json, secret_names_json, secrets_cipher, secrets_not_saved, updated_at)
@@ -213,20 +232,43 @@ export class AppState {
 
   /** A connection's secret options, decrypted; {} when it has none, or they cannot be decrypted or were not kept. */
   storageConnectionSecrets(name: string): Record<string, string> {
-    const row = this.storageConnectionRow(name);
-    if (!row) return {};
-    if (!row.secrets_cipher) return { ...(this.sessionSecrets.get(name) ?? {}) };
-    if (!this.encryptor) return {};
-    try {
-      return JSON.parse(this.encryptor.decrypt(row.secrets_cipher)) as Record<string, string>;
-    } catch {
-      return {};
-    }
+    return this.secretsOf('storage_connections', this.storageConnectionRow(name));
   }
 
   deleteStorageConnection(name: string): boolean {
-    this.sessionSecrets.delete(name);
-    return this.db.prepare('DELETE FROM storage_connections WHERE name = ?').run(name).changes > 0;
+    return this.deleteConnection('storage_connections', name);
+  }
+
+  /** Saves a catalog connection, replacing one of the same name; its secrets are kept as a storage connection's. */
+  saveCatalogConnection(connection: CatalogConnectionRecord, now = Date.now()): CatalogConnection {
+    const { name, kind, options, secrets } = connection;
+    const { names, cipher, notSaved } = this.keepSecrets('catalog_connections', name, secrets);
+    this.db
+      .prepare(
+        `INSERT INTO catalog_connections (name, kind, options_json, secret_names_json, secrets_cipher, secrets_not_saved, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, options_json = excluded.options_json,
+           secret_names_json = excluded.secret_names_json, secrets_cipher = excluded.secrets_cipher,
+           secrets_not_saved = excluded.secrets_not_saved, updated_at = excluded.updated_at`,
+      )
+      .run(name, kind, JSON.stringify(options), JSON.stringify(names), cipher, notSaved ? 1 : 0, now);
+    return this.toCatalogConnection(this.catalogConnectionRow(name)!);
+  }
+
+  /** Saved catalog connections by name, without any secret value. */
+  listCatalogConnections(): CatalogConnection[] {
+    const rows = this.db.prepare('SELECT * FROM catalog_connections ORDER BY name').all() as CatalogConnectionRow[];
+    return rows.map((row) => this.toCatalogConnection(row));
+  }
+
+  /** A catalog connection's secret options, decrypted; {} when it has none, or they cannot be decrypted or were not
+   * kept. */
+  catalogConnectionSecrets(name: string): Record<string, string> {
+    return this.secretsOf('catalog_connections', this.catalogConnectionRow(name));
+  }
+
+  deleteCatalogConnection(name: string): boolean {
+    return this.deleteConnection('catalog_connections', name);
   }
 
   /** Stores (or updates) a job's record; its sink is kept without any password. */
@@ -261,16 +303,54 @@ export class AppState {
     return this.db.prepare('SELECT * FROM storage_connections WHERE name = ?').get(name) as StorageConnectionRow | undefined;
   }
 
+  private catalogConnectionRow(name: string): CatalogConnectionRow | undefined {
+    return this.db.prepare('SELECT * FROM catalog_connections WHERE name = ?').get(name) as CatalogConnectionRow | undefined;
+  }
+
   private toStorageConnection(row: StorageConnectionRow): StorageConnection {
+    return { name: row.name, prefix: row.prefix, ...this.savedOptions('storage_connections', row) };
+  }
+
+  private toCatalogConnection(row: CatalogConnectionRow): CatalogConnection {
+    return { name: row.name, kind: row.kind, ...this.savedOptions('catalog_connections', row) };
+  }
+
+  /** A connection's options and which secrets it has, never their values. */
+  private savedOptions(table: ConnectionTable, row: SecretColumns) {
     // Secrets that were not saved are set only while this run still holds them.
-    const held = row.secrets_cipher !== null || this.sessionSecrets.has(row.name);
+    const held = row.secrets_cipher !== null || this.sessionSecrets.has(`${table}/${row.name}`);
     return {
-      name: row.name,
-      prefix: row.prefix,
       options: JSON.parse(row.options_json) as Record<string, string>,
       secretsSet: held ? (JSON.parse(row.secret_names_json) as string[]) : [],
       secretsNotSaved: row.secrets_not_saved === 1,
     };
+  }
+
+  /** A connection's secrets encrypted when an encryptor exists; otherwise held in memory for this run only. */
+  private keepSecrets(table: ConnectionTable, name: string, secrets: Record<string, string>) {
+    const names = Object.keys(secrets).sort();
+    const key = `${table}/${name}`;
+    this.sessionSecrets.delete(key);
+    if (names.length === 0) return { names, cipher: null, notSaved: false };
+    if (this.encryptor) return { names, cipher: this.encryptor.encrypt(JSON.stringify(secrets)), notSaved: false };
+    this.sessionSecrets.set(key, { ...secrets });
+    return { names, cipher: null, notSaved: true };
+  }
+
+  private secretsOf(table: ConnectionTable, row: SecretColumns | undefined): Record<string, string> {
+    if (!row) return {};
+    if (!row.secrets_cipher) return { ...(this.sessionSecrets.get(`${table}/${row.name}`) ?? {}) };
+    if (!this.encryptor) return {};
+    try {
+      return JSON.parse(this.encryptor.decrypt(row.secrets_cipher)) as Record<string, string>;
+    } catch {
+      return {};
+    }
+  }
+
+  private deleteConnection(table: ConnectionTable, name: string): boolean {
+    this.sessionSecrets.delete(`${table}/${name}`);
+    return this.db.prepare(`DELETE FROM ${table} WHERE name = ?`).run(name).changes > 0;
   }
 
   private profileRow(name: string): ProfileRow | undefined {

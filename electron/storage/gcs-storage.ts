@@ -1,20 +1,29 @@
 // Google Cloud Storage through Google's client, whose credentials are Application Default Credentials
 // (GOOGLE_APPLICATION_CREDENTIALS, gcloud's login, the instance's service account); STORAGE_EMULATOR_HOST or the
-// storage option endpoint point it at another server.
+// storage option endpoint point it at another server, in any of the forms other tools take (gcsEndpoint).
+// Objects are read by one request each (the JSON API's media download, with the client's credentials), not through
+// the client's download: that one pipes each response body through three stream pipelines (its HTTP layer's, its
+// validation's and the download's), which leave a dozen error and close listeners on the one body stream and make
+// Node print a MaxListenersExceededWarning for every read.
 import { Storage as GcsClient, type StorageOptions } from '@google-cloud/storage';
 import { storeUrl, type StoreLocation } from '../../shared/store-location.js';
 import { BucketKeys } from './bucket-keys.js';
 import { countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
-import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, statusReason, storeCall } from './store-failure.js';
+import { ATTEMPTS, DEFAULT_TIMEOUT_MS, isNetworkFailure, received, statusReason, storeCall } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
 import { FOLDER_PAGE_SIZE, type FolderPage, type ListedObject, type ObjectMeta, type Storage } from './storage.js';
 
+/** A first retry after this long, doubling with each attempt. */
+const FIRST_BACKOFF_MS = 200;
+
 export class GcsStorage implements Storage {
+  private readonly client: GcsClient;
   private readonly bucket;
   private readonly keys: BucketKeys;
-
   private readonly timeoutMs: number;
+  /** Whether requests carry Google's credentials: not to an emulator or another endpoint, as the client does. */
+  private readonly signed: boolean;
 
   constructor(store: StoreLocation, options: StoreOptions) {
     this.timeoutMs = Number(options.timeout_ms ?? DEFAULT_TIMEOUT_MS);
@@ -23,10 +32,15 @@ export class GcsStorage implements Storage {
       retryOptions: { autoRetry: true, maxRetries: ATTEMPTS - 1 },
       timeout: this.timeoutMs,
     };
-    const endpoint = options.endpoint ?? process.env.STORAGE_EMULATOR_HOST;
+    const given = options.endpoint ?? process.env.STORAGE_EMULATOR_HOST;
+    const endpoint = given ? gcsEndpoint(given) : null;
     if (endpoint) config.apiEndpoint = endpoint;
     if (options.service_account_key) config.keyFilename = options.service_account_key;
-    this.bucket = new GcsClient(config).bucket(store.bucket);
+    this.client = new GcsClient(config);
+    // The client takes STORAGE_EMULATOR_HOST itself as the JSON API's URL, /storage/v1 included, whatever is passed.
+    if (endpoint) this.client.baseUrl = `${endpoint}/storage/v1`;
+    this.signed = endpoint === null;
+    this.bucket = this.client.bucket(store.bucket);
   }
 
   async list(folder: string, startAfter?: string): Promise<ListedObject[]> {
@@ -111,12 +125,35 @@ export class GcsStorage implements Storage {
     return files.length > 0;
   }
 
+  /** The object's bytes, or those from `start` to `end` (inclusive), by one GET; throttling, server errors and
+   * dropped connections are tried again with backoff, as the client's own calls are. */
   private async download(location: string, start?: number, end?: number): Promise<Uint8Array> {
+    const url = `${this.client.baseUrl}/b/${encodeURIComponent(this.bucket.name)}/o/${encodeURIComponent(this.keys.key(location))}?alt=media`;
     return this.call('read', location, async () => {
-      const [bytes] = await this.bucket
-        .file(this.keys.key(location))
-        .download(start === undefined ? {} : { start, end, validation: false });
-      return received(location, bytes, end === undefined || start === undefined ? undefined : end - start + 1);
+      const headers = new Headers(this.signed ? await this.client.authClient.getRequestHeaders(url) : undefined);
+      if (start !== undefined) headers.set('range', `bytes=${start}-${end}`);
+      for (let attempt = 1; ; attempt++) {
+        const last = attempt === ATTEMPTS;
+        let response: Response;
+        try {
+          response = await fetch(url, { headers, signal: AbortSignal.timeout(this.timeoutMs) });
+        } catch (err) {
+          if (last || !isNetworkFailure(err)) throw err;
+          await backoff(attempt);
+          continue;
+        }
+        if (!last && (response.status === 429 || response.status >= 500)) {
+          await response.body?.cancel();
+          await backoff(attempt);
+          continue;
+        }
+        if (!response.ok) {
+          const said = (await response.text()).split('\n')[0].slice(0, 200);
+          throw Object.assign(new Error(said || `HTTP ${response.status}`), { code: response.status });
+        }
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        return received(location, bytes, end === undefined || start === undefined ? undefined : end - start + 1);
+      }
     });
   }
 
@@ -156,4 +193,16 @@ export class GcsStorage implements Storage {
       clearTimeout(timer);
     }
   }
+}
+
+/** The URL of a GCS endpoint in the forms other tools configure it (gcloud, Google's SDKs and fake-gcs-server's own
+ * docs): with or without the JSON API's /storage/v1, and host:port without a scheme meaning http, as the Python and
+ * Go SDKs read STORAGE_EMULATOR_HOST. */
+export function gcsEndpoint(text: string): string {
+  const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
+  return url.replace(/\/+$/, '').replace(/\/storage\/v1$/, '');
+}
+
+function backoff(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, FIRST_BACKOFF_MS * 2 ** (attempt - 1)));
 }

@@ -7,6 +7,7 @@ import type { JobInfo, RecentTable } from '../../shared/api.js';
 import { api } from './api-client.js';
 import { Alert } from './components/Alert.js';
 import { JobsDock } from './components/JobsDock.js';
+import { CatalogConnectionsDialog } from './components/CatalogConnectionsDialog.js';
 import { Navigator } from './components/Navigator.js';
 import { StorageConnectionsDialog } from './components/StorageConnectionsDialog.js';
 import { TableBar } from './components/TableBar.js';
@@ -57,7 +58,8 @@ export function App() {
   const [problem, setProblem] = useState<string | null>(null);
   const [recent, setRecent] = useState<RecentTable[]>([]);
   const [dragging, setDragging] = useState(false);
-  const [connectionsOpen, setConnectionsOpen] = useState(false);
+  /** Which connections dialog is open: storage, or catalog (reached from the storage one). */
+  const [connectionsOpen, setConnectionsOpen] = useState<'storage' | 'catalog' | null>(null);
   // Told to the navigator, which lists the connections' buckets again after the dialog closes.
   const [connectionsVersion, setConnectionsVersion] = useState(0);
   const [dockOpen, setDockOpenState] = useState(() => storedValue(DOCK_KEY) === 'open');
@@ -147,7 +149,7 @@ export function App() {
       recent={recent}
       onOpen={openHere}
       onSample={() => void sample().then((path) => path && openHere(path))}
-      onConnections={() => setConnectionsOpen(true)}
+      onConnections={() => setConnectionsOpen('storage')}
     />
   );
 
@@ -192,7 +194,7 @@ export function App() {
           onOpen={openHere}
           onBrowse={nativeDialogs ? () => void browse() : null}
           onSample={() => void sample().then((path) => path && openHere(path))}
-          onConnections={() => setConnectionsOpen(true)}
+          onConnections={() => setConnectionsOpen('storage')}
           recent={recent}
           busy={shown?.opening ?? false}
         />
@@ -257,12 +259,22 @@ export function App() {
         onChanged={upsert}
         onClearFinished={clearFinished}
       />
-      {connectionsOpen && (
+      {connectionsOpen === 'storage' && (
         <StorageConnectionsDialog
           onClose={() => {
-            setConnectionsOpen(false);
+            setConnectionsOpen(null);
             setConnectionsVersion((n) => n + 1);
           }}
+          onCatalogs={() => setConnectionsOpen('catalog')}
+        />
+      )}
+      {connectionsOpen === 'catalog' && (
+        <CatalogConnectionsDialog
+          onClose={() => {
+            setConnectionsOpen(null);
+            setConnectionsVersion((n) => n + 1);
+          }}
+          onStorage={() => setConnectionsOpen('storage')}
         />
       )}
       {dragging && (

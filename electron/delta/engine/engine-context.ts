@@ -2,6 +2,7 @@
 // storage resolver) and the settings that made it. A read is given one (DeltaTable.open, the source builder, a
 // scan's options) and never looks storage up by itself; a scan thread is given the settings as data and makes the
 // same engine there (engineFrom). A test reads a table from an in-memory store by giving a resolver of its own.
+import type { CatalogKind } from '../../../shared/catalog-name.js';
 import type { Storage } from '../../storage/storage.js';
 import { storageResolver } from '../../storage/store-resolver.js';
 import type { PrefixedStoreOptions } from '../../storage/store-options.js';
@@ -9,6 +10,15 @@ import type { PrefixedStoreOptions } from '../../storage/store-options.js';
 /** What another thread makes an engine from: plain data. */
 export interface EngineSettings {
   storeOptions: PrefixedStoreOptions;
+  /** The app's saved catalog connections, secrets included: a thread given them resolves a table named through one
+   * (uc://<name>/…, glue://<name>/…) itself and asks its catalog for each new credential (catalog/catalog-tables.ts). */
+  catalogs?: SavedCatalog[];
+}
+
+export interface SavedCatalog {
+  name: string;
+  kind: CatalogKind;
+  options: Record<string, string>;
 }
 
 export interface EngineContext {

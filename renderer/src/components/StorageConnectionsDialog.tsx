@@ -1,12 +1,13 @@
 // Storage connections: the client settings for tables under a cloud URL prefix (a bucket, or every bucket of a store),
 // kept by the host. A secret is typed once and sent; it never comes back, so its field shows "saved" instead.
 import { useEffect, useId, useRef, useState } from 'react';
-import type { Result, StorageConnection, StorageConnections, StorageOptionInfo } from '../../../shared/api.js';
+import type { Result, StorageConnection, StorageConnections } from '../../../shared/api.js';
 import type { StoreKind } from '../../../shared/store-location.js';
 import { api } from '../api-client.js';
 import { Alert } from './Alert.js';
 import { SelectField } from './Field.js';
 import { Notice } from './Notice.js';
+import { OptionField, optionsOf, secretState } from './ConnectionOptionField.js';
 
 const KINDS: { kind: StoreKind; label: string; placeholder: string }[] = [
   { kind: 's3', label: 'S3', placeholder: 's3://bucket, or s3:// for every bucket' },
@@ -15,14 +16,6 @@ const KINDS: { kind: StoreKind; label: string; placeholder: string }[] = [
 ];
 
 const KIND_OPTIONS = KINDS.map((k) => ({ value: k.kind, label: k.label }));
-
-// Options that take true or false.
-const SWITCHES = new Set(['path_style', 'anonymous']);
-const SWITCH_VALUES = [
-  { value: '', label: 'default' },
-  { value: 'true', label: 'true' },
-  { value: 'false', label: 'false' },
-];
 
 interface Draft {
   /** The connection being edited, null for a new one. */
@@ -40,30 +33,7 @@ function kindOf(prefix: string): StoreKind {
   return prefix.startsWith('s3://') ? 's3' : 'azure';
 }
 
-const SPELLED: Record<string, string> = { id: 'ID', sas: 'SAS', ms: '(ms)' };
-
-/** An option's name as a field label: access_key_id is "Access key ID". */
-function label(option: string): string {
-  const words = option
-    .split('_')
-    .map((w) => SPELLED[w] ?? w)
-    .join(' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-/** What is sent: the fields of the chosen store that were filled in, and the saved secrets to forget as ''. */
-function optionsOf(draft: Draft, options: StorageOptionInfo[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const option of options) {
-    if (!option.kinds.includes(draft.kind)) continue;
-    const value = draft.values[option.name]?.trim() ?? '';
-    if (value !== '') out[option.name] = value;
-    else if (draft.forget.includes(option.name)) out[option.name] = '';
-  }
-  return out;
-}
-
-export function StorageConnectionsDialog({ onClose }: { onClose(): void }) {
+export function StorageConnectionsDialog({ onClose, onCatalogs }: { onClose(): void; onCatalogs(): void }) {
   const ids = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const [data, setData] = useState<StorageConnections | null>(null);
@@ -131,16 +101,13 @@ export function StorageConnectionsDialog({ onClose }: { onClose(): void }) {
     setNote(`Deleted “${name}”.`);
   };
 
-  const secretState = (connection: StorageConnection) => {
-    if (connection.secretsSet.length > 0)
-      return `${connection.secretsSet.map(label).join(', ')} set${connection.secretsNotSaved ? ' (this session only)' : ''}`;
-    return connection.secretsNotSaved ? 'secrets not saved: enter them again' : 'no secrets';
-  };
-
   return (
     <dialog ref={dialog} className="connections-dialog" aria-labelledby={`${ids}-title`} onClose={onClose}>
       <div className="card-header">
         <h3 id={`${ids}-title`}>Storage connections</h3>
+        <button type="button" className="button ghost small" onClick={onCatalogs}>
+          Catalog connections
+        </button>
         <button type="button" className="button ghost small" onClick={() => dialog.current?.close()}>
           Close
         </button>
@@ -261,44 +228,5 @@ export function StorageConnectionsDialog({ onClose }: { onClose(): void }) {
       <Notice text={note} />
       <Alert message={error} />
     </dialog>
-  );
-}
-
-interface OptionFieldProps {
-  option: StorageOptionInfo;
-  value: string;
-  /** A secret the host holds: its field shows "saved" and may be left empty to keep it. */
-  saved: boolean;
-  onChange(value: string): void;
-  onForget(): void;
-}
-
-function OptionField({ option, value, saved, onChange, onForget }: OptionFieldProps) {
-  const id = useId();
-  if (SWITCHES.has(option.name)) {
-    return (
-      <SelectField id={id} label={label(option.name)} title={option.about} value={value} options={SWITCH_VALUES} onChange={onChange} />
-    );
-  }
-  return (
-    <div className="field" title={option.about}>
-      <label htmlFor={id}>{label(option.name)}</label>
-      <div className="connections-secret">
-        <input
-          id={id}
-          type={option.secret ? 'password' : 'text'}
-          autoComplete={option.secret ? 'new-password' : 'off'}
-          spellCheck={false}
-          value={value}
-          placeholder={saved ? 'saved' : ''}
-          onChange={(e) => onChange(e.target.value)}
-        />
-        {option.secret && saved && (
-          <button type="button" className="button small ghost" onClick={onForget} aria-label={`Forget ${label(option.name).toLowerCase()}`}>
-            Forget
-          </button>
-        )}
-      </div>
-    </div>
   );
 }

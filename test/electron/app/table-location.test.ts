@@ -14,6 +14,17 @@ describe('resolveTableLocation', () => {
     expect(resolveTableLocation('az://lake/t', base)).toBe('az://lake/t');
   });
 
+  it('takes a table named through a saved catalog connection in its one spelling, and refuses one naming none', () => {
+    expect(resolveTableLocation(' UC://work/main.sales.orders ', base)).toBe('uc://work/main.sales.orders');
+    expect(resolveTableLocation('glue://lake/sales/orders', base)).toBe('glue://lake/sales/orders');
+    expect(() => resolveTableLocation('uc://main.sales.orders', base)).toThrow(
+      '"uc://main.sales.orders" names no catalog connection: write uc://<connection>/catalog.schema.table.',
+    );
+    expect(() => resolveTableLocation('uc://work/main.orders', base)).toThrow(
+      "'uc://work/main.orders' is not a Unity Catalog table name: write uc://catalog.schema.table.",
+    );
+  });
+
   it('keeps an absolute path, without a trailing slash', () => {
     expect(resolveTableLocation('/data/events/', base)).toBe('/data/events');
   });

@@ -47,7 +47,7 @@ describe('help', () => {
       stderr: "deltaport: 'frobnicate' is neither a command nor a table folder (see deltaport --help)\n",
     });
     expect((await cli('help', 'nope')).stderr).toBe(
-      "deltaport: no command 'nope' (commands: schema, history, preview, export, diff, changes, profile, partitions, sql, serve)\n",
+      "deltaport: no command 'nope' (commands: schema, history, preview, export, diff, changes, profile, partitions, sql, catalogs, schemas, tables, serve)\n",
     );
   });
 });
@@ -211,7 +211,7 @@ describe('preview', () => {
       code: 2,
       stderr: "deltaport: unknown option --colour for 'preview' (see deltaport help preview)\n",
     });
-    expect(await cli('preview')).toMatchObject({ code: 2, stderr: 'deltaport: missing the table folder or URL\n' });
+    expect(await cli('preview')).toMatchObject({ code: 2, stderr: 'deltaport: missing the table folder, URL or catalog name\n' });
   });
 });
 

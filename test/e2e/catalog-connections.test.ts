@@ -1,0 +1,95 @@
+// Catalog connections end to end: the built renderer in real Chromium against `deltaport serve` and the real Unity
+// Catalog server (test/support/unity-catalog.ts) holding an external table over a copy of simple_table. The user
+// reaches the dialog from the storage connections one, saves a connection with its token (kept for this session
+// only: serve has no OS encryption), and opens the table by its name; the rows shown are checked against DuckDB over
+// the copy, and the token is written nowhere (not the state folder, not the host's output, not the page).
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { useBrowserSession } from '../support/browser-session.js';
+import { screenshot } from '../support/browser.js';
+import { commitVersions } from '../support/delta-oracle.js';
+import { duckdbRows } from '../support/delta-oracle-rows.js';
+import { isSkipped } from '../support/object-stores.js';
+import { tablePath } from '../support/tables.js';
+import { startUnityCatalog, UNITY_CATALOG_START_MS, type UnityCatalogServer } from '../support/unity-catalog.js';
+
+const e2e = useBrowserSession('deltaport-e2e-catalogs-');
+let uc: UnityCatalogServer | undefined;
+let skipped = '';
+let orders = '';
+
+beforeAll(async () => {
+  const started = await startUnityCatalog();
+  if (isSkipped(started)) return void (skipped = started.skipped);
+  uc = started;
+  orders = path.join(e2e.scratch, 'orders');
+  fs.cpSync(tablePath('simple_table'), orders, { recursive: true });
+  await uc.createTable('main.sales.orders', pathToFileURL(orders).href);
+}, UNITY_CATALOG_START_MS);
+
+afterAll(async () => {
+  await uc?.stop();
+});
+
+/** Every byte under a folder. */
+function bytesUnder(dir: string): Buffer {
+  const entries = fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  return Buffer.concat(entries.map((e) => fs.readFileSync(path.join(e.parentPath, e.name))));
+}
+
+describe('catalog connections', () => {
+  it('saves a Unity Catalog connection in the dialog and opens a table by its name', async (ctx: TestContext) => {
+    if (!uc) return ctx.skip(`Unity Catalog skipped: ${skipped}`);
+    const page = e2e.page;
+    await page.getByRole('button', { name: 'Storage connections' }).first().click();
+    await page.getByRole('dialog', { name: 'Storage connections' }).getByRole('button', { name: 'Catalog connections' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Catalog connections' });
+    await dialog.getByText('None saved yet.').waitFor();
+
+    await dialog.getByRole('button', { name: 'Add connection' }).click();
+    const form = dialog.getByRole('form', { name: 'New catalog connection' });
+    const field = (name: string) => form.getByLabel(name, { exact: true });
+    await field('Connection name').fill('work');
+    expect(await field('Catalog').inputValue()).toBe('unity');
+    await field('Endpoint').fill(uc.endpoint);
+    await field('Token').fill(uc.adminToken);
+    expect(await field('Token').getAttribute('type')).toBe('password');
+    // Glue's fields belong to the other kind.
+    expect(await form.getByLabel('Region', { exact: true }).count()).toBe(0);
+    await form.getByRole('button', { name: 'Save connection' }).click();
+    await dialog.getByRole('status').filter({ hasText: 'Saved “work”; its token is kept until this host stops' }).waitFor();
+    const row = dialog.getByRole('row').filter({ hasText: 'work' });
+    expect(await row.locator('td').allTextContents()).toEqual([
+      'work',
+      'Unity Catalog',
+      'uc://work/catalog.schema.table',
+      'Token set (this session only)',
+      'EditDelete',
+    ]);
+    await screenshot(page, 'catalog-connections');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await page.getByLabel('Table location', { exact: true }).fill('uc://work/main.sales.orders');
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.getByText('Latest snapshot').waitFor();
+    await page.getByRole('tab', { name: /^Data/ }).click();
+    const grid = page.getByRole('grid');
+    await grid.locator('[role=columnheader] .header-name').first().waitFor();
+    const headers = await grid.locator('[role=columnheader] .header-name').allTextContents();
+    const expected = await duckdbRows(orders, Math.max(...commitVersions(orders)), 'true', headers);
+    await expect.poll(() => grid.locator('[role=rowgroup].grid-body [role=row]').count()).toBe(expected.rows.length);
+    const rows = await grid
+      .locator('[role=rowgroup].grid-body [role=row]')
+      .evaluateAll((els) => els.map((r) => [...r.querySelectorAll('[role=gridcell]')].map((c) => c.textContent ?? '').join('|')));
+    expect(rows.sort()).toEqual(expected.rows);
+    await screenshot(page, 'catalog-connections-table');
+
+    expect(bytesUnder(e2e.app.dataDir).includes(uc.adminToken)).toBe(false);
+    expect(e2e.app.stderr()).not.toContain(uc.adminToken);
+    expect(await page.content()).not.toContain(uc.adminToken);
+    expect(e2e.pageErrors).toEqual([]);
+  }, 180_000);
+});

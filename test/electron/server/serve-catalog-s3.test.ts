@@ -1,0 +1,116 @@
+// A Unity Catalog table in S3 (moto, IAM auth on) read by `deltaport serve` with only the credentials the catalog
+// vends: the host's environment holds keys moto does not know, and the saved storage connection gives the bucket's
+// endpoint and no keys. The worker threads ask the catalog for the credential themselves and ask again before it
+// expires (test/support/unity-catalog-vending.ts vends moto IAM keys with the life the test says, in front of the
+// real server). Expected rows come from DuckDB reading the local table's files. Needs the build (npm run build).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi, type TestContext } from 'vitest';
+import type { JobInfo, Result } from '../../../shared/api.js';
+import { RENEW_BEFORE_MS } from '../../../electron/catalog/vended-engine.js';
+import { duckdbRows } from '../../support/delta-oracle-rows.js';
+import { isSkipped, startS3, uploadFolder, type S3Store } from '../../support/object-stores.js';
+import { startServe, type ServedApp } from '../../support/serve.js';
+import { tablePath } from '../../support/tables.js';
+import { startUnityCatalog, UNITY_CATALOG_START_MS, type UnityCatalogServer } from '../../support/unity-catalog.js';
+import { startVendingStandIn, type VendingStandIn } from '../../support/unity-catalog-vending.js';
+
+const TABLE = tablePath('simple_table');
+const ORDERS = 'uc://work/main.sales.orders';
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-serve-uc-s3-'));
+let s3: S3Store | undefined;
+let uc: UnityCatalogServer | undefined;
+let vending: VendingStandIn | undefined;
+let host: ServedApp | undefined;
+let skipped: string | null = null;
+
+beforeAll(async () => {
+  const store = await startS3();
+  if (isSkipped(store)) return void console.warn((skipped = store.skipped));
+  s3 = store;
+  await s3.createBucket('lake');
+  await uploadFolder(s3, 'lake', 'sales/orders', TABLE, { spaced: false });
+  const server = await startUnityCatalog();
+  if (isSkipped(server)) return void console.warn((skipped = server.skipped));
+  uc = server;
+  await uc.createTable('main.sales.orders', 's3://lake/sales/orders');
+  // The first credential comes a second short of the time it would be renewed; the next lasts an hour.
+  vending = await startVendingStandIn(uc, s3, [RENEW_BEFORE_MS + 1_000, 3_600_000]);
+  // Keys moto does not know: a read that used them would be refused.
+  vi.stubEnv('AWS_ACCESS_KEY_ID', 'AKIANOTKNOWNTOMOTO00');
+  vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'not-a-secret');
+  try {
+    host = await startServe();
+  } finally {
+    vi.unstubAllEnvs();
+  }
+}, UNITY_CATALOG_START_MS);
+afterAll(async () => {
+  await host?.stop();
+  await vending?.stop();
+  await uc?.stop();
+  await s3?.stop();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+function running(ctx: TestContext) {
+  if (!host || !vending || !uc || !s3) ctx.skip(`Unity Catalog on S3 skipped: ${skipped}`);
+  return { host: host!, vending: vending!, uc: uc!, s3: s3! };
+}
+
+async function value<T>(served: ServedApp, method: string, arg: unknown = null): Promise<T> {
+  const url = new URL(served.url);
+  const response = await fetch(new URL(`api/${method}`, url), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Deltaport-Token': url.searchParams.get('token')! },
+    body: JSON.stringify(arg),
+  });
+  const result = (await response.json()) as Result<T>;
+  if (!result.ok) throw new Error(`${method}: ${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+describe('a Unity Catalog table in S3 in deltaport serve', () => {
+  it('is read with the vended credential, renewed in the worker before it expires, and exported', async (ctx) => {
+    const { host, vending, uc, s3 } = running(ctx);
+    await value(host, 'saveStorageConnection', { name: 'moto', prefix: 's3://', options: { endpoint: s3.endpoint, path_style: 'true' } });
+    await value(host, 'saveCatalogConnection', {
+      name: 'work',
+      kind: 'unity',
+      options: { endpoint: vending.endpoint, token: uc.adminToken },
+    });
+    const info = await value<{ path: string }>(host, 'openTable', { path: ORDERS });
+    expect(info.path).toBe(ORDERS);
+    expect(vending.keys).toHaveLength(1);
+    // The first credential is now within RENEW_BEFORE_MS of its expiry, then revoked: only a new one can read.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await vending.revoke(vending.keys[0]);
+    const preview = await value<{ rows: unknown[][] }>(host, 'preview', {
+      source: { tablePath: ORDERS, versionAsOf: 1, columnNames: ['id'] },
+      limit: 1000,
+    });
+    expect(preview.rows.map((r) => String(r[0])).sort()).toEqual((await duckdbRows(TABLE, 1, 'true', ['id'])).rows);
+    expect(vending.keys).toHaveLength(2);
+
+    // An export runs in a thread of its own, which asks the catalog for its own credential.
+    const out = path.join(scratch, 'orders.jsonl');
+    const job = await value<JobInfo>(host, 'startExport', {
+      source: { tablePath: ORDERS, versionAsOf: 2 },
+      sink: { kind: 'jsonl', path: out },
+    });
+    let done = job;
+    for (let i = 0; i < 600 && (done.state === 'queued' || done.state === 'running'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      done = (await value<JobInfo[]>(host, 'listJobs')).find((j) => j.id === job.id)!;
+    }
+    expect([done.state, done.error]).toEqual(['succeeded', null]);
+    const ids = fs
+      .readFileSync(out, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => String((JSON.parse(line) as { id: unknown }).id));
+    expect(ids.sort()).toEqual((await duckdbRows(TABLE, 2, 'true', ['id'])).rows);
+    expect(vending.keys).toHaveLength(3);
+  });
+});
