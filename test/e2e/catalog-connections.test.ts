@@ -92,4 +92,26 @@ describe('catalog connections', () => {
     expect(await page.content()).not.toContain(uc.adminToken);
     expect(e2e.pageErrors).toEqual([]);
   }, 180_000);
+
+  it('lists the saved catalog in the navigator, level by level, and opens its table from there', async (ctx: TestContext) => {
+    if (!uc) return ctx.skip(`Unity Catalog skipped: ${skipped}`);
+    const page = e2e.page;
+    const tree = page.getByRole('tree', { name: 'Places and buckets' });
+    const item = (name: string | RegExp) => tree.getByRole('treeitem', { name, exact: typeof name === 'string' });
+    const toggle = page.getByRole('button', { name: 'Navigator', exact: true });
+    if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+    // The catalog, its catalogs and schemas are folders; the schema lists the table the server holds.
+    for (const level of [/^work/, /^main/, /^sales/]) {
+      await item(level).waitFor();
+      await item(level).click();
+    }
+    const table = item(/^orders/);
+    await table.waitFor();
+    await table.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.table-view:not([hidden]) .snapshot-bar .table-path', { hasText: 'uc://work/main.sales.orders' }).waitFor();
+    await page.locator('.table-view:not([hidden])').getByText('Latest snapshot').waitFor();
+    await screenshot(page, 'catalog-navigator');
+    expect(e2e.pageErrors).toEqual([]);
+  }, 120_000);
 });

@@ -2,7 +2,7 @@
 // saved storage connections, listed a level at a time as they are expanded (a "Load more" row where a folder goes on,
 // a filter for the folder at hand), and tables opened from it in tabs. A WAI-ARIA tree: arrow keys move and expand,
 // Enter opens, Delete removes a place. Every section lists its folders through its own `browse` call answering a
-// BrowsePage: a catalog section is one more entry in `sections`, its roots from the catalog connections.
+// BrowsePage: the catalogs' section lists through browseCatalog, its roots the saved catalog connections.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import type { BrowseRequest, Result } from '../../../shared/api.js';
@@ -43,7 +43,8 @@ function storedPlaces(): string[] {
 export function Navigator({ onOpenTable, onOpenSample, onChooseFolder, connectionsVersion }: Props) {
   const [places, setPlaces] = useState<string[]>(storedPlaces);
   const [buckets, setBuckets] = useState<BrowseEntry[]>([]);
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(['places', 'storage']));
+  const [catalogs, setCatalogs] = useState<BrowseEntry[]>([]);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(['places', 'storage', 'catalogs']));
   const [listings, setListings] = useState<ReadonlyMap<string, Listing>>(new Map());
   const [tables, setTables] = useState<ReadonlyMap<string, BrowseEntry>>(new Map());
   const [focused, setFocused] = useState<string | null>(null);
@@ -72,6 +73,24 @@ export function Navigator({ onOpenTable, onOpenSample, onChooseFolder, connectio
     };
   }, [connectionsVersion]);
 
+  useEffect(() => {
+    let stale = false;
+    void api.listCatalogConnections().then((result) => {
+      if (stale || !result.ok) return;
+      setCatalogs(
+        result.value.connections.map((c) => ({
+          name: c.name,
+          kind: 'folder',
+          location: `${c.kind === 'unity' ? 'uc' : 'glue'}://${c.name}`,
+          detail: c.kind === 'unity' ? 'Unity Catalog' : 'AWS Glue',
+        })),
+      );
+    });
+    return () => {
+      stale = true;
+    };
+  }, [connectionsVersion]);
+
   const sections: Section[] = useMemo(
     () => [
       {
@@ -91,8 +110,15 @@ export function Navigator({ onOpenTable, onOpenSample, onChooseFolder, connectio
         emptyText: 'No storage connections saved.',
         browse: api.browse,
       },
+      {
+        key: 'catalogs',
+        title: 'Catalogs',
+        roots: catalogs,
+        emptyText: 'No catalog connections saved.',
+        browse: api.browseCatalog,
+      },
     ],
-    [places, buckets],
+    [places, buckets, catalogs],
   );
 
   const rows = useMemo(() => treeRows(sections, { expanded, listings, tables }), [sections, expanded, listings, tables]);
