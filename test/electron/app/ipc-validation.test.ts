@@ -123,7 +123,7 @@ describe('validateCall', () => {
   it('refuses bad sinks', () => {
     const bad = (sink: unknown, message: RegExp) => rejects('startExport', { source, sink }, message);
     bad(undefined, /startExport.sink: the sink kind must be one of/);
-    bad({ kind: 'mysql', path: '/x' }, /sink.kind: the sink kind must be one of sqlite, postgres, duckdb, parquet, csv, jsonl/);
+    bad({ kind: 'oracle', path: '/x' }, /sink.kind: the sink kind must be one of sqlite, postgres, mysql, duckdb, parquet, csv, jsonl/);
     bad({ kind: 'csv', path: 'out.csv' }, /sink.path: give the full path of the output file/);
     bad({ kind: 'csv', path: '/o.csv', table: 't' }, /unknown field "table"/);
     bad({ ...sqlite, mode: 'merge' }, /sink.mode: unknown mode "merge" \(use append, overwrite, upsert, sql\)/);
