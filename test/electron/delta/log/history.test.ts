@@ -1,8 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EngineContext } from '../../../../electron/delta/engine/engine-context.js';
 import { DeltaTable } from '../../../../electron/delta/table.js';
+import type { Storage } from '../../../../electron/storage/storage.js';
+import { failure } from '../../../support/failure.js';
+import { MemoryStorage } from '../../../support/memory-storage.js';
 import { tablePath } from '../../../support/tables.js';
 import { commitInfo, commitVersions } from '../../../support/delta-oracle.js';
 import { localReads } from '../../../support/task-tables.js';
+import { scratchFolders } from '../log-files.js';
+
+const scratch = scratchFolders('history');
+afterAll(() => scratch.removeAll());
 
 describe('DeltaTable.history', () => {
   it.each(['simple_table', 'table_with_deletion_logs', 'cdf-table', 'checkpoint-v2-table', 'delta-0.8.0', 'http_requests'])(
@@ -49,4 +59,32 @@ describe('DeltaTable.history', () => {
     // Commit 1 is still in the folder but precedes the earliest readable version (the checkpoint at 2).
     expect(withPartitions.map((c) => c.version)).toEqual([2]);
   });
+
+  it('stops reading commit files once cancelled: a long history ends CANCELLED after its first group of commits', async () => {
+    // 100 commits written by delta-rs (the benchmark's long-log writer, no checkpoint among them).
+    const written = path.join(scratch.make(), 'hundred');
+    execFileSync('python3', [path.join(import.meta.dirname, '../../../bench/deltars-long-log.py'), 'write', written, '100', '1000']);
+    const root = '/in-memory/hundred';
+    const store = new MemoryStorage();
+    store.copyFolder(written, root);
+    const controller = new AbortController();
+    const isCommit = (location: string) => /\/_delta_log\/\d{20}\.json$/.test(location);
+    // The user cancels as the first commit file is read.
+    const watched: Storage = Object.create(store, {
+      read: {
+        value: (location: string) => {
+          if (isCommit(location)) controller.abort();
+          return store.read(location);
+        },
+      },
+    });
+    const engine: EngineContext = { storage: () => watched, settings: () => null };
+    const table = await DeltaTable.open(root, engine);
+    const err = await failure(table.history({ signal: controller.signal }));
+    expect(err.code).toBe('CANCELLED');
+    const commitsRead = new Set(store.asked.filter(isCommit));
+    expect(commitsRead.size).toBeGreaterThan(0);
+    // One group of commit files was under way when the cancel came; none after it was read.
+    expect(commitsRead.size).toBeLessThanOrEqual(32);
+  }, 120_000);
 });
