@@ -25,6 +25,7 @@ import {
   type PgLink,
 } from './pg-connection.js';
 import type { BatchSink } from './sink.js';
+import { serverExchanges } from './server-exchanges.js';
 import { batchesAsTheyAre, createSqlSink, type SqlSession, type TransactionRows, type WriteTarget } from './sql-sink.js';
 import { copySql, UPSERT_TEMP, upsertMergeSql, upsertTempSql } from './sql-statements.js';
 
@@ -80,9 +81,6 @@ interface RowWriters {
   copy: { sql: (binary: boolean) => string; after: string[] } | null;
 }
 
-/** A connection that answered this recently needs no check before it is used again. */
-const RECENTLY_ALIVE_MS = 1000;
-
 /** Mode 'sql': the batches as they are; else the transaction's COPY stream, binary where the target takes it and
  * the batches' columns are in a layout the binary encoder writes. */
 function transactionRows({ fields, spec }: WriteTarget, format: CopyFormat, pool: SlabPool): TransactionRows<PgRows> {
@@ -115,12 +113,8 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
     if (!writers) throw new Error('the PostgreSQL session was not prepared');
     return writers;
   };
-  let answeredAt = Number.NEGATIVE_INFINITY;
-  const answered = async <T>(work: Promise<T>): Promise<T> => {
-    const result = await timed(link, timeoutMs, work);
-    answeredAt = performance.now();
-    return result;
-  };
+  const exchanges = serverExchanges('PostgreSQL', timeoutMs, () => dropLink(link));
+  const { answered } = exchanges;
   const query = async (sql: string, params?: unknown[]) => (await answered(client.query(sql, params))).rows as Record<string, unknown>[];
   /** The id of the transaction whose COMMIT is out and unanswered (cleared by the answer, whatever it says). */
   let inDoubt: () => string | null = () => null;
@@ -192,10 +186,10 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
     },
     // The advisory lock ends with the session.
     release: async () => undefined,
-    ping: async () => !link.broken && (performance.now() - answeredAt < RECENTLY_ALIVE_MS || (await alive(query))),
+    ping: async () => !link.broken && (await exchanges.alive(query)),
     async close() {
       if (link.broken) dropLink(link);
-      else await timed(link, timeoutMs, client.end());
+      else await exchanges.bounded(client.end());
     },
     kill() {
       dropLink(link);
@@ -206,30 +200,6 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
 /** A statement's parameters as the text the server parses them from, as node-pg's own query would send them. */
 function textParams({ text, values }: SqlStatement): AfterStatement {
   return { text, values: values.map((v) => (v === null ? null : String(v))) };
-}
-
-/** `work` (one exchange with the server), unless the server leaves it unanswered for `ms`: then the connection is
- * dropped, and the error is a lost connection's, which the sink retries. */
-function timed<T>(link: PgLink, ms: number, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      dropLink(link);
-      reject(new DeltaportError('SINK_CONNECTION', `PostgreSQL did not answer within ${ms / 1000} s (statement timeout)`));
-    }, ms);
-  });
-  // Once timed out, the exchange's own failure (the dropped connection) has no one left to tell.
-  work.catch(() => undefined);
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
-async function alive(query: (sql: string) => Promise<unknown>): Promise<boolean> {
-  try {
-    await query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** COPY data goes out with the statements around it in one write: BEGIN and COMMIT cost no round trips. */

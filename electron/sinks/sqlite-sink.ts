@@ -9,9 +9,9 @@ import type { SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
 import { isNullAt } from '../delta/engine/arrow-buffers.js';
 import { sqliteReader } from './column-values.js';
+import { databaseFileSink } from './database-file-sink.js';
 import { alreadyRunning, claimSqliteLease, releaseProcessLeases, releaseSqliteLease, RENEW_LEASE_SQL, RUNS_TABLE } from './job-claim.js';
 import type { BatchSink } from './sink.js';
-import { requireOutputFolder } from './output-folder.js';
 import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js';
 import { quoteIdent } from './sql-identifiers.js';
 import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
@@ -27,26 +27,14 @@ export function createSqliteSink(spec: Extract<SinkSpec, { kind: 'sqlite' }>): B
     checkBeforeReuse: false,
     explain: sqliteMessage,
   });
-  /** Whether this export created the database file (it did not exist when the export opened). */
-  let created = false;
-  return {
-    open(ctx) {
-      requireOutputFolder(spec.path);
-      created = !existsSync(spec.path);
-      return sink.open(ctx);
+  return databaseFileSink(spec.path, sink, {
+    // The connections close with their sessions.
+    release: async () => undefined,
+    removeCreated: async () => {
+      await Promise.all(stopped);
+      await removeUnlessRows(spec.path);
     },
-    write: (batch) => sink.write(batch),
-    close: () => sink.close(),
-    counts: () => sink.counts!(),
-    async abort() {
-      await sink.abort();
-      // A failed export that created the file and committed no rows leaves no file (committed batches stay).
-      if (created && sink.counts!().committed === 0) {
-        await Promise.all(stopped);
-        await removeUnlessRows(spec.path);
-      }
-    },
-  };
+  });
 }
 
 /** Removes a database file this export created, with its -wal and -shm, unless a table in it holds a row: another

@@ -100,6 +100,9 @@ interface CatalogConnectionRow extends SecretColumns {
 
 type ConnectionTable = 'storage_connections' | 'catalog_connections';
 
+/** Each connection table's own column, beside the name, options and secrets they all have. */
+const OWN_COLUMN: Record<ConnectionTable, string> = { storage_connections: 'prefix', catalog_connections: 'kind' };
+
 interface ProfileRow {
   name: string;
   sink_json: string;
@@ -211,23 +214,13 @@ export class AppState {
    */
   saveStorageConnection(connection: StorageConnectionRecord, now = Date.now()): StorageConnection {
     const { name, prefix, options, secrets } = connection;
-    const { names, cipher, notSaved } = this.keepSecrets('storage_connections', name, secrets);
-    this.db
-      .prepare(
-        `INSERT INTO storage_connections (name, prefix, options_json, secret_names_json, secrets_cipher, secrets_not_saved, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (name) DO UPDATE SET prefix = excluded.prefix, options_json = excluded.options_json,
-           secret_names_json = excluded.secret_names_json, secrets_cipher = excluded.secrets_cipher,
-           secrets_not_saved = excluded.secrets_not_saved, updated_at = excluded.updated_at`,
-      )
-      .run(name, prefix, JSON.stringify(options), JSON.stringify(names), cipher, notSaved ? 1 : 0, now);
+    this.writeConnection('storage_connections', name, prefix, options, secrets, now);
     return this.toStorageConnection(this.storageConnectionRow(name)!);
   }
 
   /** Saved connections by name, without any secret value. */
   listStorageConnections(): StorageConnection[] {
-    const rows = this.db.prepare('SELECT * FROM storage_connections ORDER BY name').all() as StorageConnectionRow[];
-    return rows.map((row) => this.toStorageConnection(row));
+    return this.connectionRows<StorageConnectionRow>('storage_connections').map((row) => this.toStorageConnection(row));
   }
 
   /** A connection's secret options, decrypted; {} when it has none, or they cannot be decrypted or were not kept. */
@@ -242,23 +235,13 @@ export class AppState {
   /** Saves a catalog connection, replacing one of the same name; its secrets are kept as a storage connection's. */
   saveCatalogConnection(connection: CatalogConnectionRecord, now = Date.now()): CatalogConnection {
     const { name, kind, options, secrets } = connection;
-    const { names, cipher, notSaved } = this.keepSecrets('catalog_connections', name, secrets);
-    this.db
-      .prepare(
-        `INSERT INTO catalog_connections (name, kind, options_json, secret_names_json, secrets_cipher, secrets_not_saved, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, options_json = excluded.options_json,
-           secret_names_json = excluded.secret_names_json, secrets_cipher = excluded.secrets_cipher,
-           secrets_not_saved = excluded.secrets_not_saved, updated_at = excluded.updated_at`,
-      )
-      .run(name, kind, JSON.stringify(options), JSON.stringify(names), cipher, notSaved ? 1 : 0, now);
+    this.writeConnection('catalog_connections', name, kind, options, secrets, now);
     return this.toCatalogConnection(this.catalogConnectionRow(name)!);
   }
 
   /** Saved catalog connections by name, without any secret value. */
   listCatalogConnections(): CatalogConnection[] {
-    const rows = this.db.prepare('SELECT * FROM catalog_connections ORDER BY name').all() as CatalogConnectionRow[];
-    return rows.map((row) => this.toCatalogConnection(row));
+    return this.connectionRows<CatalogConnectionRow>('catalog_connections').map((row) => this.toCatalogConnection(row));
   }
 
   /** A catalog connection's secret options, decrypted; {} when it has none, or they cannot be decrypted or were not
@@ -300,11 +283,41 @@ export class AppState {
   }
 
   private storageConnectionRow(name: string): StorageConnectionRow | undefined {
-    return this.db.prepare('SELECT * FROM storage_connections WHERE name = ?').get(name) as StorageConnectionRow | undefined;
+    return this.connectionRow<StorageConnectionRow>('storage_connections', name);
   }
 
   private catalogConnectionRow(name: string): CatalogConnectionRow | undefined {
-    return this.db.prepare('SELECT * FROM catalog_connections WHERE name = ?').get(name) as CatalogConnectionRow | undefined;
+    return this.connectionRow<CatalogConnectionRow>('catalog_connections', name);
+  }
+
+  private connectionRow<Row extends SecretColumns>(table: ConnectionTable, name: string): Row | undefined {
+    return this.db.prepare(`SELECT * FROM ${table} WHERE name = ?`).get(name) as Row | undefined;
+  }
+
+  private connectionRows<Row extends SecretColumns>(table: ConnectionTable): Row[] {
+    return this.db.prepare(`SELECT * FROM ${table} ORDER BY name`).all() as Row[];
+  }
+
+  /** Saves a connection's row, replacing one of the same name; `own` is the value of its table's own column. */
+  private writeConnection(
+    table: ConnectionTable,
+    name: string,
+    own: string,
+    options: Record<string, string>,
+    secrets: Record<string, string>,
+    now: number,
+  ): void {
+    const { names, cipher, notSaved } = this.keepSecrets(table, name, secrets);
+    const column = OWN_COLUMN[table];
+    this.db
+      .prepare(
+        `INSERT INTO ${table} (name, ${column}, options_json, secret_names_json, secrets_cipher, secrets_not_saved, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET ${column} = excluded.${column}, options_json = excluded.options_json,
+           secret_names_json = excluded.secret_names_json, secrets_cipher = excluded.secrets_cipher,
+           secrets_not_saved = excluded.secrets_not_saved, updated_at = excluded.updated_at`,
+      )
+      .run(name, own, JSON.stringify(options), JSON.stringify(names), cipher, notSaved ? 1 : 0, now);
   }
 
   private toStorageConnection(row: StorageConnectionRow): StorageConnection {

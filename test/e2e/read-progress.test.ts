@@ -9,13 +9,13 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vit
 import { useBrowserSession } from '../support/browser-session.js';
 import { screenshot } from '../support/browser.js';
 import { liveFiles, readCommit } from '../support/delta-oracle.js';
-import { startGatedProxy, type GatedProxy } from '../support/gated-http-proxy.js';
-import { isSkipped, startGcs, uploadFolder, type GcsStore } from '../support/object-stores.js';
+import { connectThroughProxy, GATED_BUCKET as BUCKET, startGatedGcs } from '../support/gated-gcs.js';
+import type { GatedProxy } from '../support/gated-http-proxy.js';
+import { isSkipped, type GcsStore } from '../support/object-stores.js';
 import { tablePath } from '../support/tables.js';
 import { humanBytes } from '../../renderer/src/format.js';
 
 const e2e = useBrowserSession('deltaport-e2e-progress-');
-const BUCKET = 'lake';
 const COVID = 'COVID-19_NYT';
 const CDF = 'cdf-table';
 let proxy: GatedProxy;
@@ -49,24 +49,16 @@ describe('progress and Cancel of long reads', () => {
   let holds: (file: string) => boolean = () => true;
 
   beforeAll(async () => {
-    const started = await startGcs();
+    const started = await startGatedGcs([COVID, CDF], (request) => {
+      const file = dataFileOf(request);
+      return file !== null && holds(file);
+    });
     if (isSkipped(started)) {
       skipped = started.skipped;
       return void console.warn(`read progress e2e skipped: ${skipped}`);
     }
-    store = started;
-    await store.createBucket(BUCKET);
-    for (const table of [COVID, CDF]) await uploadFolder(store, BUCKET, table, tablePath(table), { spaced: false });
-    proxy = await startGatedProxy(store.endpoint, (request) => {
-      const file = dataFileOf(request);
-      return file !== null && holds(file);
-    });
-    const saved = await e2e.app.call('saveStorageConnection', {
-      name: 'emulator',
-      prefix: `gs://${BUCKET}`,
-      options: { endpoint: proxy.url, anonymous: 'true' },
-    });
-    expect(saved.ok, JSON.stringify(saved)).toBe(true);
+    ({ store, proxy } = started);
+    await connectThroughProxy(e2e.app, proxy);
   }, 120_000);
 
   afterAll(async () => {

@@ -273,6 +273,18 @@ function encodeKey(key: string): string {
   return key.split('/').map(encodeURIComponent).join('/');
 }
 
+export const LAKE_BUCKET = 'lake';
+
+/** moto's S3 with the bucket LAKE_BUCKET holding the local Delta table `table` under each of `keys` (unspaced), as the
+ * catalog tests set it up; or why S3 is skipped. */
+export async function startS3WithTable(table: string, ...keys: string[]): Promise<S3Store | Skipped> {
+  const store = await startS3();
+  if (isSkipped(store)) return store;
+  await store.createBucket(LAKE_BUCKET);
+  for (const key of keys) await uploadFolder(store, LAKE_BUCKET, key, table, { spaced: false });
+  return store;
+}
+
 /**
  * Uploads a local folder (a Delta table) under prefix: data files first, then the log, one version at a time in
  * version order. Time travel by timestamp on a store reads object modification times, which the servers keep to the

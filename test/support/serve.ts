@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import type { Result } from '../../shared/api.js';
+import type { ExportRequest, JobInfo, Result } from '../../shared/api.js';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI_BIN = path.join(REPO_ROOT, 'dist/electron/cli/bin.js');
@@ -56,6 +56,24 @@ export async function startServe(): Promise<ServedApp> {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The value of one call of the host's API; a refusal throws, with its code and message. */
+export async function apiValue<T>(served: ServedApp, method: string, arg: unknown = null): Promise<T> {
+  const result = await served.call<T>(method, arg);
+  if (!result.ok) throw new Error(`${method}: ${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+/** Starts an export through the host's API and waits for its job to end (a minute at most): its last record. */
+export async function exportToEnd(served: ServedApp, request: ExportRequest): Promise<JobInfo> {
+  const job = await apiValue<JobInfo>(served, 'startExport', request);
+  let done = job;
+  for (let i = 0; i < 600 && (done.state === 'queued' || done.state === 'running'); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    done = (await apiValue<JobInfo[]>(served, 'listJobs')).find((j) => j.id === job.id)!;
+  }
+  return done;
 }
 
 function firstLine(child: ChildProcess, errors: () => string): Promise<string> {

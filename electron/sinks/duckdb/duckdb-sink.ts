@@ -3,13 +3,12 @@
 // transaction's Arrow batches go in through DuckDB's appender, a data chunk at a time, with nested columns kept native
 // (duckdb-cells.ts). The process holds DuckDB's lock of the file from the export's start to its end, so no other
 // process writes into it meanwhile; a second one stops at once, naming the process that holds it.
-import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { RecordBatch } from 'apache-arrow';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { appendBatch } from '../../sql/arrow-to-duckdb.js';
-import { requireOutputFolder } from '../output-folder.js';
+import { databaseFileSink } from '../database-file-sink.js';
 import type { BatchSink } from '../sink.js';
 import { createSqlSink, type SqlSession } from '../sql-sink.js';
 import { nativeCellReader } from './duckdb-cells.js';
@@ -35,30 +34,12 @@ export function createDuckdbSink(spec: DuckdbSinkSpec): BatchSink {
     instance = null;
     (await opened?.catch(() => null))?.closeSync();
   };
-  /** Whether this export created the database file (it did not exist when the export opened). */
-  let created = false;
-  return {
-    open(ctx) {
-      requireOutputFolder(spec.path);
-      created = !existsSync(spec.path);
-      return sink.open(ctx);
+  return databaseFileSink(spec.path, sink, {
+    release: closeDatabase,
+    removeCreated: async () => {
+      await Promise.all(['', '.wal'].map((suffix) => rm(spec.path + suffix, { force: true })));
     },
-    write: (batch) => sink.write(batch),
-    async close() {
-      try {
-        await sink.close();
-      } finally {
-        await closeDatabase();
-      }
-    },
-    counts: () => sink.counts!(),
-    async abort() {
-      await sink.abort();
-      await closeDatabase();
-      // A failed export that created the file and committed no rows leaves no file (committed transactions stay).
-      if (created && sink.counts!().committed === 0) await Promise.all(['', '.wal'].map((s) => rm(spec.path + s, { force: true })));
-    },
-  };
+  });
 }
 
 /** Writes one transaction's batches. */

@@ -10,7 +10,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { RecordBatch } from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
-import { DeltaportError } from '../../../shared/errors.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../../shared/sql-params.js';
 import { isNullAt } from '../../delta/engine/arrow-buffers.js';
@@ -20,6 +19,7 @@ import { CopyRows } from '../copy-rows.js';
 import { MYSQL_TEXT } from '../copy-text.js';
 import { alreadyRunning, type RunOwner } from '../job-claim.js';
 import type { BatchSink } from '../sink.js';
+import { serverExchanges } from '../server-exchanges.js';
 import { batchesAsTheyAre, createSqlSink, type SqlSession, type TransactionRows, type WriteTarget } from '../sql-sink.js';
 import { valueKind } from '../sql-types.js';
 import {
@@ -51,8 +51,6 @@ export const TRANSACTION_BYTES = 8 << 20;
 /** One transaction being sent and one being filled. */
 const MAX_UNCOMMITTED = 1;
 const DEFAULT_STATEMENT_TIMEOUT_MS = 60_000;
-/** A connection that answered this recently needs no check before it is used again. */
-const RECENTLY_ALIVE_MS = 1000;
 /** Rows per INSERT where LOAD DATA LOCAL is refused: well under max_allowed_packet for rows of a few kB. */
 const INSERT_ROWS = 500;
 
@@ -115,12 +113,8 @@ function transactionRows({ fields, spec }: WriteTarget, path: LoadPath, pool: Sl
 function mysqlSession(spec: MysqlSinkSpec, link: MysqlLink, owner: RunOwner, timeoutMs: number, path: LoadPath): SqlSession<MysqlRows> {
   const { connection } = link;
   const database = mysqlConfig(spec.connection).database ?? '';
-  let answeredAt = Number.NEGATIVE_INFINITY;
-  const answered = async <T>(work: Promise<T>): Promise<T> => {
-    const result = await timed(link, timeoutMs, work);
-    answeredAt = performance.now();
-    return result;
-  };
+  const exchanges = serverExchanges('MySQL', timeoutMs, () => dropMysqlLink(link));
+  const { answered } = exchanges;
   const raw = linkQuery(link);
   const query = (sql: string, params?: unknown[]) => answered(raw(sql, params));
   let target: WriteTarget | null = null;
@@ -243,38 +237,15 @@ function mysqlSession(spec: MysqlSinkSpec, link: MysqlLink, owner: RunOwner, tim
         dropMysqlLink(link);
       }
     },
-    ping: async () => !link.broken && (performance.now() - answeredAt < RECENTLY_ALIVE_MS || (await alive(query))),
+    ping: async () => !link.broken && (await exchanges.alive(query)),
     async close() {
       if (link.broken) dropMysqlLink(link);
-      else await timed(link, timeoutMs, connection.end());
+      else await exchanges.bounded(connection.end());
     },
     kill() {
       dropMysqlLink(link);
     },
   };
-}
-
-/** `work` (one exchange with the server), unless the server leaves it unanswered for `ms`: then the connection is
- * dropped, and the error is a lost connection's, which the sink retries. */
-function timed<T>(link: MysqlLink, ms: number, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      dropMysqlLink(link);
-      reject(new DeltaportError('SINK_CONNECTION', `MySQL did not answer within ${ms / 1000} s (statement timeout)`));
-    }, ms);
-  });
-  work.catch(() => undefined);
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
-async function alive(query: (sql: string) => Promise<unknown>): Promise<boolean> {
-  try {
-    await query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The values of each row as MySQL reads them from text (binary values as hex, unhexed by the statement). */

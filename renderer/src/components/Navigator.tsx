@@ -4,7 +4,7 @@
 // Enter opens, Delete removes a place. Every section lists its folders through its own `browse` call answering a
 // BrowsePage: the catalogs' section lists through browseCatalog, its roots the saved catalog connections.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { FormEvent, KeyboardEvent } from 'react';
+import type { FormEvent, KeyboardEvent, ReactNode } from 'react';
 import type { BrowseRequest, Result } from '../../../shared/api.js';
 import type { BrowseEntry, BrowsePage } from '../../../shared/browse.js';
 import { api } from '../api-client.js';
@@ -371,84 +371,81 @@ interface TreeItemProps {
 }
 
 function TreeItem({ row, focusable, onFocus, onClick, onKeyDown }: TreeItemProps) {
-  const common = {
-    'aria-level': row.level,
-    onFocus,
-    style: { paddingLeft: `${(row.level - 1) * 14 + 6}px` },
-  };
-  const tabIndex = focusable ? 0 : -1;
+  const look = rowLook(row);
+  return (
+    <div
+      role="treeitem"
+      aria-level={row.level}
+      aria-selected={focusable}
+      tabIndex={focusable ? 0 : -1}
+      className={look.className}
+      aria-label={look.label}
+      aria-expanded={look.expanded}
+      aria-disabled={look.disabled}
+      title={look.title}
+      style={{ paddingLeft: `${(row.level - 1) * 14 + 6}px` }}
+      onFocus={onFocus}
+      onClick={row.kind === 'note' ? undefined : onClick}
+      onKeyDown={onKeyDown}
+    >
+      {look.content}
+    </div>
+  );
+}
+
+/** What sets one kind of tree row apart from the others (all are tree items, focused and keyed alike). */
+interface RowLook {
+  className: string;
+  content: ReactNode;
+  label?: string;
+  expanded?: boolean;
+  disabled?: true;
+  title?: string;
+}
+
+function rowLook(row: TreeRow): RowLook {
   switch (row.kind) {
     case 'section':
-      return (
-        <div
-          {...common}
-          role="treeitem"
-          aria-selected={focusable}
-          tabIndex={tabIndex}
-          className="tree-row tree-section"
-          aria-expanded={row.expanded}
-          onClick={onClick}
-          onKeyDown={onKeyDown}
-        >
-          <span className="tree-twisty" aria-hidden="true">
-            {row.expanded ? '▾' : '▸'}
-          </span>
-          {row.title}
-        </div>
-      );
+      return {
+        className: 'tree-row tree-section',
+        expanded: row.expanded,
+        content: (
+          <>
+            {twisty(row.expanded ? '▾' : '▸')}
+            {row.title}
+          </>
+        ),
+      };
     case 'entry': {
       const { entry } = row;
-      return (
-        <div
-          {...common}
-          role="treeitem"
-          aria-selected={focusable}
-          tabIndex={tabIndex}
-          onKeyDown={onKeyDown}
-          className={`tree-row tree-${entry.kind}`}
-          aria-label={entry.kind === 'table' ? `${entry.name} (table${entry.detail ? `, ${entry.detail}` : ''})` : entry.name}
-          aria-expanded={entry.kind === 'folder' ? row.expanded : undefined}
-          aria-disabled={entry.kind === 'other' ? true : undefined}
-          title={entry.detail && entry.kind !== 'table' ? entry.detail : entry.location === SAMPLE ? undefined : entry.location}
-          onClick={onClick}
-        >
-          <span className="tree-twisty" aria-hidden="true">
-            {entry.kind === 'folder' ? (row.expanded ? '▾' : '▸') : entry.kind === 'table' ? 'Δ' : ''}
-          </span>
-          <span className="tree-name">{entry.name}</span>
-          {entry.kind === 'table' && entry.detail && <span className="tree-detail">{entry.detail}</span>}
-        </div>
-      );
+      return {
+        className: `tree-row tree-${entry.kind}`,
+        label: entry.kind === 'table' ? `${entry.name} (table${entry.detail ? `, ${entry.detail}` : ''})` : entry.name,
+        expanded: entry.kind === 'folder' ? row.expanded : undefined,
+        disabled: entry.kind === 'other' ? true : undefined,
+        title: entry.detail && entry.kind !== 'table' ? entry.detail : entry.location === SAMPLE ? undefined : entry.location,
+        content: (
+          <>
+            {twisty(entry.kind === 'folder' ? (row.expanded ? '▾' : '▸') : entry.kind === 'table' ? 'Δ' : '')}
+            <span className="tree-name">{entry.name}</span>
+            {entry.kind === 'table' && entry.detail && <span className="tree-detail">{entry.detail}</span>}
+          </>
+        ),
+      };
     }
     case 'more':
-      return (
-        <div
-          {...common}
-          role="treeitem"
-          aria-selected={focusable}
-          tabIndex={tabIndex}
-          className="tree-row tree-more"
-          onClick={onClick}
-          onKeyDown={onKeyDown}
-        >
-          Load more
-        </div>
-      );
+      return { className: 'tree-row tree-more', content: 'Load more' };
     case 'note':
-      return (
-        <div
-          {...common}
-          role="treeitem"
-          aria-selected={focusable}
-          tabIndex={tabIndex}
-          onKeyDown={onKeyDown}
-          className={row.problem ? 'tree-row tree-note problem' : 'tree-row tree-note'}
-          aria-disabled={true}
-        >
-          {row.text}
-        </div>
-      );
+      return { className: row.problem ? 'tree-row tree-note problem' : 'tree-row tree-note', disabled: true, content: row.text };
   }
+}
+
+function twisty(mark: string): ReactNode {
+  return (
+    <span className="tree-twisty" aria-hidden="true">
+      {mark}
+    </span>
+  );
 }
 
 /** The key of the entry a row is under, if any. */

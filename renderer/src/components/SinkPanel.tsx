@@ -14,6 +14,7 @@ import type { SinkForm } from '../sink-form.js';
 import { formFor, initialSinkPanel, sinkPanelReducer } from '../sink-panel-state.js';
 import { Alert, formProblems } from './Alert.js';
 import { CsvFields } from './CsvFields.js';
+import { DatabaseFileField } from './DatabaseFileField.js';
 import { SelectField, TextField } from './Field.js';
 import { PlanView } from './PlanView.js';
 import { PostgresFields } from './PostgresFields.js';
@@ -181,41 +182,24 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
             <h3 id="destination-title">Destination</h3>
             <SelectField id={`${ids}-sink`} label="Sink" value={form.kind} options={SINK_OPTIONS} onChange={(kind) => set('kind', kind)} />
             {form.kind === 'sqlite' && (
-              <div className="inline-fields">
-                <TextField
-                  className="field grow"
-                  label="SQLite file"
-                  placeholder="/path/to/database.sqlite (created when missing)"
-                  value={form.sqlitePath}
-                  onChange={(value) => set('sqlitePath', value)}
-                />
-                {nativeDialogs && (
-                  <button
-                    type="button"
-                    className="button"
-                    onClick={() => void chooseFile('sqlitePath')}
-                    aria-label="Choose a database file"
-                  >
-                    Browse…
-                  </button>
-                )}
-              </div>
+              <DatabaseFileField
+                label="SQLite file"
+                placeholder="/path/to/database.sqlite (created when missing)"
+                value={form.sqlitePath}
+                onChange={(value) => set('sqlitePath', value)}
+                onBrowse={nativeDialogs ? () => void chooseFile('sqlitePath') : null}
+                browseLabel="Choose a database file"
+              />
             )}
             {form.kind === 'duckdb' && (
-              <div className="inline-fields">
-                <TextField
-                  className="field grow"
-                  label="DuckDB file"
-                  placeholder="/path/to/database.duckdb (created when missing)"
-                  value={form.duckdbPath}
-                  onChange={(value) => set('duckdbPath', value)}
-                />
-                {nativeDialogs && (
-                  <button type="button" className="button" onClick={() => void chooseFile('duckdbPath')} aria-label="Choose a DuckDB file">
-                    Browse…
-                  </button>
-                )}
-              </div>
+              <DatabaseFileField
+                label="DuckDB file"
+                placeholder="/path/to/database.duckdb (created when missing)"
+                value={form.duckdbPath}
+                onChange={(value) => set('duckdbPath', value)}
+                onBrowse={nativeDialogs ? () => void chooseFile('duckdbPath') : null}
+                browseLabel="Choose a DuckDB file"
+              />
             )}
             {(form.kind === 'postgres' || form.kind === 'mysql') && (
               <PostgresFields form={form} set={set} savedPassword={state.profileWithPassword !== null} kind={form.kind} />

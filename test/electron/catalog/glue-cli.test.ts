@@ -8,7 +8,7 @@ import { openCatalog } from '../../../electron/catalog/catalog-options.js';
 import { afterAll, beforeAll, describe, expect, it, vi, type TestContext } from 'vitest';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
 import { glueCall } from '../../support/glue.js';
-import { isSkipped, startS3, uploadFolder, type S3Store } from '../../support/object-stores.js';
+import { isSkipped, startS3WithTable, type S3Store } from '../../support/object-stores.js';
 import { tablePath } from '../../support/tables.js';
 import { cli } from '../cli/run-cli.js';
 
@@ -17,11 +17,9 @@ let s3: S3Store | undefined;
 let skipped: string | null = null;
 
 beforeAll(async () => {
-  const store = await startS3();
+  const store = await startS3WithTable(TABLE, 'warehouse/orders');
   if (isSkipped(store)) return void console.warn((skipped = store.skipped));
   s3 = store;
-  await s3.createBucket('lake');
-  await uploadFolder(s3, 'lake', 'warehouse/orders', TABLE, { spaced: false });
   const glue = (action: string, body: object) => glueCall(store, action, body);
   await glue('CreateDatabase', { DatabaseInput: { Name: 'sales' } });
   const table = (name: string, parameters: Record<string, string>, storage: object) =>

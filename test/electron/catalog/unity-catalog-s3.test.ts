@@ -16,13 +16,12 @@ import { previewRows } from '../../../electron/delta/preview-rows.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
 import { failure } from '../../support/failure.js';
-import { isSkipped, startS3, uploadFolder, type S3Store } from '../../support/object-stores.js';
+import { isSkipped, LAKE_BUCKET as BUCKET, startS3WithTable, type S3Store } from '../../support/object-stores.js';
 import { tablePath } from '../../support/tables.js';
 import { startUnityCatalog, UNITY_CATALOG_START_MS, type UnityCatalogServer } from '../../support/unity-catalog.js';
 import { startVendingStandIn } from '../../support/unity-catalog-vending.js';
 import { cli } from '../cli/run-cli.js';
 
-const BUCKET = 'lake';
 const TABLE = tablePath('simple_table');
 const scratch = mkdtempSync(path.join(tmpdir(), 'deltaport-uc-s3-'));
 let s3: S3Store | undefined;
@@ -30,12 +29,9 @@ let uc: UnityCatalogServer | undefined;
 let skipped: string | null = null;
 
 beforeAll(async () => {
-  const store = await startS3();
+  const store = await startS3WithTable(TABLE, 'sales/orders', 'sales/renewed');
   if (isSkipped(store)) return void console.warn((skipped = store.skipped));
   s3 = store;
-  await s3.createBucket(BUCKET);
-  await uploadFolder(s3, BUCKET, 'sales/orders', TABLE, { spaced: false });
-  await uploadFolder(s3, BUCKET, 'sales/renewed', TABLE, { spaced: false });
   const server = await startUnityCatalog();
   if (isSkipped(server)) return void console.warn((skipped = server.skipped));
   uc = server;

@@ -3,38 +3,21 @@ import { describe, expect, it } from 'vitest';
 import { startFaultProxy } from '../../support/fault-proxy.js';
 import { useTestDatabase } from '../../support/test-database.js';
 import { tablePath } from '../../support/tables.js';
-import { duck, sqlText } from '../../support/duckdb.js';
+import { distinctValues, exactlyOnceArgs, PARTITIONED as table, rowCount, valueAndYear } from './partitioned-export.js';
 import { cli } from './run-cli.js';
 
-const table = tablePath('delta-0.8.0-partitioned');
 const db = useTestDatabase('cli_export');
 
 describe('deltaport export --sink postgres://', () => {
   it('writes the chosen columns into the named target, exactly once across reruns', async () => {
-    const args = [
-      'export',
-      table,
-      '--columns',
-      'value,year',
-      '--sink',
-      db.url,
-      '--target',
-      'Sales 2021',
-      '--exactly-once',
-      '--batch-size',
-      '2',
-    ];
+    const args = exactlyOnceArgs(db.url);
     const first = await cli(...args);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     const again = await cli(...args);
     expect(again.code).toBe(0);
     const got = (await db.client.query('SELECT value, year FROM "Sales 2021" ORDER BY value')).rows;
-    // Every data file's rows (DuckDB), with year from the hive path as the log's partitionValues also say.
-    const expected = await duck(
-      `SELECT value, CAST(year AS VARCHAR) AS year FROM read_parquet(${sqlText(`${table}/**/*.parquet`)}, hive_partitioning=true) ORDER BY value`,
-    );
-    expect(got).toEqual(expected);
+    expect(got).toEqual(await valueAndYear());
   });
 
   it('upserts on --key', async () => {
@@ -57,8 +40,7 @@ describe('deltaport export --sink postgres://', () => {
     const [{ n, distinct }] = (await db.client.query('SELECT count(*)::int AS n, count(DISTINCT value)::int AS distinct FROM by_value'))
       .rows;
     expect(n).toBe(distinct);
-    const [source] = await duck(`SELECT count(DISTINCT value)::INTEGER AS n FROM read_parquet(${sqlText(`${table}/**/*.parquet`)})`);
-    expect(n).toBe(source.n);
+    expect(n).toBe(await distinctValues());
   });
 
   it('refuses upsert keys holding NULL before anything is written', { timeout: 60_000 }, async () => {
@@ -103,8 +85,7 @@ describe('deltaport export --sink postgres://', () => {
     } finally {
       await proxy.close();
     }
-    const [source] = await duck(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlText(`${table}/**/*.parquet`)})`);
-    expect((await db.client.query('SELECT count(*)::int AS n FROM silent')).rows).toEqual([{ n: source.n }]);
+    expect((await db.client.query('SELECT count(*)::int AS n FROM silent')).rows).toEqual([{ n: await rowCount() }]);
     expect((await cli('export', table, '--sink', 'sqlite:/tmp/x.db', '--statement-timeout-ms', '10')).stderr).toMatch(
       /^deltaport: --statement-timeout-ms applies only to postgres and mysql sinks\n/,
     );

@@ -7,12 +7,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { TableProfile } from '../../../shared/table-info.js';
 import { liveFiles } from '../../support/delta-oracle.js';
-import { startGatedProxy, type GatedProxy } from '../../support/gated-http-proxy.js';
-import { isSkipped, startGcs, uploadFolder, type GcsStore } from '../../support/object-stores.js';
+import { connectThroughProxy, GATED_BUCKET as BUCKET, startGatedGcs } from '../../support/gated-gcs.js';
+import type { GatedProxy } from '../../support/gated-http-proxy.js';
+import { isSkipped, type GcsStore } from '../../support/object-stores.js';
 import { startServe, type ServedApp } from '../../support/serve.js';
 import { tablePath } from '../../support/tables.js';
 
-const BUCKET = 'lake';
 const TABLE = 'COVID-19_NYT';
 /** A request for one of the table's data files (its log holds no Parquet file). */
 const isDataFile = (request: string) => new RegExp(`/${TABLE}/[^/?]+\\.parquet`).test(request);
@@ -24,22 +24,14 @@ describe('cancelling a read through deltaport serve', () => {
   let app: ServedApp;
 
   beforeAll(async () => {
-    const started = await startGcs();
+    const started = await startGatedGcs([TABLE], isDataFile);
     if (isSkipped(started)) {
       skipped = started.skipped;
       return void console.warn(`read cancel test skipped: ${skipped}`);
     }
-    store = started;
-    await store.createBucket(BUCKET);
-    await uploadFolder(store, BUCKET, TABLE, tablePath(TABLE), { spaced: false });
-    proxy = await startGatedProxy(store.endpoint, isDataFile);
+    ({ store, proxy } = started);
     app = await startServe();
-    const saved = await app.call('saveStorageConnection', {
-      name: 'emulator',
-      prefix: `gs://${BUCKET}`,
-      options: { endpoint: proxy.url, anonymous: 'true' },
-    });
-    expect(saved.ok, JSON.stringify(saved)).toBe(true);
+    await connectThroughProxy(app, proxy);
   }, 120_000);
 
   afterAll(async () => {

@@ -7,11 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi, type TestContext } from 'vitest';
-import type { JobInfo, Result } from '../../../shared/api.js';
 import { RENEW_BEFORE_MS } from '../../../electron/catalog/vended-engine.js';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
-import { isSkipped, startS3, uploadFolder, type S3Store } from '../../support/object-stores.js';
-import { startServe, type ServedApp } from '../../support/serve.js';
+import { isSkipped, startS3WithTable, type S3Store } from '../../support/object-stores.js';
+import { apiValue as value, exportToEnd, startServe, type ServedApp } from '../../support/serve.js';
 import { tablePath } from '../../support/tables.js';
 import { startUnityCatalog, UNITY_CATALOG_START_MS, type UnityCatalogServer } from '../../support/unity-catalog.js';
 import { startVendingStandIn, type VendingStandIn } from '../../support/unity-catalog-vending.js';
@@ -26,11 +25,9 @@ let host: ServedApp | undefined;
 let skipped: string | null = null;
 
 beforeAll(async () => {
-  const store = await startS3();
+  const store = await startS3WithTable(TABLE, 'sales/orders');
   if (isSkipped(store)) return void console.warn((skipped = store.skipped));
   s3 = store;
-  await s3.createBucket('lake');
-  await uploadFolder(s3, 'lake', 'sales/orders', TABLE, { spaced: false });
   const server = await startUnityCatalog();
   if (isSkipped(server)) return void console.warn((skipped = server.skipped));
   uc = server;
@@ -59,18 +56,6 @@ function running(ctx: TestContext) {
   return { host: host!, vending: vending!, uc: uc!, s3: s3! };
 }
 
-async function value<T>(served: ServedApp, method: string, arg: unknown = null): Promise<T> {
-  const url = new URL(served.url);
-  const response = await fetch(new URL(`api/${method}`, url), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Deltaport-Token': url.searchParams.get('token')! },
-    body: JSON.stringify(arg),
-  });
-  const result = (await response.json()) as Result<T>;
-  if (!result.ok) throw new Error(`${method}: ${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
-
 describe('a Unity Catalog table in S3 in deltaport serve', () => {
   it('is read with the vended credential, renewed in the worker before it expires, and exported', async (ctx) => {
     const { host, vending, uc, s3 } = running(ctx);
@@ -95,15 +80,10 @@ describe('a Unity Catalog table in S3 in deltaport serve', () => {
 
     // An export runs in a thread of its own, which asks the catalog for its own credential.
     const out = path.join(scratch, 'orders.jsonl');
-    const job = await value<JobInfo>(host, 'startExport', {
+    const done = await exportToEnd(host, {
       source: { tablePath: ORDERS, versionAsOf: 2 },
       sink: { kind: 'jsonl', path: out },
     });
-    let done = job;
-    for (let i = 0; i < 600 && (done.state === 'queued' || done.state === 'running'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      done = (await value<JobInfo[]>(host, 'listJobs')).find((j) => j.id === job.id)!;
-    }
     expect([done.state, done.error]).toEqual(['succeeded', null]);
     const ids = fs
       .readFileSync(out, 'utf8')

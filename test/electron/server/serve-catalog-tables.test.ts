@@ -8,11 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import type { JobInfo, Result } from '../../../shared/api.js';
+import type { JobInfo } from '../../../shared/api.js';
 import { commitVersions } from '../../support/delta-oracle.js';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
 import { isSkipped } from '../../support/object-stores.js';
-import { startServe, type ServedApp } from '../../support/serve.js';
+import { apiValue as value, exportToEnd, startServe, type ServedApp } from '../../support/serve.js';
 import { tablePath } from '../../support/tables.js';
 import { startUnityCatalog, UNITY_CATALOG_START_MS, type UnityCatalogServer } from '../../support/unity-catalog.js';
 
@@ -42,25 +42,8 @@ function running(ctx: TestContext): { uc: UnityCatalogServer; host: ServedApp } 
   return { uc: uc!, host: host! };
 }
 
-/** One call of the host's HTTP API, as the page makes it. */
-async function call<T>(served: ServedApp, method: string, arg: unknown = null): Promise<Result<T>> {
-  const url = new URL(served.url);
-  const response = await fetch(new URL(`api/${method}`, url), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Deltaport-Token': url.searchParams.get('token')! },
-    body: JSON.stringify(arg),
-  });
-  return (await response.json()) as Result<T>;
-}
-
-async function value<T>(served: ServedApp, method: string, arg: unknown = null): Promise<T> {
-  const result = await call<T>(served, method, arg);
-  if (!result.ok) throw new Error(`${method}: ${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
-
 async function message(served: ServedApp, method: string, arg: unknown): Promise<string> {
-  const result = await call(served, method, arg);
+  const result = await served.call(method, arg);
   return result.ok ? 'accepted' : result.error.message;
 }
 
@@ -84,15 +67,10 @@ describe('tables named through a saved catalog connection in deltaport serve', (
     expect(preview.rows.map((r) => String(r[0])).sort()).toEqual((await duckdbRows(orders, 1, 'true', ['id'])).rows);
 
     const out = path.join(scratch, 'orders-v2.jsonl');
-    const job = await value<JobInfo>(host, 'startExport', {
+    const done = await exportToEnd(host, {
       source: { tablePath: ORDERS, versionAsOf: 2 },
       sink: { kind: 'jsonl', path: out },
     });
-    let done = job;
-    for (let i = 0; i < 600 && (done.state === 'queued' || done.state === 'running'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      done = (await value<JobInfo[]>(host, 'listJobs')).find((j) => j.id === job.id)!;
-    }
     expect([done.state, done.error]).toEqual(['succeeded', null]);
     const exported = fs
       .readFileSync(out, 'utf8')

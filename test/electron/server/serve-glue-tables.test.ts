@@ -4,12 +4,11 @@
 // time-travelled. Glue's entries are made through its own API, the rows expected come from DuckDB reading the local
 // table's files. Needs the build (npm run build).
 import { afterAll, beforeAll, describe, expect, it, vi, type TestContext } from 'vitest';
-import type { Result } from '../../../shared/api.js';
 import type { BrowsePage } from '../../../shared/browse.js';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
 import { glueCall } from '../../support/glue.js';
-import { isSkipped, startS3, uploadFolder, type S3Store } from '../../support/object-stores.js';
-import { startServe, type ServedApp } from '../../support/serve.js';
+import { isSkipped, startS3WithTable, type S3Store } from '../../support/object-stores.js';
+import { apiValue as value, startServe, type ServedApp } from '../../support/serve.js';
 import { tablePath } from '../../support/tables.js';
 
 const TABLE = tablePath('simple_table');
@@ -18,11 +17,9 @@ let host: ServedApp | undefined;
 let skipped: string | null = null;
 
 beforeAll(async () => {
-  const store = await startS3();
+  const store = await startS3WithTable(TABLE, 'warehouse/orders');
   if (isSkipped(store)) return void console.warn((skipped = store.skipped));
   s3 = store;
-  await s3.createBucket('lake');
-  await uploadFolder(s3, 'lake', 'warehouse/orders', TABLE, { spaced: false });
   await glueCall(store, 'CreateDatabase', { DatabaseInput: { Name: 'sales' } });
   await glueCall(store, 'CreateTable', {
     DatabaseName: 'sales',
@@ -48,18 +45,6 @@ afterAll(async () => {
 function running(ctx: TestContext) {
   if (!host || !s3) ctx.skip(`AWS Glue skipped: ${skipped}`);
   return { host: host!, s3: s3! };
-}
-
-async function value<T>(served: ServedApp, method: string, arg: unknown = null): Promise<T> {
-  const url = new URL(served.url);
-  const response = await fetch(new URL(`api/${method}`, url), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Deltaport-Token': url.searchParams.get('token')! },
-    body: JSON.stringify(arg),
-  });
-  const result = (await response.json()) as Result<T>;
-  if (!result.ok) throw new Error(`${method}: ${result.error.code}: ${result.error.message}`);
-  return result.value;
 }
 
 describe('an AWS Glue table in deltaport serve', () => {

@@ -7,24 +7,14 @@ import mysql from 'mysql2/promise';
 import { DeltaportError } from '../../../shared/errors.js';
 import { createMysqlSink } from '../../../electron/sinks/mysql/mysql-sink.js';
 import { planSqlExport } from '../../../electron/sinks/sql-plan.js';
-import { startFaultProxy, type Fault } from '../../support/fault-proxy.js';
+import type { Fault } from '../../support/fault-proxy.js';
 import { failure } from '../../support/failure.js';
 import { createMysqlDatabase, startMariadb, type MariadbServer } from '../../support/mariadb.js';
 import { useMysqlDatabase } from '../../support/mysql-database.js';
+import { faultRuns, random } from './fault-runs.js';
 import { drive, mysqlSpec, NUMBERED_FIELDS, numberedTable, streamOf } from './sink-harness.js';
 
 const db = useMysqlDatabase('mysql_faults');
-
-/** A small deterministic generator, so that a failing run can be told by its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-}
 
 async function census(table: string, client: mysql.Connection = db.client): Promise<{ n: number; distinct: number }> {
   const [found] = (await client.query('SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?', [
@@ -39,41 +29,15 @@ async function census(table: string, client: mysql.Connection = db.client): Prom
 
 const ROWS = 60_000;
 const stream = streamOf(numberedTable(ROWS), NUMBERED_FIELDS, 2048);
-type Options = Parameters<typeof mysqlSpec>[1];
 
-/** Server-to-client bytes of a whole clean export with these options: faults fall anywhere in that span. */
-async function cleanSpan(table: string, options: Options): Promise<number> {
-  const clean = await startFaultProxy(db.url);
-  await drive(createMysqlSink(mysqlSpec({ url: clean.url }, { ...options, table }), { transactionBytes: 64 << 10 }), stream);
-  await clean.close();
-  expect(await census(table)).toEqual({ n: ROWS, distinct: ROWS });
-  return clean.bytesToClient.reduce((a, b) => a + b, 0);
-}
-
-/** One export through a proxy with `faults` (by connection); the rows landed, and the failure if it failed. Small
- * transactions (64 kB), so that a fault falls between many commits. */
-async function faultedRun(
-  table: string,
-  faults: Fault[],
-  options: Options,
-  connection: { statementTimeoutMs?: number; connectTimeoutMs?: number } = {},
-) {
-  const proxy = await startFaultProxy(db.url, (n) => faults[n] ?? null);
-  let failed: string | null = null;
-  try {
-    await drive(
-      createMysqlSink(mysqlSpec({ url: proxy.url, ...connection }, { ...options, table }), { transactionBytes: 64 << 10 }),
-      stream,
-    );
-  } catch (err) {
-    expect(err).toBeInstanceOf(DeltaportError);
-    failed = (err as Error).message;
-    expect(failed).not.toContain('\n');
-  } finally {
-    await proxy.close();
-  }
-  return { failure: failed, landed: await census(table), struck: proxy.faults };
-}
+// Small transactions (64 kB), so that a fault falls between many commits.
+const { cleanSpan, faultedRun } = faultRuns({
+  url: () => db.url,
+  sink: (connection, options) => createMysqlSink(mysqlSpec(connection, options), { transactionBytes: 64 << 10 }),
+  census: (table) => census(table),
+  rows: ROWS,
+  stream,
+});
 
 describe('mysql sink under network faults', () => {
   it.each([

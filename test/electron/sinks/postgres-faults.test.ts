@@ -6,59 +6,27 @@ import { DeltaportError } from '../../../shared/errors.js';
 import { createPostgresSink } from '../../../electron/sinks/postgres-sink.js';
 import { startFaultProxy, type Fault } from '../../support/fault-proxy.js';
 import { useTestDatabase } from '../../support/test-database.js';
+import { faultRuns, random, type Census } from './fault-runs.js';
 import { drive, NUMBERED_FIELDS, numberedTable, pgSpec, streamOf } from './sink-harness.js';
 
 const db = useTestDatabase('pg_faults');
 
-/** A small deterministic generator, so that a failing run can be told by its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-}
-
-async function census(table: string): Promise<{ n: number; distinct: number }> {
+async function census(table: string): Promise<Census> {
+  const [found] = (await db.client.query(`SELECT to_regclass('"${table}"') IS NOT NULL AS found`)).rows;
+  if (!found.found) return { n: 0, distinct: 0 };
   const { rows } = await db.client.query(`SELECT count(*)::int AS n, count(DISTINCT id)::int AS distinct FROM "${table}"`);
-  return rows[0] as { n: number; distinct: number };
+  return rows[0] as Census;
 }
 
 const ROWS = 100_000;
 const stream = streamOf(numberedTable(ROWS), NUMBERED_FIELDS, 2048);
-
-/** Server-to-client bytes of a whole clean export with these options: faults fall anywhere in that span. */
-async function cleanSpan(table: string, options: Parameters<typeof pgSpec>[1]): Promise<number> {
-  const clean = await startFaultProxy(db.url);
-  await drive(createPostgresSink(pgSpec({ url: clean.url }, { ...options, table })), stream);
-  await clean.close();
-  expect(await census(table)).toEqual({ n: ROWS, distinct: ROWS });
-  return clean.bytesToClient.reduce((a, b) => a + b, 0);
-}
-
-/** One export through a proxy with `faults` (by connection); the rows landed, and the failure if it failed. */
-async function faultedRun(
-  table: string,
-  faults: Fault[],
-  options: Parameters<typeof pgSpec>[1],
-  connection: { statementTimeoutMs?: number; connectTimeoutMs?: number } = {},
-) {
-  const proxy = await startFaultProxy(db.url, (n) => faults[n] ?? null);
-  let failure: string | null = null;
-  try {
-    await drive(createPostgresSink(pgSpec({ url: proxy.url, ...connection }, { ...options, table })), stream);
-  } catch (err) {
-    expect(err).toBeInstanceOf(DeltaportError);
-    failure = (err as Error).message;
-    expect(failure).not.toContain('\n');
-  } finally {
-    await proxy.close();
-  }
-  const [found] = (await db.client.query(`SELECT to_regclass('"${table}"') IS NOT NULL AS found`)).rows;
-  return { failure, landed: found.found ? await census(table) : { n: 0, distinct: 0 }, struck: proxy.faults };
-}
+const { cleanSpan, faultedRun } = faultRuns({
+  url: () => db.url,
+  sink: (connection, options) => createPostgresSink(pgSpec(connection, options)),
+  census,
+  rows: ROWS,
+  stream,
+});
 
 describe('postgres sink under network faults', () => {
   it(
