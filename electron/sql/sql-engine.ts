@@ -16,11 +16,12 @@ import type { FilterSkipping } from '../../shared/table-info.js';
 import { DeltaSourceValidationError, openSource, type DeltaSource } from '../delta/source.js';
 import type { DeltaTable } from '../delta/table.js';
 export { DEFAULT_MEMORY_LIMIT } from './limits.js';
-import { appendBatch, createTableSql } from './arrow-to-duckdb.js';
+import { appendBatch, createTableSql } from '../duckdb/arrow-to-duckdb.js';
 import { createParquetView, parquetFiles } from './parquet-scan.js';
 import { chunkToBatch, resultSchema } from './duckdb-to-arrow.js';
 import { queryShape } from './query-shape.js';
-import { lineColumn, positionIn, quoteName, quoteText, rewriteVersionedNames, type TableRef } from './table-names.js';
+import { quoteName, quoteText } from '../duckdb/duckdb-quote.js';
+import { lineColumn, positionIn, rewriteVersionedNames, type TableRef } from './table-names.js';
 
 /** A table the query may use: where it is, and the snapshot its plain name stands for (the latest without either). */
 export interface SqlTable {

@@ -1,10 +1,10 @@
 // An export's cells as DuckDB values: nested columns kept native (a struct as a STRUCT value, a list as a LIST, a map
-// as a MAP, at any depth), everything else as the SQL engine writes it (electron/sql/arrow-to-duckdb.ts), which also
+// as a MAP, at any depth), everything else as the SQL engine writes it (electron/duckdb/arrow-to-duckdb.ts), which also
 // turns variants, at any depth, into JSON text.
 import * as arrow from 'apache-arrow';
 import { listValue, mapValue, structValue, type DuckDBValue } from '@duckdb/node-api';
 import { isNullAt, type RowReader } from '../../delta/engine/arrow-buffers.js';
-import { cellReader } from '../../sql/arrow-to-duckdb.js';
+import { cellReader } from '../../duckdb/arrow-to-duckdb.js';
 
 /** Reads a column's non-null cells. (A list's or a map's offsets point into its child's values as they are; a struct's
  * children are sliced with it, see arrow-to-duckdb.ts.) */

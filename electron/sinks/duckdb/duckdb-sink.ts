@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import type { RecordBatch } from 'apache-arrow';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
-import { appendBatch } from '../../sql/arrow-to-duckdb.js';
+import { appendBatch } from '../../duckdb/arrow-to-duckdb.js';
 import { databaseFileSink } from '../database-file-sink.js';
 import type { BatchSink } from '../sink.js';
 import { createSqlSink, type SqlSession } from '../sql-sink.js';
