@@ -42,10 +42,7 @@ export async function startUnityCatalog(properties: string[] = []): Promise<Unit
   const work = mkdtempSync(path.join(tmpdir(), 'deltaport-uc-'));
   const props = path.join(work, 'server.properties');
   writeFileSync(props, ['server.env=dev', 'server.authorization=enable', ...properties].join('\n') + '\n');
-  const port = await portPair();
-  const server = startServerProcess('unitycatalog', path.join(SCRIPTS, 'start.sh'), [String(port), path.join(work, 'server'), props]);
-  const endpoint = `http://127.0.0.1:${port}`;
-  await waitUntilServing(server, 'the Unity Catalog server', `${endpoint}${API}/catalogs`, UNITY_CATALOG_START_MS);
+  const { server, endpoint } = await startOnFreePort(work, props);
   const conf = path.join(work, 'server/etc/conf');
   const adminToken = readFileSync(path.join(conf, 'token.txt'), 'utf8').trim();
   const call = async <T>(method: string, url: string, body?: object): Promise<T> => {
@@ -106,6 +103,23 @@ function signedToken(conf: string, email: string): string {
   const now = Math.floor(Date.now() / 1000);
   const unsigned = `${part({ alg: 'RS512', typ: 'JWT', kid })}.${part({ iss: 'internal', sub: email, iat: now, exp: now + 3600, jti: randomUUID(), type: 'ACCESS' })}`;
   return `${unsigned}.${sign('RSA-SHA512', Buffer.from(unsigned), key).toString('base64url')}`;
+}
+
+/** The server takes some seconds to bind its ports, time in which another server started by the tests may take the
+ * free port it was given: it then exits with "Address already in use", and starts again on another. */
+async function startOnFreePort(work: string, props: string) {
+  for (let attempt = 1; ; attempt++) {
+    const port = await portPair();
+    const server = startServerProcess('unitycatalog', path.join(SCRIPTS, 'start.sh'), [String(port), path.join(work, 'server'), props]);
+    const endpoint = `http://127.0.0.1:${port}`;
+    try {
+      await waitUntilServing(server, 'the Unity Catalog server', `${endpoint}${API}/catalogs`, UNITY_CATALOG_START_MS);
+      return { server, endpoint };
+    } catch (err) {
+      if (attempt >= 5 || !(err as Error).message.includes('Address already in use')) throw err;
+      rmSync(path.join(work, 'server'), { recursive: true, force: true });
+    }
+  }
 }
 
 /** The server listens on its port and the next one: a port whose next one is free too. */
