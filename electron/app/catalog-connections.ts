@@ -44,7 +44,7 @@ export function saveCatalogConnection(state: AppState, input: CatalogConnectionI
 }
 
 /** The client of a saved connection, with its secrets. */
-export function savedCatalog(state: AppState, name: string): Promise<Catalog> {
+function savedCatalog(state: AppState, name: string): Promise<Catalog> {
   const connection = state.listCatalogConnections().find((c) => c.name === name);
   if (!connection) throw new DeltaportError('NOT_FOUND', `no catalog connection named "${name}"`);
   return openCatalog(connection.kind, { ...connection.options, ...state.catalogConnectionSecrets(name) }, {});

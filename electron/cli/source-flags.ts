@@ -9,7 +9,7 @@ import type { FilterSkipping } from '../../shared/table-info.js';
 import { engineFrom, type EngineContext } from '../delta/engine/engine-context.js';
 import { DeltaTable } from '../delta/table.js';
 import { catalogTableOpener } from './catalog-table.js';
-import { storeOptionProblems, type StoreOptions } from '../storage/store-options.js';
+import { storeOptionProblems, type PrefixedStoreOptions, type StoreOptions } from '../storage/store-options.js';
 import { listFlag, onePositional, UsageError, type FlagKind, type ParsedArgs } from './args.js';
 
 export const TIME_TRAVEL_FLAGS: Record<string, FlagKind> = { version: 'value', timestamp: 'value' };
@@ -50,7 +50,7 @@ export function catalogOptionsOf(args: ParsedArgs): Record<string, string> {
 }
 
 /** A catalog table's bucket is known only once the catalog answers: --storage-option then applies to every store. */
-export function catalogStoreOptions(args: ParsedArgs): { prefix: string; options: StoreOptions }[] {
+function catalogStoreOptions(args: ParsedArgs): PrefixedStoreOptions {
   const options = storageOptionsOf(args);
   if (Object.keys(options).length === 0) return [];
   return ['s3://', 'gs://', 'az://', 'abfss://'].map((prefix) => ({ prefix, options }));
@@ -63,7 +63,7 @@ function storageOptionsOf(args: ParsedArgs): StoreOptions {
   return options;
 }
 
-function storeOptionsFor(table: string, args: ParsedArgs): { prefix: string; options: StoreOptions }[] {
+function storeOptionsFor(table: string, args: ParsedArgs): PrefixedStoreOptions {
   const options = storageOptionsOf(args);
   if (Object.keys(options).length === 0) return [];
   if (!isStoreUrl(table))
