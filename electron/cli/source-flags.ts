@@ -4,12 +4,12 @@
 // number.
 import { versionFromText, type DeltaSourceSpec, type OptionValue } from '../../shared/source-spec.js';
 import { isCatalogName } from '../../shared/catalog-name.js';
-import { isStoreUrl, parseStoreLocation, storeUrl } from '../../shared/store-location.js';
+import { isStoreUrl, parseStoreLocation } from '../../shared/store-location.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
 import { engineFrom, type EngineContext } from '../delta/engine/engine-context.js';
 import { DeltaTable } from '../delta/table.js';
 import { catalogTableOpener } from './catalog-table.js';
-import { storeOptionProblems, type PrefixedStoreOptions, type StoreOptions } from '../storage/store-options.js';
+import { bucketPrefix, storeOptionProblems, type PrefixedStoreOptions, type StoreOptions } from '../storage/store-options.js';
 import { listFlag, onePositional, UsageError, type FlagKind, type ParsedArgs } from './args.js';
 
 export const TIME_TRAVEL_FLAGS: Record<string, FlagKind> = { version: 'value', timestamp: 'value' };
@@ -74,7 +74,7 @@ function storeOptionsFor(table: string, args: ParsedArgs): PrefixedStoreOptions 
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  return [{ prefix: `${storeUrl({ ...store, key: '' })}/`, options }];
+  return [{ prefix: bucketPrefix(store), options }];
 }
 
 export function sourceSpec(tablePath: string, args: ParsedArgs): DeltaSourceSpec {

@@ -32,15 +32,6 @@ export function isTransient(err: unknown): boolean {
   return err instanceof Error && LOST_CONNECTION.test(err.message);
 }
 
-const BASE_DELAY_MS = 100;
-const MAX_DELAY_MS = 5_000;
-
-/** Exponential backoff with jitter (between half and all of the step), so that retrying writers spread out. */
-export function backoffMs(attempt: number): number {
-  const step = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);
-  return step / 2 + Math.random() * (step / 2);
-}
-
 /** Waits, unless the signal aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -25,7 +25,8 @@ import {
   stagingTablesSql,
 } from './exactly-once.js';
 import { newRun, type RunOwner } from './job-claim.js';
-import { backoffMs, cancelled, isTransient, sleep } from './retry.js';
+import { backoffMs } from '../../shared/backoff.js';
+import { cancelled, isTransient, sleep } from './retry.js';
 import type { BatchSink, SinkOpenContext } from './sink.js';
 import { quoteIn } from './sql-identifiers.js';
 import { buildPlan, type TableDescription } from './sql-plan.js';

@@ -6,6 +6,7 @@
 // validation's and the download's), which leave a dozen error and close listeners on the one body stream and make
 // Node print a MaxListenersExceededWarning for every read.
 import { Storage as GcsClient, type StorageOptions } from '@google-cloud/storage';
+import { backoffMs } from '../../shared/backoff.js';
 import { storeUrl, type StoreLocation } from '../../shared/store-location.js';
 import { BucketKeys } from './bucket-keys.js';
 import { countList } from './fetch-counter.js';
@@ -13,9 +14,6 @@ import { rangeBlob } from './ranged-file.js';
 import { ATTEMPTS, DEFAULT_TIMEOUT_MS, isNetworkFailure, received, statusReason, storeCall } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
 import { FOLDER_PAGE_SIZE, type FolderPage, type ListedObject, type ObjectMeta, type Storage } from './storage.js';
-
-/** A first retry after this long, doubling with each attempt. */
-const FIRST_BACKOFF_MS = 200;
 
 export class GcsStorage implements Storage {
   private readonly client: GcsClient;
@@ -204,5 +202,5 @@ export function gcsEndpoint(text: string): string {
 }
 
 function backoff(attempt: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, FIRST_BACKOFF_MS * 2 ** (attempt - 1)));
+  return new Promise((resolve) => setTimeout(resolve, backoffMs(attempt)));
 }

@@ -53,9 +53,14 @@ export function withStoreOptions(list: PrefixedStoreOptions, prefix: string, opt
   return [...list.filter((r) => r.prefix !== folder), { prefix: folder, options }].sort((a, b) => a.prefix.length - b.prefix.length);
 }
 
+/** The prefix that names a store's whole bucket (or container) in a list of prefixed options. */
+export function bucketPrefix(store: StoreLocation): string {
+  return `${storeUrl({ ...store, key: '' })}/`;
+}
+
 /** A store's options in a list of them: those of every prefix it is under, the longer prefix winning. */
 export function optionsIn(list: PrefixedStoreOptions, store: StoreLocation): StoreOptions {
-  const url = `${storeUrl({ ...store, key: '' })}/`;
+  const url = bucketPrefix(store);
   const merged: StoreOptions = {};
   for (const { prefix, options } of list) if (url.startsWith(prefix)) Object.assign(merged, options);
   return merged;

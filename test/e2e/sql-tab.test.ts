@@ -57,7 +57,6 @@ describe('SQL tab', () => {
     expect(await gridRows(e2e.page, 'Query result')).toEqual(expected);
     const status = await e2e.page.locator('.sql-status').innerText();
     expect(status).toMatch(new RegExp(`^${expected.length} rows in [0-9.]+ s; rows scanned t v${LATEST}: ${rows.length}\\.`));
-    console.log('PAGEERR', JSON.stringify(e2e.pageErrors));
     expect(e2e.pageErrors).toEqual([]);
     await screenshot(e2e.page, 'sql-tab');
     const dark = e2e.page.getByRole('button', { name: 'Dark theme' });

@@ -103,7 +103,9 @@ export function SqlEditor({ label, value, tables, onChange, onRun }: Props) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  useEffect(() => {
+  // A layout effect, so the text is compared in the same task that rendered it: a passive effect may run after the
+  // user typed on, and would then put back a value the editor has already moved past (losing a keystroke).
+  useLayoutEffect(() => {
     const editor = view.current;
     if (editor && editor.state.doc.toString() !== value) {
       editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
