@@ -70,7 +70,7 @@ export async function sqlCommand(argv: string[], io: CliIo): Promise<number> {
     }
     return 0;
   } finally {
-    engine.close();
+    await engine.close();
     rmSync(tempDirectory, { recursive: true, force: true });
   }
 }

@@ -85,7 +85,7 @@ async function deltaportTimes(root: string, query: string): Promise<{ coldMs: nu
     }
     return { coldMs: times[0], warmMs: times[1] };
   } finally {
-    engine.close();
+    await engine.close();
     await rm(tempDirectory, { recursive: true, force: true });
   }
 }

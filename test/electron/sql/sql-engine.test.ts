@@ -21,8 +21,8 @@ beforeAll(async () => {
   temp = mkdtempSync(path.join(tmpdir(), 'deltaport-sql-test-'));
   engine = await SqlEngine.open({ memoryLimit: '512MB', tempDirectory: temp }, taskTables().open);
 });
-afterAll(() => {
-  engine.close();
+afterAll(async () => {
+  await engine.close();
   rmSync(temp, { recursive: true, force: true });
 });
 
@@ -290,7 +290,7 @@ describe('what SQL may not do', () => {
       const set = await errorOf(fresh.query({ sql: 'SET enable_external_access = true', tables: t }));
       expect(set.code).toBe('FORBIDDEN');
     } finally {
-      fresh.close();
+      await fresh.close();
     }
   });
 
