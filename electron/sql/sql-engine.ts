@@ -338,7 +338,7 @@ interface DuckDB {
   connection: DuckDBConnection;
 }
 
-/** A DuckDB whose times as text read the same on every machine, as the reader's do; restrict it before it runs a query. */
+/** A DuckDB that has run nothing yet; restrict it before it runs a query. */
 async function createDuckDB(limits: SqlLimits): Promise<DuckDB> {
   const instance = await DuckDBInstance.create(':memory:', {
     memory_limit: limits.memoryLimit,
@@ -348,16 +348,17 @@ async function createDuckDB(limits: SqlLimits): Promise<DuckDB> {
     autoload_known_extensions: 'false',
     allow_community_extensions: 'false',
   });
-  const connection = await instance.connect();
-  await connection.run("SET TimeZone = 'UTC'");
-  return { instance, connection };
+  return { instance, connection: await instance.connect() };
 }
 
-/** DuckDB reads only `files` from then on (external access off once they are allowed), and no setting changes. */
+/** DuckDB's times as text read the same on every machine, as the reader's do; it reads only `files` from then on
+ * (external access off once they are allowed), and no setting changes. One exchange with DuckDB: the first query
+ * waits for it. */
 async function restrict(connection: DuckDBConnection, files: string[]): Promise<void> {
-  if (files.length > 0) await connection.run(`SET allowed_paths = [${files.map(quoteText).join(', ')}]`);
-  await connection.run('SET enable_external_access = false');
-  await connection.run('SET lock_configuration = true');
+  const settings = ["SET TimeZone = 'UTC'"];
+  if (files.length > 0) settings.push(`SET allowed_paths = [${files.map(quoteText).join(', ')}]`);
+  settings.push('SET enable_external_access = false', 'SET lock_configuration = true');
+  await connection.run(settings.join('; '));
 }
 
 /** The source with the query's conditions as its filter; without them where the filter language reads them otherwise

@@ -82,6 +82,13 @@ describe('deltaport sql as a new process', () => {
     expect(count.stdout).toBe(`n\n${ohio.n}\n`);
   });
 
+  it("reads times as text in UTC, whatever the machine's time zone", async () => {
+    const query = "SELECT CAST(TIMESTAMPTZ '2024-01-01 00:00:00+02' AS VARCHAR) AS at FROM t LIMIT 1";
+    const run = await sql(query, { TZ: 'America/New_York', NODE_COMPILE_CACHE: path.join(scratch, 'cache-zone') });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('at\n2023-12-31 22:00:00+00\n');
+  });
+
   it("loads DuckDB's JavaScript API from the bundle: of node_modules, only its native binding's loader", async () => {
     const run = await sql('SELECT count(*) AS n FROM t', { NODE_COMPILE_CACHE: path.join(scratch, 'cache-modules') });
     expect(run.code).toBe(0);
