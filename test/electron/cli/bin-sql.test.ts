@@ -111,5 +111,9 @@ describe('deltaport sql as a new process', () => {
     expect(accepted.some((file) => file.startsWith('sql-command-'))).toBe(true);
     expect(accepted.some((file) => file.startsWith('sql-engine-'))).toBe(true);
     expect(accepted).toContain(duckdbApiChunk());
+    // Node's trace names every module the process compiled: printing rows loads nothing of the export.
+    const compiled = [...second.stderr.matchAll(/cache for (\S+)/g)].map((m) => path.basename(m[1]));
+    expect(compiled).toEqual(expect.arrayContaining(accepted));
+    expect(compiled.filter((file) => /^(export-command|run-export|sql-statements|emit-spark-job)-/.test(file))).toEqual([]);
   });
 });
