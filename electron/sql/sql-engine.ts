@@ -15,13 +15,16 @@ import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
 import { DeltaSourceValidationError, openSource, type DeltaSource } from '../delta/source.js';
 import type { DeltaTable } from '../delta/table.js';
+import { memoized } from '../delta/memo-cache.js';
 export { DEFAULT_MEMORY_LIMIT } from './limits.js';
 import { appendBatch, createTableSql } from '../duckdb/arrow-to-duckdb.js';
 import { createParquetView, parquetFiles } from './parquet-scan.js';
 import { chunkToBatch, resultSchema } from './duckdb-to-arrow.js';
-import { queryShape } from './query-shape.js';
+import { queryShape, type QueryShape } from './query-shape.js';
 import { quoteName, quoteText } from '../duckdb/duckdb-quote.js';
 import { lineColumn, positionIn, rewriteVersionedNames, type TableRef } from './table-names.js';
+
+const SHAPES_KEPT = 32;
 
 /** A table the query may use: where it is, and the snapshot its plain name stands for (the latest without either). */
 export interface SqlTable {
@@ -89,6 +92,10 @@ export interface SqlResult {
 export class SqlEngine {
   /** Snapshots already in DuckDB, by location, version and columns: a table's version never changes. */
   private readonly loaded = new Map<string, { table: string; rows: number; readBy: SqlSnapshot['readBy'] }>();
+  /** The snapshot table each name of a query is a view of now, so that a query again over the same needs no new view. */
+  private readonly views = new Map<string, string>();
+  /** Recent queries' shapes by their text: a query run again is not parsed again. */
+  private readonly shapes = new Map<string, Promise<QueryShape>>();
   /** The data files DuckDB may read: those of the snapshots queries have read through parquet-scan.ts. */
   private readonly allowed = new Set<string>();
   /** Whether DuckDB's file access is limited to `allowed` and its configuration locked. Until then it has run
@@ -132,7 +139,8 @@ export class SqlEngine {
       for (const ref of rewritten.refs) open(ref);
       for (const { name, table } of names.values()) if (namedIn(rewritten.sql, name)) open({ name, table: name, ...timeOf(table) });
       for (const opened of opening.values()) opened.whole.catch(() => undefined);
-      const shape = await queryShape((await this.duckdb).connection, rewritten.sql, where);
+      const { connection: parser } = await this.duckdb;
+      const shape = await memoized(this.shapes, rewritten.sql, () => queryShape(parser, rewritten.sql, where), SHAPES_KEPT);
       for (const name of shape.tables) {
         const table = names.get(name);
         if (table && !opening.has(name)) open({ name: table.name, table: table.name, ...timeOf(table.table) });
@@ -191,6 +199,7 @@ export class SqlEngine {
       this.duckdb = Promise.resolve(next);
       ({ connection } = next);
       this.loaded.clear();
+      this.views.clear();
     }
     await restrict(connection, [...this.allowed]);
     this.restricted = true;
@@ -215,7 +224,10 @@ export class SqlEngine {
           : { table: name, rows: await feed(connection, name, source, signal), readBy: 'feed' };
       this.loaded.set(key, table);
     }
-    await connection.run(`CREATE OR REPLACE TEMP VIEW ${quoteName(ref.name)} AS SELECT * FROM ${quoteName(table.table)}`);
+    if (this.views.get(ref.name) !== table.table) {
+      await connection.run(`CREATE OR REPLACE TEMP VIEW ${quoteName(ref.name)} AS SELECT * FROM ${quoteName(table.table)}`);
+      this.views.set(ref.name, table.table);
+    }
     return {
       name: ref.name,
       tableId: whole.snapshot.metadata.id,
