@@ -24,6 +24,7 @@ import { queryShape, type QueryShape } from './query-shape.js';
 import { quoteName, quoteText } from '../duckdb/duckdb-quote.js';
 import { lineColumn, positionIn, rewriteVersionedNames, type TableRef } from './table-names.js';
 
+/** Shapes kept: enough for the queries a user runs again from the SQL tab's history, or a host's callers. */
 const SHAPES_KEPT = 32;
 
 /** A table the query may use: where it is, and the snapshot its plain name stands for (the latest without either). */

@@ -1,6 +1,7 @@
-// SQL over tables in S3 (moto on loopback): the engine itself, `deltaport sql` (the built executable, reaching the
+// SQL over tables in object stores on loopback: in S3 (moto) the engine itself, `deltaport sql` (the built executable, reaching the
 // bucket through AWS's own environment variables, as a user of an S3-compatible store gives them) and the API's `sql`
-// through `deltaport serve` (a saved storage connection), at the latest version and by `t@v`. DuckDB has no httpfs here
+// through `deltaport serve` (a saved storage connection), at the latest version and by `t@v`; in Azurite and
+// fake-gcs-server too, the engine. DuckDB has no httpfs here
 // and may load none, so the reader's rows feed it; SQL still reaches no file and no URL itself. Expected rows come from
 // the LOCAL copies: DuckDB reading their data files, less the rows each deletion vector deletes as the test's own
 // decoder reads it (test/support/delta-oracle-rows.ts), and the log's partition values.
@@ -14,7 +15,16 @@ import { toErrorValue } from '../../../shared/errors.js';
 import { SqlEngine, type SqlResult } from '../../../electron/sql/sql-engine.js';
 import { dataFile, liveFiles, liveRowCount } from '../../support/delta-oracle.js';
 import { liveColumnValues } from '../../support/delta-oracle-rows.js';
-import { isSkipped, LAKE_BUCKET, serverOptions, startS3WithTable, uploadFolder, type S3Store } from '../../support/object-stores.js';
+import {
+  bucketUrl,
+  isSkipped,
+  LAKE_BUCKET,
+  serverOptions,
+  startS3WithTable,
+  uploadFolder,
+  type S3Store,
+} from '../../support/object-stores.js';
+import { SERVERS, serverForSuite } from '../../support/object-stores-suite.js';
 import { apiValue, startServe, type ServedApp } from '../../support/serve.js';
 import { StoreSettings } from '../../support/store-settings.js';
 import { tablePath } from '../../support/tables.js';
@@ -124,6 +134,36 @@ describe('the engine over a table in S3', () => {
     }
   });
 });
+
+// The same through each object store: the reader reads any of them, and DuckDB none.
+for (const server of SERVERS) {
+  describe(`the engine over a table in ${server.name}`, () => {
+    const settings = new StoreSettings();
+    let location = '';
+    let own: SqlEngine | undefined;
+    const suite = serverForSuite(server, async (store) => {
+      await store.createBucket(LAKE_BUCKET);
+      await uploadFolder(store, LAKE_BUCKET, 'dv', DV, { spaced: false });
+      settings.add(`${bucketUrl(store, LAKE_BUCKET)}/`, serverOptions(store).options);
+      location = `${bucketUrl(store, LAKE_BUCKET)}/dv`;
+      own = await SqlEngine.open({ memoryLimit: '256MB', tempDirectory: path.join(scratch, `engine-${store.kind}`) }, settings.openTable);
+    });
+    afterAll(() => own?.close());
+
+    it('reads its versions through the reader, deletion vectors applied', async (ctx) => {
+      suite.skipIfUnavailable(ctx);
+      const result = await own!.query({
+        sql: 'SELECT value FROM t@0 EXCEPT SELECT value FROM t ORDER BY value',
+        tables: { t: { location } },
+      });
+      expect(result.snapshots.map((s) => [s.name, s.version, s.readBy])).toEqual([
+        ['t@0', 0, 'feed'],
+        ['t', 1, 'feed'],
+      ]);
+      expect((await rowsOf(result)).map((r) => r.value)).toEqual(await removedByV1());
+    });
+  });
+}
 
 describe('deltaport sql s3://...', () => {
   /** The built executable, with the server's endpoint and keys in AWS's environment variables and nothing else (a home
