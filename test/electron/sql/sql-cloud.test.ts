@@ -1,10 +1,10 @@
-// SQL over tables in object stores on loopback: in S3 (moto) the engine itself, `deltaport sql` (the built executable, reaching the
-// bucket through AWS's own environment variables, as a user of an S3-compatible store gives them) and the API's `sql`
-// through `deltaport serve` (a saved storage connection), at the latest version and by `t@v`; in Azurite and
-// fake-gcs-server too, the engine. DuckDB has no httpfs here
-// and may load none, so the reader's rows feed it; SQL still reaches no file and no URL itself. Expected rows come from
-// the LOCAL copies: DuckDB reading their data files, less the rows each deletion vector deletes as the test's own
-// decoder reads it (test/support/delta-oracle-rows.ts), and the log's partition values.
+// SQL over tables in object stores on loopback. In S3 (moto): the engine itself, `deltaport sql` (the built
+// executable, reaching the bucket through AWS's own environment variables, as a user of an S3-compatible store gives
+// them) and the API's `sql` through `deltaport serve` (a saved storage connection), at the latest version and by
+// `t@v`; in Azurite and fake-gcs-server, the engine. DuckDB has no httpfs here and may load none, so the reader's rows
+// feed it; SQL still reaches no file and no URL itself. Expected rows come from the LOCAL copies: DuckDB reading their
+// data files, less the rows each deletion vector deletes as the test's own decoder reads it
+// (test/support/delta-oracle-rows.ts), and the log's partition values.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
