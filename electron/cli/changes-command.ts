@@ -3,7 +3,8 @@
 // printed or exported like a snapshot.
 import { changeFeed } from '../delta/change/change-feed.js';
 import { openChangeSource } from '../export/change-source.js';
-import { exportRows, SINK_FLAGS } from './export-command.js';
+import { exportRows } from './export-command.js';
+import { SINK_FLAGS } from './sink-flags.js';
 import { parseArgs } from './args.js';
 import { versionRangeFlags, writeRows } from './batch-output.js';
 import type { CliIo } from './io.js';

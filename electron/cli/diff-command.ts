@@ -4,7 +4,8 @@
 import { rowsFromText, type VersionChange } from '../../shared/table-info.js';
 import { openChangeSource } from '../export/change-source.js';
 import { checkPairKeys, diffSnapshots, pairedRows } from '../delta/change/snapshot-diff.js';
-import { exportRows, SINK_FLAGS } from './export-command.js';
+import { exportRows } from './export-command.js';
+import { SINK_FLAGS } from './sink-flags.js';
 import { listFlag, parseArgs } from './args.js';
 import { versionRangeFlags, writeRows } from './batch-output.js';
 import type { CliIo } from './io.js';

@@ -13,6 +13,7 @@ import type { StorageResolver } from '../storage/storage.js';
 import { tableNameOf } from '../catalog/catalog.js';
 import { listFlag, numberFlag, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
+import { CSV_FLAGS, SINK_FLAGS } from './sink-flags.js';
 import {
   FILTER_FLAGS,
   skippingLine,
@@ -22,31 +23,6 @@ import {
   TIME_TRAVEL_FLAGS,
   type TableArgument,
 } from './source-flags.js';
-
-/** The CSV sink's style, each flag a field of its spec (checked there). */
-const CSV_FLAGS = {
-  'csv-delimiter': 'value',
-  'csv-quote': 'value',
-  'csv-header': 'value',
-  'csv-null': 'value',
-  'csv-line-ending': 'value',
-} as const;
-
-/** The flags that say where and how to write, for every command that exports (export, diff, changes). */
-export const SINK_FLAGS = {
-  sink: 'value',
-  target: 'value',
-  mode: 'value',
-  key: 'value',
-  sql: 'value',
-  'batch-size': 'value',
-  'batch-interval-ms': 'value',
-  'max-retries': 'value',
-  'exactly-once': 'switch',
-  force: 'switch',
-  'statement-timeout-ms': 'value',
-  ...CSV_FLAGS,
-} as const;
 
 const FLAGS = {
   ...TIME_TRAVEL_FLAGS,

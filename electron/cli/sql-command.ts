@@ -14,7 +14,7 @@ import { DEFAULT_MEMORY_LIMIT, SqlEngine, type SqlResult, type SqlTable } from '
 import { SQL_NOT_EXACTLY_ONCE, sqlExportInput } from '../sql/sql-export.js';
 import { parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { formatFlag, limitFlag, writeRows } from './batch-output.js';
-import { exportRows, SINK_FLAGS } from './export-command.js';
+import { SINK_FLAGS } from './sink-flags.js';
 import type { CliIo } from './io.js';
 import { catalogTableOpener } from './catalog-table.js';
 import { catalogOptionsOf, skippingLine } from './source-flags.js';
@@ -58,6 +58,8 @@ export async function sqlCommand(argv: string[], io: CliIo): Promise<number> {
     const started = performance.now();
     const result = await engine.query({ sql, tables, signal: io.signal });
     if (args.values.has('sink')) {
+      // The export's code is loaded only for an export: printing rows needs none of it.
+      const { exportRows } = await import('./export-command.js');
       await exportRows(sqlExportInput(result), opened.engine.storage, Object.values(tables)[0].location, args, io);
       return 0;
     }
@@ -70,7 +72,7 @@ export async function sqlCommand(argv: string[], io: CliIo): Promise<number> {
     }
     return 0;
   } finally {
-    engine.close();
+    await engine.close();
     rmSync(tempDirectory, { recursive: true, force: true });
   }
 }

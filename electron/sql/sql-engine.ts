@@ -15,13 +15,17 @@ import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
 import { DeltaSourceValidationError, openSource, type DeltaSource } from '../delta/source.js';
 import type { DeltaTable } from '../delta/table.js';
+import { memoized } from '../delta/memo-cache.js';
 export { DEFAULT_MEMORY_LIMIT } from './limits.js';
 import { appendBatch, createTableSql } from '../duckdb/arrow-to-duckdb.js';
 import { createParquetView, parquetFiles } from './parquet-scan.js';
 import { chunkToBatch, resultSchema } from './duckdb-to-arrow.js';
-import { queryShape } from './query-shape.js';
+import { queryShape, type QueryShape } from './query-shape.js';
 import { quoteName, quoteText } from '../duckdb/duckdb-quote.js';
 import { lineColumn, positionIn, rewriteVersionedNames, type TableRef } from './table-names.js';
+
+/** Shapes kept: enough for the queries a user runs again from the SQL tab's history, or a host's callers. */
+const SHAPES_KEPT = 32;
 
 /** A table the query may use: where it is, and the snapshot its plain name stands for (the latest without either). */
 export interface SqlTable {
@@ -89,6 +93,10 @@ export interface SqlResult {
 export class SqlEngine {
   /** Snapshots already in DuckDB, by location, version and columns: a table's version never changes. */
   private readonly loaded = new Map<string, { table: string; rows: number; readBy: SqlSnapshot['readBy'] }>();
+  /** The snapshot table each name of a query is a view of now, so that a query again over the same needs no new view. */
+  private readonly views = new Map<string, string>();
+  /** Recent queries' shapes by their text: a query run again is not parsed again. */
+  private readonly shapes = new Map<string, Promise<QueryShape>>();
   /** The data files DuckDB may read: those of the snapshots queries have read through parquet-scan.ts. */
   private readonly allowed = new Set<string>();
   /** Whether DuckDB's file access is limited to `allowed` and its configuration locked. Until then it has run
@@ -98,18 +106,20 @@ export class SqlEngine {
   private busy = false;
 
   private constructor(
-    private instance: DuckDBInstance,
-    private connection: DuckDBConnection,
+    /** DuckDB as it starts: the first query opens its snapshots meanwhile (query). */
+    private duckdb: Promise<DuckDB>,
     private readonly limits: SqlLimits,
     private readonly openTable: OpenTable,
   ) {}
 
   /** `openTable` opens a query's tables, through the caller's engine context: the storage connections of the app, a
-   * task worker's tables, the CLI's. */
+   * task worker's tables, the CLI's. DuckDB is started, not waited for: a DuckDB that cannot start fails the first
+   * query. */
   static async open(limits: SqlLimits, openTable: OpenTable): Promise<SqlEngine> {
     mkdirSync(limits.tempDirectory, { recursive: true });
-    const { instance, connection } = await createDuckDB(limits);
-    return new SqlEngine(instance, connection, limits, openTable);
+    const duckdb = createDuckDB(limits);
+    duckdb.catch(() => undefined);
+    return new SqlEngine(duckdb, limits, openTable);
   }
 
   /** Runs one query. One at a time per engine: a second while the first runs is refused. */
@@ -122,83 +132,103 @@ export class SqlEngine {
       const names = new Map(Object.entries(query.tables).map(([name, table]) => [name.toLowerCase(), { name, table }]));
       const rewritten = rewriteVersionedNames(query.sql, new Set(Object.keys(query.tables)));
       const where = positionIn(query.sql, rewritten.shifts);
-      const shape = await queryShape(this.connection, rewritten.sql, where);
-      const refs: TableRef[] = [...rewritten.refs];
+      const opening = new Map<string, OpeningSnapshot>();
+      const open = (ref: TableRef) =>
+        opening.set(ref.name.toLowerCase(), openSnapshot(ref, query.tables[ref.table].location, this.openTable));
+      // The snapshots the query may name are opened while DuckDB (starting, in a new engine) parses it; those it does
+      // not name after all are left unused.
+      for (const ref of rewritten.refs) open(ref);
+      for (const { name, table } of names.values()) if (namedIn(rewritten.sql, name)) open({ name, table: name, ...timeOf(table) });
+      for (const opened of opening.values()) opened.whole.catch(() => undefined);
+      const { connection: parser } = await this.duckdb;
+      const shape = await memoized(this.shapes, rewritten.sql, () => queryShape(parser, rewritten.sql, where), SHAPES_KEPT);
       for (const name of shape.tables) {
-        const opened = names.get(name);
-        if (opened) refs.push({ name: opened.name, table: opened.name, ...timeOf(opened.table) });
+        const table = names.get(name);
+        if (table && !opening.has(name)) open({ name: table.name, table: table.name, ...timeOf(table.table) });
       }
       const planned: Planned[] = [];
-      for (const ref of refs.filter((r) => shape.tables.has(r.name.toLowerCase()))) {
+      for (const [name, opened] of opening) {
+        if (!shape.tables.has(name)) continue;
         checkCancelled(query.signal);
-        const filter = shape.filters.get(ref.name.toLowerCase());
-        planned.push(await this.plan(ref, query.tables[ref.table].location, shape.columns, filter));
+        planned.push(await this.plan(opened, shape.columns, shape.filters.get(name)));
       }
-      await this.allow(planned.flatMap((p) => p.files ?? []));
+      const connection = await this.allow(planned.flatMap((p) => p.files ?? []));
       const snapshots: SqlSnapshot[] = [];
       for (const p of planned) {
         checkCancelled(query.signal);
-        snapshots.push(await this.load(p, query.signal));
+        snapshots.push(await this.load(connection, p, query.signal));
       }
       checkCancelled(query.signal);
-      const result = await this.run(rewritten.sql, query.signal);
+      const result = await run(connection, rewritten.sql, query.signal);
       handedOver = true;
-      return { schema: result.schema, fields: result.fields, snapshots, batches: this.drain(result, query.signal) };
+      return { schema: result.schema, fields: result.fields, snapshots, batches: this.drain(connection, result, query.signal) };
     } finally {
       if (!handedOver) this.busy = false;
     }
   }
 
-  close(): void {
-    this.connection.closeSync();
-    this.instance.closeSync();
+  /** Closes DuckDB once it has started (or failed to). */
+  async close(): Promise<void> {
+    const started = await this.duckdb.catch(() => null);
+    started?.connection.closeSync();
+    started?.instance.closeSync();
   }
 
   /** The snapshot a name in the query stands for, its columns the query may mean, and how DuckDB is to read it. */
-  private async plan(ref: TableRef, location: string, columns: Set<string> | null, filter: string | undefined): Promise<Planned> {
-    const spec: DeltaSourceSpec = {
-      tablePath: location,
-      settingNames: { versionAsOf: `the version in ${ref.name}`, timestampAsOf: `the timestamp in ${ref.name}` },
-      ...(ref.version !== undefined ? { versionAsOf: ref.version } : {}),
-      ...(ref.timestamp !== undefined ? { timestampAsOf: ref.timestamp } : {}),
-    };
-    const whole = await openSource(spec, this.openTable);
+  private async plan(
+    { ref, spec, whole: opening }: OpeningSnapshot,
+    columns: Set<string> | null,
+    filter: string | undefined,
+  ): Promise<Planned> {
+    const whole = await opening;
     const chosen = chooseColumns(whole, columns);
     const source = await filteredSource({ ...spec, columnNames: chosen }, filter, this.openTable);
     return { ref, whole, chosen, source, filter: source.filter ? filter : undefined, files: parquetFiles(source) };
   }
 
   /** Lets DuckDB read these files too, and no others. The list is fixed once external access is off, so a longer one
-   * takes a new DuckDB, and the snapshots loaded into the old one go with it. */
-  private async allow(files: string[]): Promise<void> {
-    if (this.restricted && files.every((f) => this.allowed.has(f))) return;
+   * takes a new DuckDB, and the snapshots loaded into the old one go with it. The connection to run the query on. */
+  private async allow(files: string[]): Promise<DuckDBConnection> {
+    const current = await this.duckdb;
+    if (this.restricted && files.every((f) => this.allowed.has(f))) return current.connection;
     for (const f of files) this.allowed.add(f);
+    let { connection } = current;
     if (this.restricted) {
       const next = await createDuckDB(this.limits);
-      this.connection.closeSync();
-      this.instance.closeSync();
-      ({ instance: this.instance, connection: this.connection } = next);
+      current.connection.closeSync();
+      current.instance.closeSync();
+      this.duckdb = Promise.resolve(next);
+      ({ connection } = next);
       this.loaded.clear();
+      this.views.clear();
     }
-    await restrict(this.connection, [...this.allowed]);
+    await restrict(connection, [...this.allowed]);
     this.restricted = true;
+    return connection;
   }
 
   /** Makes a planned snapshot a table of DuckDB's (once per location, version, columns and filter) under the query's
    * name for it: a view over its files, or else the reader's rows. */
-  private async load({ ref, whole, chosen, source, filter, files }: Planned, signal?: AbortSignal): Promise<SqlSnapshot> {
+  private async load(
+    connection: DuckDBConnection,
+    { ref, whole, chosen, source, filter, files }: Planned,
+    signal?: AbortSignal,
+  ): Promise<SqlSnapshot> {
     const key = JSON.stringify([whole.snapshot.tableRoot, whole.snapshot.version, chosen, filter ?? null]);
     let table = this.loaded.get(key);
     if (!table) {
       const name = `snapshot ${this.loaded.size + 1}`;
-      const viewed = files ? await this.parquetView(name, source) : null;
+      const viewed = files ? await parquetView(connection, name, source) : null;
       table =
         viewed !== null
           ? { table: name, rows: viewed, readBy: 'parquet' }
-          : { table: name, rows: await this.feed(name, source, signal), readBy: 'feed' };
+          : { table: name, rows: await feed(connection, name, source, signal), readBy: 'feed' };
       this.loaded.set(key, table);
     }
-    await this.connection.run(`CREATE OR REPLACE TEMP VIEW ${quoteName(ref.name)} AS SELECT * FROM ${quoteName(table.table)}`);
+    if (this.views.get(ref.name) !== table.table) {
+      await connection.run(`CREATE OR REPLACE TEMP VIEW ${quoteName(ref.name)} AS SELECT * FROM ${quoteName(table.table)}`);
+      this.views.set(ref.name, table.table);
+    }
     return {
       name: ref.name,
       tableId: whole.snapshot.metadata.id,
@@ -211,55 +241,12 @@ export class SqlEngine {
     };
   }
 
-  /** The snapshot's rows as a view over its files; null where DuckDB cannot bind one (a column no file holds yet),
-   * which the feed then reads. */
-  private async parquetView(name: string, source: DeltaSource): Promise<number | null> {
-    try {
-      return await createParquetView(this.connection, name, source);
-    } catch (err) {
-      if (err instanceof DeltaportError) throw err;
-      return null;
-    }
-  }
-
-  /** Copies the reader's rows of the snapshot into a DuckDB table; the rows copied. */
-  private async feed(name: string, source: DeltaSource, signal?: AbortSignal): Promise<number> {
-    await this.connection.run(createTableSql(name, source.schema));
-    const appender = await this.connection.createAppender(name);
-    let rows = 0;
-    try {
-      for await (const { batch } of source.batches({ signal })) {
-        appendBatch(appender, batch);
-        rows += batch.numRows;
-      }
-      appender.closeSync();
-    } catch (err) {
-      appender.closeSync();
-      await this.connection.run(`DROP TABLE ${quoteName(name)}`);
-      throw err;
-    }
-    return rows;
-  }
-
-  private async run(sql: string, signal?: AbortSignal) {
-    const onAbort = () => this.connection.interrupt();
-    signal?.addEventListener('abort', onAbort);
-    try {
-      const result = await this.connection.stream(sql);
-      const types = result.columnTypes();
-      return { result, types, ...resultSchema(result.columnNames(), types) };
-    } catch (err) {
-      throw duckError(err, signal);
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-    }
-  }
-
   private async *drain(
-    { result, types, schema }: Awaited<ReturnType<SqlEngine['run']>>,
+    connection: DuckDBConnection,
+    { result, types, schema }: Awaited<ReturnType<typeof run>>,
     signal?: AbortSignal,
   ): AsyncGenerator<RecordBatch> {
-    const onAbort = () => this.connection.interrupt();
+    const onAbort = () => connection.interrupt();
     signal?.addEventListener('abort', onAbort);
     try {
       for (;;) {
@@ -280,6 +267,50 @@ export class SqlEngine {
   }
 }
 
+/** The snapshot's rows as a view over its files; null where DuckDB cannot bind one (a column no file holds yet),
+ * which the feed then reads. */
+async function parquetView(connection: DuckDBConnection, name: string, source: DeltaSource): Promise<number | null> {
+  try {
+    return await createParquetView(connection, name, source);
+  } catch (err) {
+    if (err instanceof DeltaportError) throw err;
+    return null;
+  }
+}
+
+/** Copies the reader's rows of the snapshot into a DuckDB table; the rows copied. */
+async function feed(connection: DuckDBConnection, name: string, source: DeltaSource, signal?: AbortSignal): Promise<number> {
+  await connection.run(createTableSql(name, source.schema));
+  const appender = await connection.createAppender(name);
+  let rows = 0;
+  try {
+    for await (const { batch } of source.batches({ signal })) {
+      appendBatch(appender, batch);
+      rows += batch.numRows;
+    }
+    appender.closeSync();
+  } catch (err) {
+    appender.closeSync();
+    await connection.run(`DROP TABLE ${quoteName(name)}`);
+    throw err;
+  }
+  return rows;
+}
+
+async function run(connection: DuckDBConnection, sql: string, signal?: AbortSignal) {
+  const onAbort = () => connection.interrupt();
+  signal?.addEventListener('abort', onAbort);
+  try {
+    const result = await connection.stream(sql);
+    const types = result.columnTypes();
+    return { result, types, ...resultSchema(result.columnNames(), types) };
+  } catch (err) {
+    throw duckError(err, signal);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
 /** A snapshot the query names, opened: `files` when DuckDB reads it from its own data files (parquet-scan.ts). */
 interface Planned {
   ref: TableRef;
@@ -292,8 +323,36 @@ interface Planned {
   files: string[] | null;
 }
 
-/** A DuckDB whose times as text read the same on every machine, as the reader's do; restrict it before it runs a query. */
-async function createDuckDB(limits: SqlLimits): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
+/** A snapshot the query may name, being opened: the spec it is opened by, and the snapshot with all its columns. */
+interface OpeningSnapshot {
+  ref: TableRef;
+  spec: DeltaSourceSpec;
+  whole: Promise<DeltaSource>;
+}
+
+function openSnapshot(ref: TableRef, location: string, openTable: OpenTable): OpeningSnapshot {
+  const spec: DeltaSourceSpec = {
+    tablePath: location,
+    settingNames: { versionAsOf: `the version in ${ref.name}`, timestampAsOf: `the timestamp in ${ref.name}` },
+    ...(ref.version !== undefined ? { versionAsOf: ref.version } : {}),
+    ...(ref.timestamp !== undefined ? { timestampAsOf: ref.timestamp } : {}),
+  };
+  return { ref, spec, whole: openSource(spec, openTable) };
+}
+
+/** Whether a table's plain name may be in the query: as a word, in any case (DuckDB's parse says for sure). */
+function namedIn(sql: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^A-Za-z0-9_$])${escaped}($|[^A-Za-z0-9_$])`, 'i').test(sql);
+}
+
+interface DuckDB {
+  instance: DuckDBInstance;
+  connection: DuckDBConnection;
+}
+
+/** A DuckDB that has run nothing yet; restrict it before it runs a query. */
+async function createDuckDB(limits: SqlLimits): Promise<DuckDB> {
   const instance = await DuckDBInstance.create(':memory:', {
     memory_limit: limits.memoryLimit,
     temp_directory: limits.tempDirectory,
@@ -302,16 +361,17 @@ async function createDuckDB(limits: SqlLimits): Promise<{ instance: DuckDBInstan
     autoload_known_extensions: 'false',
     allow_community_extensions: 'false',
   });
-  const connection = await instance.connect();
-  await connection.run("SET TimeZone = 'UTC'");
-  return { instance, connection };
+  return { instance, connection: await instance.connect() };
 }
 
-/** DuckDB reads only `files` from then on (external access off once they are allowed), and no setting changes. */
+/** DuckDB's times as text read the same on every machine, as the reader's do; it reads only `files` from then on
+ * (external access off once they are allowed), and no setting changes. One exchange with DuckDB: the first query
+ * waits for it. */
 async function restrict(connection: DuckDBConnection, files: string[]): Promise<void> {
-  if (files.length > 0) await connection.run(`SET allowed_paths = [${files.map(quoteText).join(', ')}]`);
-  await connection.run('SET enable_external_access = false');
-  await connection.run('SET lock_configuration = true');
+  const settings = ["SET TimeZone = 'UTC'"];
+  if (files.length > 0) settings.push(`SET allowed_paths = [${files.map(quoteText).join(', ')}]`);
+  settings.push('SET enable_external_access = false', 'SET lock_configuration = true');
+  await connection.run(settings.join('; '));
 }
 
 /** The source with the query's conditions as its filter; without them where the filter language reads them otherwise

@@ -45,7 +45,7 @@ export async function withSqlSource<T>(
       const result = await engine.query({ sql: spec.sql, tables: sqlTables(spec.tables), signal });
       return await use(sqlExportInput(result));
     } finally {
-      engine.close();
+      await engine.close();
     }
   } finally {
     rmSync(tempDirectory, { recursive: true, force: true });

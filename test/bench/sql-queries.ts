@@ -1,6 +1,7 @@
 // SQL over a snapshot (`deltaport sql`, electron/sql/) against DuckDB's own delta_scan of the same table in the same
-// run (duckdb-query.py): two queries, each the first in a fresh engine (cold) and then again (warm), timed inside
-// each process so that neither's start-up counts; and the peak RSS of the `deltaport sql` process on the table.
+// run (duckdb-query.py): two queries, each the first in a fresh engine (cold: from opening the engine to the rows) and
+// then again (warm), timed inside each process so that neither's Node or Python start-up counts; and the peak RSS of
+// the `deltaport sql` process on the table.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,21 +72,23 @@ function value(times: { coldMs: number; warmMs: number } | Error, name: 'coldMs'
   return times[name];
 }
 
-/** The query twice in a fresh engine in this process: the first run reads the snapshot, the second finds it kept. */
+/** The query twice in a fresh engine in this process: the first run starts DuckDB and reads the snapshot, the second
+ * finds them kept. */
 async function deltaportTimes(root: string, query: string): Promise<{ coldMs: number; warmMs: number }> {
   const tempDirectory = await mkdtemp(path.join(os.tmpdir(), 'deltaport-bench-sql-'));
+  let started = performance.now();
   const engine = await SqlEngine.open({ memoryLimit: '1GB', tempDirectory }, taskTables().open);
   try {
     const times: number[] = [];
     for (let run = 0; run < 2; run++) {
-      const started = performance.now();
       const result = await engine.query({ sql: query, tables: { t: { location: root } } });
       for await (const batch of result.batches) void batch;
       times.push(performance.now() - started);
+      started = performance.now();
     }
     return { coldMs: times[0], warmMs: times[1] };
   } finally {
-    engine.close();
+    await engine.close();
     await rm(tempDirectory, { recursive: true, force: true });
   }
 }
