@@ -13,6 +13,8 @@ export interface VendingStandIn {
   endpoint: string;
   /** The access keys vended, in order. */
   keys: string[];
+  /** When each of them expires by the stand-in's word (epoch ms). */
+  expiries: number[];
   revoke(key: string): Promise<void>;
   stop(): Promise<void>;
 }
@@ -59,6 +61,7 @@ export async function startVendingStandIn(
     live.delete(key);
   };
   const keys: string[] = [];
+  const expiries: number[] = [];
   const server: Server = createServer((req, res) => {
     void (async () => {
       const body = await new Promise<Buffer>((resolve) => {
@@ -72,12 +75,10 @@ export async function startVendingStandIn(
         keys.push(id);
         live.add(id);
         if (revokeAtOnce) await revoke(id);
+        expiries.push(Date.now() + lifeMs[Math.min(keys.length - 1, lifeMs.length - 1)]);
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(
-          JSON.stringify({
-            aws_temp_credentials: { access_key_id: id, secret_access_key: secret },
-            expiration_time: Date.now() + lifeMs[Math.min(keys.length - 1, lifeMs.length - 1)],
-          }),
+          JSON.stringify({ aws_temp_credentials: { access_key_id: id, secret_access_key: secret }, expiration_time: expiries.at(-1) }),
         );
         return;
       }
@@ -96,6 +97,7 @@ export async function startVendingStandIn(
   return {
     endpoint: `http://127.0.0.1:${port}`,
     keys,
+    expiries,
     revoke,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
