@@ -25,6 +25,7 @@ let uc: UnityCatalogServer | undefined;
 let skipped = '';
 let orders = '';
 let returns = '';
+const MANY = 150;
 
 beforeAll(async () => {
   const started = await startUnityCatalog();
@@ -36,6 +37,11 @@ beforeAll(async () => {
   returns = path.join(e2e.scratch, 'returns');
   fs.cpSync(tablePath('delta-0.8.0'), returns, { recursive: true });
   await uc.createTable('main.sales.returns', pathToFileURL(returns).href);
+  // A schema longer than one of the server's pages (100 names): each table a folder of its own, none read.
+  await uc.api('POST', '/schemas', { name: 'many', catalog_name: 'main' });
+  const names = Array.from({ length: MANY }, (_, i) => `t_${String(i).padStart(4, '0')}`);
+  for (let i = 0; i < MANY; i += 8)
+    await Promise.all(names.slice(i, i + 8).map((name) => uc!.createTable(`main.many.${name}`, `file:///nowhere/many/${name}`)));
 }, UNITY_CATALOG_START_MS);
 
 afterAll(async () => {
@@ -195,6 +201,45 @@ describe('catalog connections', () => {
     await second.click();
     expect(await shownTable(page).getByLabel('Version', { exact: true }).inputValue()).toBe('0');
     expect(await rowsOf(page, 0)).toEqual({ headers: ['value'], rows: returnsV0.rows });
+    expect(e2e.pageErrors).toEqual([]);
+  }, 120_000);
+
+  it('pages a schema longer than one of the catalog’s pages with Load more, and filters it across pages', async (ctx: TestContext) => {
+    if (!uc) return ctx.skip(`Unity Catalog skipped: ${skipped}`);
+    const page = e2e.page;
+    const tree = page.getByRole('tree', { name: 'Places and buckets' });
+    // The server's own listing, every page of it.
+    const listed: string[] = [];
+    let token = '';
+    do {
+      const answer = await uc.api<{ tables?: { name: string }[]; next_page_token?: string }>(
+        'GET',
+        `/tables?catalog_name=main&schema_name=many${token ? `&page_token=${encodeURIComponent(token)}` : ''}`,
+      );
+      listed.push(...(answer.tables ?? []).map((t) => t.name));
+      token = answer.next_page_token ?? '';
+    } while (token);
+    expect(listed).toHaveLength(MANY);
+
+    await tree.getByRole('treeitem', { name: /^many/ }).click();
+    const tables = tree.getByRole('treeitem', { name: /^t_\d{4}/ });
+    const more = tree.getByRole('treeitem', { name: 'Load more' });
+    await more.waitFor();
+    const shown = async () => (await tables.allTextContents()).map((text) => /t_\d{4}/.exec(text)![0]);
+    expect(await shown()).toEqual(listed.slice(0, 100));
+    await more.click();
+    await expect.poll(() => tables.count(), { timeout: 15_000 }).toBe(MANY);
+    expect(await shown()).toEqual(listed);
+    expect(await more.count()).toBe(0);
+
+    // None of the first page starts with t_014: the filter goes on to the page that holds them.
+    await tables.first().focus();
+    await page.getByLabel('Filter many').fill('t_014');
+    await expect.poll(() => tables.count(), { timeout: 15_000 }).toBe(10);
+    expect(await shown()).toEqual(listed.filter((name) => name.startsWith('t_014')));
+    await screenshot(page, 'catalog-navigator-filtered');
+    await page.getByLabel('Filter many').fill('zzz');
+    await tree.getByText('Nothing here starts with "zzz".').waitFor();
     expect(e2e.pageErrors).toEqual([]);
   }, 120_000);
 });
