@@ -16,6 +16,8 @@ export interface VendingStandIn {
   /** When each of them expires by the stand-in's word (epoch ms). */
   expiries: number[];
   revoke(key: string): Promise<void>;
+  /** From now on the credentials call is refused as the real server refuses a user without SELECT (403). */
+  refuse(): void;
   stop(): Promise<void>;
 }
 
@@ -62,12 +64,18 @@ export async function startVendingStandIn(
   };
   const keys: string[] = [];
   const expiries: number[] = [];
+  let refusing = false;
   const server: Server = createServer((req, res) => {
     void (async () => {
       const body = await new Promise<Buffer>((resolve) => {
         const chunks: Buffer[] = [];
         req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks)));
       });
+      if (req.method === 'POST' && req.url?.endsWith('/temporary-table-credentials') && refusing) {
+        res.writeHead(403, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error_code: 'PERMISSION_DENIED', message: 'User does not have SELECT on the table' }));
+        return;
+      }
       if (req.method === 'POST' && req.url?.endsWith('/temporary-table-credentials')) {
         for (const key of [...live]) await revoke(key);
         const xml = await iam({ Action: 'CreateAccessKey', UserName: user });
@@ -99,6 +107,7 @@ export async function startVendingStandIn(
     keys,
     expiries,
     revoke,
+    refuse: () => void (refusing = true),
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       for (const key of [...live]) await revoke(key);

@@ -140,6 +140,35 @@ describe('Unity Catalog tables in S3', () => {
     }
   });
 
+  it('ends a scan thread in one line, the catalog’s, when the catalog refuses the next credential', async (ctx) => {
+    const { uc, s3 } = running(ctx);
+    const vending = await startVendingStandIn(uc, s3, [SHORT_LIFE_MS]);
+    const proxy = await startGatedProxy(s3.endpoint, (request) => request.includes('.parquet'));
+    try {
+      const catalog = await openCatalog('unity', { endpoint: vending.endpoint, token: uc.adminToken });
+      const base = engineFrom({ storeOptions: [{ prefix: 's3://', options: { endpoint: proxy.url, path_style: 'true' } }] });
+      const resolved = await catalog.resolveTable({ catalog: 'main', schema: 'sales', table: 'renewed' }, base);
+      const snapshot = await (await DeltaTable.open(resolved.location, resolved.engine)).snapshot({ version: 1 });
+      const scanning = (async () => {
+        for await (const _ of parallelScan(snapshot, { engine: resolved.engine }));
+      })();
+      await proxy.firstHeld();
+      // The permission is taken away while the scan reads: the next credential is refused.
+      vending.refuse();
+      await untilDue(vending, 0);
+      proxy.open();
+      const err = await failure(scanning);
+      expect([err.code, err.message]).toEqual([
+        'FORBIDDEN',
+        'the token may not read main.sales.renewed: it needs the SELECT permission on the table (with USE CATALOG and USE SCHEMA on its catalog and schema) (User does not have SELECT on the table)',
+      ]);
+      expect(vending.keys).toHaveLength(1);
+    } finally {
+      await proxy.close();
+      await vending.stop();
+    }
+  });
+
   it('exports a table with credentials that expire mid-export, renewed as it goes', async (ctx) => {
     const { uc, s3 } = running(ctx);
     const vending = await startVendingStandIn(uc, s3, [SHORT_LIFE_MS, SHORT_LIFE_MS, 3_600_000]);
