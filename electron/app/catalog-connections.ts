@@ -50,8 +50,9 @@ function savedCatalog(state: AppState, name: string): Promise<Catalog> {
   return openCatalog(connection.kind, { ...connection.options, ...state.catalogConnectionSecrets(name) }, {});
 }
 
-/** One level of a saved catalog, a page at a time; with a filter, only the entries of that page whose name holds it
- * (a page may then be empty and still have a next). */
+/** One level of a saved catalog, a page at a time; with a filter, only the entries whose name starts with it (in any
+ * case), as a bucket's listing is filtered. A catalog cannot filter its listings itself: pages are listed from `page`
+ * on until one holds a match or the listing ends, so that no page shown is empty while more may match. */
 export async function browseSavedCatalog(state: AppState, req: BrowseCatalogRequest): Promise<BrowsePage> {
   let place;
   try {
@@ -68,7 +69,14 @@ export async function browseSavedCatalog(state: AppState, req: BrowseCatalogRequ
       'VALIDATION',
       `"${connection.name}" is a ${kindName(connection.kind)} connection, not ${kindName(place.kind)}`,
     );
-  const listed = await browseCatalog(await savedCatalog(state, connection.name), req.location, req.page);
+  const catalog = await savedCatalog(state, connection.name);
   const filter = req.filter?.trim().toLowerCase();
-  return filter ? { ...listed, entries: listed.entries.filter((e) => e.name.toLowerCase().includes(filter)) } : listed;
+  if (!filter) return browseCatalog(catalog, req.location, req.page);
+  let page = req.page;
+  for (;;) {
+    const listed = await browseCatalog(catalog, req.location, page);
+    const entries = listed.entries.filter((e) => e.name.toLowerCase().startsWith(filter));
+    if (entries.length > 0 || listed.nextPage === null) return { entries, nextPage: listed.nextPage };
+    page = listed.nextPage;
+  }
 }

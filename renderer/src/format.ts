@@ -1,5 +1,6 @@
 // How numbers, sizes, times and cell values read on screen.
 import type { JsonValue } from '../../shared/api.js';
+import { isCatalogName, parseCatalogName } from '../../shared/catalog-name.js';
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
 
@@ -56,4 +57,11 @@ export function compareCells(a: JsonValue, b: JsonValue): number {
 /** Last segment of a folder path, Windows or POSIX: a table's default name. */
 export function folderName(path: string): string {
   return path.split(/[\\/]/).filter(Boolean).pop() ?? path;
+}
+
+/** A table's name in an export's target, as the CLI names it: a catalog table's own (orders of
+ * uc://work/main.sales.orders), else its folder's. */
+export function targetTableName(path: string): string {
+  const name = isCatalogName(path) ? parseCatalogName(path) : null;
+  return name ? name.table : folderName(path);
 }

@@ -1,5 +1,6 @@
 // The benchmark's output: a Markdown table (figures, limits, ratios, targets; printed, never asserted) and the JSON
 // shape of issue 5. A figure that could not be measured carries the reason instead of a number.
+import type { CatalogOpenFigures } from './catalog-open.js';
 import type { FilterFigures, QueryFigures } from './filter-sort-diff.js';
 import type { LongLogPeerFigures } from './long-log-peer.js';
 import type { ObjectStoreFigures } from './object-store.js';
@@ -81,6 +82,8 @@ export interface Figures {
   /** The same p99 with nothing running, just before: what the machine alone causes. */
   idleLagP99Ms: Figure;
   objectStore: ObjectStoreFigures;
+  /** A Unity Catalog table opened by its name against its location opened directly (catalog-open.ts). */
+  catalogOpen: CatalogOpenFigures;
   /** Filters that skip files, a sort over the whole table, a diff of adjacent versions. */
   queries: QueryFigures;
   /** `deltaport sql` against DuckDB's delta_scan, per table (sql-queries.ts). */
@@ -318,6 +321,29 @@ export function markdownTable(figures: Figures): string {
       limit: figures.export.parquet,
       target: '>= 0.7x',
       meets: atLeast(0.7),
+    },
+    {
+      measure: 'catalog table open (Unity Catalog, S3): calls to the catalog',
+      figure: figures.catalogOpen.catalogCalls,
+      unit: 'calls',
+      target: '2',
+      meets: atMost(2),
+    },
+    {
+      measure: '  storage requests of that open (limit: opening its location directly)',
+      figure: figures.catalogOpen.catalogStoreRequests,
+      unit: 'requests',
+      limit: figures.catalogOpen.directStoreRequests,
+      target: '= limit',
+      meets: (v, l) => l !== null && v <= l,
+    },
+    {
+      measure: '  time of that open (limit: opening its location directly)',
+      figure: figures.catalogOpen.catalogMs,
+      unit: 'ms',
+      digits: 1,
+      limit: figures.catalogOpen.directMs,
+      target: '',
     },
     ...queryLines(figures.queries),
     ...figures.sql.flatMap(sqlLines),
@@ -627,6 +653,7 @@ export function jsonReport(figures: Figures): unknown {
     // The worse of the export and the long-log open: the app's main loop must stay free through both.
     eventLoopLagP99Ms: pick('eventLoopLagP99Ms', highest([figures.lagP99Ms, figures.openLagP99Ms])),
     objectStore: all('objectStore', figures.objectStore),
+    catalogOpen: all('catalogOpen', figures.catalogOpen),
     filter: {
       partition: { where: q.partitionWhere, ...all('filter.partition', q.partitionFilter) },
       stats: { where: q.statsWhere, skippedShare: pick('filter.stats.skippedShare', skippedShare), ...all('filter.stats', q.statsFilter) },

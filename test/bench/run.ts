@@ -21,6 +21,7 @@ import { previewTask } from '../../electron/jobs/tasks.js';
 import { taskTables, localReads } from '../support/task-tables.js';
 import { createDatabase, startPostgres, type PgServer } from '../support/postgres.js';
 import { SEED, writeLongLog, writeWideTable, type WideTable } from './bench-tables.js';
+import { catalogOpenCase } from './catalog-open.js';
 import { runCli, runPython, type ChildRun } from './child-run.js';
 import { exportLag, openLag } from './event-loop-lag.js';
 import { queryCases } from './filter-sort-diff.js';
@@ -402,6 +403,9 @@ async function main(): Promise<void> {
       await cloud.stop();
     }
 
+    const catalogOpen = await catalogOpenCase();
+    log(`catalog table open: ${JSON.stringify(catalogOpen)}`);
+
     let idleLagP99Ms: Figure = { error: 'not run' };
     const lagP99Ms = await measure('event-loop lag p99 during an export job, ms', async () => {
       const target = path.join(dir, 'job.sqlite');
@@ -455,6 +459,7 @@ async function main(): Promise<void> {
       openLagP99Ms,
       idleLagP99Ms,
       objectStore: cloud.figures,
+      catalogOpen,
       queries,
       sql,
       setupSeconds,

@@ -13,7 +13,11 @@ export interface VendingStandIn {
   endpoint: string;
   /** The access keys vended, in order. */
   keys: string[];
+  /** When each of them expires by the stand-in's word (epoch ms). */
+  expiries: number[];
   revoke(key: string): Promise<void>;
+  /** From now on the credentials call is refused as the real server refuses a user without SELECT (403). */
+  refuse(): void;
   stop(): Promise<void>;
 }
 
@@ -59,12 +63,19 @@ export async function startVendingStandIn(
     live.delete(key);
   };
   const keys: string[] = [];
+  const expiries: number[] = [];
+  let refusing = false;
   const server: Server = createServer((req, res) => {
     void (async () => {
       const body = await new Promise<Buffer>((resolve) => {
         const chunks: Buffer[] = [];
         req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks)));
       });
+      if (req.method === 'POST' && req.url?.endsWith('/temporary-table-credentials') && refusing) {
+        res.writeHead(403, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error_code: 'PERMISSION_DENIED', message: 'User does not have SELECT on the table' }));
+        return;
+      }
       if (req.method === 'POST' && req.url?.endsWith('/temporary-table-credentials')) {
         for (const key of [...live]) await revoke(key);
         const xml = await iam({ Action: 'CreateAccessKey', UserName: user });
@@ -72,12 +83,10 @@ export async function startVendingStandIn(
         keys.push(id);
         live.add(id);
         if (revokeAtOnce) await revoke(id);
+        expiries.push(Date.now() + lifeMs[Math.min(keys.length - 1, lifeMs.length - 1)]);
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(
-          JSON.stringify({
-            aws_temp_credentials: { access_key_id: id, secret_access_key: secret },
-            expiration_time: Date.now() + lifeMs[Math.min(keys.length - 1, lifeMs.length - 1)],
-          }),
+          JSON.stringify({ aws_temp_credentials: { access_key_id: id, secret_access_key: secret }, expiration_time: expiries.at(-1) }),
         );
         return;
       }
@@ -96,7 +105,9 @@ export async function startVendingStandIn(
   return {
     endpoint: `http://127.0.0.1:${port}`,
     keys,
+    expiries,
     revoke,
+    refuse: () => void (refusing = true),
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       for (const key of [...live]) await revoke(key);

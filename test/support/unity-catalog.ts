@@ -15,7 +15,12 @@ import { freePort } from './free-port.js';
 import type { Skipped } from './object-stores.js';
 import { startServerProcess, waitUntilServing } from './object-stores-process.js';
 
-const SCRIPTS = path.resolve(import.meta.dirname, '../../../shared/unitycatalog');
+/** Beside the repository; this module runs from test/support/ or, in the benchmark's build, dist/test/support/. */
+const SCRIPTS = path.resolve(
+  import.meta.dirname,
+  path.extname(import.meta.filename) === '.ts' ? '../../..' : '../../../..',
+  'shared/unitycatalog',
+);
 const API = '/api/2.1/unity-catalog';
 /** The first start builds the server (~5 min on 2 cores); later ones take ~12 s (more on a busy machine). */
 export const UNITY_CATALOG_START_MS = 600_000;

@@ -275,6 +275,15 @@ async function parquetError(
     return new DeltaportError('CORRUPT_DATA', `cannot read ${role} ${path}: ${FILE_CAUSES[err.reason] ?? err.message}`);
   }
   if (err instanceof DeltaportError) return err;
+  if (isTrap(err)) {
+    // A read the store fails inside the decoder (access taken away mid-file, a credential the catalog no longer
+    // renews) shows only as a trap: a read of the footer's last bytes outside it tells that from a corrupt file.
+    const failed = await storage.readRange(path, Math.max(0, size - 8), Math.min(8, size)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    if (failed !== null && !isTrap(failed)) return parquetError(storage, path, role, failed, size, request);
+  }
   let cause: string;
   if (isTrap(err)) cause = await trapCause(storage, path, size, request);
   else cause = err instanceof Error ? err.message.split('\n')[0] : String(err);

@@ -24,6 +24,8 @@ export async function* parallelScan(snapshot: Snapshot, options: ScanOptions): A
   const job: ScanJob = { snapshot, options: rest, readAhead: READ_AHEAD, engine: settings };
   const worker = startWorker('delta/scan/scan-worker', {
     workerData: job,
+    // The ports on which the thread asks this one for renewed credentials (engine-context.ts) become its own.
+    transferList: settings.renewed?.map((r) => r.renewals),
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });
   const inbox: ScanToConsumer[] = [];

@@ -7,7 +7,7 @@ import type { JobInfo } from '../../../shared/api.js';
 import { validateSourceSpec, type DeltaSourceSpec } from '../../../shared/source-spec.js';
 import { api } from '../api-client.js';
 import { feedUnavailable } from '../feed-rows.js';
-import { folderName } from '../format.js';
+import { folderName, targetTableName } from '../format.js';
 import type { TableTab } from '../table-tabs.js';
 import { useTable } from '../use-table.js';
 import { useTableText } from '../use-table-text.js';
@@ -194,7 +194,7 @@ export function TableView({ tab, shown, jobs, nativeDialogs, onStarted, onStatus
                         key={path}
                         source={exportingRows?.source ?? source}
                         blocked={exportingRows ? null : blocked}
-                        defaultTable={exportingRows ? `${folderName(path)}_${exportingRows.source.rows}` : folderName(path)}
+                        defaultTable={exportingRows ? `${targetTableName(path)}_${exportingRows.source.rows}` : targetTableName(path)}
                         columns={exportingRows?.columns ?? table.chosen}
                         nativeDialogs={nativeDialogs}
                         jobs={jobs}

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi, type TestContext } from 'vitest';
-import { RENEW_BEFORE_MS } from '../../../electron/catalog/vended-engine.js';
+import { RENEW_BEFORE_MS } from '../../../electron/storage/renewed-credentials.js';
 import { duckdbRows } from '../../support/delta-oracle-rows.js';
 import { isSkipped, startS3WithTable, type S3Store } from '../../support/object-stores.js';
 import { apiValue as value, exportToEnd, startServe, type ServedApp } from '../../support/serve.js';
@@ -32,8 +32,9 @@ beforeAll(async () => {
   if (isSkipped(server)) return void console.warn((skipped = server.skipped));
   uc = server;
   await uc.createTable('main.sales.orders', 's3://lake/sales/orders');
-  // The first credential comes a second short of the time it would be renewed; the next lasts an hour.
-  vending = await startVendingStandIn(uc, s3, [RENEW_BEFORE_MS + 1_000, 3_600_000]);
+  // The first credential is due for renewal 5 s after it is vended (time to open the table on a busy machine); the
+  // next lasts an hour.
+  vending = await startVendingStandIn(uc, s3, [RENEW_BEFORE_MS + 5_000, 3_600_000]);
   // Keys moto does not know: a read that used them would be refused.
   vi.stubEnv('AWS_ACCESS_KEY_ID', 'AKIANOTKNOWNTOMOTO00');
   vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'not-a-secret');
@@ -68,8 +69,8 @@ describe('a Unity Catalog table in S3 in deltaport serve', () => {
     const info = await value<{ path: string }>(host, 'openTable', { path: ORDERS });
     expect(info.path).toBe(ORDERS);
     expect(vending.keys).toHaveLength(1);
-    // The first credential is now within RENEW_BEFORE_MS of its expiry, then revoked: only a new one can read.
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    // Once the first credential is within RENEW_BEFORE_MS of its expiry, it is revoked: only a new one can read.
+    await new Promise((resolve) => setTimeout(resolve, vending.expiries[0] - RENEW_BEFORE_MS - Date.now() + 100));
     await vending.revoke(vending.keys[0]);
     const preview = await value<{ rows: unknown[][] }>(host, 'preview', {
       source: { tablePath: ORDERS, versionAsOf: 1, columnNames: ['id'] },
