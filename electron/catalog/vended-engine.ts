@@ -3,10 +3,10 @@
 // before it expires (storage/renewed-credentials.ts), so that a read that outlasts one credential goes on with the
 // next. A scan thread started from it is given the current credential and a port on which it asks this thread for
 // the next. Everything outside the table's folder is read through the engine it was opened with.
-import { parseStoreLocation, storeUrl } from '../../shared/store-location.js';
+import { parseStoreLocation } from '../../shared/store-location.js';
 import type { EngineContext } from '../delta/engine/engine-context.js';
 import { renewedCredentials, renewedFolder, renewedStorage } from '../storage/renewed-credentials.js';
-import { optionsIn, withStoreOptions, type PrefixedStoreOptions, type StoreOptions } from '../storage/store-options.js';
+import { bucketPrefix, optionsIn, withStoreOptions, type PrefixedStoreOptions, type StoreOptions } from '../storage/store-options.js';
 
 /** A credential as storage options of the table's store, and when it stops working (epoch ms; null: never said). */
 export interface VendedCredential {
@@ -22,7 +22,7 @@ export function vendedEngine(
 ): EngineContext {
   const store = parseStoreLocation(root);
   if (!store) return base;
-  const bucket = `${storeUrl({ ...store, key: '' })}/`;
+  const bucket = bucketPrefix(store);
   const folder = `${root.replace(/\/+$/, '')}/`;
   const baseOptions = (): PrefixedStoreOptions => base.settings()?.storeOptions ?? [];
   const credentials = renewedCredentials(
