@@ -11,6 +11,12 @@ export type WriteMode = (typeof WRITE_MODES)[number];
 
 export const DEFAULT_EXECUTION = { batchSize: 5000, batchIntervalMs: 0, maxRetries: 3 } as const;
 
+/** PostgreSQL exports spread their transactions over this many connections unless told otherwise: each is one
+ * server process, which loads COPY on one core (docs/exporting.md says why 2). */
+export const DEFAULT_PG_CONNECTIONS = 2;
+/** More connections than this only queue for the server's cores and its connection slots. */
+export const MAX_PG_CONNECTIONS = 16;
+
 /** The largest value each execution option takes (the smallest is 1 for the batch size, else 0). */
 const EXECUTION_MAX = { batchSize: 10_000_000, batchIntervalMs: 86_400_000, maxRetries: 100 } as const;
 
@@ -174,7 +180,13 @@ export function sinkSpecSchema(paths: PathRule) {
         targetRules,
       ),
       withRules(
-        v.strictObject({ kind: v.literal('postgres'), connection: connectionSchema('postgres'), ...sqlTargetEntries('postgres') }),
+        v.strictObject({
+          kind: v.literal('postgres'),
+          connection: connectionSchema('postgres'),
+          ...sqlTargetEntries('postgres'),
+          /** Connections the transactions are spread over (append and overwrite; upsert and sql use one). */
+          connections: v.optional(wholeNumber('the number of connections', 1, MAX_PG_CONNECTIONS)),
+        }),
         targetRules,
       ),
       withRules(

@@ -4,7 +4,7 @@
 // (prepared once per connection) for each row, a transaction per batch.
 import type { RecordBatch } from 'apache-arrow';
 import type pg from 'pg';
-import type { SinkSpec } from '../../shared/sink-spec.js';
+import { DEFAULT_PG_CONNECTIONS, type SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
 import { isNullAt } from '../delta/engine/arrow-buffers.js';
 import { pgTextReader } from './column-values.js';
@@ -48,7 +48,8 @@ export function createPostgresSink(
   const password = clientConfig(spec.connection).password;
   const timeoutMs = spec.connection.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const format: CopyFormat = { binary: false };
-  const slabs = new SlabPool((MAX_UNCOMMITTED + 1) * transactionBytes);
+  const lanes = spec.mode === 'sql' || spec.mode === 'upsert' ? 1 : (spec.connections ?? DEFAULT_PG_CONNECTIONS);
+  const slabs = new SlabPool((MAX_UNCOMMITTED + lanes) * transactionBytes);
   return createSqlSink<PgRows>(spec, {
     dialect: 'postgres',
     connect: async (owner) => pgSession(await connectPg(spec.connection, ownerLabel(owner)), timeoutMs, format),
@@ -61,6 +62,7 @@ export function createPostgresSink(
       if ('slabs' in rows) slabs.give(rows.slabs);
     },
     maxUncommitted: MAX_UNCOMMITTED,
+    lanes,
   });
 }
 
@@ -108,6 +110,7 @@ function transactionRows({ fields, spec }: WriteTarget, format: CopyFormat, pool
 
 function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSession<PgRows> {
   const { client } = link;
+  const backend = (client as unknown as { processID?: number }).processID ?? null;
   let writers: RowWriters | null = null;
   const prepared = (): RowWriters => {
     if (!writers) throw new Error('the PostgreSQL session was not prepared');
@@ -164,7 +167,7 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
       if (row.status === 'aborted') return false;
       throw new DeltaportError('SINK_CONNECTION', `the transaction of a lost connection (${id}) is still ${row.status ?? 'unknown'}`);
     },
-    backend: (client as unknown as { processID?: number }).processID ?? null,
+    backend,
     async endBackend(pid) {
       // Only that backend, and only while it still carries this run's name (a pid can be reused).
       await query(
@@ -172,17 +175,36 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
         [pid, Math.floor(timeoutMs / 2)],
       );
     },
-    async claim(job) {
+    async claim(job, _owner, { index, peers }) {
       const [k1, k2] = advisoryKeys(job);
-      const [mine] = await query('SELECT pg_try_advisory_lock($1, $2) AS ok', [k1, k2]);
-      if (mine.ok) return;
-      const [holder] = await query(
-        `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-          WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = $2 AND l.objsubid = 2
-            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-        [k1, k2],
-      );
-      throw alreadyRunning(holder ? String(holder.name) : null);
+      const writers = writersLock(job);
+      /** The first session holding the lock (an advisory lock of two int4 keys is objsubid 2, of one int8 1). */
+      const holder = async ([classid, objid, subid]: [number, number, number], others: number[]) =>
+        (
+          await query(
+            `SELECT a.pid, a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+              WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = $2 AND l.objsubid = $3
+                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.pid <> ALL($4::int[])
+              LIMIT 1`,
+            [classid, objid, subid, [...others, backend ?? 0]],
+          )
+        )[0] ?? null;
+      if (index === 0) {
+        // The job's claim, held by the first lane for the whole job; no other run may still have a lane writing.
+        const [mine] = await query('SELECT pg_try_advisory_lock($1, $2) AS ok', [k1, k2]);
+        if (!mine.ok) throw busy(await holder([k1, k2, 2], []));
+        const lane = await holder(writers.lock, peers);
+        if (lane) {
+          await query('SELECT pg_advisory_unlock($1, $2)', [k1, k2]);
+          throw busy(lane);
+        }
+        return;
+      }
+      // A later lane writes only beside its own run's first lane, and keeps another run from claiming the job.
+      await query('SELECT pg_advisory_lock_shared($1::bigint)', [writers.key]);
+      const claimant = await holder([k1, k2, 2], []);
+      if (claimant === null) throw new DeltaportError('SINK_CONNECTION', "the export's first connection is being made again");
+      if (!peers.includes(Number(claimant.pid))) throw busy(claimant);
     },
     // The advisory lock ends with the session.
     release: async () => undefined,
@@ -195,6 +217,18 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
       dropLink(link);
     },
   };
+}
+
+/** The lock every later lane of a run holds (shared) while it writes: the job's key as one int8, which no lock of two
+ * int4 keys can be. */
+function writersLock(job: string): { key: string; lock: [number, number, number] } {
+  const [k1, k2] = advisoryKeys(job);
+  const key = (BigInt(k1) << 28n) | BigInt(k2);
+  return { key: String(key), lock: [Number(key >> 32n), Number(key & 0xffffffffn), 1] };
+}
+
+function busy(holder: Record<string, unknown> | null): DeltaportError {
+  return alreadyRunning(holder ? String(holder.name) : null);
 }
 
 /** A statement's parameters as the text the server parses them from, as node-pg's own query would send them. */
