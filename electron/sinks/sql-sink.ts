@@ -586,6 +586,8 @@ class SqlSink<Rows> implements BatchSink {
     if (lane.session && (!check || (await lane.session.ping()))) return lane.session;
     await this.dropSession(lane);
     const session = await this.options.connect(this.owner);
+    // The lane's from now on, so that the other lanes count its backend as their run's while it claims.
+    lane.session = session;
     try {
       if (lane.lostBackend !== null) await session.endBackend(lane.lostBackend);
       lane.lostBackend = null;
@@ -594,11 +596,9 @@ class SqlSink<Rows> implements BatchSink {
       if (lane.index === 0) this.claimed = true;
       if (this.target) await session.prepare(this.target);
     } catch (err) {
-      lane.session = session;
       await this.dropSession(lane);
       throw err;
     }
-    lane.session = session;
     return session;
   }
 
