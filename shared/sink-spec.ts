@@ -108,6 +108,12 @@ function sqlTargetEntries(kind: SqlKind) {
     /** The app's own: the job whose ledger row an exactly-once export keeps, so that only a Retry of that job resumes
      * it and every new export starts afresh. The CLI leaves it out: its ledger is keyed by what it exports alone. */
     jobId: v.optional(nonBlank('the job id', 100)),
+    /** PostgreSQL: connections the transactions are spread over (append and overwrite; upsert and sql use one). */
+    connections: v.optional(
+      kind === 'postgres'
+        ? wholeNumber('the number of connections', 1, MAX_PG_CONNECTIONS)
+        : v.never(`the number of connections is for PostgreSQL only (${kind} writes over one)`),
+    ),
   };
 }
 
@@ -180,13 +186,7 @@ export function sinkSpecSchema(paths: PathRule) {
         targetRules,
       ),
       withRules(
-        v.strictObject({
-          kind: v.literal('postgres'),
-          connection: connectionSchema('postgres'),
-          ...sqlTargetEntries('postgres'),
-          /** Connections the transactions are spread over (append and overwrite; upsert and sql use one). */
-          connections: v.optional(wholeNumber('the number of connections', 1, MAX_PG_CONNECTIONS)),
-        }),
+        v.strictObject({ kind: v.literal('postgres'), connection: connectionSchema('postgres'), ...sqlTargetEntries('postgres') }),
         targetRules,
       ),
       withRules(
