@@ -312,6 +312,41 @@ describe('postgres sink: queued transactions', () => {
   });
 });
 
+describe('postgres sink: several connections', () => {
+  it.each([
+    [2, undefined],
+    [3, 3],
+  ])('COPYs over %i connections at once (the option: %s), every row once', async (want, connections) => {
+    const table = `parallel_${connections ?? 'default'}`;
+    await db.client.query(`CREATE TABLE ${table} (id bigint, label text)`);
+    // A transaction per batch, held back by a lock in the server until every connection has one under way.
+    const sink = createPostgresSink(pgSpec({ url: db.url }, { table, batchSize: 1000, connections }), { transactionBytes: 1 });
+    const stream = streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000);
+    await sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: new AbortController().signal });
+    const locker = new pg.Client({ connectionString: db.url });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+    const writing = (async () => {
+      for (const batch of stream.batches) await sink.write(batch);
+      await sink.close();
+    })();
+    let waiting = 0;
+    for (let i = 0; i < 400 && waiting < want; i++) {
+      const [r] = await rows(
+        `SELECT count(DISTINCT pid)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'deltaport%' AND query LIKE '%COPY%' AND wait_event_type = 'Lock'`,
+      );
+      waiting = (r as { n: number }).n;
+      if (waiting < want) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await locker.query('COMMIT');
+    await locker.end();
+    await writing;
+    expect(waiting).toBe(want);
+    expect(await census(table)).toEqual({ n: 10_000, distinct: 10_000, lo: 0, hi: 9999 });
+  });
+});
+
 describe('postgres sink: batch interval', () => {
   it('commits the open transaction once the interval has elapsed, before it is full or the export ends', async () => {
     const sink = createPostgresSink(pgSpec({ url: db.url }, { table: 'interval1', batchSize: 1000, batchIntervalMs: 50 }));
