@@ -49,6 +49,17 @@ export function stagingTable(job: string, run: string | null): string {
   return run === null ? stagingPrefix(job) : `${stagingPrefix(job)}_${run.replaceAll('-', '').slice(0, 12)}`;
 }
 
+/** The start of the names of an upsert's staging tables (one per connection, where an upsert has several). */
+export function upsertStagePrefix(job: string): string {
+  return `${stagingPrefix(job)}_u`;
+}
+
+/** The staging table of an upsert's lane `lane` (its ledger key's number): an exactly-once job's is kept across its
+ * runs, any other run's is its own (`run`). */
+export function upsertStage(job: string, lane: number, run: string | null): string {
+  return `${upsertStagePrefix(job)}${lane}${run === null ? '' : `_${run.replaceAll('-', '').slice(0, 12)}`}`;
+}
+
 /** Lists the tables whose name starts with $1 / ? (the staging tables of a job). */
 export function stagingTablesSql(dialect: Dialect): string {
   switch (dialect) {

@@ -1,6 +1,7 @@
 // The PostgreSQL sink: appends and overwrites stream COPY data (binary where the target's column types take it,
-// else text) straight from the Arrow columns, one COPY per transaction of consecutive batches; upserts COPY into a
-// session's temporary table and merge from it with INSERT ... ON CONFLICT; mode 'sql' runs the user's statement
+// else text) straight from the Arrow columns, one COPY per transaction of consecutive batches, spread over several
+// connections; upserts COPY into a session's temporary table and merge from it with INSERT ... ON CONFLICT (over one
+// connection) or into a staging table per connection merged at the end (over several); mode 'sql' runs the user's statement
 // (prepared once per connection) for each row, a transaction per batch.
 import type { RecordBatch } from 'apache-arrow';
 import type pg from 'pg';
@@ -27,7 +28,15 @@ import {
 import type { BatchSink } from './sink.js';
 import { serverExchanges } from './server-exchanges.js';
 import { batchesAsTheyAre, createSqlSink, type SqlSession, type TransactionRows, type WriteTarget } from './sql-sink.js';
-import { copySql, UPSERT_TEMP, upsertMergeSql, upsertTempSql } from './sql-statements.js';
+import {
+  copySql,
+  UPSERT_TEMP,
+  upsertArrivalSql,
+  upsertMergeSql,
+  upsertStageSql,
+  upsertStagesMergeSql,
+  upsertTempSql,
+} from './sql-statements.js';
 
 /** Where a COPY transaction ends: every COPY costs the server a fixed ~4 ms besides its rows (PostgreSQL 17: a
  * 2M-row load in 400 COPYs of 5,000 rows took 1.5 s longer than in one, within one transaction or in 400), so batches
@@ -48,7 +57,7 @@ export function createPostgresSink(
   const password = clientConfig(spec.connection).password;
   const timeoutMs = spec.connection.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const format: CopyFormat = { binary: false };
-  const lanes = spec.mode === 'sql' || spec.mode === 'upsert' ? 1 : (spec.connections ?? DEFAULT_PG_CONNECTIONS);
+  const lanes = spec.mode === 'sql' ? 1 : (spec.connections ?? DEFAULT_PG_CONNECTIONS);
   const slabs = new SlabPool((MAX_UNCOMMITTED + lanes) * transactionBytes);
   return createSqlSink<PgRows>(spec, {
     dialect: 'postgres',
@@ -63,6 +72,7 @@ export function createPostgresSink(
     },
     maxUncommitted: MAX_UNCOMMITTED,
     lanes,
+    stageUpserts: true,
   });
 }
 
@@ -80,7 +90,7 @@ type RowWriter = (rows: PgRows, firstRow: number) => Promise<void>;
 /** How a prepared session writes: its rows inside a transaction, and (COPY modes) the statements of a whole one. */
 interface RowWriters {
   write: RowWriter;
-  copy: { sql: (binary: boolean) => string; after: string[] } | null;
+  copy: { sql: (binary: boolean) => string; after: string[]; before: (firstRow: number) => AfterStatement[] } | null;
 }
 
 /** Mode 'sql': the batches as they are; else the transaction's COPY stream, binary where the target takes it and
@@ -112,6 +122,7 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
   const { client } = link;
   const backend = (client as unknown as { processID?: number }).processID ?? null;
   let writers: RowWriters | null = null;
+  let target: WriteTarget | null = null;
   const prepared = (): RowWriters => {
     if (!writers) throw new Error('the PostgreSQL session was not prepared');
     return writers;
@@ -138,8 +149,9 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
   return {
     query,
     describe: (table) => answered(describePgTable(client, table)),
-    async prepare(target) {
-      writers = await answered(rowWriters(client, target, format, answered));
+    async prepare(prepared) {
+      writers = await answered(rowWriters(client, prepared, format, answered));
+      target = prepared;
     },
     writeRows,
     async writeCommitted(rows, firstRow, after) {
@@ -153,7 +165,7 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
       }
       if (!('copyData' in rows)) throw new Error('COPY needs the rows as COPY data');
       const statements = [...copy.after.map((text) => ({ text })), ...after.map(textParams)];
-      const exchange = new CommittedCopy(copy.sql(rows.binary), statements, rows.copyData);
+      const exchange = new CommittedCopy(copy.sql(rows.binary), statements, rows.copyData, copy.before(firstRow));
       inDoubt = () => (exchange.commitSent ? exchange.xid : null);
       await answered(submit(client, exchange, firstRow));
       inDoubt = () => null;
@@ -206,6 +218,10 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
       if (claimant === null) throw new DeltaportError('SINK_CONNECTION', "the export's first connection is being made again");
       if (!peers.includes(Number(claimant.pid))) throw busy(claimant);
     },
+    async mergeStages(stages) {
+      if (!target?.spec.keyColumns) throw new Error('only an upsert merges staging tables');
+      await query(upsertStagesMergeSql(target.table, target.fields, target.spec.keyColumns, stages));
+    },
     // The advisory lock ends with the session.
     release: async () => undefined,
     ping: async () => !link.broken && (await exchanges.alive(query)),
@@ -239,18 +255,21 @@ function textParams({ text, values }: SqlStatement): AfterStatement {
 /** COPY data goes out with the statements around it in one write: BEGIN and COMMIT cost no round trips. */
 async function rowWriters(
   client: pg.Client,
-  { table, fields, spec }: WriteTarget,
+  { table, fields, spec, stage }: WriteTarget,
   format: CopyFormat,
   timed: <T>(work: Promise<T>) => Promise<T>,
 ): Promise<RowWriters> {
   if (spec.mode === 'sql') return { write: statementWriter(client, { table, fields, spec }, timed), copy: null };
-  const copyTable = spec.mode === 'upsert' ? UPSERT_TEMP : table;
-  if (spec.mode === 'upsert') await client.query(upsertTempSql(fields));
+  // An upsert over one connection merges each transaction's rows from a temporary table; over several, each
+  // connection's rows wait in its staging table, numbered in the export's order, for the final merge.
+  const copyTable = spec.mode !== 'upsert' ? table : (stage ?? UPSERT_TEMP);
+  if (spec.mode === 'upsert') await client.query(stage ? upsertStageSql(stage, fields) : upsertTempSql(fields));
   const described = await describePgTable(client, copyTable);
   format.binary = described !== null && binaryCopyFits(fields, described.columns);
   const copy = {
     sql: (binary: boolean) => copySql(copyTable, fields, binary),
-    after: spec.mode === 'upsert' ? [upsertMergeSql(table, fields, spec.keyColumns!)] : [],
+    after: spec.mode === 'upsert' && !stage ? [upsertMergeSql(table, fields, spec.keyColumns!)] : [],
+    before: (firstRow: number) => (stage ? [upsertArrivalSql(stage, firstRow)] : []),
   };
   return {
     write: (rows, firstRow) => {

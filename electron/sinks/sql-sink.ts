@@ -31,6 +31,8 @@ import {
   stagingPrefix,
   stagingTable,
   stagingTablesSql,
+  upsertStage,
+  upsertStagePrefix,
 } from './exactly-once.js';
 import { newRun, type RunOwner } from './job-claim.js';
 import { backoffMs, cancelled, isTransient, sleep } from './retry.js';
@@ -45,6 +47,8 @@ export interface WriteTarget {
   table: string;
   fields: StructField[];
   spec: SqlSinkSpec;
+  /** An upsert over several connections: the session's own staging table, merged into the table at the end. */
+  stage?: string;
 }
 
 /** One connection to the target database; `Rows` is a transaction's rows as the sink's encode made them. */
@@ -76,6 +80,8 @@ export interface SqlSession<Rows = RecordBatch[]> {
   claim(job: string, owner: RunOwner, lane: LaneClaim): Promise<void>;
   /** Gives the claim up at the end of the job (what the session does not end by itself). */
   release(job: string, owner: RunOwner): Promise<void>;
+  /** Where the dialect stages upserts (options.stageUpserts): merges these staging tables into the target. */
+  mergeStages?(stages: string[]): Promise<void>;
   /** A round trip that proves the connection still works (connection check before reuse). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -122,6 +128,10 @@ export interface SqlSinkOptions<Rows> {
   maxUncommitted?: number;
   /** Connections the transactions are spread over (1 by default). */
   lanes?: number;
+  /** An upsert over several connections lands each connection's rows in a staging table of its own, merged into the
+   * target in the final transaction (the session's mergeStages): merged as they commit, a later row of a key could
+   * lose to an earlier one another connection committed after it. */
+  stageUpserts?: boolean;
   checkBeforeReuse: boolean;
   /** The database's message for a failure, on one line. */
   explain: (err: unknown) => string;
@@ -196,6 +206,8 @@ class SqlSink<Rows> implements BatchSink {
   private job = '';
   private readonly owner = newRun();
   private claimed = false;
+  /** Whether this upsert lands its rows in staging tables (options.stageUpserts). */
+  private staged = false;
   private signal!: AbortSignal;
   private done = false;
   private aborted = false;
@@ -298,21 +310,41 @@ class SqlSink<Rows> implements BatchSink {
         resumed = { position: null, rowsAfter: 0, rowsWritten: 0, ahead: [] };
         pinned = new Set();
       }
-    } else if (!existing && this.spec.mode !== 'sql') {
-      await session.query(plan.ddl[0]);
+    } else {
+      if (this.spec.mode === 'upsert' && this.options.stageUpserts) await this.prepareStages(session, exactlyOnce);
+      if (!existing && this.spec.mode !== 'sql') await session.query(plan.ddl[0]);
     }
     this.target = { table, fields: ctx.fields, spec: this.spec };
-    await session.prepare(this.target);
-    return this.startFrom(resumed, pinned);
+    const position = this.startFrom(resumed, pinned);
+    await session.prepare(this.laneTarget(this.lanes[0]));
+    return position;
+  }
+
+  /** An upsert stages its rows over several connections, and wherever an earlier run of its exactly-once job did
+   * (whose staged rows come before this run's). Any other run's staging tables are what killed runs left: the claim
+   * says none of them still runs. */
+  private async prepareStages(session: SqlSession<Rows>, exactlyOnce: boolean): Promise<void> {
+    const { dialect } = this.options;
+    const left = (await session.query(stagingTablesSql(dialect), [upsertStagePrefix(this.job)])).map((r) => String(r.name));
+    if (!exactlyOnce) for (const name of left) await session.query(`DROP TABLE IF EXISTS ${quoteIn(dialect, name)}`);
+    this.staged = (this.options.lanes ?? 1) > 1 || (exactlyOnce && left.length > 0);
+  }
+
+  /** What a lane's session writes: a staged upsert's lane fills its own staging table. */
+  private laneTarget(lane: Lane<Rows>): WriteTarget {
+    if (!this.staged) return this.target!;
+    const number = lane.key === this.job ? 0 : Number(lane.key.slice(this.job.length + 1));
+    return { ...this.target!, stage: upsertStage(this.job, number, this.spec.exactlyOnce ? null : this.owner.id) };
   }
 
   /** Starts after the committed prefix; each lane gets a ledger row of its own that no pinned row keeps. */
   private startFrom(resumed: Omit<StoredProgress, 'done'>, pinned: Set<string>): ScanPosition | null {
     const keys: string[] = [];
     for (let i = 0; keys.length < (this.options.lanes ?? 1); i++) if (!pinned.has(laneKey(this.job, i))) keys.push(laneKey(this.job, i));
+    // The first lane stays the one open() set up the target on (and retries that on).
     const first = this.lanes[0];
-    this.lanes = keys.map((key, index) => this.newLane(index, key));
-    Object.assign(this.lanes[0], { session: first.session, lostBackend: first.lostBackend });
+    first.key = keys[0];
+    this.lanes = [first, ...keys.slice(1).map((key, index) => this.newLane(index + 1, key))];
     this.skipping = resumed.ahead;
     this.rowsBefore = resumed.rowsWritten + resumed.ahead.reduce((sum, r) => sum + r.to - Math.max(r.from, resumed.rowsWritten), 0);
     this.nextRow = resumed.rowsWritten;
@@ -355,7 +387,7 @@ class SqlSink<Rows> implements BatchSink {
       await Promise.all(this.lanes.map((lane) => lane.chain));
       if (this.failure) throw this.failure;
       const swap = this.spec.mode === 'overwrite' ? swapSql(this.options.dialect, this.spec.table, this.target!.table) : [];
-      if (this.spec.mode === 'overwrite' || this.spec.exactlyOnce) await this.finish(swap);
+      if (this.spec.mode === 'overwrite' || this.spec.exactlyOnce || this.staged) await this.finish(swap);
     }
     await this.releaseClaim();
     await Promise.all(this.lanes.map((lane) => lane.session?.close()));
@@ -371,10 +403,10 @@ class SqlSink<Rows> implements BatchSink {
     const first = this.lanes[0];
     try {
       // Without exactly-once the staging table has no future; with it, a rerun continues filling it.
-      if (this.spec.mode === 'overwrite' && !this.spec.exactlyOnce && this.target && first) {
-        first.session ??= await this.options.connect(this.owner);
-        await first.session.query(`DROP TABLE IF EXISTS ${quoteIn(this.options.dialect, this.target.table)}`);
-      }
+      const drop = !this.target || this.spec.exactlyOnce ? [] : this.staged ? this.lanes.map((l) => this.laneTarget(l).stage!) : [];
+      if (this.spec.mode === 'overwrite' && !this.spec.exactlyOnce && this.target) drop.push(this.target.table);
+      if (drop.length > 0) first.session ??= await this.options.connect(this.owner);
+      for (const table of drop) await first.session!.query(`DROP TABLE IF EXISTS ${quoteIn(this.options.dialect, table)}`);
       await this.releaseClaim();
     } catch {
       // Best effort: the next run of this job drops a leftover staging table and takes over a stale claim.
@@ -521,7 +553,7 @@ class SqlSink<Rows> implements BatchSink {
     this.options.release?.(rows!);
   }
 
-  /** The last transaction, on the first lane: the overwrite's swap, and the job marked done. */
+  /** The last transaction, on the first lane: a staged upsert's merge, the overwrite's swap, and the job marked done. */
   private async finish(swap: SqlStatement[]): Promise<void> {
     const { dialect } = this.options;
     const { progress, rows } = this.committedRows!.through;
@@ -530,7 +562,13 @@ class SqlSink<Rows> implements BatchSink {
       ? [progressStatement(dialect, this.job, this.spec.table, done), forgetLanesStatement(dialect, this.job)]
       : [];
     await this.transaction(this.lanes[0], 'the final commit', (session) =>
-      this.committing(session, [...swap, ...ledger], async () => undefined),
+      this.committing(session, [...swap, ...ledger], async (s) => {
+        if (!this.staged) return;
+        // Every staging table of the job: an exactly-once job's earlier runs may have filled more than this one has.
+        const stages = (await s.query(stagingTablesSql(dialect), [upsertStagePrefix(this.job)])).map((r) => String(r.name));
+        if (stages.length > 0) await s.mergeStages!(stages);
+        for (const stage of stages) await s.query(`DROP TABLE ${quoteIn(dialect, stage)}`);
+      }),
     );
   }
 
@@ -594,7 +632,7 @@ class SqlSink<Rows> implements BatchSink {
       const peers = this.lanes.filter((l) => l !== lane).flatMap((l) => [l.session?.backend ?? null, l.lostBackend]);
       await session.claim(this.job, this.owner, { index: lane.index, peers: peers.filter((pid): pid is number => pid !== null) });
       if (lane.index === 0) this.claimed = true;
-      if (this.target) await session.prepare(this.target);
+      if (this.target) await session.prepare(this.laneTarget(lane));
     } catch (err) {
       await this.dropSession(lane);
       throw err;

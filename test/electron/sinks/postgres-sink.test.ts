@@ -93,6 +93,47 @@ describe('postgres sink: modes', () => {
     ]);
   });
 
+  it.each([1, 2, 3])(
+    'upsert over %i connections keeps the last row of every key across transactions, also when resumed over another number',
+    async (connections) => {
+      // Ids repeat every 1,000 rows, in transactions of 500 rows spread over the connections: the last row of an id
+      // is row 5,000 + id, whichever connection committed first.
+      const rowsOf = (from: number, n: number) =>
+        new Table({
+          id: makeVector(BigInt64Array.from({ length: n }, (_, i) => BigInt((from + i) % 1000))),
+          label: vectorFromArray(
+            Array.from({ length: n }, (_, i) => `row ${from + i}`),
+            new Utf8(),
+          ),
+        });
+      const expected = Array.from({ length: 1000 }, (_, id) => ({ id, label: `row ${5000 + id}` }));
+      const stream = streamOf(rowsOf(0, 6000), NUMBERED_FIELDS, 250);
+      const table = `up_lanes_${connections}`;
+      const spec = pgSpec({ url: db.url }, { table, mode: 'upsert', keyColumns: ['id'], batchSize: 500, connections });
+      await drive(createPostgresSink(spec, { transactionBytes: 1 }), stream);
+      expect(await rows(`SELECT id::int, label FROM ${table} ORDER BY id`)).toEqual(expected);
+      // Exactly-once, cancelled half-way, then resumed over the next number of connections.
+      const once = `up_once_${connections}`;
+      const first = pgSpec(
+        { url: db.url },
+        { table: once, mode: 'upsert', keyColumns: ['id'], batchSize: 500, connections, exactlyOnce: true },
+      );
+      const stop = new AbortController();
+      await failure(
+        drive(createPostgresSink(first, { transactionBytes: 1 }), stream, {
+          signal: stop.signal,
+          afterBatch: (i) => {
+            if (i === 11) stop.abort();
+          },
+        }),
+      );
+      await drive(createPostgresSink({ ...first, connections: 1 + (connections % 3) }, { transactionBytes: 1 }), stream);
+      expect(await rows(`SELECT id::int, label FROM ${once} ORDER BY id`)).toEqual(expected);
+      // No staging table is left.
+      expect(await rows(`SELECT tablename FROM pg_tables WHERE tablename LIKE '_deltaport_stage%'`)).toEqual([]);
+    },
+  );
+
   it('sql mode binds :column parameters per row', async () => {
     await db.client.query('CREATE TABLE accounts (id bigint PRIMARY KEY, balance text, note text)');
     await db.client.query(`INSERT INTO accounts SELECT g, 'none', 'kept' FROM generate_series(0, 9) g`);
