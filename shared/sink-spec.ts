@@ -108,7 +108,7 @@ function sqlTargetEntries(kind: SqlKind) {
     /** The app's own: the job whose ledger row an exactly-once export keeps, so that only a Retry of that job resumes
      * it and every new export starts afresh. The CLI leaves it out: its ledger is keyed by what it exports alone. */
     jobId: v.optional(nonBlank('the job id', 100)),
-    /** PostgreSQL: connections the transactions are spread over (append and overwrite; upsert and sql use one). */
+    /** PostgreSQL: connections the transactions are spread over (append, overwrite and upsert; sql uses one). */
     connections: v.optional(
       kind === 'postgres'
         ? wholeNumber('the number of connections', 1, MAX_PG_CONNECTIONS)

@@ -89,8 +89,8 @@ SQL sinks (sqlite, duckdb, postgres, mysql):
   --exactly-once     record progress in the target so that a rerun resumes and never duplicates rows
   --statement-timeout-ms N  (postgres, mysql) give a statement, COPY or LOAD DATA up as lost after N ms unanswered, and retry
                      it on a new connection (default 60000)
-  --connections N    (postgres) spread the transactions of append and overwrite over N connections, 1 to 16
-                     (default 2); upsert and sql use one
+  --connections N    (postgres) spread the transactions of append, overwrite and upsert over N connections,
+                     1 to 16 (default 2); mode sql uses one
 Hand-off:
   --emit spark       export nothing; print the same export as a PySpark script (Spark with Delta Lake)
   --out FILE         write the script to FILE instead of printing it`,
