@@ -134,4 +134,31 @@ describe('postgres sink under network faults', () => {
       expect(landed.n).toBe(0);
     },
   );
+
+  it.each([false, true])(
+    'a COMMIT whose answer the second connection loses is found committed, not sent again (exactly-once: %s)',
+    { timeout: 60_000 },
+    async (exactlyOnce) => {
+      // Two transactions of 1,000 rows: the first goes over the first connection, the second over the second.
+      const rows = streamOf(numberedTable(2000), NUMBERED_FIELDS, 1000);
+      const run = async (table: string, faults: (Fault | null)[]) => {
+        const proxy = await startFaultProxy(db.url, (n) => faults[n] ?? null);
+        try {
+          const spec = pgSpec({ url: proxy.url }, { table, batchSize: 1000, connections: 2, exactlyOnce });
+          await drive(createPostgresSink(spec, { transactionBytes: 1 }), rows);
+        } finally {
+          await proxy.close();
+        }
+        return proxy;
+      };
+      const clean = await run(`second_clean_${exactlyOnce}`, []);
+      expect(clean.connections).toBe(2);
+      // The second connection's last answer is its COMMIT's: ParseComplete, BindComplete, CommandComplete "COMMIT"
+      // and ReadyForQuery (5 + 5 + 12 + 6 bytes). Cut there, the server has committed and the sink never hears it.
+      const table = `second_cut_${exactlyOnce}`;
+      const faulted = await run(table, [null, { action: 'cut', atByte: clean.bytesToClient[1] - 28 }]);
+      expect(faulted.faults).toBe(1);
+      expect(await census(table)).toEqual({ n: 2000, distinct: 2000 });
+    },
+  );
 });
