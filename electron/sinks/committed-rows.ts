@@ -72,6 +72,18 @@ export class CommittedRows {
   }
 }
 
+/** How many rows from number `from` on lie in `ranges` (sorted by their start; they may overlap). */
+export function rowsIn(ranges: RowRange[], from: number): number {
+  let rows = 0;
+  let end = from;
+  for (const r of ranges) {
+    if (r.to <= end) continue;
+    rows += r.to - Math.max(r.from, end);
+    end = r.to;
+  }
+  return rows;
+}
+
 /** The rows of `chunks` (the stream's rows from number `at` on) outside `ranges` (sorted), as slices. */
 export function withoutRanges(chunks: RecordBatch[], at: number, ranges: RowRange[]): RecordBatch[] {
   const kept: RecordBatch[] = [];

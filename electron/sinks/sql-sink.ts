@@ -14,7 +14,7 @@ import { DeltaportError } from '../../shared/errors.js';
 import type { SqlSinkSpec } from '../../shared/sink-spec.js';
 import type { ScanBatch, ScanPosition } from '../delta/scan/scan-types.js';
 import { Batcher, transactionBytesAt, type Batch, type StreamProgress } from './batching.js';
-import { CommittedRows, withoutRanges } from './committed-rows.js';
+import { CommittedRows, rowsIn, withoutRanges } from './committed-rows.js';
 import {
   forgetLanesStatement,
   forgetProgress,
@@ -346,7 +346,7 @@ class SqlSink<Rows> implements BatchSink {
     first.key = keys[0];
     this.lanes = [first, ...keys.slice(1).map((key, index) => this.newLane(index + 1, key))];
     this.skipping = resumed.ahead;
-    this.rowsBefore = resumed.rowsWritten + resumed.ahead.reduce((sum, r) => sum + r.to - Math.max(r.from, resumed.rowsWritten), 0);
+    this.rowsBefore = resumed.rowsWritten + rowsIn(resumed.ahead, resumed.rowsWritten);
     this.nextRow = resumed.rowsWritten;
     this.committedRows = new CommittedRows(resumed, resumed.ahead);
     this.batcher = new Batcher(this.spec.execution.batchSize, resumed);
