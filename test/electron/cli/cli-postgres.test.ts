@@ -113,7 +113,7 @@ describe('deltaport export --sink postgres://', () => {
   });
 
   it(
-    'append and overwrite over 3 connections land the rows of 1 connection, as DuckDB reads them from the data files',
+    'append, overwrite and upsert over 3 connections land the rows of 1 connection, as DuckDB reads them from the data files',
     { timeout: 240_000 },
     async () => {
       const covid = tablePath('COVID-19_NYT');
@@ -140,6 +140,33 @@ describe('deltaport export --sink postgres://', () => {
         );
         expect(differ.rows).toEqual([{ n: 0 }]);
       }
+      // Upsert on (date, county, state): one row per key, as many as DuckDB counts, the later row of a key winning
+      // the same way over 3 connections (a staging table each, merged at the end) as over 1.
+      const [keys] = await duck(
+        `SELECT count(DISTINCT (date, county, state))::INT AS n FROM read_parquet(${sqlText(`${covid}/*.parquet`)})`,
+      );
+      for (const connections of ['1', '3']) {
+        const args = [
+          'export',
+          covid,
+          '--columns',
+          'date,county,state,cases',
+          '--sink',
+          db.url,
+          '--mode',
+          'upsert',
+          '--key',
+          'date,county,state',
+        ];
+        const run = await cli(...args, '--target', `covid_upsert_${connections}`, '--connections', connections);
+        expect(run.stderr).toBe('');
+        expect((await db.client.query(`SELECT count(*)::int AS n FROM covid_upsert_${connections}`)).rows).toEqual([{ n: keys.n }]);
+      }
+      const differ = await db.client.query(
+        `SELECT count(*)::int AS n FROM ((SELECT * FROM covid_upsert_1 EXCEPT ALL SELECT * FROM covid_upsert_3)
+           UNION ALL (SELECT * FROM covid_upsert_3 EXCEPT ALL SELECT * FROM covid_upsert_1)) d`,
+      );
+      expect(differ.rows).toEqual([{ n: 0 }]);
     },
   );
 });
