@@ -11,6 +11,12 @@ export type WriteMode = (typeof WRITE_MODES)[number];
 
 export const DEFAULT_EXECUTION = { batchSize: 5000, batchIntervalMs: 0, maxRetries: 3 } as const;
 
+/** PostgreSQL exports spread their transactions over this many connections unless told otherwise: each is one
+ * server process, which loads COPY on one core (docs/exporting.md says why 2). */
+export const DEFAULT_PG_CONNECTIONS = 2;
+/** More connections than this only queue for the server's cores and its connection slots. */
+export const MAX_PG_CONNECTIONS = 16;
+
 /** The largest value each execution option takes (the smallest is 1 for the batch size, else 0). */
 const EXECUTION_MAX = { batchSize: 10_000_000, batchIntervalMs: 86_400_000, maxRetries: 100 } as const;
 
@@ -102,6 +108,12 @@ function sqlTargetEntries(kind: SqlKind) {
     /** The app's own: the job whose ledger row an exactly-once export keeps, so that only a Retry of that job resumes
      * it and every new export starts afresh. The CLI leaves it out: its ledger is keyed by what it exports alone. */
     jobId: v.optional(nonBlank('the job id', 100)),
+    /** PostgreSQL: connections the transactions are spread over (append, overwrite and upsert; sql uses one). */
+    connections: v.optional(
+      kind === 'postgres'
+        ? wholeNumber('the number of connections', 1, MAX_PG_CONNECTIONS)
+        : v.never(`the number of connections is for PostgreSQL only (${kind} writes over one)`),
+    ),
   };
 }
 

@@ -131,6 +131,8 @@ function sinkSpecOf(tablePath: string, args: ParsedArgs): SinkSpec {
   const statementTimeoutMs = numberFlag(args, 'statement-timeout-ms');
   if (statementTimeoutMs !== undefined && target.kind !== 'postgres' && target.kind !== 'mysql')
     throw new UsageError('--statement-timeout-ms applies only to postgres and mysql sinks');
+  const connections = numberFlag(args, 'connections');
+  if (connections !== undefined && target.kind !== 'postgres') throw new UsageError('--connections applies only to postgres sinks');
   const csvFlag = Object.keys(CSV_FLAGS).find((f) => args.values.has(f));
   if (csvFlag && target.kind !== 'csv') throw new UsageError(`--${csvFlag} applies only to csv sinks`);
   if ('path' in target && target.kind !== 'sqlite' && target.kind !== 'duckdb') {
@@ -159,12 +161,11 @@ function sinkSpecOf(tablePath: string, args: ParsedArgs): SinkSpec {
     },
     exactlyOnce: args.switches.has('exactly-once'),
   };
-  if ('url' in target)
-    return {
-      kind: target.kind,
-      connection: { url: target.url, ...(statementTimeoutMs !== undefined ? { statementTimeoutMs } : {}) },
-      ...options,
-    };
+  if ('url' in target) {
+    const connection = { url: target.url, ...(statementTimeoutMs !== undefined ? { statementTimeoutMs } : {}) };
+    if (target.kind === 'mysql') return { kind: target.kind, connection, ...options };
+    return { kind: target.kind, connection, ...options, ...(connections !== undefined ? { connections } : {}) };
+  }
   return { kind: target.kind, path: target.path, ...options };
 }
 

@@ -58,7 +58,7 @@ ${WHERE}
                         [--option key=value ...] --sink <sqlite:PATH | duckdb:PATH | postgres://... | mysql://... | parquet:PATH | csv:PATH | jsonl:PATH>
                         [--target TABLE] [--mode append|overwrite|upsert|sql] [--key a,b] [--sql "..."]
                         [--batch-size N] [--batch-interval-ms N] [--max-retries N] [--exactly-once]
-                        [--statement-timeout-ms N] [--force] [--emit spark [--out job.py]]
+                        [--statement-timeout-ms N] [--connections N] [--force] [--emit spark [--out job.py]]
                         [--csv-delimiter C] [--csv-quote C] [--csv-header true|false] [--csv-null TEXT]
                         [--csv-line-ending lf|crlf]
 
@@ -89,6 +89,8 @@ SQL sinks (sqlite, duckdb, postgres, mysql):
   --exactly-once     record progress in the target so that a rerun resumes and never duplicates rows
   --statement-timeout-ms N  (postgres, mysql) give a statement, COPY or LOAD DATA up as lost after N ms unanswered, and retry
                      it on a new connection (default 60000)
+  --connections N    (postgres) spread the transactions of append, overwrite and upsert over N connections,
+                     1 to 16 (default 2); mode sql uses one
 Hand-off:
   --emit spark       export nothing; print the same export as a PySpark script (Spark with Delta Lake)
   --out FILE         write the script to FILE instead of printing it`,

@@ -22,5 +22,6 @@ export const SINK_FLAGS = {
   'exactly-once': 'switch',
   force: 'switch',
   'statement-timeout-ms': 'value',
+  connections: 'value',
   ...CSV_FLAGS,
 } as const;

@@ -77,7 +77,7 @@ export interface AfterStatement {
   values?: (string | null)[];
 }
 
-/** BEGIN, the transaction id, the COPY, `after` (one statement each) and COMMIT, in the extended protocol: one
+/** BEGIN, the transaction id, `before`, the COPY, `after` (one statement each) and COMMIT, in the extended protocol: one
  * Sync at the very end, so the server answers once and an error skips the rest up to it. */
 export class CommittedCopy extends Exchange {
   /** The transaction's id, once the server has said it. */
@@ -91,6 +91,7 @@ export class CommittedCopy extends Exchange {
     private readonly copy: string,
     private readonly after: AfterStatement[],
     private readonly data: Buffer[],
+    private readonly before: AfterStatement[] = [],
   ) {
     super();
   }
@@ -102,6 +103,7 @@ export class CommittedCopy extends Exchange {
     statement(connection, 'SELECT pg_current_xact_id()');
     // The id is sent now, not when the COPY's input is awaited or an error ends the exchange.
     connection.flush();
+    for (const { text, values } of this.before) statement(connection, text, values);
     statement(connection, this.copy);
     writeCopyData(connection.stream, this.data);
     for (const { text, values } of this.after) statement(connection, text, values);

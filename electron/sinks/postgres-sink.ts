@@ -1,10 +1,11 @@
 // The PostgreSQL sink: appends and overwrites stream COPY data (binary where the target's column types take it,
-// else text) straight from the Arrow columns, one COPY per transaction of consecutive batches; upserts COPY into a
-// session's temporary table and merge from it with INSERT ... ON CONFLICT; mode 'sql' runs the user's statement
+// else text) straight from the Arrow columns, one COPY per transaction of consecutive batches, spread over several
+// connections; upserts COPY into a session's temporary table and merge from it with INSERT ... ON CONFLICT (over one
+// connection) or into a staging table per connection merged at the end (over several); mode 'sql' runs the user's statement
 // (prepared once per connection) for each row, a transaction per batch.
 import type { RecordBatch } from 'apache-arrow';
 import type pg from 'pg';
-import type { SinkSpec } from '../../shared/sink-spec.js';
+import { DEFAULT_PG_CONNECTIONS, type SinkSpec } from '../../shared/sink-spec.js';
 import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
 import { isNullAt } from '../delta/engine/arrow-buffers.js';
 import { pgTextReader } from './column-values.js';
@@ -27,7 +28,15 @@ import {
 import type { BatchSink } from './sink.js';
 import { serverExchanges } from './server-exchanges.js';
 import { batchesAsTheyAre, createSqlSink, type SqlSession, type TransactionRows, type WriteTarget } from './sql-sink.js';
-import { copySql, UPSERT_TEMP, upsertMergeSql, upsertTempSql } from './sql-statements.js';
+import {
+  copySql,
+  UPSERT_TEMP,
+  upsertArrivalSql,
+  upsertMergeSql,
+  upsertStageSql,
+  upsertStagesMergeSql,
+  upsertTempSql,
+} from './sql-statements.js';
 
 /** Where a COPY transaction ends: every COPY costs the server a fixed ~4 ms besides its rows (PostgreSQL 17: a
  * 2M-row load in 400 COPYs of 5,000 rows took 1.5 s longer than in one, within one transaction or in 400), so batches
@@ -48,7 +57,8 @@ export function createPostgresSink(
   const password = clientConfig(spec.connection).password;
   const timeoutMs = spec.connection.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const format: CopyFormat = { binary: false };
-  const slabs = new SlabPool((MAX_UNCOMMITTED + 1) * transactionBytes);
+  const lanes = spec.mode === 'sql' ? 1 : (spec.connections ?? DEFAULT_PG_CONNECTIONS);
+  const slabs = new SlabPool((MAX_UNCOMMITTED + lanes) * transactionBytes);
   return createSqlSink<PgRows>(spec, {
     dialect: 'postgres',
     connect: async (owner) => pgSession(await connectPg(spec.connection, ownerLabel(owner)), timeoutMs, format),
@@ -61,6 +71,8 @@ export function createPostgresSink(
       if ('slabs' in rows) slabs.give(rows.slabs);
     },
     maxUncommitted: MAX_UNCOMMITTED,
+    lanes,
+    stageUpserts: true,
   });
 }
 
@@ -78,7 +90,7 @@ type RowWriter = (rows: PgRows, firstRow: number) => Promise<void>;
 /** How a prepared session writes: its rows inside a transaction, and (COPY modes) the statements of a whole one. */
 interface RowWriters {
   write: RowWriter;
-  copy: { sql: (binary: boolean) => string; after: string[] } | null;
+  copy: { sql: (binary: boolean) => string; after: string[]; before: (firstRow: number) => AfterStatement[] } | null;
 }
 
 /** Mode 'sql': the batches as they are; else the transaction's COPY stream, binary where the target takes it and
@@ -108,7 +120,9 @@ function transactionRows({ fields, spec }: WriteTarget, format: CopyFormat, pool
 
 function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSession<PgRows> {
   const { client } = link;
+  const backend = (client as unknown as { processID?: number }).processID ?? null;
   let writers: RowWriters | null = null;
+  let target: WriteTarget | null = null;
   const prepared = (): RowWriters => {
     if (!writers) throw new Error('the PostgreSQL session was not prepared');
     return writers;
@@ -135,8 +149,9 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
   return {
     query,
     describe: (table) => answered(describePgTable(client, table)),
-    async prepare(target) {
-      writers = await answered(rowWriters(client, target, format, answered));
+    async prepare(prepared) {
+      writers = await answered(rowWriters(client, prepared, format, answered));
+      target = prepared;
     },
     writeRows,
     async writeCommitted(rows, firstRow, after) {
@@ -150,7 +165,7 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
       }
       if (!('copyData' in rows)) throw new Error('COPY needs the rows as COPY data');
       const statements = [...copy.after.map((text) => ({ text })), ...after.map(textParams)];
-      const exchange = new CommittedCopy(copy.sql(rows.binary), statements, rows.copyData);
+      const exchange = new CommittedCopy(copy.sql(rows.binary), statements, rows.copyData, copy.before(firstRow));
       inDoubt = () => (exchange.commitSent ? exchange.xid : null);
       await answered(submit(client, exchange, firstRow));
       inDoubt = () => null;
@@ -164,7 +179,7 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
       if (row.status === 'aborted') return false;
       throw new DeltaportError('SINK_CONNECTION', `the transaction of a lost connection (${id}) is still ${row.status ?? 'unknown'}`);
     },
-    backend: (client as unknown as { processID?: number }).processID ?? null,
+    backend,
     async endBackend(pid) {
       // Only that backend, and only while it still carries this run's name (a pid can be reused).
       await query(
@@ -172,17 +187,40 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
         [pid, Math.floor(timeoutMs / 2)],
       );
     },
-    async claim(job) {
+    async claim(job, _owner, { index, peers }) {
       const [k1, k2] = advisoryKeys(job);
-      const [mine] = await query('SELECT pg_try_advisory_lock($1, $2) AS ok', [k1, k2]);
-      if (mine.ok) return;
-      const [holder] = await query(
-        `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-          WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = $2 AND l.objsubid = 2
-            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-        [k1, k2],
-      );
-      throw alreadyRunning(holder ? String(holder.name) : null);
+      const writers = writersLock(job);
+      /** The first session holding the lock (an advisory lock of two int4 keys is objsubid 2, of one int8 1). */
+      const holder = async ([classid, objid, subid]: [number, number, number], others: number[]) =>
+        (
+          await query(
+            `SELECT a.pid, a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+              WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = $2 AND l.objsubid = $3
+                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.pid <> ALL($4::int[])
+              LIMIT 1`,
+            [classid, objid, subid, [...others, backend ?? 0]],
+          )
+        )[0] ?? null;
+      if (index === 0) {
+        // The job's claim, held by the first lane for the whole job; no other run may still have a lane writing.
+        const [mine] = await query('SELECT pg_try_advisory_lock($1, $2) AS ok', [k1, k2]);
+        if (!mine.ok) throw busy(await holder([k1, k2, 2], []));
+        const lane = await holder(writers.lock, peers);
+        if (lane) {
+          await query('SELECT pg_advisory_unlock($1, $2)', [k1, k2]);
+          throw busy(lane);
+        }
+        return;
+      }
+      // A later lane writes only beside its own run's first lane, and keeps another run from claiming the job.
+      await query('SELECT pg_advisory_lock_shared($1::bigint)', [writers.key]);
+      const claimant = await holder([k1, k2, 2], []);
+      if (claimant === null) throw new DeltaportError('SINK_CONNECTION', "the export's first connection is being made again");
+      if (!peers.includes(Number(claimant.pid))) throw busy(claimant);
+    },
+    async mergeStages(stages) {
+      if (!target?.spec.keyColumns) throw new Error('only an upsert merges staging tables');
+      await query(upsertStagesMergeSql(target.table, target.fields, target.spec.keyColumns, stages));
     },
     // The advisory lock ends with the session.
     release: async () => undefined,
@@ -197,6 +235,18 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
   };
 }
 
+/** The lock every later lane of a run holds (shared) while it writes: the job's key as one int8, which no lock of two
+ * int4 keys can be. */
+function writersLock(job: string): { key: string; lock: [number, number, number] } {
+  const [k1, k2] = advisoryKeys(job);
+  const key = (BigInt(k1) << 28n) | BigInt(k2);
+  return { key: String(key), lock: [Number(key >> 32n), Number(key & 0xffffffffn), 1] };
+}
+
+function busy(holder: Record<string, unknown> | null): DeltaportError {
+  return alreadyRunning(holder ? String(holder.name) : null);
+}
+
 /** A statement's parameters as the text the server parses them from, as node-pg's own query would send them. */
 function textParams({ text, values }: SqlStatement): AfterStatement {
   return { text, values: values.map((v) => (v === null ? null : String(v))) };
@@ -205,18 +255,21 @@ function textParams({ text, values }: SqlStatement): AfterStatement {
 /** COPY data goes out with the statements around it in one write: BEGIN and COMMIT cost no round trips. */
 async function rowWriters(
   client: pg.Client,
-  { table, fields, spec }: WriteTarget,
+  { table, fields, spec, stage }: WriteTarget,
   format: CopyFormat,
   timed: <T>(work: Promise<T>) => Promise<T>,
 ): Promise<RowWriters> {
   if (spec.mode === 'sql') return { write: statementWriter(client, { table, fields, spec }, timed), copy: null };
-  const copyTable = spec.mode === 'upsert' ? UPSERT_TEMP : table;
-  if (spec.mode === 'upsert') await client.query(upsertTempSql(fields));
+  // An upsert over one connection merges each transaction's rows from a temporary table; over several, each
+  // connection's rows wait in its staging table, numbered in the export's order, for the final merge.
+  const copyTable = spec.mode !== 'upsert' ? table : (stage ?? UPSERT_TEMP);
+  if (spec.mode === 'upsert') await client.query(stage ? upsertStageSql(stage, fields) : upsertTempSql(fields));
   const described = await describePgTable(client, copyTable);
   format.binary = described !== null && binaryCopyFits(fields, described.columns);
   const copy = {
     sql: (binary: boolean) => copySql(copyTable, fields, binary),
-    after: spec.mode === 'upsert' ? [upsertMergeSql(table, fields, spec.keyColumns!)] : [],
+    after: spec.mode === 'upsert' && !stage ? [upsertMergeSql(table, fields, spec.keyColumns!)] : [],
+    before: (firstRow: number) => (stage ? [upsertArrivalSql(stage, firstRow)] : []),
   };
   return {
     write: (rows, firstRow) => {

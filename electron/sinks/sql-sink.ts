@@ -1,7 +1,9 @@
 // The part both SQL sinks share: open (claim the job, check or create the target, resume an exactly-once
 // job), regroup the scan's batches into batches of batchSize rows and those into transactions, commit each with its
 // progress row, retry transient failures on a fresh connection (first learning whether a COMMIT whose answer was
-// lost landed), swap an overwrite into place, and roll back on abort. The dialects plug in a SqlSession, and may
+// lost landed), swap an overwrite into place, and roll back on abort. A dialect may spread the transactions over
+// several connections ("lanes", each one server process): they then commit in any order, each lane with its own
+// ledger row, retries and lost-COMMIT check, and the first lane holds the job's claim and makes the final commit. The dialects plug in a SqlSession, and may
 // encode each batch as it comes and let writes return before their commits (up to a few uncommitted transactions):
 // the scan and the encoding of the next transaction then overlap the database's work on the one before, while
 // memory stays bounded.
@@ -12,17 +14,25 @@ import { DeltaportError } from '../../shared/errors.js';
 import type { SqlSinkSpec } from '../../shared/sink-spec.js';
 import type { ScanBatch, ScanPosition } from '../delta/scan/scan-types.js';
 import { Batcher, transactionBytesAt, type Batch, type StreamProgress } from './batching.js';
+import { CommittedRows, rowsIn, withoutRanges } from './committed-rows.js';
 import {
+  forgetLanesStatement,
   forgetProgress,
   jobKey,
-  progressTableSql,
-  readProgress,
+  laneKey,
+  mergeLanes,
+  prepareLedger,
   progressStatement,
-  saveProgress,
+  readLanes,
+  type LaneRow,
+  type RowRange,
   type SqlStatement,
+  type StoredProgress,
   stagingPrefix,
   stagingTable,
   stagingTablesSql,
+  upsertStage,
+  upsertStagePrefix,
 } from './exactly-once.js';
 import { newRun, type RunOwner } from './job-claim.js';
 import { backoffMs } from '../../shared/backoff.js';
@@ -38,6 +48,8 @@ export interface WriteTarget {
   table: string;
   fields: StructField[];
   spec: SqlSinkSpec;
+  /** An upsert over several connections: the session's own staging table, merged into the table at the end. */
+  stage?: string;
 }
 
 /** One connection to the target database; `Rows` is a transaction's rows as the sink's encode made them. */
@@ -64,10 +76,13 @@ export interface SqlSession<Rows = RecordBatch[]> {
   /** Ends the backend of a lost session of this sink if it still runs, so that it can neither commit later nor
    * hold the job's claim. */
   endBackend(backend: number): Promise<void>;
-  /** Makes this session the job's one writer; throws SINK_BUSY when another run of the job holds it. */
-  claim(job: string, owner: RunOwner): Promise<void>;
+  /** Makes this session the job's one writer (the first lane), or one of its writers beside the first lane, whose
+   * claim it checks (a later lane); throws SINK_BUSY when another run of the job holds it. */
+  claim(job: string, owner: RunOwner, lane: LaneClaim): Promise<void>;
   /** Gives the claim up at the end of the job (what the session does not end by itself). */
   release(job: string, owner: RunOwner): Promise<void>;
+  /** Where the dialect stages upserts (options.stageUpserts): merges these staging tables into the target. */
+  mergeStages?(stages: string[]): Promise<void>;
   /** A round trip that proves the connection still works (connection check before reuse). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -75,8 +90,12 @@ export interface SqlSession<Rows = RecordBatch[]> {
   kill(): void;
 }
 
-/** What an exactly-once job's progress row says once a transaction commits. */
-type Progress = StreamProgress & { rowsWritten: number; done: boolean };
+/** Which lane a session is, and the server processes of the run's other sessions (ended or not), which may hold
+ * what the job holds. */
+export interface LaneClaim {
+  index: number;
+  peers: number[];
+}
 
 /** A transaction's rows as they are encoded, batch by batch. */
 export interface TransactionRows<Rows> {
@@ -104,9 +123,16 @@ export interface SqlSinkOptions<Rows> {
   transactionBytes?: number;
   /** Called with a transaction's rows once they are committed, never to be sent again (a retry resends them). */
   release?: (rows: Rows) => void;
-  /** Transactions that may still be uncommitted when a write resolves; 0 (the default): a write resolves after
-   * its commit, which suits an in-process database that would only take turns with the scan anyway. */
+  /** Transactions that may still be uncommitted when a write resolves, besides one per lane but the first; 0 (the
+   * default): a write resolves after its commit, which suits an in-process database that would only take turns with
+   * the scan anyway. */
   maxUncommitted?: number;
+  /** Connections the transactions are spread over (1 by default). */
+  lanes?: number;
+  /** An upsert over several connections lands each connection's rows in a staging table of its own, merged into the
+   * target in the final transaction (the session's mergeStages): merged as they commit, a later row of a key could
+   * lose to an earlier one another connection committed after it. */
+  stageUpserts?: boolean;
   checkBeforeReuse: boolean;
   /** The database's message for a failure, on one line. */
   explain: (err: unknown) => string;
@@ -139,53 +165,72 @@ export function batchesAsTheyAre(): TransactionRows<RecordBatch[]> {
 interface OpenTransaction<Rows> {
   rows: TransactionRows<Rows>;
   firstRow: number;
+  /** The stream's rows it spans (including those an earlier run committed, which it leaves out). */
   count: number;
+  /** The rows it sends. */
+  sent: number;
   progress: StreamProgress;
 }
 
 /** A transaction whose rows are complete. */
 interface Transaction<Rows> {
-  rows: Rows;
-  firstRow: number;
-  count: number;
+  rows: Rows | null;
+  range: RowRange;
+  sent: number;
   progress: StreamProgress;
 }
 
+/** One connection of the export and what it has under way. */
+interface Lane<Rows> {
+  index: number;
+  /** Its ledger row (an exactly-once job). */
+  key: string;
+  session: SqlSession<Rows> | null;
+  /** Serializes its transactions: writes and the final commit never overlap on it. */
+  chain: Promise<void>;
+  /** Transactions queued on it and not yet committed. */
+  queued: number;
+  inTransaction: boolean;
+  /** A transaction whose COMMIT went out unanswered: its id, until a new session has learnt its outcome. */
+  unsettled: string | null;
+  /** The backend of the last session given up, to be ended by the next one. */
+  lostBackend: number | null;
+  /** The rows its ledger row records as committed ahead of the prefix. */
+  ahead: RowRange | null;
+}
+
 class SqlSink<Rows> implements BatchSink {
-  private session: SqlSession<Rows> | null = null;
+  private lanes: Lane<Rows>[] = [];
   private target: WriteTarget | null = null;
   private batcher!: Batcher;
   /** The job this run belongs to (the same for every run of the same export); claimed while it writes. */
   private job = '';
   private readonly owner = newRun();
   private claimed = false;
+  /** Whether this upsert lands its rows in staging tables (options.stageUpserts). */
+  private staged = false;
   private signal!: AbortSignal;
   private done = false;
   private aborted = false;
-  private inTransaction = false;
-  /** Rows committed by this job, including earlier runs of an exactly-once job. */
-  private rowsWritten = 0;
   /** Rows an earlier run of this exactly-once job had committed when this one started. */
   private rowsBefore = 0;
-  /** Rows handed to transactions that have not committed yet (the open one included). */
-  private queuedRows = 0;
+  /** Rows this run committed. */
+  private rowsCommitted = 0;
+  /** The number in the stream of the next row to join a transaction. */
+  private nextRow = 0;
+  /** Rows an earlier run committed ahead of where this one resumed: left out. */
+  private skipping: RowRange[] = [];
+  private committedRows: CommittedRows | null = null;
   /** The transaction being filled, or null. */
   private filling: OpenTransaction<Rows> | null = null;
   /** Rows cut into batches and not yet in a complete transaction. */
   private unfinishedRows = 0;
   /** Transactions this run has completed (filled, whether committed yet or not). */
   private completed = 0;
-  private lastCommitted: StreamProgress = { position: null, rowsAfter: 0 };
-  /** A transaction whose COMMIT went out unanswered: its id, until a new session has learnt its outcome. */
-  private unsettled: string | null = null;
-  /** The backend of the last session given up, to be ended by the next one. */
-  private lostBackend: number | null = null;
-  /** Serializes transactions: writes, interval flushes and close never overlap. */
-  private chain: Promise<void> = Promise.resolve();
   /** Serializes encoding, so that batches join transactions in their order. */
   private encoding: Promise<void> = Promise.resolve();
-  /** The commits of the complete transactions, oldest first. */
-  private uncommitted: Promise<void>[] = [];
+  /** The commits of the complete transactions. */
+  private readonly uncommitted = new Set<Promise<void>>();
   private failure: unknown = null;
   private timer: NodeJS.Timeout | null = null;
 
@@ -195,7 +240,7 @@ class SqlSink<Rows> implements BatchSink {
   ) {}
 
   counts(): { committed: number; before: number } {
-    return { committed: this.rowsWritten - this.rowsBefore, before: this.rowsBefore };
+    return { committed: this.rowsCommitted, before: this.rowsBefore };
   }
 
   /** The spec was checked against ctx.fields where the export started (checked-sink.ts). */
@@ -204,12 +249,27 @@ class SqlSink<Rows> implements BatchSink {
     if (ctx.signal.aborted) throw cancelled();
     ctx.signal.addEventListener('abort', () => this.cancelNow(), { once: true });
     this.job = jobKey({ tableId: ctx.snapshot.tableId, version: ctx.snapshot.version, fields: ctx.fields, spec: this.spec });
+    this.lanes = [this.newLane(0, this.job)];
     try {
-      return await this.retrying('setting up the target', (session) => this.prepareTarget(session, ctx));
+      return await this.retrying(this.lanes[0], 'setting up the target', (session) => this.prepareTarget(session, ctx));
     } catch (err) {
-      await this.dropSession();
+      await this.dropSession(this.lanes[0]);
       throw err;
     }
+  }
+
+  private newLane(index: number, key: string): Lane<Rows> {
+    return {
+      index,
+      key,
+      session: null,
+      chain: Promise.resolve(),
+      queued: 0,
+      inTransaction: false,
+      unsettled: null,
+      lostBackend: null,
+      ahead: null,
+    };
   }
 
   private async prepareTarget(session: SqlSession<Rows>, ctx: SinkOpenContext): Promise<ScanPosition | null> {
@@ -218,47 +278,79 @@ class SqlSink<Rows> implements BatchSink {
     const plan = buildPlan(this.spec, ctx.fields, existing, dialect);
     if (plan.incompatibility) throw new DeltaportError('SINK_INCOMPATIBLE', plan.incompatibility);
 
-    let resumed: StreamProgress = { position: null, rowsAfter: 0 };
+    let resumed = { position: null, rowsAfter: 0, rowsWritten: 0, ahead: [] } as Omit<StoredProgress, 'done'>;
+    /** Lane rows that record rows committed ahead of the prefix: kept as they are until the job is done. */
+    let pinned = new Set<string>();
     let table = this.spec.table;
     const query = session.query.bind(session);
     const exactlyOnce = this.spec.exactlyOnce;
     if (exactlyOnce) {
-      await session.query(progressTableSql(dialect));
-      const stored = await readProgress(query, dialect, this.job);
-      if (stored) {
+      await prepareLedger(query, dialect);
+      const lanes = await readLanes(query, dialect, this.job);
+      if (lanes.length > 0) {
+        const stored = mergeLanes(lanes);
         resumed = stored;
-        this.rowsWritten = stored.rowsWritten;
         this.done = stored.done;
+        pinned = new Set(lanes.filter((l) => l.ahead && l.ahead.to > stored.rowsWritten).map((l) => l.key));
       }
     }
     // A finished job: the stream after its last position is empty and nothing is written again.
-    if (this.done) return this.startFrom(resumed);
+    if (this.done) return this.startFrom(resumed, pinned);
     if (this.spec.mode === 'overwrite') {
       table = stagingTable(this.job, exactlyOnce ? null : this.owner.id);
       // Other staging tables of this job are what killed runs left: the claim says none of them still runs.
       for (const row of await session.query(stagingTablesSql(dialect), [stagingPrefix(this.job)])) {
         if (row.name !== table) await session.query(`DROP TABLE IF EXISTS ${quoteIn(dialect, String(row.name))}`);
       }
-      const keepStaging = exactlyOnce && this.rowsWritten > 0 && (await session.describe(table)) !== null;
+      const resuming = resumed.rowsWritten > 0 || resumed.ahead.length > 0;
+      const keepStaging = exactlyOnce && resuming && (await session.describe(table)) !== null;
       if (!keepStaging) {
         await session.query(`DROP TABLE IF EXISTS ${quoteIn(dialect, table)}`);
         await session.query(createTableSql(dialect, table, ctx.fields));
         if (exactlyOnce) await forgetProgress(query, dialect, this.job);
-        resumed = { position: null, rowsAfter: 0 };
-        this.rowsWritten = 0;
+        resumed = { position: null, rowsAfter: 0, rowsWritten: 0, ahead: [] };
+        pinned = new Set();
       }
-    } else if (!existing && this.spec.mode !== 'sql') {
-      await session.query(plan.ddl[0]);
+    } else {
+      if (this.spec.mode === 'upsert' && this.options.stageUpserts) await this.prepareStages(session, exactlyOnce);
+      if (!existing && this.spec.mode !== 'sql') await session.query(plan.ddl[0]);
     }
     this.target = { table, fields: ctx.fields, spec: this.spec };
-    await session.prepare(this.target);
-    return this.startFrom(resumed);
+    const position = this.startFrom(resumed, pinned);
+    await session.prepare(this.laneTarget(this.lanes[0]));
+    return position;
   }
 
-  private startFrom(resumed: StreamProgress): ScanPosition | null {
-    this.rowsBefore = this.rowsWritten;
+  /** An upsert stages its rows over several connections, and wherever an earlier run of its exactly-once job did
+   * (whose staged rows come before this run's). Any other run's staging tables are what killed runs left: the claim
+   * says none of them still runs. */
+  private async prepareStages(session: SqlSession<Rows>, exactlyOnce: boolean): Promise<void> {
+    const { dialect } = this.options;
+    const left = (await session.query(stagingTablesSql(dialect), [upsertStagePrefix(this.job)])).map((r) => String(r.name));
+    if (!exactlyOnce) for (const name of left) await session.query(`DROP TABLE IF EXISTS ${quoteIn(dialect, name)}`);
+    this.staged = (this.options.lanes ?? 1) > 1 || (exactlyOnce && left.length > 0);
+  }
+
+  /** What a lane's session writes: a staged upsert's lane fills its own staging table. */
+  private laneTarget(lane: Lane<Rows>): WriteTarget {
+    if (!this.staged) return this.target!;
+    const number = lane.key === this.job ? 0 : Number(lane.key.slice(this.job.length + 1));
+    return { ...this.target!, stage: upsertStage(this.job, number, this.spec.exactlyOnce ? null : this.owner.id) };
+  }
+
+  /** Starts after the committed prefix; each lane gets a ledger row of its own that no pinned row keeps. */
+  private startFrom(resumed: Omit<StoredProgress, 'done'>, pinned: Set<string>): ScanPosition | null {
+    const keys: string[] = [];
+    for (let i = 0; keys.length < (this.options.lanes ?? 1); i++) if (!pinned.has(laneKey(this.job, i))) keys.push(laneKey(this.job, i));
+    // The first lane stays the one open() set up the target on (and retries that on).
+    const first = this.lanes[0];
+    first.key = keys[0];
+    this.lanes = [first, ...keys.slice(1).map((key, index) => this.newLane(index + 1, key))];
+    this.skipping = resumed.ahead;
+    this.rowsBefore = resumed.rowsWritten + rowsIn(resumed.ahead, resumed.rowsWritten);
+    this.nextRow = resumed.rowsWritten;
+    this.committedRows = new CommittedRows(resumed, resumed.ahead);
     this.batcher = new Batcher(this.spec.execution.batchSize, resumed);
-    this.lastCommitted = resumed;
     return resumed.position;
   }
 
@@ -275,12 +367,13 @@ class SqlSink<Rows> implements BatchSink {
 
   /** Once no more transactions than allowed are uncommitted. */
   private async room(): Promise<void> {
+    const allowed = this.lanes.length - 1 + (this.options.maxUncommitted ?? 0);
+    while (!this.failure && this.uncommitted.size > allowed) {
+      await Promise.race(this.uncommitted).catch(() => undefined);
+      // A turn after the commit, so that the next transaction goes out before the scan continues.
+      await nextTurn();
+    }
     if (this.failure) throw this.failure;
-    const waits = this.uncommitted.length - (this.options.maxUncommitted ?? 0);
-    if (waits <= 0) return;
-    await this.uncommitted[waits - 1];
-    // A turn after the commit, so that the next transaction goes out before the scan continues.
-    await nextTurn();
   }
 
   async close(): Promise<void> {
@@ -292,13 +385,14 @@ class SqlSink<Rows> implements BatchSink {
       if (this.failure) throw this.failure;
       // A cancel before the last transaction was complete: it is not sent.
       if (this.aborted) throw cancelled();
-      await this.chain;
-      if (this.spec.mode === 'overwrite') await this.finish(swapSql(this.options.dialect, this.spec.table, this.target!.table));
-      else if (this.spec.exactlyOnce) await this.finish([]);
+      await Promise.all(this.lanes.map((lane) => lane.chain));
+      if (this.failure) throw this.failure;
+      const swap = this.spec.mode === 'overwrite' ? swapSql(this.options.dialect, this.spec.table, this.target!.table) : [];
+      if (this.spec.mode === 'overwrite' || this.spec.exactlyOnce || this.staged) await this.finish(swap);
     }
     await this.releaseClaim();
-    await this.session?.close();
-    this.session = null;
+    await Promise.all(this.lanes.map((lane) => lane.session?.close()));
+    for (const lane of this.lanes) lane.session = null;
   }
 
   async abort(): Promise<void> {
@@ -306,37 +400,50 @@ class SqlSink<Rows> implements BatchSink {
     this.disarmTimer();
     this.cancelNow();
     await this.encoding;
-    await this.chain.catch(() => undefined);
+    await Promise.all(this.lanes.map((lane) => lane.chain.catch(() => undefined)));
+    const first = this.lanes[0];
     try {
       // Without exactly-once the staging table has no future; with it, a rerun continues filling it.
-      if (this.spec.mode === 'overwrite' && !this.spec.exactlyOnce && this.target) {
-        this.session ??= await this.options.connect(this.owner);
-        await this.session.query(`DROP TABLE IF EXISTS ${quoteIn(this.options.dialect, this.target.table)}`);
-      }
+      const drop = !this.target || this.spec.exactlyOnce ? [] : this.staged ? this.lanes.map((l) => this.laneTarget(l).stage!) : [];
+      if (this.spec.mode === 'overwrite' && !this.spec.exactlyOnce && this.target) drop.push(this.target.table);
+      if (drop.length > 0) first.session ??= await this.options.connect(this.owner);
+      for (const table of drop) await first.session!.query(`DROP TABLE IF EXISTS ${quoteIn(this.options.dialect, table)}`);
       await this.releaseClaim();
     } catch {
       // Best effort: the next run of this job drops a leftover staging table and takes over a stale claim.
     }
     // Without waiting for what the connection ends in the background (a SQLite checkpoint thread removing the WAL
     // as it stops): a cancel must be quick.
-    this.session?.kill();
-    this.session = null;
+    for (const lane of this.lanes) {
+      lane.session?.kill();
+      lane.session = null;
+    }
   }
 
   private async releaseClaim(): Promise<void> {
     if (!this.claimed) return;
     this.claimed = false;
-    this.session ??= await this.options.connect(this.owner);
-    await this.session.release(this.job, this.owner);
+    const first = this.lanes[0];
+    first.session ??= await this.options.connect(this.owner);
+    await first.session.release(this.job, this.owner);
   }
 
-  /** Stops a transaction in flight on a server: its rows are rolled back with the connection. (An in-process
+  /** Remembers the first failure; transactions waiting for others to commit give up. */
+  private fail(err: unknown): void {
+    this.failure ??= err;
+    this.committedRows?.stop(err);
+  }
+
+  /** Stops the transactions in flight on a server: their rows are rolled back with the connections. (An in-process
    * database runs each statement to its end before this can run; its transaction commits or fails as it goes.) */
   private cancelNow(): void {
     this.aborted = true;
-    if (this.inTransaction && this.session && this.session.backend !== null) {
-      this.session.kill();
-      this.session = null;
+    this.committedRows?.stop(cancelled());
+    for (const lane of this.lanes) {
+      if (lane.inTransaction && lane.session && lane.session.backend !== null) {
+        lane.session.kill();
+        lane.session = null;
+      }
     }
   }
 
@@ -344,25 +451,29 @@ class SqlSink<Rows> implements BatchSink {
    * then completes the transaction once it is full, or when `last` says so. */
   private encode(batch: Batch, last: boolean): void {
     this.unfinishedRows += batch.rows;
+    const at = this.nextRow;
+    this.nextRow += batch.rows;
     this.encoding = this.encoding
       .then(async () => {
         if (this.failure || this.aborted) return;
-        if (this.filling && !this.filling.rows.accepts(batch.chunks)) this.complete();
+        const chunks = this.skipping.length > 0 ? withoutRanges(batch.chunks, at, this.skipping) : batch.chunks;
+        if (this.filling && chunks.length > 0 && !this.filling.rows.accepts(chunks)) this.complete();
         const open = (this.filling ??= {
           rows: this.options.encode(this.target!),
-          firstRow: this.rowsWritten + this.queuedRows,
+          firstRow: at,
           count: 0,
+          sent: 0,
           progress: batch.progress,
         });
-        this.queuedRows += batch.rows;
-        await open.rows.add(batch.chunks);
+        if (chunks.length > 0) await open.rows.add(chunks);
         open.count += batch.rows;
+        open.sent += chunks.reduce((n, c) => n + c.numRows, 0);
         open.progress = batch.progress;
         const budget = this.options.transactionBytes;
         if (last || budget === undefined || open.rows.bytes >= transactionBytesAt(budget, this.completed)) this.complete();
       })
       .catch((err: unknown) => {
-        this.failure ??= err;
+        this.fail(err);
       });
   }
 
@@ -377,20 +488,32 @@ class SqlSink<Rows> implements BatchSink {
       });
   }
 
-  /** Queues the open transaction's commit. */
+  /** Queues the open transaction's commit on the lane with the fewest queued. */
   private complete(): void {
     const open = this.filling!;
     this.filling = null;
     this.completed++;
     this.unfinishedRows -= open.count;
-    const txn: Transaction<Rows> = { rows: open.rows.finish(), firstRow: open.firstRow, count: open.count, progress: open.progress };
-    const committed = this.chain.then(() => this.commit(txn));
-    this.chain = committed;
-    this.uncommitted.push(committed);
+    const range = { from: open.firstRow, to: open.firstRow + open.count };
+    // Every row of it an earlier run committed: nothing to send.
+    if (open.sent === 0) {
+      this.committedRows!.committed(range, open.progress);
+      return;
+    }
+    const txn: Transaction<Rows> = { rows: open.rows.finish(), range, sent: open.sent, progress: open.progress };
+    const lane = this.lanes.reduce((a, b) => (b.queued < a.queued ? b : a));
+    lane.queued++;
+    const committed = lane.chain.then(() => this.commit(lane, txn));
+    lane.chain = committed.catch(() => undefined);
+    this.uncommitted.add(committed);
     committed.then(
-      () => this.uncommitted.shift(),
+      () => {
+        lane.queued--;
+        this.uncommitted.delete(committed);
+      },
       (err: unknown) => {
-        this.failure ??= err;
+        this.fail(err);
+        this.uncommitted.delete(committed);
       },
     );
   }
@@ -409,112 +532,129 @@ class SqlSink<Rows> implements BatchSink {
     this.timer = null;
   }
 
-  /** One transaction with its progress row; transient failures retry on a new connection. */
-  private async commit({ rows, firstRow, count, progress }: Transaction<Rows>): Promise<void> {
-    const stored = { ...progress, rowsWritten: firstRow + count, done: false };
-    const after = this.spec.exactlyOnce ? [progressStatement(this.options.dialect, this.job, this.spec.table, stored)] : [];
-    await this.transaction(`rows ${firstRow + 1}-${firstRow + count}`, stored, (session) =>
+  /** One transaction with its lane's progress row; transient failures retry on a new connection. */
+  private async commit(lane: Lane<Rows>, { rows, range, sent, progress }: Transaction<Rows>): Promise<void> {
+    if (this.failure) throw this.failure;
+    let stored: LaneRow | null = null;
+    if (this.spec.exactlyOnce) {
+      // The lane's row is about to give up the rows it records ahead of the prefix: the prefix must hold them by then.
+      if (lane.ahead) await this.committedRows!.reached(lane.ahead.to);
+      stored = this.committedRows!.rowFor(range, progress);
+    }
+    const after = stored ? [progressStatement(this.options.dialect, lane.key, this.spec.table, stored)] : [];
+    const label = `rows ${range.from + 1}-${range.to}`;
+    await this.transaction(lane, label, (session) =>
       session.writeCommitted
-        ? session.writeCommitted(rows, firstRow, after)
-        : this.committing(session, stored, (s) => s.writeRows(rows, firstRow)),
+        ? session.writeCommitted(rows!, range.from, after)
+        : this.committing(session, after, (s) => s.writeRows(rows!, range.from)),
     );
-    this.rowsWritten = firstRow + count;
-    this.queuedRows -= count;
-    this.options.release?.(rows);
+    if (stored) lane.ahead = stored.ahead;
+    this.committedRows!.committed(range, progress);
+    this.rowsCommitted += sent;
+    this.options.release?.(rows!);
   }
 
-  /** The last transaction: the overwrite's swap, and the job marked done. */
-  private async finish(statements: SqlStatement[]): Promise<void> {
-    const stored = { ...this.lastCommitted, rowsWritten: this.rowsWritten, done: true };
-    await this.transaction('the final commit', stored, (session) =>
-      this.committing(session, stored, async (s) => {
-        for (const { text, values } of statements) await s.query(text, values);
+  /** The last transaction, on the first lane: a staged upsert's merge, the overwrite's swap, and the job marked done. */
+  private async finish(swap: SqlStatement[]): Promise<void> {
+    const { dialect } = this.options;
+    const { progress, rows } = this.committedRows!.through;
+    const done = { ...progress, rowsWritten: rows, ahead: null, done: true };
+    const ledger = this.spec.exactlyOnce
+      ? [progressStatement(dialect, this.job, this.spec.table, done), forgetLanesStatement(dialect, this.job)]
+      : [];
+    await this.transaction(this.lanes[0], 'the final commit', (session) =>
+      this.committing(session, [...swap, ...ledger], async (s) => {
+        if (!this.staged) return;
+        // Every staging table of the job: an exactly-once job's earlier runs may have filled more than this one has.
+        const stages = (await s.query(stagingTablesSql(dialect), [upsertStagePrefix(this.job)])).map((r) => String(r.name));
+        if (stages.length > 0) await s.mergeStages!(stages);
+        for (const stage of stages) await s.query(`DROP TABLE ${quoteIn(dialect, stage)}`);
       }),
     );
   }
 
-  /** BEGIN, the body, the progress row of an exactly-once job, COMMIT. */
-  private async committing(session: SqlSession<Rows>, progress: Progress, body: (s: SqlSession<Rows>) => Promise<void>): Promise<void> {
+  /** BEGIN, the body, the statements after it (an exactly-once job's progress row), COMMIT. */
+  private async committing(session: SqlSession<Rows>, after: SqlStatement[], body: (s: SqlSession<Rows>) => Promise<void>): Promise<void> {
     await session.begin();
     await body(session);
-    if (this.spec.exactlyOnce) await saveProgress(session.query.bind(session), this.options.dialect, this.job, this.spec.table, progress);
+    for (const { text, values } of after) await session.query(text, values);
     await session.commit();
   }
 
-  /** Runs `run` (a whole transaction) until it commits. A retry first learns whether the attempt before it did
-   * commit after all (its connection was lost after COMMIT went out), and then does not run it again. */
-  private async transaction(label: string, progress: Progress, run: (s: SqlSession<Rows>) => Promise<void>): Promise<void> {
-    await this.retrying(label, async (session) => {
-      if (this.unsettled !== null) {
-        const landed = await session.committed(this.unsettled);
-        this.unsettled = null;
+  /** Runs `run` (a whole transaction) on the lane until it commits. A retry first learns whether the attempt before
+   * it did commit after all (its connection was lost after COMMIT went out), and then does not run it again. */
+  private async transaction(lane: Lane<Rows>, label: string, run: (s: SqlSession<Rows>) => Promise<void>): Promise<void> {
+    await this.retrying(lane, label, async (session) => {
+      if (lane.unsettled !== null) {
+        const landed = await session.committed(lane.unsettled);
+        lane.unsettled = null;
         if (landed) return;
       }
-      this.inTransaction = true;
+      lane.inTransaction = true;
       try {
         await run(session);
       } finally {
-        this.inTransaction = false;
+        lane.inTransaction = false;
       }
     });
-    this.lastCommitted = { position: progress.position, rowsAfter: progress.rowsAfter };
   }
 
-  /** Runs `work` on a usable session; transient failures retry it on a new connection after a backoff. */
-  private async retrying<T>(label: string, work: (s: SqlSession<Rows>) => Promise<T>): Promise<T> {
+  /** Runs `work` on a usable session of the lane; transient failures retry it on a new connection after a backoff. */
+  private async retrying<T>(lane: Lane<Rows>, label: string, work: (s: SqlSession<Rows>) => Promise<T>): Promise<T> {
     const { checkBeforeReuse } = this.options;
     for (let attempt = 0; ; attempt++) {
       let session: SqlSession<Rows> | null = null;
       try {
         if (this.aborted) throw cancelled();
-        session = await this.usableSession(attempt > 0 || checkBeforeReuse);
+        session = await this.usableSession(lane, attempt > 0 || checkBeforeReuse);
         return await work(session);
       } catch (err) {
-        this.unsettled = session?.unsettledCommit() ?? this.unsettled;
-        if (session && this.session === session && this.unsettled === null) await session.query('ROLLBACK').catch(() => undefined);
+        lane.unsettled = session?.unsettledCommit() ?? lane.unsettled;
+        if (session && lane.session === session && lane.unsettled === null) await session.query('ROLLBACK').catch(() => undefined);
         if (this.aborted || (err instanceof DeltaportError && err.code === 'CANCELLED')) throw cancelled();
-        if (!isTransient(err) || attempt >= this.spec.execution.maxRetries) throw this.writeError(label, err, attempt);
-        await this.dropSession();
+        if (!isTransient(err) || attempt >= this.spec.execution.maxRetries) throw this.writeError(lane, label, err, attempt);
+        await this.dropSession(lane);
         await sleep(backoffMs(attempt), this.signal);
       }
     }
   }
 
-  /** The current session if it still works, else a new one: the lost one's backend ended, the job claimed, the
+  /** The lane's session if it still works, else a new one: the lost one's backend ended, the job claimed, the
    * statements prepared. */
-  private async usableSession(check: boolean): Promise<SqlSession<Rows>> {
-    if (this.session && (!check || (await this.session.ping()))) return this.session;
-    await this.dropSession();
+  private async usableSession(lane: Lane<Rows>, check: boolean): Promise<SqlSession<Rows>> {
+    if (lane.session && (!check || (await lane.session.ping()))) return lane.session;
+    await this.dropSession(lane);
     const session = await this.options.connect(this.owner);
+    // The lane's from now on, so that the other lanes count its backend as their run's while it claims.
+    lane.session = session;
     try {
-      if (this.lostBackend !== null) await session.endBackend(this.lostBackend);
-      this.lostBackend = null;
-      await session.claim(this.job, this.owner);
-      this.claimed = true;
-      if (this.target) await session.prepare(this.target);
+      if (lane.lostBackend !== null) await session.endBackend(lane.lostBackend);
+      lane.lostBackend = null;
+      const peers = this.lanes.filter((l) => l !== lane).flatMap((l) => [l.session?.backend ?? null, l.lostBackend]);
+      await session.claim(this.job, this.owner, { index: lane.index, peers: peers.filter((pid): pid is number => pid !== null) });
+      if (lane.index === 0) this.claimed = true;
+      if (this.target) await session.prepare(this.laneTarget(lane));
     } catch (err) {
-      this.session = session;
-      await this.dropSession();
+      await this.dropSession(lane);
       throw err;
     }
-    this.session = session;
     return session;
   }
 
-  /** Gives the session up; its backend is ended by the next session, should the server still run it. */
-  private async dropSession(): Promise<void> {
-    const session = this.session;
-    this.session = null;
+  /** Gives the lane's session up; its backend is ended by the lane's next session, should the server still run it. */
+  private async dropSession(lane: Lane<Rows>): Promise<void> {
+    const session = lane.session;
+    lane.session = null;
     if (!session) return;
-    this.lostBackend = session.backend ?? this.lostBackend;
+    lane.lostBackend = session.backend ?? lane.lostBackend;
     await session.close().catch(() => session.kill());
   }
 
-  private writeError(label: string, err: unknown, attempt: number): DeltaportError {
+  private writeError(lane: Lane<Rows>, label: string, err: unknown, attempt: number): DeltaportError {
     if (err instanceof DeltaportError && err.code !== 'SINK_CONNECTION') return err;
     const message = this.options.explain(err);
     const tries = attempt > 0 ? ` after ${attempt + 1} attempts` : '';
-    const unknown = this.unsettled !== null ? ' (its COMMIT went out, whether it landed is unknown)' : '';
+    const unknown = lane.unsettled !== null ? ' (its COMMIT went out, whether it landed is unknown)' : '';
     return new DeltaportError(isTransient(err) ? 'SINK_CONNECTION' : 'SINK_WRITE', `${label} failed${tries}: ${message}${unknown}`);
   }
 }

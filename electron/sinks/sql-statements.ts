@@ -89,11 +89,35 @@ export function upsertTempSql(fields: StructField[]): string {
 
 /** Merges the landed rows; PostgreSQL refuses to update one row twice in a statement, so duplicates collapse first. */
 export function upsertMergeSql(table: string, fields: StructField[], keys: string[]): string {
+  return mergeFrom(table, fields, keys, quoteIdent(UPSERT_TEMP));
+}
+
+function mergeFrom(table: string, fields: StructField[], keys: string[], source: string): string {
   return (
     `INSERT INTO ${quoteIdent(table)} (${columnList(fields)}) ` +
-    `SELECT DISTINCT ON (${quoteList(keys)}) ${columnList(fields)} FROM ${quoteIdent(UPSERT_TEMP)} ` +
+    `SELECT DISTINCT ON (${quoteList(keys)}) ${columnList(fields)} FROM ${source} ` +
     `ORDER BY ${quoteList(keys)}, ${quoteIdent(ARRIVAL)} DESC${onConflict(fields, keys)}`
   );
+}
+
+/** An upsert over several connections: each connection's staging table, kept until the final merge (an exactly-once
+ * job's across its runs). Its arrival column numbers the rows in the export's order across every connection: each
+ * transaction starts it at its first row's number (upsertArrivalSql). */
+export function upsertStageSql(stage: string, fields: StructField[]): string {
+  const columns = fields.map((f) => `${quoteIdent(f.name)} ${sqlType(f, 'postgres')}`);
+  return `CREATE TABLE IF NOT EXISTS ${quoteIdent(stage)} (${columns.join(', ')}, ${quoteIdent(ARRIVAL)} bigserial)`;
+}
+
+/** Before a transaction's COPY into a staging table: its rows arrive numbered from $2 (sequences start at 1). */
+export function upsertArrivalSql(stage: string, firstRow: number): { text: string; values: string[] } {
+  return { text: `SELECT setval(pg_get_serial_sequence($1, '${ARRIVAL}'), $2, false)`, values: [quoteIdent(stage), String(firstRow + 1)] };
+}
+
+/** The final merge of every staging table, the later row of a key winning wherever it landed. */
+export function upsertStagesMergeSql(table: string, fields: StructField[], keys: string[], stages: string[]): string {
+  const columns = `${columnList(fields)}, ${quoteIdent(ARRIVAL)}`;
+  const staged = stages.map((stage) => `SELECT ${columns} FROM ${quoteIdent(stage)}`).join(' UNION ALL ');
+  return mergeFrom(table, fields, keys, `(${staged}) AS staged`);
 }
 
 export function columnList(fields: StructField[]): string {

@@ -3,7 +3,7 @@
 // is sent.
 import { csvStyleOf, DEFAULT_CSV_STYLE, type CsvStyle, type LineEnding } from '../../shared/csv-style.js';
 import { parseWith } from '../../shared/schema.js';
-import { DEFAULT_EXECUTION, sinkSpecSchema } from '../../shared/sink-spec.js';
+import { DEFAULT_EXECUTION, DEFAULT_PG_CONNECTIONS, sinkSpecSchema } from '../../shared/sink-spec.js';
 import { isSqlKind, type PostgresConnection, type SinkKind, type SinkSpec, type WriteMode } from '../../shared/sink-spec.js';
 
 const HOST_SINK_SPEC = sinkSpecSchema('absolute');
@@ -28,6 +28,8 @@ export interface SinkForm {
   batchIntervalMs: string;
   maxRetries: string;
   exactlyOnce: boolean;
+  /** PostgreSQL: connections the transactions are spread over. */
+  connections: string;
   /** The CSV style; a tab delimiter is typed as \t (a tab key moves to the next field). */
   csvDelimiter: string;
   csvQuote: string;
@@ -74,6 +76,7 @@ export function emptyForm(table: string): SinkForm {
     batchIntervalMs: String(DEFAULT_EXECUTION.batchIntervalMs),
     maxRetries: String(DEFAULT_EXECUTION.maxRetries),
     exactlyOnce: false,
+    connections: String(DEFAULT_PG_CONNECTIONS),
     csvDelimiter: DEFAULT_CSV_STYLE.delimiter,
     csvQuote: DEFAULT_CSV_STYLE.quote,
     csvHeader: DEFAULT_CSV_STYLE.header,
@@ -143,7 +146,15 @@ function draftOf(form: SinkForm): SinkSpec {
   };
   if (form.kind === 'sqlite') return { kind: 'sqlite', path: form.sqlitePath.trim(), ...target };
   if (form.kind === 'duckdb') return { kind: 'duckdb', path: form.duckdbPath.trim(), ...target };
-  return { kind: form.kind, connection: connectionOf(form), ...target };
+  if (form.kind === 'mysql') return { kind: 'mysql', connection: connectionOf(form), ...target };
+  // Left out at the default, so that a spec saved before the option existed is the same spec.
+  const connections = numberOf(form.connections);
+  return {
+    kind: 'postgres',
+    connection: connectionOf(form),
+    ...target,
+    ...(connections === DEFAULT_PG_CONNECTIONS ? {} : { connections }),
+  };
 }
 
 /** The spec, checked by the same schema as the host checks it with, as the user types; one sentence per problem. */
@@ -188,6 +199,7 @@ export function fromSinkSpec(spec: SinkSpec, current: SinkForm): SinkForm {
   const c = spec.connection;
   return {
     ...common,
+    connections: String((spec.kind === 'postgres' ? spec.connections : undefined) ?? DEFAULT_PG_CONNECTIONS),
     url: c.url ?? '',
     host: c.host ?? '',
     port: c.port === undefined ? '' : String(c.port),

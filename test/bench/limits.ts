@@ -95,7 +95,8 @@ export async function sqliteInsertLimit(dir: string, source: RowSource): Promise
   }
 }
 
-const PG_COLUMNS =
+/** The wide table's columns in PostgreSQL, as the export creates them. */
+export const PG_COLUMNS =
   'id bigint NOT NULL, code text, amount double precision, event_time timestamp with time zone, active boolean, category text, quantity integer, comment text';
 
 /** Writes the rows as one CSV file (NULL = empty unquoted field, as COPY's CSV format reads it). */

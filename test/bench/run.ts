@@ -1,7 +1,8 @@
 // `npm run bench [-- --quick] [-- --json PATH]`: writes the benchmark tables into a temporary folder, measures the
 // machine's limits and Deltaport on the same rows, and prints a Markdown table (see report.ts). Figures are printed,
 // never asserted: the run exits 0 even when a target is missed or a piece (PostgreSQL, say) is unavailable.
-// `--only sql` writes only the wide table and prints only the SQL rows (sql-queries.ts).
+// `--only sql` writes only the wide table and prints only the SQL rows (sql-queries.ts); `--only postgres` only the
+// PostgreSQL rows over 1 and 2 connections beside psql and DuckDB (postgres-connections.ts).
 // Hidden overrides for development: --rows N --files N --commits N --keep (leave the temporary folder).
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -30,6 +31,7 @@ import { longLogPeerCase } from './long-log-peer.js';
 import { mariadbExport } from './mariadb-export.js';
 import { objectStoreCase } from './object-store.js';
 import { PARTITIONED_FILES, writePartitionedTable } from './partitioned-table.js';
+import { postgresConnectionRows } from './postgres-connections.js';
 import { serverCpu } from './server-cpu.js';
 import { sqlCases } from './sql-queries.js';
 import {
@@ -72,7 +74,8 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
   },
 });
-if (args.only !== undefined && args.only !== 'sql') throw new Error(`--only takes 'sql', got '${args.only}'`);
+if (args.only !== undefined && args.only !== 'sql' && args.only !== 'postgres')
+  throw new Error(`--only takes 'sql' or 'postgres', got '${args.only}'`);
 
 const size = {
   rows: Number(args.rows ?? (args.quick ? 2_000_000 : 10_000_000)),
@@ -168,6 +171,14 @@ async function main(): Promise<void> {
     const wide: WideTable = await writeWideTable(dir, size.rows, size.files);
     if (args.only === 'sql') {
       console.log(sqlTable(await sqlRows(wide)));
+      return;
+    }
+    if (args.only === 'postgres') {
+      server = await startPostgres();
+      const url = await createDatabase(server.url, 'bench');
+      const source = { rows: wide.writtenRows, chunkRows: Math.ceil(wide.writtenRows / size.files), seed: SEED };
+      const meter = await serverCpu(url);
+      console.log(await postgresConnectionRows(dir, url, wide, source, meter, args.quick ? 3 : 5, log));
       return;
     }
     const longLog = await writeLongLog(dir, size.commits, CHECKPOINT_INTERVAL);

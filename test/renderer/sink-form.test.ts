@@ -61,6 +61,19 @@ describe('toSinkSpec', () => {
     expect(toSinkSpec(form({ kind: 'postgres' })).problems).toEqual(['Give a connection URL or a host for PostgreSQL.']);
   });
 
+  it('gives PostgreSQL the number of connections where it is not the default, and refuses one out of range', () => {
+    expect(toSinkSpec(form({ kind: 'postgres', host: 'h' })).spec).not.toHaveProperty('connections');
+    const three = toSinkSpec(form({ kind: 'postgres', host: 'h', connections: '3' })).spec!;
+    expect(three).toMatchObject({ kind: 'postgres', connections: 3 });
+    expect(fromSinkSpec(three, form({})).connections).toBe('3');
+    for (const connections of ['0', '17', '1.5', ''])
+      expect(toSinkSpec(form({ kind: 'postgres', host: 'h', connections })).problems).toEqual([
+        'The number of connections must be a whole number from 1 to 16.',
+      ]);
+    // Only PostgreSQL's form sends it.
+    expect(toSinkSpec(form({ kind: 'mysql', host: 'h', connections: '3' })).spec).not.toHaveProperty('connections');
+  });
+
   it('gives MySQL the URL and parts the same way, and loads its spec back into the same form', () => {
     const original = form({ kind: 'mysql', url: 'mysql://u@h:3306/db', user: 'me', password: 'pw', table: 'facts', mode: 'overwrite' });
     const { spec } = toSinkSpec(original);

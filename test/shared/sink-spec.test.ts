@@ -83,6 +83,18 @@ describe('validateSinkSpec', () => {
     expect(validateSinkSpec(sqlite({ table: 'é'.repeat(32) }))).toEqual([]);
   });
 
+  it('takes 1 to 16 connections for PostgreSQL, and refuses them for any other sink in one line', () => {
+    expect(validateSinkSpec(postgres({ host: 'h' }, { connections: 16 }))).toEqual([]);
+    for (const connections of [0, -1, 17, 2.5, '2'])
+      expect(validateSinkSpec(postgres({ host: 'h' }, { connections } as object))).toEqual([
+        'the number of connections must be a whole number from 1 to 16',
+      ]);
+    expect(validateSinkSpec(sqlite({ connections: 2 } as object))).toEqual([
+      'the number of connections is for PostgreSQL only (sqlite writes over one)',
+    ]);
+    expect(validateSinkSpec({ kind: 'csv', path: 'out.csv', connections: 2 })).toEqual(['has an unknown field "connections"']);
+  });
+
   it('takes only full paths where the spec crosses to the host, and no field it does not know', () => {
     expect(validateSinkSpec({ kind: 'csv', path: 'out.csv' }, 'absolute')).toEqual([
       'give the full path of the output file, starting with /, or its s3://, gs:// or Azure URL',

@@ -304,6 +304,15 @@ export function SinkPanel({ source, blocked, defaultTable, columns, nativeDialog
                   value={form.maxRetries}
                   onChange={(value) => set('maxRetries', value)}
                 />
+                {form.kind === 'postgres' && (
+                  <TextField
+                    label="Connections"
+                    type="number"
+                    min={1}
+                    value={form.connections}
+                    onChange={(value) => set('connections', value)}
+                  />
+                )}
               </div>
               <div className="check-row">
                 <label className="check">

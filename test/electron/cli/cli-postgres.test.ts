@@ -1,6 +1,7 @@
 // `deltaport export` into a real PostgreSQL: the SQL sink flags reach the sink.
 import { describe, expect, it } from 'vitest';
 import { startFaultProxy } from '../../support/fault-proxy.js';
+import { duck, sqlText } from '../../support/duckdb.js';
 import { useTestDatabase } from '../../support/test-database.js';
 import { tablePath } from '../../support/tables.js';
 import { distinctValues, exactlyOnceArgs, PARTITIONED as table, rowCount, valueAndYear } from './partitioned-export.js';
@@ -90,4 +91,82 @@ describe('deltaport export --sink postgres://', () => {
       /^deltaport: --statement-timeout-ms applies only to postgres and mysql sinks\n/,
     );
   });
+
+  // A value that is no whole number is a usage error (exit 2); one out of range the spec's (exit 1).
+  it.each([
+    ['0', /^deltaport: the number of connections must be a whole number from 1 to 16\n$/],
+    ['17', /^deltaport: the number of connections must be a whole number from 1 to 16\n$/],
+    ['-1', /^deltaport: --connections must be a whole number, got '-1'\n$/],
+    ['x', /^deltaport: --connections must be a whole number, got 'x'\n$/],
+  ])('--connections %s is refused in one line before anything is written', async (value, message) => {
+    const run = await cli('export', table, '--sink', db.url, '--target', 'refused_connections', '--connections', value);
+    expect(run).toMatchObject({ code: /^\d+$/.test(value) ? 1 : 2, stdout: '' });
+    expect(run.stderr).toMatch(message);
+    expect((await db.client.query(`SELECT to_regclass('refused_connections') IS NULL AS gone`)).rows).toEqual([{ gone: true }]);
+  });
+
+  it('--connections is refused for any sink but PostgreSQL', async () => {
+    for (const sink of ['sqlite:/tmp/deltaport-connections.db', 'mysql://u@localhost/db', 'csv:/tmp/deltaport-connections.csv']) {
+      const run = await cli('export', table, '--sink', sink, '--connections', '2');
+      expect(run).toMatchObject({ code: 2, stderr: expect.stringMatching(/^deltaport: --connections applies only to postgres sinks\n/) });
+    }
+  });
+
+  it(
+    'append, overwrite and upsert over 3 connections land the rows of 1 connection, as DuckDB reads them from the data files',
+    { timeout: 240_000 },
+    async () => {
+      const covid = tablePath('COVID-19_NYT');
+      const [oracle] = await duck(
+        `SELECT count(*)::INT AS n, sum(cases)::BIGINT AS cases, sum(deaths)::BIGINT AS deaths FROM read_parquet(${sqlText(`${covid}/*.parquet`)})`,
+      );
+      const census = async (target: string) => {
+        const [r] = (
+          await db.client.query(`SELECT count(*)::int AS n, sum(cases)::bigint AS cases, sum(deaths)::bigint AS deaths FROM ${target}`)
+        ).rows;
+        return { n: r.n, cases: BigInt(r.cases), deaths: BigInt(r.deaths) };
+      };
+      for (const mode of ['append', 'overwrite']) {
+        for (const connections of ['1', '3']) {
+          const args = ['export', covid, '--columns', 'date,county,cases,deaths', '--sink', db.url, '--mode', mode];
+          const run = await cli(...args, '--target', `covid_${mode}_${connections}`, '--connections', connections);
+          expect(run.stderr).toBe('');
+          expect(await census(`covid_${mode}_${connections}`)).toEqual({ n: oracle.n, cases: oracle.cases, deaths: oracle.deaths });
+        }
+        // Row for row the same, duplicates included.
+        const differ = await db.client.query(
+          `SELECT count(*)::int AS n FROM ((SELECT * FROM covid_${mode}_1 EXCEPT ALL SELECT * FROM covid_${mode}_3)
+             UNION ALL (SELECT * FROM covid_${mode}_3 EXCEPT ALL SELECT * FROM covid_${mode}_1)) d`,
+        );
+        expect(differ.rows).toEqual([{ n: 0 }]);
+      }
+      // Upsert on (date, county, state): one row per key, as many as DuckDB counts, the later row of a key winning
+      // the same way over 3 connections (a staging table each, merged at the end) as over 1.
+      const [keys] = await duck(
+        `SELECT count(DISTINCT (date, county, state))::INT AS n FROM read_parquet(${sqlText(`${covid}/*.parquet`)})`,
+      );
+      for (const connections of ['1', '3']) {
+        const args = [
+          'export',
+          covid,
+          '--columns',
+          'date,county,state,cases',
+          '--sink',
+          db.url,
+          '--mode',
+          'upsert',
+          '--key',
+          'date,county,state',
+        ];
+        const run = await cli(...args, '--target', `covid_upsert_${connections}`, '--connections', connections);
+        expect(run.stderr).toBe('');
+        expect((await db.client.query(`SELECT count(*)::int AS n FROM covid_upsert_${connections}`)).rows).toEqual([{ n: keys.n }]);
+      }
+      const differ = await db.client.query(
+        `SELECT count(*)::int AS n FROM ((SELECT * FROM covid_upsert_1 EXCEPT ALL SELECT * FROM covid_upsert_3)
+           UNION ALL (SELECT * FROM covid_upsert_3 EXCEPT ALL SELECT * FROM covid_upsert_1)) d`,
+      );
+      expect(differ.rows).toEqual([{ n: 0 }]);
+    },
+  );
 });

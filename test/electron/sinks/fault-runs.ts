@@ -54,7 +54,7 @@ export function faultRuns(target: FaultTarget) {
     },
 
     /** One export through a proxy with `faults` (by connection); the rows landed, and the failure if it failed. */
-    async faultedRun(table: string, faults: Fault[], options: SinkOptions, connection: Omit<ProxyConnection, 'url'> = {}) {
+    async faultedRun(table: string, faults: (Fault | null)[], options: SinkOptions, connection: Omit<ProxyConnection, 'url'> = {}) {
       const proxy = await startFaultProxy(target.url(), (n) => faults[n] ?? null);
       let failure: string | null = null;
       try {

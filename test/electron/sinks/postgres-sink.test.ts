@@ -93,6 +93,47 @@ describe('postgres sink: modes', () => {
     ]);
   });
 
+  it.each([1, 2, 3])(
+    'upsert over %i connections keeps the last row of every key across transactions, also when resumed over another number',
+    async (connections) => {
+      // Ids repeat every 1,000 rows, in transactions of 500 rows spread over the connections: the last row of an id
+      // is row 5,000 + id, whichever connection committed first.
+      const rowsOf = (from: number, n: number) =>
+        new Table({
+          id: makeVector(BigInt64Array.from({ length: n }, (_, i) => BigInt((from + i) % 1000))),
+          label: vectorFromArray(
+            Array.from({ length: n }, (_, i) => `row ${from + i}`),
+            new Utf8(),
+          ),
+        });
+      const expected = Array.from({ length: 1000 }, (_, id) => ({ id, label: `row ${5000 + id}` }));
+      const stream = streamOf(rowsOf(0, 6000), NUMBERED_FIELDS, 250);
+      const table = `up_lanes_${connections}`;
+      const spec = pgSpec({ url: db.url }, { table, mode: 'upsert', keyColumns: ['id'], batchSize: 500, connections });
+      await drive(createPostgresSink(spec, { transactionBytes: 1 }), stream);
+      expect(await rows(`SELECT id::int, label FROM ${table} ORDER BY id`)).toEqual(expected);
+      // Exactly-once, cancelled half-way, then resumed over the next number of connections.
+      const once = `up_once_${connections}`;
+      const first = pgSpec(
+        { url: db.url },
+        { table: once, mode: 'upsert', keyColumns: ['id'], batchSize: 500, connections, exactlyOnce: true },
+      );
+      const stop = new AbortController();
+      await failure(
+        drive(createPostgresSink(first, { transactionBytes: 1 }), stream, {
+          signal: stop.signal,
+          afterBatch: (i) => {
+            if (i === 11) stop.abort();
+          },
+        }),
+      );
+      await drive(createPostgresSink({ ...first, connections: 1 + (connections % 3) }, { transactionBytes: 1 }), stream);
+      expect(await rows(`SELECT id::int, label FROM ${once} ORDER BY id`)).toEqual(expected);
+      // No staging table is left.
+      expect(await rows(`SELECT tablename FROM pg_tables WHERE tablename LIKE '_deltaport_stage%'`)).toEqual([]);
+    },
+  );
+
   it('sql mode binds :column parameters per row', async () => {
     await db.client.query('CREATE TABLE accounts (id bigint PRIMARY KEY, balance text, note text)');
     await db.client.query(`INSERT INTO accounts SELECT g, 'none', 'kept' FROM generate_series(0, 9) g`);
@@ -192,19 +233,24 @@ describe('postgres sink: failures and retries', () => {
   }
 
   // With the check, a connection that answered within the last second is reused without a round trip.
-  it.each([false, true])(
-    'a writer connection terminated mid-export is retried on a new one and every row lands once (check before reuse: %s)',
-    async (checkBeforeReuse) => {
-      let terminated = 0;
-      const table = `killed_${checkBeforeReuse}`;
-      const spec = pgSpec({ url: db.url, checkBeforeReuse }, { table, batchSize: 1000 });
+  it.each([
+    [false, 1],
+    [true, 1],
+    [false, 2],
+    [true, 3],
+  ])(
+    'a writer connection terminated mid-export is retried on a new one and every row lands once (check before reuse: %s, %i connections)',
+    async (checkBeforeReuse, connections) => {
+      const terminated: number[] = [];
+      const table = `killed_${checkBeforeReuse}_${connections}`;
+      const spec = pgSpec({ url: db.url, checkBeforeReuse }, { table, batchSize: 1000, connections });
       // A transaction per batch, so that the connections are writing when they are terminated.
       await drive(createPostgresSink(spec, { transactionBytes: 1 }), streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000), {
         afterBatch: async (i) => {
-          if (i === 2 || i === 6) terminated += await terminateWriters();
+          if (i === 2 || i === 6) terminated.push(await terminateWriters());
         },
       });
-      expect(terminated).toBe(2);
+      expect(terminated.every((n) => n >= 1 && n <= connections)).toBe(true);
       expect(await census(table)).toEqual({ n: 10_000, distinct: 10_000, lo: 0, hi: 9999 });
     },
   );
@@ -271,7 +317,10 @@ describe('postgres sink: queued transactions', () => {
   it('a write returns while one transaction is uncommitted, the second waits; a failed queued one surfaces and lands nothing', async () => {
     await db.client.query('CREATE TABLE queued1 (id bigint CHECK (id <> 2500), label text)');
     // A transaction per batch (1 byte of COPY data fills one).
-    const sink = createPostgresSink(pgSpec({ url: db.url }, { table: 'queued1', batchSize: 1000 }), { transactionBytes: 1 });
+    // One connection: with more, a transaction after the failed one may commit on another.
+    const sink = createPostgresSink(pgSpec({ url: db.url }, { table: 'queued1', batchSize: 1000, connections: 1 }), {
+      transactionBytes: 1,
+    });
     const stream = streamOf(numberedTable(5000), NUMBERED_FIELDS, 1000);
     await sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: new AbortController().signal });
     // A lock holds the COPY back: the first transaction waits in the server, the second behind it.
@@ -304,6 +353,41 @@ describe('postgres sink: queued transactions', () => {
   });
 });
 
+describe('postgres sink: several connections', () => {
+  it.each([
+    [2, undefined],
+    [3, 3],
+  ])('COPYs over %i connections at once (the option: %s), every row once', async (want, connections) => {
+    const table = `parallel_${connections ?? 'default'}`;
+    await db.client.query(`CREATE TABLE ${table} (id bigint, label text)`);
+    // A transaction per batch, held back by a lock in the server until every connection has one under way.
+    const sink = createPostgresSink(pgSpec({ url: db.url }, { table, batchSize: 1000, connections }), { transactionBytes: 1 });
+    const stream = streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000);
+    await sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: new AbortController().signal });
+    const locker = new pg.Client({ connectionString: db.url });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+    const writing = (async () => {
+      for (const batch of stream.batches) await sink.write(batch);
+      await sink.close();
+    })();
+    let waiting = 0;
+    for (let i = 0; i < 400 && waiting < want; i++) {
+      const [r] = await rows(
+        `SELECT count(DISTINCT pid)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'deltaport%' AND query LIKE '%COPY%' AND wait_event_type = 'Lock'`,
+      );
+      waiting = (r as { n: number }).n;
+      if (waiting < want) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await locker.query('COMMIT');
+    await locker.end();
+    await writing;
+    expect(waiting).toBe(want);
+    expect(await census(table)).toEqual({ n: 10_000, distinct: 10_000, lo: 0, hi: 9999 });
+  });
+});
+
 describe('postgres sink: batch interval', () => {
   it('commits the open transaction once the interval has elapsed, before it is full or the export ends', async () => {
     const sink = createPostgresSink(pgSpec({ url: db.url }, { table: 'interval1', batchSize: 1000, batchIntervalMs: 50 }));
@@ -323,32 +407,40 @@ describe('postgres sink: batch interval', () => {
 });
 
 describe('postgres sink: exactly-once', () => {
-  it('an interrupted job resumes after its last committed batch; a finished job run again changes nothing', async () => {
-    const spec = pgSpec({ url: db.url }, { table: 'eo1', batchSize: 1000, exactlyOnce: true });
-    const stream = streamOf(numberedTable(20_000), NUMBERED_FIELDS, 1024, 3000);
-    const stop = new AbortController();
-    // Transactions of two batches (1,000 of these rows are about 27 KB of COPY data), ending inside scan batches.
-    const cancelled = await failure(
-      drive(createPostgresSink(spec, { transactionBytes: 50_000 }), stream, {
-        signal: stop.signal,
-        afterBatch: (i) => {
-          if (i === 7) stop.abort();
-        },
-      }),
-    );
-    expect(cancelled.code).toBe('CANCELLED');
-    const partial = await census('eo1');
-    expect(partial.n).toBeGreaterThan(0);
-    expect(partial.n).toBeLessThan(20_000);
-    const written = await drive(createPostgresSink(spec), stream);
-    expect(written).toBeLessThan(stream.batches.length);
-    expect(await census('eo1')).toEqual({ n: 20_000, distinct: 20_000, lo: 0, hi: 19_999 });
-    expect(await drive(createPostgresSink(spec), stream)).toBe(0);
-    expect(await census('eo1')).toEqual({ n: 20_000, distinct: 20_000, lo: 0, hi: 19_999 });
-    // Another snapshot version is another job.
-    await drive(createPostgresSink(spec), stream, { snapshot: snapshotOf('test-table', 1) });
-    expect((await census('eo1')).n).toBe(40_000);
-  });
+  it.each([1, 2, 3])(
+    'an interrupted job resumes after its last committed batch; a finished job run again changes nothing (%i connections)',
+    async (connections) => {
+      const table = `eo1_${connections}`;
+      const census1 = () => census(table);
+      const spec = pgSpec({ url: db.url }, { table, batchSize: 1000, exactlyOnce: true, connections });
+      const stream = streamOf(numberedTable(20_000), NUMBERED_FIELDS, 1024, 3000);
+      const stop = new AbortController();
+      // Transactions of two batches (1,000 of these rows are about 27 KB of COPY data), ending inside scan batches.
+      const cancelled = await failure(
+        drive(createPostgresSink(spec, { transactionBytes: 50_000 }), stream, {
+          signal: stop.signal,
+          afterBatch: (i) => {
+            if (i === 7) stop.abort();
+          },
+        }),
+      );
+      expect(cancelled.code).toBe('CANCELLED');
+      const partial = await census1();
+      expect(partial.n).toBeGreaterThan(0);
+      expect(partial.n).toBeLessThan(20_000);
+      // The resumed run sends only the rows the first did not commit (with several connections they may lie anywhere).
+      const resumed = createPostgresSink(spec);
+      const written = await drive(resumed, stream);
+      if (connections === 1) expect(written).toBeLessThan(stream.batches.length);
+      expect(resumed.counts!()).toEqual({ committed: 20_000 - partial.n, before: partial.n });
+      expect(await census1()).toEqual({ n: 20_000, distinct: 20_000, lo: 0, hi: 19_999 });
+      expect(await drive(createPostgresSink(spec), stream)).toBe(0);
+      expect(await census1()).toEqual({ n: 20_000, distinct: 20_000, lo: 0, hi: 19_999 });
+      // Another snapshot version is another job.
+      await drive(createPostgresSink(spec), stream, { snapshot: snapshotOf('test-table', 1) });
+      expect((await census1()).n).toBe(40_000);
+    },
+  );
 
   it('an interrupted exactly-once overwrite keeps the old contents, then finishes into the new ones', async () => {
     await db.client.query('CREATE TABLE eo2 (id bigint, label text)');

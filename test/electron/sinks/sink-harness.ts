@@ -99,7 +99,7 @@ export const NUMBERED_FIELDS: StructField[] = [
   { name: 'label', type: 'string', nullable: true },
 ];
 
-type Options = Partial<SqlTargetOptions & ExecutionOptions>;
+type Options = Partial<SqlTargetOptions & ExecutionOptions & { connections: number }>;
 
 function target(options: Options): SqlTargetOptions {
   return {
@@ -121,7 +121,12 @@ export function duckdbSpec(path: string, options: Options = {}): Extract<SinkSpe
 }
 
 export function pgSpec(connection: PostgresConnection, options: Options = {}): Extract<SinkSpec, { kind: 'postgres' }> {
-  return { kind: 'postgres', connection, ...target(options) };
+  return {
+    kind: 'postgres',
+    connection,
+    ...target(options),
+    ...(options.connections === undefined ? {} : { connections: options.connections }),
+  };
 }
 
 export function mysqlSpec(connection: MysqlConnection, options: Options = {}): Extract<SinkSpec, { kind: 'mysql' }> {
