@@ -319,8 +319,15 @@ export function markdownTable(figures: Figures): string {
       figure: figures.objectStore.exportRowsPerSec,
       unit: 'rows/s',
       limit: figures.export.parquet,
-      target: '>= 0.7x',
-      meets: atLeast(0.7),
+      target: '>= 0.9x',
+      meets: atLeast(0.9),
+    },
+    {
+      measure: "  the same (limit: the server's ceiling, its data files by a plain loop of ranged GETs)",
+      figure: figures.objectStore.exportRowsPerSec,
+      unit: 'rows/s',
+      limit: rowsPerSecond(figures.rows, figures.objectStore.rangedGetMs),
+      target: '',
     },
     ...queryLines(figures.queries),
     ...figures.sql.flatMap(sqlLines),
@@ -353,6 +360,11 @@ function tableRows(lines: Line[]): string[] {
     out.push(`| ${line.measure} | ${shown(line.figure, line.unit, line.digits)} | ${limit} | ${r} | ${line.target} | ${verdict(line)} |`);
   }
   return out;
+}
+
+/** `rows` over a time in ms, as rows/s. */
+function rowsPerSecond(rows: number, ms: Figure): Figure {
+  return 'value' in ms ? { value: rows / (ms.value / 1000) } : ms;
 }
 
 /** The scale cases: the large export's peak RSS within 5% of the small one's, and delta-rs's long log as above. */
