@@ -29,11 +29,12 @@ export interface LongLogPeerFigures {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
-/** The log of `commits` commits in the cache folder, written by delta-rs if it is not there yet. */
-async function deltarsLog(commits: number, log: (line: string) => void): Promise<string> {
+/** The log of `commits` commits in the cache folder, written by delta-rs if it is not there yet and `write`. */
+async function deltarsLog(commits: number, log: (line: string) => void, write: boolean): Promise<string> {
   const folder = path.join(resolveCacheDir(), 'bench', `deltars-long-log-${commits}`);
   const table = path.join(folder, 'table');
   if (!existsSync(path.join(folder, COMPLETE))) {
+    if (!write) throw new Error(`not in the cache (${folder}): --write-scale-log writes it`);
     await fs.rm(folder, { recursive: true, force: true });
     await fs.mkdir(folder, { recursive: true });
     log(`writing a ${commits}-commit log with delta-rs into ${table} (kept for the next runs)`);
@@ -45,7 +46,12 @@ async function deltarsLog(commits: number, log: (line: string) => void): Promise
   return table;
 }
 
-export async function longLogPeerCase(commits: number, log: (line: string) => void): Promise<LongLogPeerFigures> {
+/** `write: false` measures the log only if the cache holds it (writing it takes too long to do unasked). */
+export async function longLogPeerCase(
+  commits: number,
+  log: (line: string) => void,
+  { write = true }: { write?: boolean } = {},
+): Promise<LongLogPeerFigures> {
   const middle = Math.floor(commits / 2);
   const none = (error: string): LongLogPeerFigures => ({
     commits,
@@ -57,7 +63,7 @@ export async function longLogPeerCase(commits: number, log: (line: string) => vo
   });
   let table: string;
   try {
-    table = await deltarsLog(commits, log);
+    table = await deltarsLog(commits, log, write);
   } catch (err) {
     return none((err as Error).message.split('\n')[0]);
   }

@@ -4,6 +4,7 @@
 // log one listing call plus the files from its last checkpoint on; the export at least 0.7x the rows/s from disk.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { AwsClient } from 'aws4fetch';
 import { parquetMetadata } from 'hyparquet';
 import { browseFolder } from '../../electron/app/folder-browse.js';
 import { previewTask } from '../../electron/jobs/tasks.js';
@@ -25,6 +26,9 @@ export interface ObjectStoreFigures {
    * few ranged reads: footer, then column chunks). */
   openReadsFloor: Figure;
   exportRowsPerSec: Figure;
+  /** The wide table's data files fetched by a plain loop of ranged GETs (RANGE_BYTES each, one at a time, signed by
+   * aws4fetch), median of CEILING_RUNS, ms: what the server itself takes to serve the bytes an export reads. */
+  rangedGetMs: Figure;
   /** Expanding a prefix of 1,000 entries in the navigator: the browse API's first page of it. */
   browseMs: Figure;
 }
@@ -32,6 +36,8 @@ export interface ObjectStoreFigures {
 const BUCKET = 'bench';
 const UPLOAD_CONCURRENCY = 16;
 const BROWSE_ENTRIES = 1_000;
+const RANGE_BYTES = 8 << 20;
+const CEILING_RUNS = 3;
 
 export interface ObjectStoreRun {
   figures: ObjectStoreFigures;
@@ -51,6 +57,7 @@ export async function objectStoreCase(wideRoot: string, longLogRoot: string, com
       openReads: e,
       openReadsFloor: e,
       exportRowsPerSec: e,
+      rangedGetMs: e,
       browseMs: e,
     };
   };
@@ -88,6 +95,8 @@ export async function objectStoreCase(wideRoot: string, longLogRoot: string, com
     );
     await Promise.all(keys.map((key) => s3.putObject(BUCKET, key, new Uint8Array(0))));
   }
+  const rangedGetMs = await rangedGetLoop(s3, dataFiles(wideRoot));
+
   const browseStarted = performance.now();
   const browsed = await browseFolder(tables.engine.storage, { location: `s3://${BUCKET}/browse` });
   const browseMs = performance.now() - browseStarted;
@@ -102,6 +111,7 @@ export async function objectStoreCase(wideRoot: string, longLogRoot: string, com
       openReads: { value: afterOpen.reads - afterPreview.reads },
       openReadsFloor: { value: readsFromLastCheckpoint(longLogRoot) },
       exportRowsPerSec: { error: 'not run' },
+      rangedGetMs,
       browseMs: { value: browseMs },
     },
     exportArgs: { table: `s3://${BUCKET}/wide`, flags: Object.entries(options).flatMap(([k, v]) => ['--storage-option', `${k}=${v}`]) },
@@ -120,6 +130,37 @@ async function putFolder(store: S3Store, prefix: string, root: string): Promise<
         .map((file) => store.putObject(BUCKET, `${prefix}/${file}`, readFileSync(path.join(root, file)))),
     );
   }
+}
+
+/** The table's Parquet files (its data files, all live in the benchmark's tables), as paths under its root. */
+function dataFiles(root: string): string[] {
+  return readdirSync(root).filter((name) => name.endsWith('.parquet'));
+}
+
+/** Fetches every file of `files` (uploaded under wide/) in ranged GETs, one after another; the median of the runs. */
+async function rangedGetLoop(s3: S3Store, files: string[]): Promise<Figure> {
+  const aws = new AwsClient({
+    accessKeyId: s3.accessKeyId,
+    secretAccessKey: s3.secretAccessKey,
+    region: s3.region,
+    service: 's3',
+    retries: 0,
+  });
+  const times: number[] = [];
+  for (let run = 0; run < CEILING_RUNS; run++) {
+    const started = performance.now();
+    for (const file of files) {
+      const url = `${s3.endpoint}/${BUCKET}/wide/${file}`;
+      const size = Number((await aws.fetch(url, { method: 'HEAD' })).headers.get('content-length'));
+      for (let at = 0; at < size; at += RANGE_BYTES) {
+        const response = await aws.fetch(url, { headers: { Range: `bytes=${at}-${Math.min(size, at + RANGE_BYTES) - 1}` } });
+        const got = (await response.arrayBuffer()).byteLength;
+        if (got !== Math.min(RANGE_BYTES, size - at)) return { error: `a ranged GET of ${file} gave ${got} bytes` };
+      }
+    }
+    times.push(performance.now() - started);
+  }
+  return { value: times.sort((a, b) => a - b)[CEILING_RUNS >> 1] };
 }
 
 /** The data file a preview of the latest version shows first: the first add of the newest commit that has one. */

@@ -2,13 +2,13 @@
 // machine's limits and Deltaport on the same rows, and prints a Markdown table (see report.ts). Figures are printed,
 // never asserted: the run exits 0 even when a target is missed or a piece (PostgreSQL, say) is unavailable.
 // `--only sql` writes only the wide table and prints only the SQL rows (sql-queries.ts); `--only postgres` only the
-// PostgreSQL rows over 1 and 2 connections beside psql and DuckDB (postgres-connections.ts).
+// PostgreSQL rows over 1 and 2 connections beside psql and DuckDB (postgres-connections.ts). `--scale` (not with
+// --quick) adds the scale cases (scale-cases.ts), `--write-scale-log` lets them write delta-rs's 100,000-commit log.
 // Hidden overrides for development: --rows N --files N --commits N --keep (leave the temporary folder).
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import type { ExportRequest } from '../../shared/api.js';
@@ -25,7 +25,9 @@ import { SEED, writeLongLog, writeWideTable, type WideTable } from './bench-tabl
 import { catalogOpenCase } from './catalog-open.js';
 import { runCli, runPython, type ChildRun } from './child-run.js';
 import { exportLag, openLag } from './event-loop-lag.js';
+import { sqliteRows } from './landed-rows.js';
 import { queryCases } from './filter-sort-diff.js';
+import { scaleCases } from './scale-cases.js';
 import { psqlCopyLimits, sqliteInsertLimit } from './limits.js';
 import { longLogPeerCase } from './long-log-peer.js';
 import { mariadbExport } from './mariadb-export.js';
@@ -72,10 +74,13 @@ const { values: args } = parseArgs({
     commits: { type: 'string' },
     keep: { type: 'boolean', default: false },
     only: { type: 'string' },
+    scale: { type: 'boolean', default: false },
+    'write-scale-log': { type: 'boolean', default: false },
   },
 });
 if (args.only !== undefined && args.only !== 'sql' && args.only !== 'postgres')
   throw new Error(`--only takes 'sql' or 'postgres', got '${args.only}'`);
+if (args.scale && args.quick) throw new Error('--scale is for the full benchmark: it writes and exports a 50M-row table');
 
 const size = {
   rows: Number(args.rows ?? (args.quick ? 2_000_000 : 10_000_000)),
@@ -103,15 +108,6 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await fn();
   return performance.now() - started;
-}
-
-function sqliteRows(file: string, table: string): number {
-  const db = new Database(file, { readonly: true });
-  try {
-    return (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
 }
 
 /** The rows of a table in a DuckDB file. */
@@ -437,6 +433,8 @@ async function main(): Promise<void> {
       return (await openLag(longLog.root, dir, timestamp, { latest: size.commits - 1, atTimestamp: middle })).p99Ms;
     });
 
+    const scale = args.scale ? await scaleCases(dir, args['write-scale-log'], log) : undefined;
+
     const figures: Figures = {
       rows: wide.liveRows,
       columns: 8,
@@ -473,6 +471,7 @@ async function main(): Promise<void> {
       catalogOpen,
       queries,
       sql,
+      scale,
       setupSeconds,
       load: { start: loadAtStart, end: os.loadavg()[0], cores: os.availableParallelism() },
     };
