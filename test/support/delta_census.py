@@ -193,20 +193,14 @@ def mysql_value(text, type_):
 def mysql_census(con, source, lines):
     """The Delta table in the MySQL sink's form (nested values and variants as JSON), and each target's rows: `lines`
     hold, for each target, a JSON object naming it and its columns ({"table": NAME, "columns": [NAME...]}), then
-    its rows, each a JSON list of texts."""
+    its rows, each a JSON list of texts. The rows are read first, as they come: a server drops a client that leaves
+    its result unread for long (MariaDB's net_write_timeout), and the Delta side can take a minute."""
     con.execute("SET arrow_lossless_conversion = true")
     query, _, _ = as_json(con, source)
-    table = con.execute(query).to_arrow_table()
-    types = {field.name: field.type for field in table.schema}
-    delta = digest(
-        line_of(
-            {
-                name: json_form(value, types[name]) if is_nested(types[name]) else value
-                for name, value in row.items()
-            }
-        )
-        for row in table.to_pylist()
-    )
+    types = {
+        field.name: field.type
+        for field in con.execute(f"{query} LIMIT 0").to_arrow_table().schema
+    }
     tables = {}
     name, columns, rows = None, [], []
     for line in lines:
@@ -230,6 +224,15 @@ def mysql_census(con, source, lines):
             )
     if name is not None:
         tables[name] = digest(rows)
+    delta = digest(
+        line_of(
+            {
+                name: json_form(value, types[name]) if is_nested(types[name]) else value
+                for name, value in row.items()
+            }
+        )
+        for row in con.execute(query).to_arrow_table().to_pylist()
+    )
     return {"delta": delta, "tables": tables}
 
 
