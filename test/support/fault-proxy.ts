@@ -1,16 +1,27 @@
-// A loopback TCP proxy between a client and the real PostgreSQL that injects network faults for real: after a
-// chosen number of server-to-client bytes on a connection it cuts the connection (FIN to the client, the server's
-// side closed), resets both sides (RST), or stalls (both directions stop, the sockets stay open). The server keeps
+// A loopback TCP proxy between a client and a real database server that injects network faults for real: after a
+// chosen number of server-to-client bytes on a connection, or at a chosen statement of the client's, it cuts the
+// connection (FIN to the client, the server's side closed), resets both sides (RST), or stalls (both directions stop,
+// the sockets stay open). The server keeps
 // whatever the client had sent before the fault, so a COMMIT can land while its reply is lost.
 import { createServer, type Server, type Socket, connect } from 'node:net';
 
 export type FaultAction = 'cut' | 'reset' | 'stall';
 
-export interface Fault {
+/** A fault that strikes after a number of server-to-client bytes. */
+export interface ByteFault {
   action: FaultAction;
   /** Server-to-client bytes delivered before the fault strikes (0: none at all). */
   atByte: number;
 }
+
+/** A fault that strikes at a statement: the `nth` (from 1) client message holding `text`, either `before` the server
+ * gets it, or `after` (the server has it and answers, and the answer is lost: a COMMIT that lands unconfirmed). */
+export interface StatementFault {
+  action: FaultAction;
+  statement: { text: string; nth: number; when: 'before' | 'after' };
+}
+
+export type Fault = ByteFault | StatementFault;
 
 export interface FaultProxy {
   /** The target URL with its host and port replaced by the proxy's. */
@@ -63,18 +74,32 @@ export async function startFaultProxy(targetUrl: string, faultFor: (connection: 
         upstream.destroy();
       }
     };
-    if (fault && fault.atByte === 0) {
+    const atByte = fault && 'atByte' in fault ? fault.atByte : null;
+    const statement = fault && 'statement' in fault ? fault.statement : null;
+    let statementsSeen = 0;
+    /** Set once the server has the statement whose answer is to be lost. */
+    let answerLost = false;
+    if (fault && atByte === 0) {
       upstream.once('connect', () => strike(fault.action, Buffer.alloc(0)));
     }
     client.on('data', (chunk: Buffer) => {
-      if (!stalled) upstream.write(chunk);
+      if (stalled) return;
+      if (fault && statement && chunk.includes(statement.text) && ++statementsSeen === statement.nth) {
+        if (statement.when === 'before') return strike(fault.action, Buffer.alloc(0));
+        answerLost = true;
+      }
+      upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
       if (stalled || client.destroyed) return;
+      if (fault && answerLost) {
+        answerLost = false;
+        return strike(fault.action, Buffer.alloc(0));
+      }
       const sent = bytesToClient[index];
-      if (fault && fault.atByte > 0 && sent + chunk.length >= fault.atByte) {
-        bytesToClient[index] = fault.atByte;
-        strike(fault.action, chunk.subarray(0, fault.atByte - sent));
+      if (fault && atByte !== null && atByte > 0 && sent + chunk.length >= atByte) {
+        bytesToClient[index] = atByte;
+        strike(fault.action, chunk.subarray(0, atByte - sent));
         return;
       }
       bytesToClient[index] = sent + chunk.length;

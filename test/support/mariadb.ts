@@ -39,17 +39,21 @@ export async function startMariadb(flags: string[] = []): Promise<MariadbServer>
   const home = mkdtempSync(path.join(tmpdir(), 'deltaport-mariadb-'));
   chmodSync(home, 0o755);
   const data = path.join(home, 'data');
+  // Its own folder for temporary tables: servers of other runs that share /tmp were seen to make the set-up fail
+  // ("Unknown table 'mysql.tmp_user_sys'").
+  const tmp = path.join(home, 'tmp');
   mkdirSync(data);
+  mkdirSync(tmp);
   const asRoot = userInfo().uid === 0;
   const user = asRoot ? ['--user=mysql'] : [];
   if (asRoot) {
     const { uid, gid } = await mysqlIds();
-    chownSync(home, uid, gid);
-    chownSync(data, uid, gid);
+    for (const folder of [home, data, tmp]) chownSync(folder, uid, gid);
   }
   await promisify(execFile)(INSTALL_DB, [
     '--no-defaults',
     `--datadir=${data}`,
+    `--tmpdir=${tmp}`,
     ...user,
     '--auth-root-authentication-method=normal',
     '--skip-test-db',
@@ -58,6 +62,7 @@ export async function startMariadb(flags: string[] = []): Promise<MariadbServer>
   const args = [
     '--no-defaults',
     `--datadir=${data}`,
+    `--tmpdir=${tmp}`,
     ...user,
     `--port=${port}`,
     '--bind-address=127.0.0.1',

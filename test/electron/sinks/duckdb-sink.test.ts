@@ -11,56 +11,21 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DeltaportError } from '../../../shared/errors.js';
 import { scratchFolders } from '../delta/log-files.js';
 import { planTask } from '../../../electron/jobs/tasks.js';
+import { deltaCensus, duckdbFileCensus } from '../../support/delta-census.js';
 import { exportRequest } from '../../support/export-request.js';
 import { taskTables } from '../../support/task-tables.js';
+import { TABLE_KEYS } from '../../support/table-keys.js';
 import { TABLES_ROOT, tablePath } from '../../support/tables.js';
 import { duckdbSpec } from './sink-harness.js';
 
 const run = promisify(execFile);
-const CENSUS = path.resolve(import.meta.dirname, '../../support/delta_census.py');
 const scratch = scratchFolders('duckdb-sink');
 afterAll(() => scratch.removeAll());
-
-interface Census {
-  rows: number;
-  sha256: string;
-}
-
-/** The census of a Delta table by DuckDB's delta extension, or the first line of its refusal. */
-async function deltaCensus(table: string): Promise<Census | string> {
-  try {
-    const { stdout } = await run('python3', [CENSUS, 'delta', table], { maxBuffer: 1 << 26 });
-    return JSON.parse(stdout) as Census;
-  } catch (err) {
-    return String((err as { stderr?: string }).stderr || err).split('\n')[0];
-  }
-}
-
-/** The census of each of these tables in a DuckDB file. */
-async function fileCensus(file: string, ...tables: string[]): Promise<Census[]> {
-  const { stdout } = await run('python3', [CENSUS, 'duckdb', file, ...tables], { maxBuffer: 1 << 26 });
-  return JSON.parse(stdout) as Census[];
-}
 
 const TABLES = readdirSync(TABLES_ROOT, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name)
   .sort();
-
-/** Tables with a key column (unique and never null, as DuckDB's delta extension reads them): upserted on it. */
-const KEYS: Record<string, string> = {
-  cdc_ict_table: 'name',
-  'cdf-table': 'id',
-  'checkpoint-v2-table': 'id',
-  'delta-0.8.0-partitioned': 'value',
-  'delta-2.2.0-partitioned-types': 'c1',
-  'partition-type-primitives': 'id',
-  simple_table: 'id',
-  'table-with-dv-small': 'value',
-  table_with_deletion_logs: 'address',
-  table_with_edge_timestamps: 'BIG_DATE',
-  table_with_liquid_clustering: 'id',
-};
 
 describe('every table of the corpus into DuckDB', () => {
   it.each(TABLES)('%s', { timeout: 600_000 }, async (name) => {
@@ -86,13 +51,13 @@ describe('every table of the corpus into DuckDB', () => {
     // The finished job run again writes nothing.
     expect((await exportRequest({ source: { tablePath: source }, sink: once })).rows).toBe(0);
     const tables = ['appended', 'overwritten', 'once'];
-    if (KEYS[name]) {
-      const upsert = duckdbSpec(file, { table: 'upserted', mode: 'upsert', keyColumns: [KEYS[name]] });
+    if (TABLE_KEYS[name]) {
+      const upsert = duckdbSpec(file, { table: 'upserted', mode: 'upsert', keyColumns: [TABLE_KEYS[name]] });
       await exportRequest({ source: { tablePath: source }, sink: upsert });
       await exportRequest({ source: { tablePath: source }, sink: upsert });
       tables.push('upserted');
     }
-    expect(await fileCensus(file, ...tables)).toEqual(tables.map(() => expected));
+    expect(await duckdbFileCensus(file, ...tables)).toEqual(tables.map(() => expected));
   });
 });
 

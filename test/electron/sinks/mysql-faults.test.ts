@@ -1,5 +1,6 @@
 // Faults between the MySQL sink and a real MariaDB, injected for real: the loopback proxy of the PostgreSQL tests
-// (test/support/fault-proxy.ts) cuts, resets or stalls connections at random points of the server's replies; a server
+// (test/support/fault-proxy.ts) cuts, resets or stalls connections at random points of the server's replies, and
+// cuts or resets one just before a COMMIT reaches the server or just after (its answer lost); a server
 // of this file's own is restarted mid-export; two runs of one export overlap; a server refuses LOAD DATA LOCAL. Every
 // run must land each row exactly once, or fail with one line.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +101,35 @@ describe('mysql sink under network faults', () => {
         /^setting up the target failed after 2 attempts: cannot connect to MySQL at deltaport@127\.0\.0\.1:\d+\/\w+: /,
       );
       expect(landed.n).toBe(0);
+    },
+  );
+});
+
+describe('mysql sink: a connection lost at COMMIT', () => {
+  // mysql2 sends a statement as COM_QUERY (0x03) and its text.
+  const COMMIT = '\x03COMMIT';
+  it.each([
+    ['before', 'cut'],
+    ['after', 'cut'],
+    ['before', 'reset'],
+    ['after', 'reset'],
+  ] as const)(
+    'lost %s the server has the third COMMIT (%s): the retry writes it again or finds it landed, every row once',
+    { timeout: 120_000 },
+    async (when, action) => {
+      for (const exactlyOnce of [false, true]) {
+        const {
+          failure: failed,
+          landed,
+          struck,
+        } = await faultedRun(
+          `commit_${when}_${action}_${exactlyOnce ? 'once' : 'plain'}`,
+          [{ action, statement: { text: COMMIT, nth: 3, when } }],
+          { batchSize: 2000, maxRetries: 3, exactlyOnce },
+        );
+        expect(struck).toBe(1);
+        expect({ failure: failed, landed }).toEqual({ failure: null, landed: { n: ROWS, distinct: ROWS } });
+      }
     },
   );
 });

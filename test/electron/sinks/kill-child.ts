@@ -1,0 +1,19 @@
+// One export into a database sink in a process of its own, for the SIGKILL runs of kill-runs.ts. It loads the sink of
+// DELTAPORT_KILL_SINK and builds the rows first, says "ready", then reads one line: the sink spec (JSON) to drive the
+// rows into. It says "done" when the export has ended. Loading before the spec arrives lets the test start the next
+// run's process while it checks the last one, and place its kill within the export itself.
+import { createInterface } from 'node:readline';
+import type { SinkSpec } from '../../../shared/sink-spec.js';
+import { killRows, loadKillSink, type KillSinkKind } from './kill-sinks.js';
+import { drive } from './sink-harness.js';
+
+const make = await loadKillSink(process.env.DELTAPORT_KILL_SINK as KillSinkKind);
+const stream = killRows();
+process.stdout.write('ready\n');
+const lines = createInterface({ input: process.stdin });
+for await (const line of lines) {
+  await drive(make(JSON.parse(line) as SinkSpec), stream);
+  process.stdout.write('done\n');
+  break;
+}
+lines.close();
