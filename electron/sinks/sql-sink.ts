@@ -40,7 +40,7 @@ import { cancelled, isTransient, sleep } from './retry.js';
 import type { BatchSink, SinkOpenContext } from './sink.js';
 import { quoteIn } from './sql-identifiers.js';
 import { buildPlan, type TableDescription } from './sql-plan.js';
-import { swapSql } from './sql-statements.js';
+import { emptyDropLocks, swapSql } from './sql-statements.js';
 import { createTableSql, type Dialect } from './sql-types.js';
 
 /** What a session writes: the table being filled (the staging table for an overwrite) and how. */
@@ -212,6 +212,8 @@ class SqlSink<Rows> implements BatchSink {
   private signal!: AbortSignal;
   private done = false;
   private aborted = false;
+  /** The target, where this run created it (append, upsert): a run that ends without a row in it drops it again. */
+  private created: string | null = null;
   /** Rows an earlier run of this exactly-once job had committed when this one started. */
   private rowsBefore = 0;
   /** Rows this run committed. */
@@ -313,7 +315,10 @@ class SqlSink<Rows> implements BatchSink {
       }
     } else {
       if (this.spec.mode === 'upsert' && this.options.stageUpserts) await this.prepareStages(session, exactlyOnce);
-      if (!existing && this.spec.mode !== 'sql') await session.query(plan.ddl[0]);
+      if (!existing && this.spec.mode !== 'sql') {
+        await session.query(plan.ddl[0]);
+        this.created = table;
+      }
     }
     this.target = { table, fields: ctx.fields, spec: this.spec };
     const position = this.startFrom(resumed, pinned);
@@ -408,6 +413,7 @@ class SqlSink<Rows> implements BatchSink {
       if (this.spec.mode === 'overwrite' && !this.spec.exactlyOnce && this.target) drop.push(this.target.table);
       if (drop.length > 0) first.session ??= await this.options.connect(this.owner);
       for (const table of drop) await first.session!.query(`DROP TABLE IF EXISTS ${quoteIn(this.options.dialect, table)}`);
+      if (this.created) await this.dropIfEmpty((first.session ??= await this.options.connect(this.owner)), this.created);
       await this.releaseClaim();
     } catch {
       // Best effort: the next run of this job drops a leftover staging table and takes over a stale claim.
@@ -417,6 +423,21 @@ class SqlSink<Rows> implements BatchSink {
     for (const lane of this.lanes) {
       lane.session?.kill();
       lane.session = null;
+    }
+  }
+
+  /** A failed or cancelled export leaves no table behind that it created and never committed a row into. Where the
+   * table cannot be locked at once (another writer holds it), it stays. */
+  private async dropIfEmpty(session: SqlSession<Rows>, table: string): Promise<void> {
+    const { dialect } = this.options;
+    const { lock, unlock, undo } = emptyDropLocks(dialect, table);
+    try {
+      for (const text of lock) await session.query(text);
+      const rows = await session.query(`SELECT 1 AS found FROM ${quoteIn(dialect, table)} LIMIT 1`);
+      if (rows.length === 0) await session.query(`DROP TABLE ${quoteIn(dialect, table)}`);
+      await session.query(unlock);
+    } catch {
+      await session.query(undo).catch(() => undefined);
     }
   }
 

@@ -62,6 +62,20 @@ function mysqlSwapSql(table: string, staging: string): SqlStatement[] {
   ];
 }
 
+/** The statements around a look into a table the run created and a drop of it if it is still empty: they keep every
+ * other writer out in between, so that no other job's rows commit into it after it was seen empty and before it is
+ * dropped, and they do not wait for a writer that holds the table (the table is then left as it is). MySQL's DDL
+ * commits by itself, so there a table lock (which DROP TABLE may run under) holds instead of a transaction; SQLite's
+ * IMMEDIATE transaction takes the write lock at once; a DuckDB file has one process writing. */
+export function emptyDropLocks(dialect: Dialect, table: string): { lock: string[]; unlock: string; undo: string } {
+  const name = quoteIn(dialect, table);
+  if (dialect === 'mysql')
+    return { lock: ['SET SESSION lock_wait_timeout = 1', `LOCK TABLES ${name} WRITE`], unlock: 'UNLOCK TABLES', undo: 'UNLOCK TABLES' };
+  if (dialect === 'postgres')
+    return { lock: ['BEGIN', `LOCK TABLE ${name} IN ACCESS EXCLUSIVE MODE NOWAIT`], unlock: 'COMMIT', undo: 'ROLLBACK' };
+  return { lock: [dialect === 'sqlite' ? 'BEGIN IMMEDIATE' : 'BEGIN TRANSACTION'], unlock: 'COMMIT', undo: 'ROLLBACK' };
+}
+
 /** Whether a SQLite table's columns are the exported ones, in their order. */
 export function sameColumns(columns: ExistingColumn[], fields: StructField[]): boolean {
   return columns.length === fields.length && columns.every((c, i) => c.name === fields[i].name);

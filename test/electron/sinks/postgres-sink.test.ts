@@ -298,7 +298,7 @@ describe('postgres sink: failures and retries', () => {
     let waiting = false;
     for (let i = 0; i < 400 && !waiting; i++) {
       const blocked = await rows(
-        `SELECT 1 FROM pg_stat_activity WHERE application_name LIKE 'deltaport%' AND query LIKE '%COPY%' AND wait_event_type = 'Lock'`,
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'deltaport%' AND query LIKE '%COPY%' AND wait_event_type = 'Lock'`,
       );
       waiting = blocked.length > 0;
       if (!waiting) await new Promise((r) => setTimeout(r, 5));
@@ -375,7 +375,7 @@ describe('postgres sink: several connections', () => {
     let waiting = 0;
     for (let i = 0; i < 400 && waiting < want; i++) {
       const [r] = await rows(
-        `SELECT count(DISTINCT pid)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'deltaport%' AND query LIKE '%COPY%' AND wait_event_type = 'Lock'`,
+        `SELECT count(DISTINCT pid)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'deltaport%' AND query LIKE '%COPY%' AND wait_event_type = 'Lock'`,
       );
       waiting = (r as { n: number }).n;
       if (waiting < want) await new Promise((resolve) => setTimeout(resolve, 10));
