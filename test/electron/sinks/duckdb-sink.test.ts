@@ -93,6 +93,8 @@ describe('every table of the corpus into DuckDB', () => {
       tables.push('upserted');
     }
     expect(await fileCensus(file, ...tables)).toEqual(tables.map(() => expected));
+    // The transactions' temporary Parquet files are gone with the export.
+    expect(existsSync(`${file}.deltaport-parts`)).toBe(false);
   });
 });
 
@@ -164,7 +166,8 @@ describe('Show plan for DuckDB', () => {
       sink: 'duckdb',
       target: 'simple',
       ddl: ['CREATE TABLE "simple" ("id" BIGINT)'],
-      statement: `-- each transaction's rows through DuckDB's appender into "simple"`,
+      // Each transaction's rows, written to temporary Parquet files, read by DuckDB itself.
+      statement: `INSERT INTO "simple" ("id") SELECT "id" FROM read_parquet([-- the transaction's files --])`,
       targetExists: false,
       incompatibility: null,
     });
@@ -184,7 +187,8 @@ describe('Show plan for DuckDB', () => {
     });
     expect(merge).toMatchObject({ ddl: [], targetExists: true, incompatibility: null });
     expect(merge.statement).toBe(
-      'INSERT INTO "simple" ("id") SELECT "id" FROM (SELECT *, row_number() OVER (PARTITION BY "id" ORDER BY rowid DESC) AS _deltaport_pick FROM temp.main."_deltaport_rows") WHERE _deltaport_pick = 1 ON CONFLICT ("id") DO NOTHING',
+      'INSERT INTO temp.main."_deltaport_rows" ("id") SELECT "id" FROM read_parquet([-- the transaction\'s files --]); ' +
+        'INSERT INTO "simple" ("id") SELECT "id" FROM (SELECT *, row_number() OVER (PARTITION BY "id" ORDER BY rowid DESC) AS _deltaport_pick FROM temp.main."_deltaport_rows") WHERE _deltaport_pick = 1 ON CONFLICT ("id") DO NOTHING',
     );
     // The plan runs as said: the export lands there.
     await exportRequest({ source: { tablePath: simple }, sink: duckdbSpec(file, { table: 'simple', mode: 'upsert', keyColumns: ['id'] }) });
