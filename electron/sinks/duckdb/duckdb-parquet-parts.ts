@@ -91,6 +91,7 @@ function parquetBytes(batches: RecordBatch[]): Uint8Array {
     const properties = new wasm.WriterPropertiesBuilder()
       .setCompression(wasm.Compression.UNCOMPRESSED)
       .setDictionaryEnabled(false)
+      .setStatisticsEnabled(wasm.EnabledStatistics.None)
       .setMaxRowGroupSize(PART_ROWS)
       .build();
     return wasm.writeParquet(table, properties);

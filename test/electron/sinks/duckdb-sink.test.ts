@@ -12,6 +12,7 @@ import { DeltaportError } from '../../../shared/errors.js';
 import { scratchFolders } from '../delta/log-files.js';
 import { planTask } from '../../../electron/jobs/tasks.js';
 import { exportRequest } from '../../support/export-request.js';
+import { killMidway } from '../../support/kill-export.js';
 import { taskTables } from '../../support/task-tables.js';
 import { TABLES_ROOT, tablePath } from '../../support/tables.js';
 import { duckdbSpec } from './sink-harness.js';
@@ -95,6 +96,20 @@ describe('every table of the corpus into DuckDB', () => {
     expect(await fileCensus(file, ...tables)).toEqual(tables.map(() => expected));
     // The transactions' temporary Parquet files are gone with the export.
     expect(existsSync(`${file}.deltaport-parts`)).toBe(false);
+  });
+});
+
+describe('a DuckDB export killed mid-way', () => {
+  it('leaves its temporary Parquet files behind, which the next export into the file removes', { timeout: 300_000 }, async () => {
+    const source = tablePath('COVID-19_NYT');
+    const file = path.join(scratch.make(), 'killed.duckdb');
+    const request = { source: { tablePath: source }, sink: duckdbSpec(file, { table: 'covid', exactlyOnce: true }) };
+    expect(await killMidway(request, 100_000)).toBeGreaterThanOrEqual(100_000);
+    // The folder lives from the export's start to its end: the killed run never removed it.
+    expect(existsSync(`${file}.deltaport-parts`)).toBe(true);
+    await exportRequest(request);
+    expect(existsSync(`${file}.deltaport-parts`)).toBe(false);
+    expect(await fileCensus(file, 'covid')).toEqual([await deltaCensus(source)]);
   });
 });
 
