@@ -49,19 +49,15 @@ export function createTableSql(name: string, schema: arrow.Schema): string {
 /** DuckDB's vectors hold this many rows: a batch is appended in chunks of at most this size. */
 const CHUNK_ROWS = 2048;
 
-/** Reads a column's non-null cells as DuckDB values. */
-export type CellReader = (field: arrow.Field, data: arrow.Data) => RowReader<DuckDBValue>;
-
-/** Appends a batch's rows to the table the appender writes (made by createTableSql from the batch's schema; an
- * export's sink passes a reader of its own for the nested columns it keeps native). */
-export function appendBatch(appender: DuckDBAppender, batch: arrow.RecordBatch, readCells: CellReader = cellReader): void {
+/** Appends a batch's rows to the table the appender writes (made by createTableSql from the batch's schema). */
+export function appendBatch(appender: DuckDBAppender, batch: arrow.RecordBatch): void {
   const types = Array.from({ length: appender.columnCount }, (_, i) => appender.columnType(i));
   for (let from = 0; from < batch.numRows; from += CHUNK_ROWS) {
     const part = batch.numRows - from > CHUNK_ROWS || from > 0 ? batch.slice(from, from + CHUNK_ROWS) : batch;
     const chunk = DuckDBDataChunk.create(types, part.numRows);
     part.schema.fields.forEach((field, c) => {
       const data = part.data.children[c];
-      const read = readCells(field, data);
+      const read = cellReader(field, data);
       const isNull = isNullAt(data);
       const vector = chunk.getColumnVector(c);
       for (let r = 0; r < part.numRows; r++) vector.setItem(r, isNull(r) ? null : read(r));
@@ -73,7 +69,7 @@ export function appendBatch(appender: DuckDBAppender, batch: arrow.RecordBatch, 
 
 /** Reads the DuckDB value of a non-null cell. (apache-arrow slices a chunk's values and offsets with it; only its bitmaps
  * keep the chunk's offset, which the readers of electron/arrow/ apply.) */
-export function cellReader(field: arrow.Field, data: arrow.Data): RowReader<DuckDBValue> {
+function cellReader(field: arrow.Field, data: arrow.Data): RowReader<DuckDBValue> {
   const type = field.type;
   if (duckType(field) === 'JSON') return jsonTextReader(data, field);
   if (arrow.DataType.isUtf8(type)) return utf8Reader(data);

@@ -2,14 +2,14 @@
 // their types are known and the filter is checked against them) and checked exactly as an export checks it; nothing
 // is read from the data files and the target is not contacted.
 import { validationError } from '../../shared/errors.js';
-import { exportSinkProblems, type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
+import { exportSinkProblems, type MysqlConnection, type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { openSource } from '../delta/source.js';
 import type { DeltaTable } from '../delta/table.js';
 import { AtomicFile } from '../sinks/atomic-file.js';
 import { canonicalLocation, type StorageResolver } from '../storage/storage.js';
 import { sparkCondition } from './spark-filter.js';
-import { renderSparkJob, type PgServer } from './spark-job.js';
+import { renderSparkJob, type MysqlServer, type PgServer } from './spark-job.js';
 
 export async function sparkJobFor(
   sourceSpec: DeltaSourceSpec,
@@ -35,7 +35,15 @@ export async function sparkJobFor(
     where: source.filter ? { condition: sparkCondition(source.filter.expr), text: sourceSpec.filter!.trim() } : undefined,
     sink,
     server: sink.kind === 'postgres' ? await pgServer(sink.connection) : undefined,
+    mysqlServer: sink.kind === 'mysql' ? await mysqlServer(sink.connection) : undefined,
   });
+}
+
+/** The MySQL server Deltaport itself would connect to (mysql-connection.ts), less the credentials. */
+async function mysqlServer(connection: MysqlConnection): Promise<MysqlServer> {
+  const { mysqlConfig } = await import('../sinks/mysql/mysql-connection.js');
+  const { host, port, database, ssl, connectTimeoutMs } = mysqlConfig(connection);
+  return { host, port, database, ssl, connectTimeoutMs };
 }
 
 /** The server Deltaport itself would connect to, by the same rules (pg-connection.ts), less the credentials. */

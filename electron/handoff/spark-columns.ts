@@ -6,7 +6,7 @@
 // dots in a name as field access.
 import type { StructField } from '../../shared/delta-schema.js';
 import type { SinkKind } from '../../shared/sink-spec.js';
-import { quoteIdent } from '../sinks/sql-identifiers.js';
+import { quoteIdent, quoteIn } from '../sinks/sql-identifiers.js';
 import { valueKind } from '../sinks/sql-types.js';
 import { pyString } from './python-text.js';
 import { textFieldExpression } from './spark-text-columns.js';
@@ -33,6 +33,7 @@ export function position(i: number): string {
 /** Names defined by the script body (python/spark_job.py) for the text forms of dates and times. */
 const TIMESTAMP_UTC = 'TIMESTAMP_UTC';
 const TIMESTAMP_NTZ = 'TIMESTAMP_NTZ';
+const MYSQL_DATETIME = 'MYSQL_DATETIME';
 const DATE = 'DATE';
 const JSON_OPTIONS = 'JSON_OPTIONS';
 
@@ -43,7 +44,7 @@ export function columnPlan(field: StructField, i: number, sink: SinkKind): Colum
   const alias = sink === 'parquet' ? field.name : name;
   const one = (expression: string): ColumnPlan => ({
     staged: [{ expression: `${expression}.alias(${pyString(alias)})`, field: { name, type: field.type, nullable: field.nullable } }],
-    select: quoteIdent(name),
+    select: sink === 'mysql' ? quoteIn('mysql', name) : quoteIdent(name),
   });
   if (sink === 'parquet') return one(col);
   if (sink === 'csv' || sink === 'jsonl') return one(textFieldExpression(field, col, sink));
@@ -51,10 +52,11 @@ export function columnPlan(field: StructField, i: number, sink: SinkKind): Colum
   switch (kind) {
     case 'date':
       return one(`F.date_format(${col}, ${DATE})`);
+    // MySQL's DATETIME(6) takes neither the T nor the Z: Deltaport stores a timestamp's UTC time there, in UTC sessions.
     case 'timestamp':
-      return one(`F.date_format(${col}, ${TIMESTAMP_UTC})`);
+      return one(`F.date_format(${col}, ${sink === 'mysql' ? MYSQL_DATETIME : TIMESTAMP_UTC})`);
     case 'timestamp_ntz':
-      return one(`F.date_format(${col}, ${TIMESTAMP_NTZ})`);
+      return one(`F.date_format(${col}, ${sink === 'mysql' ? MYSQL_DATETIME : TIMESTAMP_NTZ})`);
     case 'json':
       return one(typeof field.type === 'string' ? `F.to_json(${col})` : `F.to_json(${col}, ${JSON_OPTIONS})`);
     case 'decimal':

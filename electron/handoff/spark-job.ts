@@ -7,8 +7,8 @@ import { DeltaportError } from '../../shared/errors.js';
 import type { FileSinkSpec, SinkSpec, SqlSinkSpec } from '../../shared/sink-spec.js';
 import { isSqlSink } from '../../shared/sink-spec.js';
 import { jobKey, PROGRESS_TABLE, progressTableSql, saveProgressSql } from '../sinks/exactly-once.js';
-import { quoteIdent, quoteList } from '../sinks/sql-identifiers.js';
-import { columnList, onConflict } from '../sinks/sql-statements.js';
+import { quoteIdent, quoteIn, quoteList, quoteListIn } from '../sinks/sql-identifiers.js';
+import { onConflict } from '../sinks/sql-statements.js';
 import { createTableSql, type Dialect } from '../sinks/sql-types.js';
 import { columnPlan, position, type ColumnPlan } from './spark-columns.js';
 import { pyComment, pyString, pyValue, type PyValue } from './python-text.js';
@@ -20,6 +20,8 @@ export const SPARK_PACKAGES = {
   delta: 'io.delta:delta-spark_2.13:4.0.0',
   postgres: 'org.postgresql:postgresql:42.7.7',
   sqlite: 'org.xerial:sqlite-jdbc:3.50.3.0',
+  /** MariaDB Connector/J, which serves MySQL too. */
+  mysql: 'org.mariadb.jdbc:mariadb-java-client:4.0.0',
 } as const;
 
 export const PIP_INSTALL = 'pip install "pyspark==4.0.*" delta-spark==4.0.0';
@@ -31,6 +33,15 @@ export interface PgServer {
   database: string | undefined;
   /** pgjdbc's sslmode, the same choice Deltaport's own connection makes. */
   sslmode: 'disable' | 'require' | 'verify-full';
+  connectTimeoutMs: number;
+}
+
+/** Where a MySQL or MariaDB sink connects, without credentials. */
+export interface MysqlServer {
+  host: string;
+  port: number;
+  database: string | undefined;
+  ssl: boolean;
   connectTimeoutMs: number;
 }
 
@@ -47,9 +58,12 @@ export interface SparkJob {
   sink: SinkSpec;
   /** For a PostgreSQL sink. */
   server?: PgServer;
+  /** For a MySQL sink. */
+  mysqlServer?: MysqlServer;
 }
 
 export const PG_CREDENTIALS = { user: 'PGUSER', password: 'PGPASSWORD' } as const;
+export const MYSQL_CREDENTIALS = { user: 'MYSQL_USER', password: 'MYSQL_PASSWORD' } as const;
 
 export function renderSparkJob(job: SparkJob): string {
   const { sink } = job;
@@ -65,7 +79,15 @@ export function renderSparkJob(job: SparkJob): string {
     );
   }
   if (sink.kind === 'postgres' && !job.server) throw new DeltaportError('VALIDATION', 'a PostgreSQL Spark job needs the server');
-  if (sink.kind === 'mysql') throw new DeltaportError('VALIDATION', 'a Spark job cannot write to MySQL yet; export with Deltaport itself');
+  if (sink.kind === 'mysql') {
+    if (!job.mysqlServer) throw new DeltaportError('VALIDATION', 'a MySQL Spark job needs the server');
+    // MySQL's DDL commits by itself, so the job's last steps cannot share one transaction with a ledger row, and
+    // Spark's JDBC writer has no ON DUPLICATE KEY UPDATE: those stay with Deltaport's own export.
+    if (sink.mode === 'upsert')
+      throw new DeltaportError('VALIDATION', 'a Spark job into MySQL appends or overwrites; upsert with Deltaport itself');
+    if (sink.exactlyOnce)
+      throw new DeltaportError('VALIDATION', 'a Spark job into MySQL has no exactly-once; export with Deltaport itself for that');
+  }
   const plans = job.fields.map((f, i) => columnPlan(f, i, sink.kind));
   const constants: Record<string, PyValue> = {
     APP_NAME: `deltaport export ${job.tablePath}`,
@@ -104,22 +126,27 @@ export function renderSparkJob(job: SparkJob): string {
 function packagesFor(sink: SinkSpec): string[] {
   if (sink.kind === 'postgres') return [SPARK_PACKAGES.delta, SPARK_PACKAGES.postgres];
   if (sink.kind === 'sqlite') return [SPARK_PACKAGES.delta, SPARK_PACKAGES.sqlite];
+  if (sink.kind === 'mysql') return [SPARK_PACKAGES.delta, SPARK_PACKAGES.mysql];
   return [SPARK_PACKAGES.delta];
+}
+
+/** The statements that end a JDBC job: FINISH in one transaction with the ledger row; BEFORE_FINISH and
+ * AFTER_FINISH outside it; DROP_STAGING after a failure. */
+interface FinishSteps {
+  before: string[];
+  finish: string[];
+  after: string[];
+  drop: string;
 }
 
 function sqlConstants(job: SparkJob, sink: SqlSinkSpec, plans: ColumnPlan[]): Record<string, PyValue> {
   const dialect: Dialect = sink.kind;
   const key = jobKey({ tableId: job.tableId, version: job.version, fields: job.fields, spec: sink });
-  const target = quoteIdent(sink.table);
-  const staging = quoteIdent(`_deltaport_spark_${key.slice(0, 16)}`);
-  const dropStaging = `DROP TABLE IF EXISTS ${staging}`;
-  const keys = sink.mode === 'upsert' ? sink.keyColumns! : [];
+  const stagingName = `_deltaport_spark_${key.slice(0, 16)}`;
+  const staging = quoteIn(dialect, stagingName);
   const stagingFields = plans.flatMap((p) => p.staged.map((s) => s.field));
-  const finish = {
-    append: [createTableSql(dialect, sink.table, job.fields, [], true)],
-    upsert: [createTableSql(dialect, sink.table, job.fields, keys, true)],
-    overwrite: [`DROP TABLE IF EXISTS ${target}`, createTableSql(dialect, sink.table, job.fields)],
-  }[sink.mode as 'append' | 'upsert' | 'overwrite'];
+  const steps =
+    dialect === 'mysql' ? mysqlSteps(sink, stagingName, job.fields, plans) : transactionalSteps(sink, staging, job.fields, plans);
   const writeOptions: Record<string, string> = { batchsize: String(sink.execution.batchSize) };
   // SQLite takes one writer at a time, and has no lower isolation level to ask for.
   if (dialect === 'sqlite') Object.assign(writeOptions, { numPartitions: '1', isolationLevel: 'SERIALIZABLE' });
@@ -127,19 +154,70 @@ function sqlConstants(job: SparkJob, sink: SqlSinkSpec, plans: ColumnPlan[]): Re
     SINK: 'jdbc',
     TARGET: describeTarget(job),
     TARGET_TABLE: sink.table,
-    JDBC_URL: sink.kind === 'sqlite' ? `jdbc:sqlite:${sink.path}` : pgJdbcUrl(job.server!),
-    JDBC_DRIVER: sink.kind === 'sqlite' ? 'org.sqlite.JDBC' : 'org.postgresql.Driver',
-    CREDENTIALS: sink.kind === 'postgres' ? { ...PG_CREDENTIALS } : {},
+    JDBC_URL:
+      sink.kind === 'sqlite' ? `jdbc:sqlite:${sink.path}` : sink.kind === 'mysql' ? mysqlJdbcUrl(job.mysqlServer!) : pgJdbcUrl(job.server!),
+    JDBC_DRIVER: sink.kind === 'sqlite' ? 'org.sqlite.JDBC' : sink.kind === 'mysql' ? 'org.mariadb.jdbc.Driver' : 'org.postgresql.Driver',
+    CREDENTIALS: sink.kind === 'postgres' ? { ...PG_CREDENTIALS } : sink.kind === 'mysql' ? { ...MYSQL_CREDENTIALS } : {},
     STAGING: staging,
     WRITE_OPTIONS: writeOptions,
-    DROP_STAGING: dropStaging,
-    PREPARE: [dropStaging, createTableSql(dialect, unquoted(staging), stagingFields)],
+    DROP_STAGING: steps.drop,
+    PREPARE: [`DROP TABLE IF EXISTS ${staging}`, createTableSql(dialect, stagingName, stagingFields)],
     COUNT_STAGED: `SELECT count(*) FROM ${staging}`,
-    FINISH: [...finish, insertFromStaging(dialect, sink.table, staging, job.fields, plans, keys), `DROP TABLE ${staging}`],
+    BEFORE_FINISH: steps.before,
+    FINISH: steps.finish,
+    AFTER_FINISH: steps.after,
     JOB_KEY: key,
     LEDGER_PREPARE: sink.exactlyOnce ? [progressTableSql(dialect)] : [],
-    LEDGER_READ: sink.exactlyOnce ? `SELECT done FROM ${quoteIdent(PROGRESS_TABLE)} WHERE job_key = ?` : null,
+    LEDGER_READ: sink.exactlyOnce ? `SELECT done FROM ${quoteIn(dialect, PROGRESS_TABLE)} WHERE job_key = ?` : null,
     LEDGER_WRITE: sink.exactlyOnce ? saveProgressSql(dialect, () => '?') : null,
+  };
+}
+
+/** PostgreSQL and SQLite run DDL inside a transaction: the target's creation (or replacement), the staged rows and
+ * the staging table's drop all commit together. */
+function transactionalSteps(sink: SqlSinkSpec, staging: string, fields: StructField[], plans: ColumnPlan[]): FinishSteps {
+  const dialect = sink.kind as Exclude<Dialect, 'mysql' | 'duckdb'>;
+  const keys = sink.mode === 'upsert' ? sink.keyColumns! : [];
+  const create = {
+    append: [createTableSql(dialect, sink.table, fields, [], true)],
+    upsert: [createTableSql(dialect, sink.table, fields, keys, true)],
+    overwrite: [`DROP TABLE IF EXISTS ${quoteIdent(sink.table)}`, createTableSql(dialect, sink.table, fields)],
+  }[sink.mode as 'append' | 'upsert' | 'overwrite'];
+  return {
+    before: [],
+    finish: [...create, insertFromStaging(dialect, sink.table, staging, fields, plans, keys), `DROP TABLE ${staging}`],
+    after: [],
+    drop: `DROP TABLE IF EXISTS ${staging}`,
+  };
+}
+
+/** MySQL's DDL commits whatever transaction is open, so the target is created before the final transaction, which
+ * only copies the staged rows. An overwrite copies them into a table of its own and swaps it in afterwards with one
+ * RENAME TABLE, which is atomic (as Deltaport's own MySQL overwrite does): a failure before the swap leaves the
+ * target as it was. */
+function mysqlSteps(sink: SqlSinkSpec, stagingName: string, fields: StructField[], plans: ColumnPlan[]): FinishSteps {
+  const q = (name: string) => quoteIn('mysql', name);
+  const staging = q(stagingName);
+  const copyInto = (table: string) => insertFromStaging('mysql', table, staging, fields, plans, []);
+  if (sink.mode !== 'overwrite') {
+    return {
+      before: [createTableSql('mysql', sink.table, fields, [], true)],
+      finish: [copyInto(sink.table)],
+      after: [`DROP TABLE ${staging}`],
+      drop: `DROP TABLE IF EXISTS ${staging}`,
+    };
+  }
+  const [fresh, old] = [`${stagingName}_new`, `${stagingName}_old`];
+  return {
+    before: [
+      `DROP TABLE IF EXISTS ${q(fresh)}, ${q(old)}`,
+      createTableSql('mysql', fresh, fields),
+      // So that the swap has a table to move aside.
+      createTableSql('mysql', sink.table, fields, [], true),
+    ],
+    finish: [copyInto(fresh)],
+    after: [`RENAME TABLE ${q(sink.table)} TO ${q(old)}, ${q(fresh)} TO ${q(sink.table)}`, `DROP TABLE ${q(old)}, ${staging}`],
+    drop: `DROP TABLE IF EXISTS ${staging}, ${q(fresh)}`,
   };
 }
 
@@ -154,7 +232,10 @@ function insertFromStaging(
   keys: string[],
 ): string {
   const selects = plans.map((p) => p.select).join(', ');
-  const into = `INSERT INTO ${quoteIdent(table)} (${columnList(fields)}) `;
+  const into = `INSERT INTO ${quoteIn(dialect, table)} (${quoteListIn(
+    dialect,
+    fields.map((f) => f.name),
+  )}) `;
   if (keys.length === 0) return `${into}SELECT ${selects} FROM ${staging}`;
   const stagedKeys = quoteList(keys.map((k) => position(fields.findIndex((f) => f.name === k))));
   const select =
@@ -163,11 +244,6 @@ function insertFromStaging(
       : // SQLite needs a WHERE to tell the upsert's ON from a join's.
         `SELECT ${selects} FROM ${staging} WHERE true`;
   return `${into}${select}${onConflict(fields, keys)}`;
-}
-
-/** The staging name is generated and never needs quoting inside; createTableSql quotes it itself. */
-function unquoted(quoted: string): string {
-  return quoted.slice(1, -1);
 }
 
 function pgJdbcUrl(server: PgServer): string {
@@ -182,6 +258,20 @@ function pgJdbcUrl(server: PgServer): string {
     ApplicationName: 'deltaport-spark',
   });
   return `jdbc:postgresql://${host}:${server.port}/${encodeURIComponent(server.database ?? '')}?${params}`;
+}
+
+/** MariaDB Connector/J under the jdbc:mysql: scheme (permitMysqlScheme), so that Spark picks its MySQL dialect, which
+ * quotes names with backticks; the session as Deltaport's own (strict, UTC). The driver reads the URL's options as
+ * they are written: nothing in it is percent-encoded. */
+function mysqlJdbcUrl(server: MysqlServer): string {
+  const host = server.host.includes(':') ? `[${server.host}]` : server.host;
+  const params = [
+    'permitMysqlScheme',
+    `sslMode=${server.ssl ? 'verify-full' : 'disable'}`,
+    `connectTimeout=${server.connectTimeoutMs}`,
+    "sessionVariables=sql_mode='STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION',time_zone='+00:00'",
+  ];
+  return `jdbc:mysql://${host}:${server.port}/${server.database ?? ''}?${params.join('&')}`;
 }
 
 function fileConstants(job: SparkJob, sink: FileSinkSpec): Record<string, PyValue> {
@@ -212,8 +302,10 @@ function describeTarget(job: SparkJob): string {
     }
     case 'sqlite':
       return `SQLite table ${quoteIdent(sink.table)} in ${sink.path}`;
-    case 'mysql':
-      return `MySQL table ${sink.table}`;
+    case 'mysql': {
+      const s = job.mysqlServer!;
+      return `MySQL table ${quoteIn('mysql', sink.table)} at ${s.host}:${s.port}/${s.database ?? ''}`;
+    }
     case 'parquet':
       return `Parquet folder ${sink.path}`;
     default:
@@ -245,8 +337,9 @@ function header(job: SparkJob): string[] {
     `    ${PIP_INSTALL}`,
     '    python job.py',
   ];
-  if (sink.kind === 'postgres') {
-    lines.push('', `Credentials come from the environment, never from this file: ${PG_CREDENTIALS.user} and ${PG_CREDENTIALS.password}.`);
+  const credentials = sink.kind === 'postgres' ? PG_CREDENTIALS : sink.kind === 'mysql' ? MYSQL_CREDENTIALS : null;
+  if (credentials) {
+    lines.push('', `Credentials come from the environment, never from this file: ${credentials.user} and ${credentials.password}.`);
   }
   lines.push('', "What differs from Deltaport's own export:");
   if (isSqlSink(sink)) {
@@ -266,6 +359,12 @@ function header(job: SparkJob): string[] {
     }
     if (sink.kind === 'sqlite')
       lines.push('- SQLite: one writer; the file must be reachable from the driver and the executors (local mode).');
+    if (sink.kind === 'mysql') {
+      lines.push(
+        '- MySQL commits DDL by itself: the target is created before the final transaction (BEFORE_FINISH), and an',
+        '  overwrite fills a table of its own, then swaps it in with one atomic RENAME TABLE (AFTER_FINISH).',
+      );
+    }
   } else if (sink.kind === 'parquet') {
     lines.push(
       `- Spark writes a folder of part files at ${sink.path}, not one file; it is built beside it and renamed into`,

@@ -80,7 +80,7 @@ export function buildPlan(
         dialect === 'postgres'
           ? copySql(stage, fields, binary)
           : dialect === 'duckdb'
-            ? writeStatement(stage, fields, null, null)
+            ? writeStatement(stage, fields, null)
             : sqliteInsertSql(stage, fields, null, true);
       return plan;
     }
@@ -95,7 +95,7 @@ export function buildPlan(
       }
       plan.statement =
         dialect === 'duckdb'
-          ? writeStatement(table, fields, keys, existing)
+          ? writeStatement(table, fields, keys)
           : dialect === 'sqlite'
             ? sqliteInsertSql(table, fields, keys, existing === null || sameColumns(existing.columns, fields))
             : keys

@@ -6,6 +6,7 @@
 # Text forms of dates and times, as Deltaport writes them (the session's time zone is set to UTC below).
 TIMESTAMP_UTC = "yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'"
 TIMESTAMP_NTZ = "yyyy-MM-dd'T'HH:mm:ss.SSSSSS"
+MYSQL_DATETIME = "yyyy-MM-dd HH:mm:ss.SSSSSS"
 DATE = "yyyy-MM-dd"
 JSON_OPTIONS = {
     "timestampFormat": TIMESTAMP_UTC,
@@ -125,24 +126,30 @@ def land_jdbc(spark, frame):
 
 
 def finish(spark):
-    """One transaction: the staged rows into the target, the ledger row, the staging table dropped."""
+    """One transaction: the staged rows into the target, the ledger row, the staging table dropped. What the server
+    cannot run inside a transaction (MySQL's DDL commits by itself) runs before it (BEFORE_FINISH) or after it
+    (AFTER_FINISH)."""
     connection = connect(spark)
     try:
+        execute(connection, BEFORE_FINISH)
         connection.setAutoCommit(False)
-        rows = int(query_one(connection, COUNT_STAGED))
-        execute(connection, FINISH)
-        if LEDGER_WRITE:
-            statement = connection.prepareStatement(LEDGER_WRITE)
-            try:
-                bind(statement, [JOB_KEY, TARGET_TABLE, None, None, rows, rows, True])
-                statement.executeUpdate()
-            finally:
-                statement.close()
-        connection.commit()
+        try:
+            rows = int(query_one(connection, COUNT_STAGED))
+            execute(connection, FINISH)
+            if LEDGER_WRITE:
+                statement = connection.prepareStatement(LEDGER_WRITE)
+                try:
+                    bind(statement, [JOB_KEY, TARGET_TABLE, None, None, rows, rows, True])
+                    statement.executeUpdate()
+                finally:
+                    statement.close()
+            connection.commit()
+        except BaseException:
+            connection.rollback()
+            raise
+        connection.setAutoCommit(True)
+        execute(connection, AFTER_FINISH)
         return rows
-    except BaseException:
-        connection.rollback()
-        raise
     finally:
         connection.close()
 

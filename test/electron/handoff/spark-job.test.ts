@@ -3,7 +3,7 @@
 // they land is compared row for row with what Deltaport's own export of the same snapshot lands (text files: the
 // same header and the same lines, byte for byte). Spark is slow on two cores: every job runs in one Python
 // process (one JVM launch); one more launch runs a job as plain `python job.py`, one with the header's spark-submit.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,50 +15,16 @@ import { DEFAULT_EXECUTION } from '../../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../../shared/source-spec.js';
 import { exportRequest } from '../../support/export-request.js';
 import { sparkJobFor } from '../../../electron/handoff/emit-spark-job.js';
-import { SPARK_PACKAGES } from '../../../electron/handoff/spark-job.js';
 import { quoteIdent } from '../../../electron/sinks/sql-identifiers.js';
 import { duck, sqlText } from '../../support/duckdb.js';
 import { tablePath } from '../../support/tables.js';
 import { useTestDatabase } from '../../support/test-database.js';
 import { openLocal } from '../../support/task-tables.js';
-
-/** Why Spark cannot run here, or null when Java, pyspark and delta-spark are present. */
-function sparkMissing(): string | null {
-  const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
-  if (java.error || java.status !== 0) return 'Java is not installed';
-  const python = spawnSync('python3', ['-c', 'import pyspark, delta'], { encoding: 'utf8' });
-  if (python.error || python.status !== 0)
-    return 'pyspark and delta-spark are not installed (pip install "pyspark==4.0.*" delta-spark==4.0.0)';
-  return null;
-}
+import { quoteArg, runProcess, runSparkJobs, sparkMissing, SPARK_TIMEOUT_MS, SUBMIT_SETTINGS } from './spark-run.js';
 
 const missing = sparkMissing();
 // The default reporter lists no test of a skipped file: the reason goes to the log as well as into the title.
 if (missing) console.warn(`Spark jobs skipped: ${missing}`);
-// Jobs take 20 to 100 s each on two busy cores; a timeout is not a measurement.
-const SPARK_TIMEOUT_MS = 1_200_000;
-
-// Settings for tiny tables on two busy cores come from outside the job, as a cluster's would: the scripts run
-// unchanged. Little JIT compiling, no code generation and no adaptive re-planning took three jobs from 214 s to 130 s.
-const JAVA_OPTIONS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
-const SPARK_CONFS = [
-  'spark.sql.shuffle.partitions=2',
-  'spark.databricks.delta.snapshotPartitions=2',
-  'spark.sql.codegen.wholeStage=false',
-  'spark.sql.adaptive.enabled=false',
-  'spark.ui.enabled=false',
-  'spark.ui.showConsoleProgress=false',
-];
-const SUBMIT_SETTINGS = ['--master', 'local[2]', '--driver-java-options', JAVA_OPTIONS, ...SPARK_CONFS.flatMap((conf) => ['--conf', conf])];
-/** PYSPARK_SUBMIT_ARGS is split like a shell line. */
-function quoteArg(arg: string): string {
-  return arg.includes(' ') ? `'${arg}'` : arg;
-}
-
-// The jobs share one JVM, whose class path is fixed when it starts: it gets every job's packages at once.
-const SPARK_ENV = {
-  PYSPARK_SUBMIT_ARGS: [...SUBMIT_SETTINGS.map(quoteArg), '--packages', Object.values(SPARK_PACKAGES).join(','), 'pyspark-shell'].join(' '),
-};
 
 const ALL_TYPES = 'delta-1.2.1-only-struct-stats';
 const WITH_DV = 'table-with-dv-small';
@@ -222,19 +188,12 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
     jobs.push(badJob);
 
     const url = new URL(db.url);
-    const run = await runPython([path.join(import.meta.dirname, 'run-jobs.py'), ...jobs], {
+    const run = await runSparkJobs(jobs, {
       PGUSER: decodeURIComponent(url.username),
       PGPASSWORD: decodeURIComponent(url.password),
     });
-    sparkLog = run.stderr;
-    const lines = run.stdout.split('\n').filter((l) => l.startsWith('DELTAPORT-JOB '));
-    for (const [i, line] of lines.entries()) {
-      const result = JSON.parse(line.slice('DELTAPORT-JOB '.length)) as { ok: boolean; error?: string; seconds: number };
-      results.set(`${i}`, result);
-      console.info(`Spark job ${i + 1} of ${jobs.length}: ${result.ok ? 'ok' : 'failed'} in ${result.seconds} s`);
-    }
-    if (lines.length !== jobs.length)
-      throw new Error(`the Spark runner ended after ${lines.length} of ${jobs.length} jobs: ${run.stderr.slice(-3000)}`);
+    sparkLog = run.log;
+    for (const [i, result] of run.results.entries()) results.set(`${i}`, result);
   }, SPARK_TIMEOUT_MS);
 
   afterAll(() => {
@@ -439,26 +398,4 @@ async function parquetRows(glob: string): Promise<string[]> {
 function pysparkHome(): string {
   const found = spawnSync('python3', ['-c', 'import os, pyspark; print(os.path.dirname(pyspark.__file__))'], { encoding: 'utf8' });
   return found.stdout.trim();
-}
-
-function runPython(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return runProcess('python3', args, { ...SPARK_ENV, ...env });
-}
-
-function runProcess(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  cwd?: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    // Spark logs a lot; the tail says why a job failed.
-    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-200_000)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }

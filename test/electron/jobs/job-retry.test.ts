@@ -252,8 +252,8 @@ describe('Retry of a stopped export into a SQL table', () => {
         // finish: SQLite's write lock, given back at once (the stopped run needs it to give its lease up), or
         // PostgreSQL's on the ledger table, which every transaction writes, until the run has stopped.
         if (stop !== 'refuse') {
-          // PostgreSQL's transactions are few and large: it stops after its first or second commit.
-          await untilCommitted(first.id, kind === 'postgres' ? { commits: point % 2 === 0 ? 1 : 2 } : { rows: point });
+          // PostgreSQL's and DuckDB's transactions are few and large: they stop after their first or second commit.
+          await untilCommitted(first.id, kind === 'sqlite' ? { rows: point } : { commits: point % 2 === 0 ? 1 : 2 });
           await holder?.hold();
           const lock = kind === 'sqlite' ? new Database(file, { timeout: 60_000 }) : null;
           lock?.exec('BEGIN IMMEDIATE');

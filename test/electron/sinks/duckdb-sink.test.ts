@@ -13,6 +13,7 @@ import { scratchFolders } from '../delta/log-files.js';
 import { planTask } from '../../../electron/jobs/tasks.js';
 import { deltaCensus, duckdbFileCensus } from '../../support/delta-census.js';
 import { exportRequest } from '../../support/export-request.js';
+import { killMidway } from '../../support/kill-export.js';
 import { taskTables } from '../../support/task-tables.js';
 import { TABLE_KEYS } from '../../support/table-keys.js';
 import { TABLES_ROOT, tablePath } from '../../support/tables.js';
@@ -58,6 +59,22 @@ describe('every table of the corpus into DuckDB', () => {
       tables.push('upserted');
     }
     expect(await duckdbFileCensus(file, ...tables)).toEqual(tables.map(() => expected));
+    // The transactions' temporary Parquet files are gone with the export.
+    expect(existsSync(`${file}.deltaport-parts`)).toBe(false);
+  });
+});
+
+describe('a DuckDB export killed mid-way', () => {
+  it('leaves its temporary Parquet files behind, which the next export into the file removes', { timeout: 300_000 }, async () => {
+    const source = tablePath('COVID-19_NYT');
+    const file = path.join(scratch.make(), 'killed.duckdb');
+    const request = { source: { tablePath: source }, sink: duckdbSpec(file, { table: 'covid', exactlyOnce: true }) };
+    expect(await killMidway(request, 100_000)).toBeGreaterThanOrEqual(100_000);
+    // The folder lives from the export's start to its end: the killed run never removed it.
+    expect(existsSync(`${file}.deltaport-parts`)).toBe(true);
+    await exportRequest(request);
+    expect(existsSync(`${file}.deltaport-parts`)).toBe(false);
+    expect(await duckdbFileCensus(file, 'covid')).toEqual([await deltaCensus(source)]);
   });
 });
 
@@ -129,7 +146,8 @@ describe('Show plan for DuckDB', () => {
       sink: 'duckdb',
       target: 'simple',
       ddl: ['CREATE TABLE "simple" ("id" BIGINT)'],
-      statement: `-- each transaction's rows through DuckDB's appender into "simple"`,
+      // Each transaction's rows, written to temporary Parquet files, read by DuckDB itself.
+      statement: `INSERT INTO "simple" ("id") SELECT "id" FROM read_parquet([-- the transaction's files --])`,
       targetExists: false,
       incompatibility: null,
     });
@@ -149,7 +167,8 @@ describe('Show plan for DuckDB', () => {
     });
     expect(merge).toMatchObject({ ddl: [], targetExists: true, incompatibility: null });
     expect(merge.statement).toBe(
-      'INSERT INTO "simple" ("id") SELECT "id" FROM (SELECT *, row_number() OVER (PARTITION BY "id" ORDER BY rowid DESC) AS _deltaport_pick FROM temp.main."_deltaport_rows") WHERE _deltaport_pick = 1 ON CONFLICT ("id") DO NOTHING',
+      'INSERT INTO temp.main."_deltaport_rows" ("id") SELECT "id" FROM read_parquet([-- the transaction\'s files --]); ' +
+        'INSERT INTO "simple" ("id") SELECT "id" FROM (SELECT *, row_number() OVER (PARTITION BY "id" ORDER BY rowid DESC) AS _deltaport_pick FROM temp.main."_deltaport_rows") WHERE _deltaport_pick = 1 ON CONFLICT ("id") DO NOTHING',
     );
     // The plan runs as said: the export lands there.
     await exportRequest({ source: { tablePath: simple }, sink: duckdbSpec(file, { table: 'simple', mode: 'upsert', keyColumns: ['id'] }) });

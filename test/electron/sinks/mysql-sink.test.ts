@@ -87,7 +87,9 @@ describe('mysql sink: types', () => {
     expect(err.message).toMatch(/^rows 1-2 failed: row 2: .*d/);
     expect(err.message).not.toContain('\n');
     // Nothing written: not even the table the export created for the rows.
-    expect(await db.rows("SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'nan'")).toEqual([]);
+    expect(
+      await db.rows("SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'nan'"),
+    ).toEqual([]);
   });
 });
 
