@@ -18,7 +18,7 @@ import { booleanReader, isNullAt, utf8Reader, type RowReader } from '../delta/en
 import { decimalAt } from '../delta/engine/arrow-data.js';
 import { JSON_TEXT_METADATA } from '../values/json-value.js';
 import { jsonTextReader } from '../values/text-formats.js';
-import { quoteName } from './duckdb-quote.js';
+import { quoteName } from '../../shared/sql-quote.js';
 
 /** The DuckDB column type of a field the reader emits (its canonical Arrow types, delta/arrow-types.ts). */
 export function duckType(field: arrow.Field): string {

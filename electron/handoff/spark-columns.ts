@@ -6,7 +6,8 @@
 // dots in a name as field access.
 import type { StructField } from '../../shared/delta-schema.js';
 import type { SinkKind } from '../../shared/sink-spec.js';
-import { quoteIdent, quoteIn } from '../sinks/sql-identifiers.js';
+import { quoteName } from '../../shared/sql-quote.js';
+import { quoteIn } from '../sinks/sql-identifiers.js';
 import { valueKind } from '../sinks/sql-types.js';
 import { pyString } from './python-text.js';
 import { textFieldExpression } from './spark-text-columns.js';
@@ -44,7 +45,7 @@ export function columnPlan(field: StructField, i: number, sink: SinkKind): Colum
   const alias = sink === 'parquet' ? field.name : name;
   const one = (expression: string): ColumnPlan => ({
     staged: [{ expression: `${expression}.alias(${pyString(alias)})`, field: { name, type: field.type, nullable: field.nullable } }],
-    select: sink === 'mysql' ? quoteIn('mysql', name) : quoteIdent(name),
+    select: sink === 'mysql' ? quoteIn('mysql', name) : quoteName(name),
   });
   if (sink === 'parquet') return one(col);
   if (sink === 'csv' || sink === 'jsonl') return one(textFieldExpression(field, col, sink));
@@ -92,6 +93,6 @@ function sqliteFloat(field: StructField, name: string, col: string): ColumnPlan 
         field: { name: nan, type: 'string', nullable: true },
       },
     ],
-    select: `COALESCE(${quoteIdent(nan)}, ${quoteIdent(name)})`,
+    select: `COALESCE(${quoteName(nan)}, ${quoteName(name)})`,
   };
 }

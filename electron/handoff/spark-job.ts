@@ -7,7 +7,8 @@ import { DeltaportError } from '../../shared/errors.js';
 import type { FileSinkSpec, SinkSpec, SqlSinkSpec } from '../../shared/sink-spec.js';
 import { isSqlSink } from '../../shared/sink-spec.js';
 import { jobKey, PROGRESS_TABLE, progressTableSql, saveProgressSql } from '../sinks/exactly-once.js';
-import { quoteIdent, quoteIn, quoteList, quoteListIn } from '../sinks/sql-identifiers.js';
+import { quoteName } from '../../shared/sql-quote.js';
+import { quoteIn, quoteList, quoteListIn } from '../sinks/sql-identifiers.js';
 import { onConflict } from '../sinks/sql-statements.js';
 import { createTableSql, type Dialect } from '../sinks/sql-types.js';
 import { columnPlan, position, type ColumnPlan } from './spark-columns.js';
@@ -181,7 +182,7 @@ function transactionalSteps(sink: SqlSinkSpec, staging: string, fields: StructFi
   const create = {
     append: [createTableSql(dialect, sink.table, fields, [], true)],
     upsert: [createTableSql(dialect, sink.table, fields, keys, true)],
-    overwrite: [`DROP TABLE IF EXISTS ${quoteIdent(sink.table)}`, createTableSql(dialect, sink.table, fields)],
+    overwrite: [`DROP TABLE IF EXISTS ${quoteName(sink.table)}`, createTableSql(dialect, sink.table, fields)],
   }[sink.mode as 'append' | 'upsert' | 'overwrite'];
   return {
     before: [],
@@ -298,10 +299,10 @@ function describeTarget(job: SparkJob): string {
   switch (sink.kind) {
     case 'postgres': {
       const s = job.server!;
-      return `PostgreSQL table ${quoteIdent(sink.table)} at ${s.host}:${s.port}/${s.database ?? ''}`;
+      return `PostgreSQL table ${quoteName(sink.table)} at ${s.host}:${s.port}/${s.database ?? ''}`;
     }
     case 'sqlite':
-      return `SQLite table ${quoteIdent(sink.table)} in ${sink.path}`;
+      return `SQLite table ${quoteName(sink.table)} in ${sink.path}`;
     case 'mysql': {
       const s = job.mysqlServer!;
       return `MySQL table ${quoteIn('mysql', sink.table)} at ${s.host}:${s.port}/${s.database ?? ''}`;

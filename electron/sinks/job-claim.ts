@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeltaportError } from '../../shared/errors.js';
 import { processRuns } from './process-runs.js';
-import { quoteIdent } from './sql-identifiers.js';
+import { quoteName } from '../../shared/sql-quote.js';
 
 /** This run: which process, since when. */
 export interface RunOwner {
@@ -44,7 +44,7 @@ type Query = (sql: string, params?: unknown[]) => Promise<Record<string, unknown
 
 /** The leases of the runs writing into a SQLite file now. */
 export const RUNS_TABLE = '_deltaport_runs';
-const RUNS = quoteIdent(RUNS_TABLE);
+const RUNS = quoteName(RUNS_TABLE);
 /** How long a lease of this process may go without a transaction before it counts as left behind. */
 const LEASE_IDLE_MS = 60_000;
 

@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { DeltaportError } from '../../shared/errors.js';
 import { scrub, type PostgresConnection } from '../../shared/sink-spec.js';
-import { quoteIdent } from './sql-identifiers.js';
+import { quoteName } from '../../shared/sql-quote.js';
 import type { TableDescription } from './sql-plan.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -105,7 +105,7 @@ function oneLine(err: unknown): string {
 }
 
 export async function describePgTable(client: pg.Client, table: string): Promise<TableDescription | null> {
-  const name = quoteIdent(table);
+  const name = quoteName(table);
   const columns = await client.query<{ name: string; type: string; not_null: boolean; has_default: boolean }>(
     `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS not_null, a.atthasdef AS has_default
        FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`,

@@ -5,7 +5,8 @@ import type { StructField } from '../../shared/delta-schema.js';
 import { validationError } from '../../shared/errors.js';
 import { exportSinkProblems, type ExportPlan, type SqlSinkSpec } from '../../shared/sink-spec.js';
 import { binaryCopyFits } from './copy-binary.js';
-import { quoteIdent, quoteIn, quoteListIn } from './sql-identifiers.js';
+import { quoteName } from '../../shared/sql-quote.js';
+import { quoteIn, quoteListIn } from './sql-identifiers.js';
 import { writeStatement } from './duckdb/duckdb-statements.js';
 import { mysqlRowsSql } from './mysql/mysql-statements.js';
 import { copySql, sameColumns, sqliteInsertSql, swapSql, upsertMergeSql, upsertTempSql, UPSERT_TEMP } from './sql-statements.js';
@@ -73,8 +74,8 @@ export function buildPlan(
       }
       plan.ddl = [
         createTableSql(dialect, stage, fields),
-        `DROP TABLE IF EXISTS ${quoteIdent(table)}`,
-        `ALTER TABLE ${quoteIdent(stage)} RENAME TO ${quoteIdent(table)}`,
+        `DROP TABLE IF EXISTS ${quoteName(table)}`,
+        `ALTER TABLE ${quoteName(stage)} RENAME TO ${quoteName(table)}`,
       ];
       plan.statement =
         dialect === 'postgres'

@@ -88,6 +88,10 @@ export interface SqlSession<Rows = RecordBatch[]> {
   close(): Promise<void>;
   /** Drops the connection at once; the database rolls back whatever transaction was open. */
   kill(): void;
+  /** Where the database runs in this process on threads of its own (DuckDB): stops the statement in flight at once,
+   * so that its transaction fails and rolls back. A cancel must not wait for a long statement, and the export thread
+   * must not be ended while native work of it is still under way. */
+  interrupt?(): void;
 }
 
 /** Which lane a session is, and the server processes of the run's other sessions (ended or not), which may hold
@@ -461,10 +465,11 @@ class SqlSink<Rows> implements BatchSink {
     this.aborted = true;
     this.committedRows?.stop(cancelled());
     for (const lane of this.lanes) {
-      if (lane.inTransaction && lane.session && lane.session.backend !== null) {
+      if (!lane.inTransaction || !lane.session) continue;
+      if (lane.session.backend !== null) {
         lane.session.kill();
         lane.session = null;
-      }
+      } else lane.session.interrupt?.();
     }
   }
 

@@ -1,7 +1,8 @@
 // The statements a SQL sink runs, per dialect. Every name is quoted (sql-identifiers.ts); values only ever travel as
 // parameters or COPY data.
 import type { StructField } from '../../shared/delta-schema.js';
-import { quoteIdent, quoteIn, quoteList } from './sql-identifiers.js';
+import { quoteName } from '../../shared/sql-quote.js';
+import { quoteIn, quoteList } from './sql-identifiers.js';
 import type { SqlStatement } from './exactly-once.js';
 import { IMAGE_TABLE, imageColumn } from './sqlite-image.js';
 import { sqlType, type Dialect, type ExistingColumn } from './sql-types.js';
@@ -13,10 +14,10 @@ export const SQLITE_IMAGE_SCHEMA = 'deltaport_batch';
  * SELECT is `*`, which lets SQLite copy the records as they are (its transfer optimization needs exactly that form);
  * SQLite's upsert after a SELECT needs a WHERE clause. */
 export function sqliteInsertSql(table: string, fields: StructField[], keys: string[] | null, allColumns: boolean): string {
-  const into = `INSERT INTO main.${quoteIdent(table)}`;
-  const source = `${quoteIdent(SQLITE_IMAGE_SCHEMA)}.${quoteIdent(IMAGE_TABLE)}`;
+  const into = `INSERT INTO main.${quoteName(table)}`;
+  const source = `${quoteName(SQLITE_IMAGE_SCHEMA)}.${quoteName(IMAGE_TABLE)}`;
   if (allColumns && !keys) return `${into} SELECT * FROM ${source}`;
-  const columns = fields.map((_, c) => quoteIdent(imageColumn(c))).join(', ');
+  const columns = fields.map((_, c) => quoteName(imageColumn(c))).join(', ');
   return `${into} (${columnList(fields)}) SELECT ${columns} FROM ${source}${keys ? ` WHERE true${onConflict(fields, keys)}` : ''}`;
 }
 
@@ -27,7 +28,7 @@ export function sqliteInsertSql(table: string, fields: StructField[], keys: stri
  * DuckDB file has one process writing into it. */
 export function swapSql(dialect: Dialect, table: string, staging: string): SqlStatement[] {
   if (dialect === 'mysql') return mysqlSwapSql(table, staging);
-  const swap = [`DROP TABLE IF EXISTS ${quoteIdent(table)}`, `ALTER TABLE ${quoteIdent(staging)} RENAME TO ${quoteIdent(table)}`].map(
+  const swap = [`DROP TABLE IF EXISTS ${quoteName(table)}`, `ALTER TABLE ${quoteName(staging)} RENAME TO ${quoteName(table)}`].map(
     (text) => ({ text, values: [] }),
   );
   if (dialect !== 'postgres') return swap;
@@ -84,12 +85,12 @@ export function sameColumns(columns: ExistingColumn[], fields: StructField[]): b
 /** The upsert clause, the same in both dialects; rows whose every column is a key have nothing to update. */
 export function onConflict(fields: StructField[], keys: string[]): string {
   const keySet = new Set(keys);
-  const updates = fields.filter((f) => !keySet.has(f.name)).map((f) => `${quoteIdent(f.name)} = excluded.${quoteIdent(f.name)}`);
+  const updates = fields.filter((f) => !keySet.has(f.name)).map((f) => `${quoteName(f.name)} = excluded.${quoteName(f.name)}`);
   return ` ON CONFLICT (${quoteList(keys)}) DO ${updates.length > 0 ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`;
 }
 
 export function copySql(table: string, fields: StructField[], binary = false): string {
-  return `COPY ${quoteIdent(table)} (${columnList(fields)}) FROM STDIN${binary ? ' (FORMAT binary)' : ''}`;
+  return `COPY ${quoteName(table)} (${columnList(fields)}) FROM STDIN${binary ? ' (FORMAT binary)' : ''}`;
 }
 
 /** A session's landing table for upserts; a serial column remembers arrival order so the last row of a key wins. */
@@ -97,20 +98,20 @@ export const UPSERT_TEMP = '_deltaport_upsert';
 const ARRIVAL = '_deltaport_arrival';
 
 export function upsertTempSql(fields: StructField[]): string {
-  const columns = fields.map((f) => `${quoteIdent(f.name)} ${sqlType(f, 'postgres')}`);
-  return `CREATE TEMP TABLE IF NOT EXISTS ${quoteIdent(UPSERT_TEMP)} (${columns.join(', ')}, ${quoteIdent(ARRIVAL)} bigserial) ON COMMIT DELETE ROWS`;
+  const columns = fields.map((f) => `${quoteName(f.name)} ${sqlType(f, 'postgres')}`);
+  return `CREATE TEMP TABLE IF NOT EXISTS ${quoteName(UPSERT_TEMP)} (${columns.join(', ')}, ${quoteName(ARRIVAL)} bigserial) ON COMMIT DELETE ROWS`;
 }
 
 /** Merges the landed rows; PostgreSQL refuses to update one row twice in a statement, so duplicates collapse first. */
 export function upsertMergeSql(table: string, fields: StructField[], keys: string[]): string {
-  return mergeFrom(table, fields, keys, quoteIdent(UPSERT_TEMP));
+  return mergeFrom(table, fields, keys, quoteName(UPSERT_TEMP));
 }
 
 function mergeFrom(table: string, fields: StructField[], keys: string[], source: string): string {
   return (
-    `INSERT INTO ${quoteIdent(table)} (${columnList(fields)}) ` +
+    `INSERT INTO ${quoteName(table)} (${columnList(fields)}) ` +
     `SELECT DISTINCT ON (${quoteList(keys)}) ${columnList(fields)} FROM ${source} ` +
-    `ORDER BY ${quoteList(keys)}, ${quoteIdent(ARRIVAL)} DESC${onConflict(fields, keys)}`
+    `ORDER BY ${quoteList(keys)}, ${quoteName(ARRIVAL)} DESC${onConflict(fields, keys)}`
   );
 }
 
@@ -118,19 +119,19 @@ function mergeFrom(table: string, fields: StructField[], keys: string[], source:
  * job's across its runs). Its arrival column numbers the rows in the export's order across every connection: each
  * transaction starts it at its first row's number (upsertArrivalSql). */
 export function upsertStageSql(stage: string, fields: StructField[]): string {
-  const columns = fields.map((f) => `${quoteIdent(f.name)} ${sqlType(f, 'postgres')}`);
-  return `CREATE TABLE IF NOT EXISTS ${quoteIdent(stage)} (${columns.join(', ')}, ${quoteIdent(ARRIVAL)} bigserial)`;
+  const columns = fields.map((f) => `${quoteName(f.name)} ${sqlType(f, 'postgres')}`);
+  return `CREATE TABLE IF NOT EXISTS ${quoteName(stage)} (${columns.join(', ')}, ${quoteName(ARRIVAL)} bigserial)`;
 }
 
 /** Before a transaction's COPY into a staging table: its rows arrive numbered from $2 (sequences start at 1). */
 export function upsertArrivalSql(stage: string, firstRow: number): { text: string; values: string[] } {
-  return { text: `SELECT setval(pg_get_serial_sequence($1, '${ARRIVAL}'), $2, false)`, values: [quoteIdent(stage), String(firstRow + 1)] };
+  return { text: `SELECT setval(pg_get_serial_sequence($1, '${ARRIVAL}'), $2, false)`, values: [quoteName(stage), String(firstRow + 1)] };
 }
 
 /** The final merge of every staging table, the later row of a key winning wherever it landed. */
 export function upsertStagesMergeSql(table: string, fields: StructField[], keys: string[], stages: string[]): string {
-  const columns = `${columnList(fields)}, ${quoteIdent(ARRIVAL)}`;
-  const staged = stages.map((stage) => `SELECT ${columns} FROM ${quoteIdent(stage)}`).join(' UNION ALL ');
+  const columns = `${columnList(fields)}, ${quoteName(ARRIVAL)}`;
+  const staged = stages.map((stage) => `SELECT ${columns} FROM ${quoteName(stage)}`).join(' UNION ALL ');
   return mergeFrom(table, fields, keys, `(${staged}) AS staged`);
 }
 

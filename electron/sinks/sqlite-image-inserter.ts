@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
 import type Database from 'better-sqlite3';
 import { processRuns } from './process-runs.js';
-import { quoteIdent } from './sql-identifiers.js';
+import { quoteName } from '../../shared/sql-quote.js';
 import type { WriteTarget } from './sql-sink.js';
 import { sameColumns, SQLITE_IMAGE_SCHEMA, sqliteInsertSql } from './sql-statements.js';
 import { sqliteAffinity } from './sql-types.js';
@@ -64,7 +64,7 @@ export class ImageInserter {
     const image = this.images.build(chunks, this.target.fields, this.columns);
     this.fd ??= openSync(this.file, 'w+');
     writeSync(this.fd, image, 0, image.length, 0);
-    this.db.prepare(`ATTACH ? AS ${quoteIdent(SQLITE_IMAGE_SCHEMA)}`).run(this.file);
+    this.db.prepare(`ATTACH ? AS ${quoteName(SQLITE_IMAGE_SCHEMA)}`).run(this.file);
     this.attached = true;
     this.db.prepare(this.sql).run();
   }
@@ -72,7 +72,7 @@ export class ImageInserter {
   /** Outside a transaction: the attached image, if any, is let go. */
   detach(): void {
     if (!this.attached || !this.db.open) return;
-    this.db.exec(`DETACH ${quoteIdent(SQLITE_IMAGE_SCHEMA)}`);
+    this.db.exec(`DETACH ${quoteName(SQLITE_IMAGE_SCHEMA)}`);
     this.attached = false;
   }
 

@@ -10,7 +10,7 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import { DeltaportError } from '../../shared/errors.js';
-import { quoteIdent } from './sql-identifiers.js';
+import { quoteName } from '../../shared/sql-quote.js';
 import { cellColumn, varintLength, type RecordSizes } from './sqlite-cells.js';
 
 export const IMAGE_TABLE = 'rows';
@@ -126,9 +126,9 @@ export class ImageBuilder {
     const leaves = this.leaves(payloads, cursor, rows, spills);
     const root = this.interiorLevels(leaves);
     const declared = columns.map(
-      (col, c) => `${quoteIdent(imageColumn(c))}${col.type ? ` ${col.type}` : ''}${col.notNull && !hasNull[c] ? ' NOT NULL' : ''}`,
+      (col, c) => `${quoteName(imageColumn(c))}${col.type ? ` ${col.type}` : ''}${col.notNull && !hasNull[c] ? ' NOT NULL' : ''}`,
     );
-    this.schemaPage(`CREATE TABLE ${quoteIdent(IMAGE_TABLE)} (${declared.join(', ')})`, root);
+    this.schemaPage(`CREATE TABLE ${quoteName(IMAGE_TABLE)} (${declared.join(', ')})`, root);
     return spills;
   }
 

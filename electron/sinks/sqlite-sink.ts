@@ -13,7 +13,7 @@ import { databaseFileSink } from './database-file-sink.js';
 import { alreadyRunning, claimSqliteLease, releaseProcessLeases, releaseSqliteLease, RENEW_LEASE_SQL, RUNS_TABLE } from './job-claim.js';
 import type { BatchSink } from './sink.js';
 import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js';
-import { quoteIdent } from './sql-identifiers.js';
+import { quoteName } from '../../shared/sql-quote.js';
 import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
 import { ImageInserter, removeLeftImages } from './sqlite-image-inserter.js';
 import { BUSY_TIMEOUT_MS, describeSqliteTable, openSqlite, sqliteMessage } from './sqlite-connection.js';
@@ -49,7 +49,7 @@ async function removeUnlessRows(path: string): Promise<void> {
         tables.some(
           (t) =>
             db
-              .prepare(`SELECT EXISTS (SELECT 1 FROM ${quoteIdent(t)})`)
+              .prepare(`SELECT EXISTS (SELECT 1 FROM ${quoteName(t)})`)
               .pluck()
               .get() === 1,
         )

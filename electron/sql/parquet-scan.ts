@@ -18,7 +18,7 @@ import { decimalText } from '../delta/scan/variant.js';
 import type { Scalar } from '../delta/engine/arrow-data.js';
 import { isCloudLocation } from '../storage/storage.js';
 import { duckType } from '../duckdb/arrow-to-duckdb.js';
-import { quoteName, quoteText } from '../duckdb/duckdb-quote.js';
+import { quoteName, quoteText } from '../../shared/sql-quote.js';
 
 /** The data files a source's rows come from, when DuckDB reads them as the reader does; else null. */
 export function parquetFiles(source: DeltaSource): string[] | null {

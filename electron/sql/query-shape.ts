@@ -5,7 +5,7 @@
 // partition values and statistics skip files before DuckDB sees a row.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DeltaportError } from '../../shared/errors.js';
-import { quoteName, quoteText } from '../duckdb/duckdb-quote.js';
+import { quoteName, quoteText } from '../../shared/sql-quote.js';
 
 export interface QueryShape {
   /** Lower-cased names of the tables in FROM clauses. */

@@ -21,7 +21,7 @@ import { appendBatch, createTableSql } from '../duckdb/arrow-to-duckdb.js';
 import { createParquetView, parquetFiles } from './parquet-scan.js';
 import { chunkToBatch, resultSchema } from './duckdb-to-arrow.js';
 import { queryShape, type QueryShape } from './query-shape.js';
-import { quoteName, quoteText } from '../duckdb/duckdb-quote.js';
+import { quoteName, quoteText } from '../../shared/sql-quote.js';
 import { lineColumn, positionIn, rewriteVersionedNames, type TableRef } from './table-names.js';
 
 /** Shapes kept: enough for the queries a user runs again from the SQL tab's history, or a host's callers. */

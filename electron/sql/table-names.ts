@@ -1,7 +1,7 @@
 // Time travel as a table name: `t@12` and `t@'2024-03-01 10:00'` in a query become quoted names DuckDB accepts
 // ("t@12"), and each such name is noted with the snapshot it stands for. Only names the query may use are rewritten;
 // text inside string literals, quoted names and comments is left alone, so `'a@1'` stays a string.
-import { quoteName } from '../duckdb/duckdb-quote.js';
+import { quoteName } from '../../shared/sql-quote.js';
 
 /** The snapshot a name in the query stands for: a table the user opened, at a version or a timestamp (or latest). */
 export interface TableRef {

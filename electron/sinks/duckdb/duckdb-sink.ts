@@ -86,5 +86,6 @@ function duckdbSession(connection: DuckDBConnection): SqlSession<string[]> {
     ping: async () => true,
     close: async () => connection.closeSync(),
     kill: () => connection.closeSync(),
+    interrupt: () => connection.interrupt(),
   };
 }

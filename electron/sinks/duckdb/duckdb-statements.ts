@@ -4,22 +4,22 @@
 // order they came: DuckDB's rowid grows with it), then are merged by ON CONFLICT, the last row of a key in the export
 // winning, as in the other SQL sinks.
 import type { StructField } from '../../../shared/delta-schema.js';
-import { quoteText } from '../../duckdb/duckdb-quote.js';
-import { quoteIdent, quoteList } from '../sql-identifiers.js';
+import { quoteName, quoteText } from '../../../shared/sql-quote.js';
+import { quoteList } from '../sql-identifiers.js';
 import { columnList, onConflict } from '../sql-statements.js';
 import { duckdbType } from './duckdb-types.js';
 
 /** A session's landing table (a temporary table: it lives and dies with the connection). */
 export const LANDING_TABLE = '_deltaport_rows';
-const LANDING = `temp.main.${quoteIdent(LANDING_TABLE)}`;
+const LANDING = `temp.main.${quoteName(LANDING_TABLE)}`;
 /** The landing rows' ordinal in a merge. */
 const PICK = '_deltaport_pick';
 /** What Show plan prints for the scan of a transaction's files. */
 const PLAN_SCAN = "read_parquet([-- the transaction's files --])";
 
 export function landingTableSql(fields: StructField[]): string {
-  const columns = fields.map((f) => `${quoteIdent(f.name)} ${duckdbType(f.type)}`);
-  return `CREATE OR REPLACE TEMP TABLE ${quoteIdent(LANDING_TABLE)} (${columns.join(', ')})`;
+  const columns = fields.map((f) => `${quoteName(f.name)} ${duckdbType(f.type)}`);
+  return `CREATE OR REPLACE TEMP TABLE ${quoteName(LANDING_TABLE)} (${columns.join(', ')})`;
 }
 
 export const CLEAR_LANDING_SQL = `DELETE FROM ${LANDING}`;
@@ -33,7 +33,7 @@ export function parquetScan(files: string[]): string {
  * table). */
 export function transactionSql(table: string, fields: StructField[], keys: string[] | null, scan: string): string[] {
   const columns = columnList(fields);
-  if (!keys) return [`INSERT INTO ${quoteIdent(table)} (${columns}) SELECT ${columns} FROM ${scan}`];
+  if (!keys) return [`INSERT INTO ${quoteName(table)} (${columns}) SELECT ${columns} FROM ${scan}`];
   return [CLEAR_LANDING_SQL, `INSERT INTO ${LANDING} (${columns}) SELECT ${columns} FROM ${scan}`, mergeSql(table, fields, keys)];
 }
 
@@ -41,7 +41,7 @@ export function transactionSql(table: string, fields: StructField[], keys: strin
 function mergeSql(table: string, fields: StructField[], keys: string[]): string {
   const columns = columnList(fields);
   const picked = `(SELECT *, row_number() OVER (PARTITION BY ${quoteList(keys)} ORDER BY rowid DESC) AS ${PICK} FROM ${LANDING})`;
-  return `INSERT INTO ${quoteIdent(table)} (${columns}) SELECT ${columns} FROM ${picked} WHERE ${PICK} = 1${onConflict(fields, keys)}`;
+  return `INSERT INTO ${quoteName(table)} (${columns}) SELECT ${columns} FROM ${picked} WHERE ${PICK} = 1${onConflict(fields, keys)}`;
 }
 
 /** What Show plan says each transaction runs. */

@@ -3,7 +3,7 @@
 // variant of Delta's kind), and a void column, which holds only nulls, VARCHAR. Also whether an existing column
 // holds every value of a Delta type.
 import { decimalParts, isDecimal, type DeltaType, type PrimitiveName } from '../../../shared/delta-schema.js';
-import { quoteIdent } from '../sql-identifiers.js';
+import { quoteName } from '../../../shared/sql-quote.js';
 
 const PRIMITIVES: Record<PrimitiveName, string> = {
   byte: 'TINYINT',
@@ -30,7 +30,7 @@ export function duckdbType(t: DeltaType): string {
   if (typeof t === 'string') return PRIMITIVES[t];
   switch (t.type) {
     case 'struct':
-      return `STRUCT(${t.fields.map((f) => `${quoteIdent(f.name)} ${duckdbType(f.type)}`).join(', ')})`;
+      return `STRUCT(${t.fields.map((f) => `${quoteName(f.name)} ${duckdbType(f.type)}`).join(', ')})`;
     case 'array':
       return `${duckdbType(t.elementType)}[]`;
     case 'map':

@@ -15,7 +15,7 @@ import { DEFAULT_EXECUTION } from '../../../shared/sink-spec.js';
 import type { DeltaSourceSpec } from '../../../shared/source-spec.js';
 import { exportRequest } from '../../support/export-request.js';
 import { sparkJobFor } from '../../../electron/handoff/emit-spark-job.js';
-import { quoteIdent } from '../../../electron/sinks/sql-identifiers.js';
+import { quoteName } from '../../../shared/sql-quote.js';
 import { duck, sqlText } from '../../support/duckdb.js';
 import { tablePath } from '../../support/tables.js';
 import { useTestDatabase } from '../../support/test-database.js';
@@ -140,12 +140,12 @@ describe.skipIf(missing !== null)(missing ? `Spark jobs (skipped: ${missing})` :
       const sink = sinkFor(c, side, c.mode === 'upsert' ? 'upsert' : 'append');
       await exportRequest({ source: sourceFor(c), sink });
       if (!c.keys) continue;
-      const t = quoteIdent((sink as SqlSinkSpec).table);
-      const k = quoteIdent(c.keys[0]);
+      const t = quoteName((sink as SqlSinkSpec).table);
+      const k = quoteName(c.keys[0]);
       if (c.staleColumn) {
         await runSql(
           c,
-          `UPDATE ${t} SET ${quoteIdent(c.staleColumn)} = 'stale' WHERE ${k} IN (SELECT ${k} FROM ${t} ORDER BY ${k} LIMIT 2)`,
+          `UPDATE ${t} SET ${quoteName(c.staleColumn)} = 'stale' WHERE ${k} IN (SELECT ${k} FROM ${t} ORDER BY ${k} LIMIT 2)`,
         );
       }
       await runSql(c, `DELETE FROM ${t} WHERE ${k} = (SELECT max(${k}) FROM ${t})`);
@@ -335,12 +335,12 @@ async function pgContents(client: pg.Client, dp: SinkSpec, sp: SinkSpec): Promis
     const columns = await client.query(
       `SELECT attname, format_type(atttypid, atttypmod) AS type, attnotnull FROM pg_attribute
         WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped ORDER BY attnum`,
-      [quoteIdent(table)],
+      [quoteName(table)],
     );
     const keys = await client.query(`SELECT pg_get_indexdef(indexrelid) AS def FROM pg_index WHERE indrelid = to_regclass($1)`, [
-      quoteIdent(table),
+      quoteName(table),
     ]);
-    const rows = await client.query(`SELECT t::text AS r FROM ${quoteIdent(table)} t ORDER BY 1`);
+    const rows = await client.query(`SELECT t::text AS r FROM ${quoteName(table)} t ORDER BY 1`);
     const index = keys.rows.map((k) => (k.def as string).replaceAll(table, 'T'));
     return { columns: [...columns.rows, ...index], rows: rows.rows.map((r) => r.r as string) };
   };
@@ -364,11 +364,11 @@ function sqliteContents(file: string, dp: SinkSpec, sp: SinkSpec): { deltaport: 
       const columns = sqlite.prepare('SELECT name, type, "notnull", pk FROM pragma_table_info(?)').all(table) as { name: string }[];
       // Each value with its storage class; reals with every digit.
       const cell = (name: string) => {
-        const q = quoteIdent(name);
+        const q = quoteName(name);
         return `typeof(${q}) || ':' || CASE typeof(${q}) WHEN 'real' THEN printf('%!.17g', ${q}) ELSE quote(${q}) END`;
       };
       const rows = sqlite
-        .prepare(`SELECT ${columns.map((c) => cell(c.name)).join(` || '|' || `)} AS r FROM ${quoteIdent(table)} ORDER BY r`)
+        .prepare(`SELECT ${columns.map((c) => cell(c.name)).join(` || '|' || `)} AS r FROM ${quoteName(table)} ORDER BY r`)
         .pluck()
         .all() as string[];
       return { columns, rows };
