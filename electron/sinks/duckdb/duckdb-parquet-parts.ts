@@ -34,12 +34,16 @@ export class ParquetParts {
     const files: string[] = [];
     let pending: RecordBatch[] = [];
     let pendingRows = 0;
+    /** The pending batches' size in memory, which stands for their Parquet bytes until they are written out: a
+     * transaction of batches smaller than a part must end at its size too. */
+    let pendingBytes = 0;
     let bytes = 0;
     const writePending = (): void => {
       if (pendingRows === 0) return;
       const data = parquetBytes(pending);
       pending = [];
       pendingRows = 0;
+      pendingBytes = 0;
       const file = this.nextFile();
       files.push(file);
       bytes += data.length;
@@ -53,11 +57,12 @@ export class ParquetParts {
           if (chunk.numRows === 0) continue;
           pending.push(chunk);
           pendingRows += chunk.numRows;
+          pendingBytes += chunk.data.byteLength;
           if (pendingRows >= PART_ROWS) writePending();
         }
       },
       get bytes() {
-        return bytes;
+        return bytes + pendingBytes;
       },
       finish: () => {
         writePending();

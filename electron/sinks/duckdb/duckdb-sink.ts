@@ -17,12 +17,11 @@ import { landingTableSql, parquetScan, transactionSql } from './duckdb-statement
 type DuckdbSinkSpec = Extract<SinkSpec, { kind: 'duckdb' }>;
 
 /** The Parquet bytes at which a transaction ends: few statements and commits (each costs DuckDB a fixed amount of
- * work; a transaction per 5,000-row batch took twice the CPU), yet each INSERT short. A cancel waits for the one in
- * flight (DuckDB's statements are not interrupted), and the job runner ends a thread that takes over a second to
- * stop: 16 MiB saved only about 6% of the CPU of 4 MiB on COVID-19_NYT. */
+ * work; a transaction per 5,000-row batch took twice the CPU), yet each INSERT short, so that little is lost to a
+ * kill or a cancel: 16 MiB saved only about 6% of the CPU of 4 MiB on COVID-19_NYT. */
 const TRANSACTION_BYTES = 4 << 20;
 
-export function createDuckdbSink(spec: DuckdbSinkSpec): BatchSink {
+export function createDuckdbSink(spec: DuckdbSinkSpec, { transactionBytes = TRANSACTION_BYTES } = {}): BatchSink {
   let instance: Promise<DuckDBInstance> | null = null;
   const parts = new ParquetParts(`${spec.path}.deltaport-parts`);
   const sink = createSqlSink(spec, {
@@ -35,7 +34,7 @@ export function createDuckdbSink(spec: DuckdbSinkSpec): BatchSink {
       return duckdbSession(await (await instance).connect());
     },
     encode: () => parts.transaction(),
-    transactionBytes: TRANSACTION_BYTES,
+    transactionBytes,
     release: (files) => parts.remove(files),
     checkBeforeReuse: false,
     explain: duckdbMessage,
@@ -62,10 +61,20 @@ export function createDuckdbSink(spec: DuckdbSinkSpec): BatchSink {
 function duckdbSession(connection: DuckDBConnection): SqlSession<string[]> {
   let writeRows: (files: string[]) => Promise<void> = () => Promise.reject(new Error('the DuckDB session was not prepared'));
   const query = (sql: string, params: unknown[] = []) => duckdbRows(connection, sql, params);
+  /** While COMMIT runs: it is not interrupted, so that a COMMIT that fails has not committed (its outcome is never in
+   * doubt); it takes no longer than its write-ahead log's write. */
+  let committing = false;
   return {
     query,
     begin: async () => void (await query('BEGIN TRANSACTION')),
-    commit: async () => void (await query('COMMIT')),
+    commit: async () => {
+      committing = true;
+      try {
+        await query('COMMIT');
+      } finally {
+        committing = false;
+      }
+    },
     unsettledCommit: () => null,
     committed: async () => false,
     backend: null,
@@ -86,6 +95,8 @@ function duckdbSession(connection: DuckDBConnection): SqlSession<string[]> {
     ping: async () => true,
     close: async () => connection.closeSync(),
     kill: () => connection.closeSync(),
-    interrupt: () => connection.interrupt(),
+    interrupt: () => {
+      if (!committing) connection.interrupt();
+    },
   };
 }

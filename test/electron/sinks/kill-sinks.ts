@@ -15,7 +15,7 @@ export function killRows(): TestStream {
 }
 
 /** The sink of a kind, imported only when chosen (the killed process loads one). A batch is more than 2 kB of
- * MySQL's rows, so a transaction of 2 kB holds one; the DuckDB sink commits each batch on its own. */
+ * MySQL's rows or of DuckDB's Parquet, so a transaction of 2 kB holds one. */
 export async function loadKillSink(kind: KillSinkKind): Promise<(spec: SinkSpec) => BatchSink> {
   switch (kind) {
     case 'mysql': {
@@ -24,7 +24,7 @@ export async function loadKillSink(kind: KillSinkKind): Promise<(spec: SinkSpec)
     }
     case 'duckdb': {
       const { createDuckdbSink } = await import('../../../electron/sinks/duckdb/duckdb-sink.js');
-      return (spec) => createDuckdbSink(narrow(spec, 'duckdb'));
+      return (spec) => createDuckdbSink(narrow(spec, 'duckdb'), { transactionBytes: 2 << 10 });
     }
     default:
       throw new Error(`no kill sink of kind ${String(kind)}`);
