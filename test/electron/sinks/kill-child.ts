@@ -1,6 +1,6 @@
 // One export into a database sink in a process of its own, for the SIGKILL runs of kill-runs.ts. It loads the sink of
 // DELTAPORT_KILL_SINK and builds the rows first, says "ready", then reads one line: the sink spec (JSON) to drive the
-// rows into. It says "done" when the export has ended. Loading before the spec arrives lets the test start the next
+// rows into. It says "writing" once the sink is open and took its first batch, and "done" when the export has ended. Loading before the spec arrives lets the test start the next
 // run's process while it checks the last one, and place its kill within the export itself.
 import { createInterface } from 'node:readline';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
@@ -12,7 +12,8 @@ const stream = killRows();
 process.stdout.write('ready\n');
 const lines = createInterface({ input: process.stdin });
 for await (const line of lines) {
-  await drive(make(JSON.parse(line) as SinkSpec), stream);
+  // "writing" once the sink is open and has its first batch: the test spreads its kill over the writing from there.
+  await drive(make(JSON.parse(line) as SinkSpec), stream, { afterBatch: (i) => void (i === 0 && process.stdout.write('writing\n')) });
   process.stdout.write('done\n');
   break;
 }
