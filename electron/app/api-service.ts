@@ -164,7 +164,7 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
       }),
     listStorageConnections: () =>
       attempt(() => ({
-        connections: deps.state.listStorageConnections(),
+        connections: deps.state.storageConnections.list(),
         options: STORAGE_OPTION_INFO,
         secretsSaved: deps.state.savesSecrets,
       })),
@@ -181,7 +181,7 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
     browse: (req) => attempt(() => browseFolder(deps.connections.storage, req)),
     listCatalogConnections: () =>
       attempt(() => ({
-        connections: deps.state.listCatalogConnections(),
+        connections: deps.state.catalogConnections.list(),
         options: CATALOG_OPTION_INFO,
         secretsSaved: deps.state.savesSecrets,
       })),

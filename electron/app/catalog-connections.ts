@@ -32,7 +32,7 @@ export function catalogConnectionProblems(kind: CatalogKind, options: CatalogOpt
 export function saveCatalogConnection(state: AppState, input: CatalogConnectionInput): CatalogConnection {
   const options: CatalogOptions = {};
   const secrets: CatalogOptions = {};
-  for (const [name, value] of Object.entries(state.catalogConnectionSecrets(input.name))) {
+  for (const [name, value] of Object.entries(state.catalogConnections.secrets(input.name))) {
     if (CATALOG_OPTIONS[name]?.kinds.includes(input.kind)) secrets[name] = value;
   }
   for (const [name, value] of Object.entries(input.options)) {
@@ -40,14 +40,14 @@ export function saveCatalogConnection(state: AppState, input: CatalogConnectionI
     else if (value === '') delete secrets[name];
     else secrets[name] = value;
   }
-  return state.saveCatalogConnection({ name: input.name, kind: input.kind, options, secrets });
+  return state.catalogConnections.save({ name: input.name, kind: input.kind, options, secrets });
 }
 
 /** The client of a saved connection, with its secrets. */
 function savedCatalog(state: AppState, name: string): Promise<Catalog> {
-  const connection = state.listCatalogConnections().find((c) => c.name === name);
+  const connection = state.catalogConnections.list().find((c) => c.name === name);
   if (!connection) throw new DeltaportError('NOT_FOUND', `no catalog connection named "${name}"`);
-  return openCatalog(connection.kind, { ...connection.options, ...state.catalogConnectionSecrets(name) }, {});
+  return openCatalog(connection.kind, { ...connection.options, ...state.catalogConnections.secrets(name) }, {});
 }
 
 /** One level of a saved catalog, a page at a time; with a filter, only the entries whose name starts with it (in any
@@ -62,7 +62,7 @@ export async function browseSavedCatalog(state: AppState, req: BrowseCatalogRequ
   }
   if (!place)
     throw new DeltaportError('VALIDATION', `'${req.location}' is not a place in a catalog (uc://<connection>/…, glue://<connection>/…)`);
-  const connection = state.listCatalogConnections().find((c) => c.name === place.connection);
+  const connection = state.catalogConnections.list().find((c) => c.name === place.connection);
   if (!connection) throw new DeltaportError('NOT_FOUND', `no catalog connection named "${place.connection}"`);
   if (connection.kind !== place.kind)
     throw new DeltaportError(

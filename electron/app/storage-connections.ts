@@ -42,7 +42,7 @@ export class StorageConnections {
   }
 
   delete(name: string): void {
-    if (!this.state.deleteStorageConnection(name)) throw new DeltaportError('NOT_FOUND', `no storage connection named "${name}"`);
+    if (!this.state.storageConnections.delete(name)) throw new DeltaportError('NOT_FOUND', `no storage connection named "${name}"`);
     this.changed();
   }
 
@@ -53,7 +53,7 @@ export class StorageConnections {
   }
 
   deleteCatalog(name: string): void {
-    if (!this.state.deleteCatalogConnection(name)) throw new DeltaportError('NOT_FOUND', `no catalog connection named "${name}"`);
+    if (!this.state.catalogConnections.delete(name)) throw new DeltaportError('NOT_FOUND', `no catalog connection named "${name}"`);
     this.changed();
   }
 
@@ -66,11 +66,11 @@ export class StorageConnections {
 /** Saves a checked connection: secrets left out keep their saved value, secrets given as '' are dropped. */
 function saveStorageConnection(state: AppState, input: StorageConnectionInput): StorageConnection {
   const { prefix, kind } = connectionPrefix(input.prefix);
-  const taken = state.listStorageConnections().find((c) => c.prefix === prefix && c.name !== input.name);
+  const taken = state.storageConnections.list().find((c) => c.prefix === prefix && c.name !== input.name);
   if (taken) throw new DeltaportError('VALIDATION', `the storage connection "${taken.name}" already applies to ${prefix}`);
   const options: StoreOptions = {};
   const secrets: StoreOptions = {};
-  for (const [name, value] of Object.entries(state.storageConnectionSecrets(input.name))) {
+  for (const [name, value] of Object.entries(state.storageConnections.secrets(input.name))) {
     if (STORE_OPTIONS[name]?.kinds.includes(kind)) secrets[name] = value;
   }
   for (const [name, value] of Object.entries(input.options)) {
@@ -78,14 +78,14 @@ function saveStorageConnection(state: AppState, input: StorageConnectionInput): 
     else if (value === '') delete secrets[name];
     else secrets[name] = value;
   }
-  return state.saveStorageConnection({ name: input.name, prefix, options, secrets });
+  return state.storageConnections.save({ name: input.name, prefix, options, secrets });
 }
 
 /** The engine settings of every saved connection (see the file comment). */
 function connectionSettings(state: AppState): EngineSettings {
   let storeOptions: EngineSettings['storeOptions'] = [];
-  for (const connection of state.listStorageConnections()) {
-    const options = { ...connection.options, ...state.storageConnectionSecrets(connection.name) };
+  for (const connection of state.storageConnections.list()) {
+    const options = { ...connection.options, ...state.storageConnections.secrets(connection.name) };
     // One saved by a Deltaport that knew other options is left out, not allowed to stop the start; saving it again
     // names what is wrong.
     if (storeOptionProblems(options).length > 0) continue;
@@ -94,10 +94,10 @@ function connectionSettings(state: AppState): EngineSettings {
       storeOptions = withStoreOptions(storeOptions, prefix, options);
     }
   }
-  const catalogs = state.listCatalogConnections().map((c) => ({
+  const catalogs = state.catalogConnections.list().map((c) => ({
     name: c.name,
     kind: c.kind,
-    options: { ...c.options, ...state.catalogConnectionSecrets(c.name) },
+    options: { ...c.options, ...state.catalogConnections.secrets(c.name) },
   }));
   return { storeOptions, catalogs };
 }

@@ -13,15 +13,8 @@ import {
 } from '@aws-sdk/client-glue';
 import { DeltaportError } from '../../shared/errors.js';
 import type { EngineContext } from '../delta/engine/engine-context.js';
-import {
-  DELTA_FORMAT,
-  readerLocation,
-  type Catalog,
-  type CatalogPage,
-  type CatalogTableEntry,
-  type ResolvedTable,
-  type TableRef,
-} from './catalog.js';
+import { DELTA_FORMAT, readerLocation } from './catalog.js';
+import type { Catalog, CatalogPage, CatalogTableEntry, ResolvedTable, TableRef } from './catalog.js';
 
 export interface GlueOptions {
   region?: string;

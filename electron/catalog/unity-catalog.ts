@@ -6,15 +6,8 @@
 import { DeltaportError } from '../../shared/errors.js';
 import type { EngineContext } from '../delta/engine/engine-context.js';
 import type { StoreOptions } from '../storage/store-options.js';
-import {
-  DELTA_FORMAT,
-  readerLocation,
-  type Catalog,
-  type CatalogPage,
-  type CatalogTableEntry,
-  type ResolvedTable,
-  type TableRef,
-} from './catalog.js';
+import { DELTA_FORMAT, readerLocation } from './catalog.js';
+import type { Catalog, CatalogPage, CatalogTableEntry, ResolvedTable, TableRef } from './catalog.js';
 import { vendedEngine, type VendedCredential } from './vended-engine.js';
 
 export interface UnityCatalogOptions {

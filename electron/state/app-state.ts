@@ -10,6 +10,7 @@ import type { CatalogKind } from '../../shared/catalog-name.js';
 import { DeltaportError } from '../../shared/errors.js';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import { openDatabase as openSqlite, SqliteError } from '../native/sqlite-binding.js';
+import { ConnectionTable, type ConnectionRecord } from './connection-table.js';
 import type { Encryptor } from './secrets.js';
 import { redactSink, splitPassword } from './secrets.js';
 
@@ -65,43 +66,15 @@ export interface AppStateOptions {
   encryptor: Encryptor | null;
 }
 
-/** A storage connection as saved: `secrets` is the whole set of its secret options (empty for none). */
-export interface StorageConnectionRecord {
-  name: string;
-  prefix: string;
-  options: Record<string, string>;
-  secrets: Record<string, string>;
-}
-
-/** A catalog connection as saved: `secrets` is the whole set of its secret options (empty for none). */
-export interface CatalogConnectionRecord {
-  name: string;
-  kind: CatalogKind;
-  options: Record<string, string>;
-  secrets: Record<string, string>;
-}
-
-/** The columns that keep a connection's secrets, the same in both connection tables. */
-interface SecretColumns {
-  name: string;
-  options_json: string;
-  secret_names_json: string;
-  secrets_cipher: Buffer | null;
-  secrets_not_saved: number;
-}
-
-interface StorageConnectionRow extends SecretColumns {
+/** A storage connection as saved. */
+export interface StorageConnectionRecord extends ConnectionRecord {
   prefix: string;
 }
 
-interface CatalogConnectionRow extends SecretColumns {
+/** A catalog connection as saved. */
+export interface CatalogConnectionRecord extends ConnectionRecord {
   kind: CatalogKind;
 }
-
-type ConnectionTable = 'storage_connections' | 'catalog_connections';
-
-/** Each connection table's own column, beside the name, options and secrets they all have. */
-const OWN_COLUMN: Record<ConnectionTable, string> = { storage_connections: 'prefix', catalog_connections: 'kind' };
 
 interface ProfileRow {
   name: string;
@@ -111,15 +84,31 @@ interface ProfileRow {
 }
 
 export class AppState {
-  /** Without an encryptor, connection secrets live here for this run only, by table and connection name. */
-  private readonly sessionSecrets = new Map<string, Record<string, string>>();
+  /** Saved storage connections: a prefix's options and secrets. */
+  readonly storageConnections: ConnectionTable<StorageConnectionRecord, StorageConnection, string>;
+  /** Saved catalog connections (Unity Catalog, AWS Glue), their secrets (a token) kept as storage connections keep
+   * theirs. */
+  readonly catalogConnections: ConnectionTable<CatalogConnectionRecord, CatalogConnection, CatalogKind>;
 
   private constructor(
     private readonly db: Database.Database,
     private readonly encryptor: Encryptor | null,
     /** Where an unreadable state file was moved, when that happened on open. */
     readonly setAsidePath: string | null,
-  ) {}
+  ) {
+    this.storageConnections = new ConnectionTable(db, encryptor, {
+      table: 'storage_connections',
+      column: 'prefix',
+      own: (record) => record.prefix,
+      shown: (name, prefix, saved) => ({ name, prefix, ...saved }),
+    });
+    this.catalogConnections = new ConnectionTable(db, encryptor, {
+      table: 'catalog_connections',
+      column: 'kind',
+      own: (record) => record.kind,
+      shown: (name, kind, saved) => ({ name, kind, ...saved }),
+    });
+  }
 
   static open(file: string, options: AppStateOptions): AppState {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -208,52 +197,6 @@ export class AppState {
     return this.encryptor !== null;
   }
 
-  /**
-   * Saves a storage connection, replacing one of the same name. Its secrets are encrypted when an encryptor exists;
-   * otherwise they are kept in memory for this run only and the connection says secretsNotSaved.
-   */
-  saveStorageConnection(connection: StorageConnectionRecord, now = Date.now()): StorageConnection {
-    const { name, prefix, options, secrets } = connection;
-    this.writeConnection('storage_connections', name, prefix, options, secrets, now);
-    return this.toStorageConnection(this.storageConnectionRow(name)!);
-  }
-
-  /** Saved connections by name, without any secret value. */
-  listStorageConnections(): StorageConnection[] {
-    return this.connectionRows<StorageConnectionRow>('storage_connections').map((row) => this.toStorageConnection(row));
-  }
-
-  /** A connection's secret options, decrypted; {} when it has none, or they cannot be decrypted or were not kept. */
-  storageConnectionSecrets(name: string): Record<string, string> {
-    return this.secretsOf('storage_connections', this.storageConnectionRow(name));
-  }
-
-  deleteStorageConnection(name: string): boolean {
-    return this.deleteConnection('storage_connections', name);
-  }
-
-  /** Saves a catalog connection, replacing one of the same name; its secrets are kept as a storage connection's. */
-  saveCatalogConnection(connection: CatalogConnectionRecord, now = Date.now()): CatalogConnection {
-    const { name, kind, options, secrets } = connection;
-    this.writeConnection('catalog_connections', name, kind, options, secrets, now);
-    return this.toCatalogConnection(this.catalogConnectionRow(name)!);
-  }
-
-  /** Saved catalog connections by name, without any secret value. */
-  listCatalogConnections(): CatalogConnection[] {
-    return this.connectionRows<CatalogConnectionRow>('catalog_connections').map((row) => this.toCatalogConnection(row));
-  }
-
-  /** A catalog connection's secret options, decrypted; {} when it has none, or they cannot be decrypted or were not
-   * kept. */
-  catalogConnectionSecrets(name: string): Record<string, string> {
-    return this.secretsOf('catalog_connections', this.catalogConnectionRow(name));
-  }
-
-  deleteCatalogConnection(name: string): boolean {
-    return this.deleteConnection('catalog_connections', name);
-  }
-
   /** Stores (or updates) a job's record; its sink is kept without any password. */
   recordJob(job: JobInfo): void {
     const stored: JobInfo = { ...job, request: { ...job.request, sink: redactSink(job.request.sink) } };
@@ -280,90 +223,6 @@ export class AppState {
       info_json: string;
     }[];
     return rows.map((r) => JSON.parse(r.info_json) as JobInfo);
-  }
-
-  private storageConnectionRow(name: string): StorageConnectionRow | undefined {
-    return this.connectionRow<StorageConnectionRow>('storage_connections', name);
-  }
-
-  private catalogConnectionRow(name: string): CatalogConnectionRow | undefined {
-    return this.connectionRow<CatalogConnectionRow>('catalog_connections', name);
-  }
-
-  private connectionRow<Row extends SecretColumns>(table: ConnectionTable, name: string): Row | undefined {
-    return this.db.prepare(`SELECT * FROM ${table} WHERE name = ?`).get(name) as Row | undefined;
-  }
-
-  private connectionRows<Row extends SecretColumns>(table: ConnectionTable): Row[] {
-    return this.db.prepare(`SELECT * FROM ${table} ORDER BY name`).all() as Row[];
-  }
-
-  /** Saves a connection's row, replacing one of the same name; `own` is the value of its table's own column. */
-  private writeConnection(
-    table: ConnectionTable,
-    name: string,
-    own: string,
-    options: Record<string, string>,
-    secrets: Record<string, string>,
-    now: number,
-  ): void {
-    const { names, cipher, notSaved } = this.keepSecrets(table, name, secrets);
-    const column = OWN_COLUMN[table];
-    this.db
-      .prepare(
-        `INSERT INTO ${table} (name, ${column}, options_json, secret_names_json, secrets_cipher, secrets_not_saved, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (name) DO UPDATE SET ${column} = excluded.${column}, options_json = excluded.options_json,
-           secret_names_json = excluded.secret_names_json, secrets_cipher = excluded.secrets_cipher,
-           secrets_not_saved = excluded.secrets_not_saved, updated_at = excluded.updated_at`,
-      )
-      .run(name, own, JSON.stringify(options), JSON.stringify(names), cipher, notSaved ? 1 : 0, now);
-  }
-
-  private toStorageConnection(row: StorageConnectionRow): StorageConnection {
-    return { name: row.name, prefix: row.prefix, ...this.savedOptions('storage_connections', row) };
-  }
-
-  private toCatalogConnection(row: CatalogConnectionRow): CatalogConnection {
-    return { name: row.name, kind: row.kind, ...this.savedOptions('catalog_connections', row) };
-  }
-
-  /** A connection's options and which secrets it has, never their values. */
-  private savedOptions(table: ConnectionTable, row: SecretColumns) {
-    // Secrets that were not saved are set only while this run still holds them.
-    const held = row.secrets_cipher !== null || this.sessionSecrets.has(`${table}/${row.name}`);
-    return {
-      options: JSON.parse(row.options_json) as Record<string, string>,
-      secretsSet: held ? (JSON.parse(row.secret_names_json) as string[]) : [],
-      secretsNotSaved: row.secrets_not_saved === 1,
-    };
-  }
-
-  /** A connection's secrets encrypted when an encryptor exists; otherwise held in memory for this run only. */
-  private keepSecrets(table: ConnectionTable, name: string, secrets: Record<string, string>) {
-    const names = Object.keys(secrets).sort();
-    const key = `${table}/${name}`;
-    this.sessionSecrets.delete(key);
-    if (names.length === 0) return { names, cipher: null, notSaved: false };
-    if (this.encryptor) return { names, cipher: this.encryptor.encrypt(JSON.stringify(secrets)), notSaved: false };
-    this.sessionSecrets.set(key, { ...secrets });
-    return { names, cipher: null, notSaved: true };
-  }
-
-  private secretsOf(table: ConnectionTable, row: SecretColumns | undefined): Record<string, string> {
-    if (!row) return {};
-    if (!row.secrets_cipher) return { ...(this.sessionSecrets.get(`${table}/${row.name}`) ?? {}) };
-    if (!this.encryptor) return {};
-    try {
-      return JSON.parse(this.encryptor.decrypt(row.secrets_cipher)) as Record<string, string>;
-    } catch {
-      return {};
-    }
-  }
-
-  private deleteConnection(table: ConnectionTable, name: string): boolean {
-    this.sessionSecrets.delete(`${table}/${name}`);
-    return this.db.prepare(`DELETE FROM ${table} WHERE name = ?`).run(name).changes > 0;
   }
 
   private profileRow(name: string): ProfileRow | undefined {

@@ -16,15 +16,8 @@ import { countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
 import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, statusReason, storeCall } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
-import {
-  FOLDER_PAGE_SIZE,
-  StorageError,
-  type FolderPage,
-  type ListedObject,
-  type ObjectMeta,
-  type Storage,
-  type StorageFailure,
-} from './storage.js';
+import { FOLDER_PAGE_SIZE, StorageError } from './storage.js';
+import type { FolderPage, ListedObject, ObjectMeta, Storage, StorageFailure } from './storage.js';
 
 const CODES: Record<string, StorageFailure> = {
   BlobNotFound: 'not-found',

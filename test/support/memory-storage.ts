@@ -3,14 +3,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { rangeBlob } from '../../electron/storage/ranged-file.js';
-import {
-  FOLDER_PAGE_SIZE,
-  StorageError,
-  type FolderPage,
-  type ListedObject,
-  type ObjectMeta,
-  type Storage,
-} from '../../electron/storage/storage.js';
+import { FOLDER_PAGE_SIZE, StorageError } from '../../electron/storage/storage.js';
+import type { FolderPage, ListedObject, ObjectMeta, Storage } from '../../electron/storage/storage.js';
 
 export class MemoryStorage implements Storage {
   private readonly files = new Map<string, { bytes: Uint8Array; modifiedMs: number }>();

@@ -112,10 +112,10 @@ describe('catalog connections in the app state', () => {
       expect(listed.options.filter((o) => o.secret).map((o) => o.name)).toEqual(['token']);
       expect(JSON.stringify(listed)).not.toContain(TOKEN);
       expect(bytesOnDisk(folder).includes(TOKEN)).toBe(false);
-      expect(state.catalogConnectionSecrets('work')).toEqual({ token: TOKEN });
+      expect(state.catalogConnections.secrets('work')).toEqual({ token: TOKEN });
       // A token given as '' is forgotten.
       resultValue(await api.saveCatalogConnection({ name: 'work', kind: 'unity', options: { endpoint: 'http://127.0.0.1:2', token: '' } }));
-      expect(state.catalogConnectionSecrets('work')).toEqual({});
+      expect(state.catalogConnections.secrets('work')).toEqual({});
       expect(resultValue(await api.deleteCatalogConnection({ name: 'work' }))).toBeNull();
       expect(resultValue(await api.listCatalogConnections()).connections).toEqual([]);
       const gone = await api.deleteCatalogConnection({ name: 'work' });
@@ -135,12 +135,12 @@ describe('catalog connections in the app state', () => {
       );
       expect([saved.secretsSet, saved.secretsNotSaved]).toEqual([['token'], true]);
       expect(resultValue(await api.listCatalogConnections()).secretsSaved).toBe(false);
-      expect(state.catalogConnectionSecrets('work')).toEqual({ token: TOKEN });
+      expect(state.catalogConnections.secrets('work')).toEqual({ token: TOKEN });
       state.close();
       expect(bytesOnDisk(folder).includes(TOKEN)).toBe(false);
       const again = AppState.open(path.join(folder, STATE_FILE_NAME), { encryptor: null });
-      expect(again.listCatalogConnections().map((c) => [c.name, c.secretsSet, c.secretsNotSaved])).toEqual([['work', [], true]]);
-      expect(again.catalogConnectionSecrets('work')).toEqual({});
+      expect(again.catalogConnections.list().map((c) => [c.name, c.secretsSet, c.secretsNotSaved])).toEqual([['work', [], true]]);
+      expect(again.catalogConnections.secrets('work')).toEqual({});
       again.close();
     } finally {
       await jobs.cancelAll();

@@ -130,8 +130,8 @@ describe('storage connections in use', () => {
 
   it('starts with a saved connection it cannot use left out, and the others registered', () => {
     const other = AppState.open(path.join(dir, 'other.db'), { encryptor: null });
-    other.saveStorageConnection({ name: 'future', prefix: 's3://future', options: { colour: 'blue' }, secrets: {} });
-    other.saveStorageConnection({ name: 'eu', prefix: 's3://eu', options: { region: 'eu-central-1' }, secrets: {} });
+    other.storageConnections.save({ name: 'future', prefix: 's3://future', options: { colour: 'blue' }, secrets: {} });
+    other.storageConnections.save({ name: 'eu', prefix: 's3://eu', options: { region: 'eu-central-1' }, secrets: {} });
     const started = new StorageConnections(other);
     expect([optionsOf(started, bucketOf('future')), optionsOf(started, bucketOf('eu'))]).toEqual([{}, { region: 'eu-central-1' }]);
     other.close();

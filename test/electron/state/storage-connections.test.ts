@@ -32,7 +32,7 @@ function bytesOnDisk(): Buffer {
 describe('storage connections in the app state', () => {
   it('keeps the secrets only encrypted, and gives them back through the encryptor after a reopen', () => {
     const state = AppState.open(file, { encryptor: xorEncryptor });
-    expect(state.saveStorageConnection(lake)).toEqual({
+    expect(state.storageConnections.save(lake)).toEqual({
       name: 'lake',
       prefix: 's3://lake',
       options: lake.options,
@@ -46,37 +46,37 @@ describe('storage connections in the app state', () => {
     expect(bytesOnDisk().includes(SECRET)).toBe(false);
 
     const again = AppState.open(file, { encryptor: xorEncryptor });
-    expect(again.listStorageConnections().map((c) => [c.name, c.secretsSet])).toEqual([['lake', ['secret_access_key']]]);
-    expect(again.storageConnectionSecrets('lake')).toEqual(lake.secrets);
+    expect(again.storageConnections.list().map((c) => [c.name, c.secretsSet])).toEqual([['lake', ['secret_access_key']]]);
+    expect(again.storageConnections.secrets('lake')).toEqual(lake.secrets);
     again.close();
   });
 
   it('without an encryptor writes no secret, holds it for the run only, and says so', () => {
     const state = AppState.open(file, { encryptor: null });
-    const saved = state.saveStorageConnection(lake);
+    const saved = state.storageConnections.save(lake);
     expect([saved.secretsSet, saved.secretsNotSaved]).toEqual([['secret_access_key'], true]);
-    expect(state.storageConnectionSecrets('lake')).toEqual(lake.secrets);
+    expect(state.storageConnections.secrets('lake')).toEqual(lake.secrets);
     state.close();
     expect(bytesOnDisk().includes(SECRET)).toBe(false);
 
     const next = AppState.open(file, { encryptor: null });
-    const [kept] = next.listStorageConnections();
+    const [kept] = next.storageConnections.list();
     expect([kept!.options, kept!.secretsSet, kept!.secretsNotSaved]).toEqual([lake.options, [], true]);
-    expect(next.storageConnectionSecrets('lake')).toEqual({});
+    expect(next.storageConnections.secrets('lake')).toEqual({});
     next.close();
   });
 
   it('replaces a connection saved under the same name, and deletes one with its secrets', () => {
     const state = AppState.open(file, { encryptor: null });
-    state.saveStorageConnection(lake);
-    state.saveStorageConnection({ ...lake, prefix: 's3://', secrets: {} });
-    expect(state.listStorageConnections().map((c) => [c.prefix, c.secretsSet, c.secretsNotSaved])).toEqual([['s3://', [], false]]);
-    expect(state.storageConnectionSecrets('lake')).toEqual({});
-    state.saveStorageConnection(lake);
-    expect(state.deleteStorageConnection('lake')).toBe(true);
-    expect(state.deleteStorageConnection('lake')).toBe(false);
-    expect(state.storageConnectionSecrets('lake')).toEqual({});
-    expect(state.listStorageConnections()).toEqual([]);
+    state.storageConnections.save(lake);
+    state.storageConnections.save({ ...lake, prefix: 's3://', secrets: {} });
+    expect(state.storageConnections.list().map((c) => [c.prefix, c.secretsSet, c.secretsNotSaved])).toEqual([['s3://', [], false]]);
+    expect(state.storageConnections.secrets('lake')).toEqual({});
+    state.storageConnections.save(lake);
+    expect(state.storageConnections.delete('lake')).toBe(true);
+    expect(state.storageConnections.delete('lake')).toBe(false);
+    expect(state.storageConnections.secrets('lake')).toEqual({});
+    expect(state.storageConnections.list()).toEqual([]);
     state.close();
   });
 
@@ -100,8 +100,8 @@ describe('storage connections in the app state', () => {
     expect(state.setAsidePath).toBeNull();
     expect(state.listProfiles().map((p) => [p.name, p.sink])).toEqual([['files', sink]]);
     expect(state.recentTables()).toEqual([{ path: 's3://lake/people', openedAt: 5 }]);
-    expect(state.listStorageConnections()).toEqual([]);
-    state.saveStorageConnection(lake);
+    expect(state.storageConnections.list()).toEqual([]);
+    state.storageConnections.save(lake);
     state.close();
     expect(fs.readdirSync(dir)).toEqual([STATE_FILE_NAME]);
     const upgraded = new Database(file, { readonly: true });
