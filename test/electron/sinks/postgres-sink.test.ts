@@ -267,10 +267,10 @@ describe('postgres sink: failures and retries', () => {
     expect(whole.code).toBe('SINK_WRITE');
     expect(whole.message).toMatch(/^rows 1-10000 failed: row 4501: new row for relation "checked" violates check constraint/);
     expect(await census('checked')).toEqual({ n: 0, distinct: 0, lo: null, hi: null });
-    // A transaction per batch: those before the failed one stay.
+    // A transaction per batch over one connection: those before the failed one stay.
     const err = await failure(
       drive(
-        createPostgresSink(pgSpec({ url: db.url }, { table: 'checked', batchSize: 1000 }), { transactionBytes: 1 }),
+        createPostgresSink(pgSpec({ url: db.url }, { table: 'checked', batchSize: 1000, connections: 1 }), { transactionBytes: 1 }),
         streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000),
       ),
     );
@@ -278,6 +278,26 @@ describe('postgres sink: failures and retries', () => {
     expect(err.message).toMatch(/^rows 4001-5000 failed: row 4501: new row for relation "checked" violates check constraint/);
     expect(err.message).not.toContain('attempts');
     expect(await census('checked')).toEqual({ n: 4000, distinct: 4000, lo: 0, hi: 3999 });
+  });
+
+  it('over two connections, a constraint violation leaves whole transactions only, none that failed', async () => {
+    await db.client.query('CREATE TABLE checked2 (id bigint CHECK (id < 4500), label text)');
+    // Every transaction from rows 4001-5000 on breaks the constraint. The connections work side by side and commit in
+    // the order the server finishes them (docs/exporting.md), so whichever fails first is the one named.
+    const err = await failure(
+      drive(
+        createPostgresSink(pgSpec({ url: db.url }, { table: 'checked2', batchSize: 1000, connections: 2 }), { transactionBytes: 1 }),
+        streamOf(numberedTable(10_000), NUMBERED_FIELDS, 1000),
+      ),
+    );
+    expect(err.code).toBe('SINK_WRITE');
+    const named = /^rows (\d+)-(\d+) failed: row (\d+): new row for relation "checked2" violates check constraint/.exec(err.message);
+    expect(named, err.message).not.toBeNull();
+    const [from, to, row] = named!.slice(1).map(Number);
+    expect([to - from, row]).toEqual([999, Math.max(from, 4501)]);
+    const batches = await rows('SELECT id / 1000 AS batch, count(*)::int AS n FROM checked2 GROUP BY 1 ORDER BY 1');
+    for (const b of batches) expect({ batch: Number(b.batch), n: b.n }).toEqual({ batch: Number(b.batch), n: 1000 });
+    expect(batches.every((b) => Number(b.batch) < 4)).toBe(true);
   });
 
   it('cancel rolls back the transaction in flight', async () => {
