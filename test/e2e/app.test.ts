@@ -9,7 +9,7 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { useBrowserSession } from '../support/browser-session.js';
-import { openPage, screenshot } from '../support/browser.js';
+import { openPage, placeholderFits, screenshot, showsWholeOnOneLine } from '../support/browser.js';
 import { createMysqlDatabase, dropMysqlDatabase } from '../support/mariadb.js';
 import { createDatabase, dropDatabase } from '../support/postgres.js';
 import { tablePath } from '../support/tables.js';
@@ -801,6 +801,13 @@ describe('the window at 1440x900 and at its minimum size, 1024x700, light and da
           const gridBox = (await sized.getByRole('grid').boundingBox())!;
           expect(gridBox.y + gridBox.height).toBeLessThanOrEqual(size.height);
           expect(Math.floor(gridBox.height / 28)).toBeGreaterThanOrEqual(size.height >= 900 ? 18 : 10);
+          // Nothing in the bars is wrapped or cut: the row limit's label, the timestamp's example, and in the Jobs
+          // strip the newest job's title, which has the strip's room, and the counts beside it.
+          expect(await showsWholeOnOneLine(sized.locator('#panel-data').getByText('Row limit', { exact: true }))).toBe(true);
+          expect(await placeholderFits(sized.getByLabel('Timestamp', { exact: true }))).toBe(true);
+          const strip = sized.locator('.jobs-summary');
+          expect(await showsWholeOnOneLine(strip.locator('.job-title'))).toBe(true);
+          expect(await showsWholeOnOneLine(strip.getByText(/in the list$/))).toBe(true);
           await screenshot(sized, `flow-data-${name}`);
 
           // A time-travel problem is said whole, below the bar: nothing cut to "…", nothing hidden in a tooltip.
@@ -822,7 +829,19 @@ describe('the window at 1440x900 and at its minimum size, 1024x700, light and da
           await problem.waitFor({ state: 'detached' });
 
           await sized.getByRole('tab', { name: /^History/ }).click();
-          await sized.getByRole('table', { name: 'Commits' }).waitFor();
+          const commits = sized.getByRole('table', { name: 'Commits' });
+          await commits.waitFor();
+          // Every heading on one line, the commit's changes whole, and its user (from its log) given room to be read,
+          // whole in its tooltip.
+          for (const heading of ['Ver.', 'Committed (UTC)', 'Operation', 'Changes', 'User / engine']) {
+            expect(await showsWholeOnOneLine(commits.getByRole('columnheader', { name: heading, exact: true })), heading).toBe(true);
+          }
+          const commit = commits.getByRole('row').nth(1);
+          expect(await showsWholeOnOneLine(commit.getByRole('cell', { name: /rows · \+\d+ files$/ }))).toBe(true);
+          const { userName } = commitInfo(root, 0);
+          const user = commit.getByRole('cell', { name: userName as string, exact: true });
+          expect(await user.getAttribute('title')).toBe(userName);
+          expect((await user.boundingBox())!.width).toBeGreaterThanOrEqual(140);
           await screenshot(sized, `flow-history-${name}`);
 
           await sized.getByRole('tab', { name: /^Export/ }).click();

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 /** Screenshots of each main screen land here (git-ignored; the README names it). */
@@ -44,4 +44,26 @@ export async function openPage(
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
+
+/** Whether an element's text is shown whole on one line: neither wrapped nor cut (by an ellipsis or its box). */
+export function showsWholeOnOneLine(element: Locator): Promise<boolean> {
+  return element.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.bottom)));
+    return lines.size === 1 && el.scrollWidth <= el.clientWidth;
+  });
+}
+
+/** Whether an input's placeholder fits inside its box, measured in the input's own font. */
+export function placeholderFits(input: Locator): Promise<boolean> {
+  return input.evaluate((el) => {
+    const field = el as HTMLInputElement;
+    const style = getComputedStyle(field);
+    const context = document.createElement('canvas').getContext('2d')!;
+    context.font = style.font;
+    const room = field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return context.measureText(field.placeholder).width <= room;
+  });
 }
