@@ -831,6 +831,17 @@ describe('the window at 1440x900 and at its minimum size, 1024x700, light and da
           await sized.getByRole('tab', { name: /^History/ }).click();
           const commits = sized.getByRole('table', { name: 'Commits' });
           await commits.waitFor();
+          // The chart's heading is on one line, and its legend wraps between words only.
+          expect(await showsWholeOnOneLine(sized.getByRole('heading', { name: 'Changes per commit' }))).toBe(true);
+          const travelOnOneLine = await sized.locator('.chart-legend').evaluate((legend) => {
+            const text = [...legend.childNodes].find((node) => /time.travel/.test(node.textContent ?? ''))!;
+            const at = text.textContent!.search(/time.travel/);
+            const word = document.createRange();
+            word.setStart(text, at);
+            word.setEnd(text, at + 'time-travel'.length);
+            return new Set([...word.getClientRects()].map((rect) => Math.round(rect.bottom))).size === 1;
+          });
+          expect(travelOnOneLine).toBe(true);
           // Every heading on one line, the commit's changes whole, and its user (from its log) given room to be read,
           // whole in its tooltip.
           for (const heading of ['Ver.', 'Committed (UTC)', 'Operation', 'Changes', 'User / engine']) {
