@@ -836,7 +836,7 @@ describe('the window at 1440x900 and at its minimum size, 1024x700, light and da
           const travelOnOneLine = await sized.locator('.chart-legend').evaluate((legend) => {
             const text = [...legend.childNodes].find((node) => /time.travel/.test(node.textContent ?? ''))!;
             const at = text.textContent!.search(/time.travel/);
-            const word = document.createRange();
+            const word = legend.ownerDocument.createRange();
             word.setStart(text, at);
             word.setEnd(text, at + 'time-travel'.length);
             return new Set([...word.getClientRects()].map((rect) => Math.round(rect.bottom))).size === 1;

@@ -49,7 +49,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /** Whether an element's text is shown whole on one line: neither wrapped nor cut (by an ellipsis or its box). */
 export function showsWholeOnOneLine(element: Locator): Promise<boolean> {
   return element.evaluate((el) => {
-    const range = document.createRange();
+    const range = el.ownerDocument.createRange();
     range.selectNodeContents(el);
     const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.bottom)));
     return lines.size === 1 && el.scrollWidth <= el.clientWidth;
@@ -58,10 +58,10 @@ export function showsWholeOnOneLine(element: Locator): Promise<boolean> {
 
 /** Whether an input's placeholder fits inside its box, measured in the input's own font. */
 export function placeholderFits(input: Locator): Promise<boolean> {
-  return input.evaluate((el) => {
-    const field = el as HTMLInputElement;
-    const style = getComputedStyle(field);
-    const context = document.createElement('canvas').getContext('2d')!;
+  return input.evaluate((field) => {
+    const page = field.ownerDocument;
+    const style = page.defaultView.getComputedStyle(field);
+    const context = page.createElement('canvas').getContext('2d');
     context.font = style.font;
     const room = field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     return context.measureText(field.placeholder).width <= room;
