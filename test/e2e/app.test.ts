@@ -824,6 +824,8 @@ describe('the window at 1440x900 and at its minimum size, 1024x700, light and da
           expect(problemBox.x + problemBox.width).toBeLessThanOrEqual(size.width);
           const unclipped = await problem.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight);
           expect(unclipped).toBe(true);
+          // The bar's pointer to it is whole too, beside the timestamp's field.
+          expect(await showsWholeOnOneLine(sized.locator('.snapshot-bar .travel-status'))).toBe(true);
           await screenshot(sized, `flow-travel-problem-${name}`);
           await sized.getByRole('button', { name: 'Latest', exact: true }).click();
           await problem.waitFor({ state: 'detached' });

@@ -51,8 +51,10 @@ export function showsWholeOnOneLine(element: Locator): Promise<boolean> {
   return element.evaluate((el) => {
     const range = el.ownerDocument.createRange();
     range.selectNodeContents(el);
-    const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.bottom)));
-    return lines.size === 1 && el.scrollWidth <= el.clientWidth;
+    // A line's boxes (text, an icon) overlap the first's height; a wrapped line's lie wholly below it.
+    const [first, ...rest] = [...range.getClientRects()];
+    const oneLine = rest.every((rect) => rect.top < first.bottom && rect.bottom > first.top);
+    return oneLine && el.scrollWidth <= el.clientWidth;
   });
 }
 
