@@ -696,6 +696,12 @@ describe('Deltaport in a browser', () => {
       await e2e.page.getByRole('button', { name: 'Test connection' }).click();
       await destination.getByText(/^Connected: .*will be created\.$/).waitFor();
       expect(await destination.getByRole('alert').count()).toBe(0);
+      // The masked URL's Show sits level with it.
+      const [urlBox, showBox] = [
+        (await e2e.page.getByLabel('Connection URL', { exact: true }).boundingBox())!,
+        (await destination.getByRole('button', { name: 'Show', exact: true }).boundingBox())!,
+      ];
+      expect(Math.abs(urlBox.y + urlBox.height / 2 - (showBox.y + showBox.height / 2))).toBeLessThanOrEqual(1);
 
       const table = `partitioned_${server.kind}`;
       await e2e.page.getByLabel('Target table', { exact: true }).fill(table);
@@ -862,6 +868,14 @@ describe('the window at 1440x900 and at its minimum size, 1024x700, light and da
           // The whole form fits: the panel does not scroll, and the Export button is in the window.
           const fits = await sized.locator('#panel-export').evaluate((el) => el.scrollHeight <= el.clientHeight + 1);
           expect(fits).toBe(true);
+          // A field and the buttons in its row sit level (the profile's name and Save profile), or, where the row is
+          // too narrow, the buttons wrap below it.
+          const [nameBox, saveBox] = [
+            (await sized.getByLabel('Profile name', { exact: true }).boundingBox())!,
+            (await sized.getByRole('button', { name: 'Save profile', exact: true }).boundingBox())!,
+          ];
+          if (saveBox.y >= nameBox.y + nameBox.height) expect(size.width).toBeLessThan(1440);
+          else expect(Math.abs(nameBox.y + nameBox.height / 2 - (saveBox.y + saveBox.height / 2))).toBeLessThanOrEqual(1);
           const exportBox = (await sized.getByRole('button', { name: 'Export', exact: true }).boundingBox())!;
           expect(exportBox.y + exportBox.height).toBeLessThanOrEqual(size.height);
           await screenshot(sized, `flow-export-${name}`);
