@@ -696,12 +696,15 @@ describe('Deltaport in a browser', () => {
       await e2e.page.getByRole('button', { name: 'Test connection' }).click();
       await destination.getByText(/^Connected: .*will be created\.$/).waitFor();
       expect(await destination.getByRole('alert').count()).toBe(0);
-      // The masked URL's Show sits level with it.
-      const [urlBox, showBox] = [
-        (await e2e.page.getByLabel('Connection URL', { exact: true }).boundingBox())!,
-        (await destination.getByRole('button', { name: 'Show', exact: true }).boundingBox())!,
-      ];
-      expect(Math.abs(urlBox.y + urlBox.height / 2 - (showBox.y + showBox.height / 2))).toBeLessThanOrEqual(1);
+      // The masked URL's Show sits level with it, and what Test connection found with that button.
+      const middle = async (of: Locator) => {
+        const box = (await of.boundingBox())!;
+        return box.y + box.height / 2;
+      };
+      const url = await middle(e2e.page.getByLabel('Connection URL', { exact: true }));
+      expect(Math.abs(url - (await middle(destination.getByRole('button', { name: 'Show', exact: true }))))).toBeLessThanOrEqual(1);
+      const test = await middle(destination.getByRole('button', { name: 'Test connection', exact: true }));
+      expect(Math.abs(test - (await middle(destination.getByRole('status').filter({ hasText: /^Connected: / }))))).toBeLessThanOrEqual(1);
 
       const table = `partitioned_${server.kind}`;
       await e2e.page.getByLabel('Target table', { exact: true }).fill(table);
