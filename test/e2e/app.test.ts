@@ -9,7 +9,7 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { useBrowserSession } from '../support/browser-session.js';
-import { openPage, screenshot } from '../support/browser.js';
+import { openPage, placeholderFits, screenshot, showsWholeOnOneLine } from '../support/browser.js';
 import { createMysqlDatabase, dropMysqlDatabase } from '../support/mariadb.js';
 import { createDatabase, dropDatabase } from '../support/postgres.js';
 import { tablePath } from '../support/tables.js';
@@ -696,6 +696,15 @@ describe('Deltaport in a browser', () => {
       await e2e.page.getByRole('button', { name: 'Test connection' }).click();
       await destination.getByText(/^Connected: .*will be created\.$/).waitFor();
       expect(await destination.getByRole('alert').count()).toBe(0);
+      // The masked URL's Show sits level with it, and what Test connection found with that button.
+      const middle = async (of: Locator) => {
+        const box = (await of.boundingBox())!;
+        return box.y + box.height / 2;
+      };
+      const url = await middle(e2e.page.getByLabel('Connection URL', { exact: true }));
+      expect(Math.abs(url - (await middle(destination.getByRole('button', { name: 'Show', exact: true }))))).toBeLessThanOrEqual(1);
+      const test = await middle(destination.getByRole('button', { name: 'Test connection', exact: true }));
+      expect(Math.abs(test - (await middle(destination.getByRole('status').filter({ hasText: /^Connected: / }))))).toBeLessThanOrEqual(1);
 
       const table = `partitioned_${server.kind}`;
       await e2e.page.getByLabel('Target table', { exact: true }).fill(table);
@@ -801,6 +810,13 @@ describe('the window at 1440x900 and at its minimum size, 1024x700, light and da
           const gridBox = (await sized.getByRole('grid').boundingBox())!;
           expect(gridBox.y + gridBox.height).toBeLessThanOrEqual(size.height);
           expect(Math.floor(gridBox.height / 28)).toBeGreaterThanOrEqual(size.height >= 900 ? 18 : 10);
+          // Nothing in the bars is wrapped or cut: the row limit's label, the timestamp's example, and in the Jobs
+          // strip the newest job's title, which has the strip's room, and the counts beside it.
+          expect(await showsWholeOnOneLine(sized.locator('#panel-data').getByText('Row limit', { exact: true }))).toBe(true);
+          expect(await placeholderFits(sized.getByLabel('Timestamp', { exact: true }))).toBe(true);
+          const strip = sized.locator('.jobs-summary');
+          expect(await showsWholeOnOneLine(strip.locator('.job-title'))).toBe(true);
+          expect(await showsWholeOnOneLine(strip.getByText(/in the list$/))).toBe(true);
           await screenshot(sized, `flow-data-${name}`);
 
           // A time-travel problem is said whole, below the bar: nothing cut to "…", nothing hidden in a tooltip.
@@ -817,12 +833,37 @@ describe('the window at 1440x900 and at its minimum size, 1024x700, light and da
           expect(problemBox.x + problemBox.width).toBeLessThanOrEqual(size.width);
           const unclipped = await problem.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight);
           expect(unclipped).toBe(true);
+          // The bar's pointer to it is whole too, beside the timestamp's field.
+          expect(await showsWholeOnOneLine(sized.locator('.snapshot-bar .travel-status'))).toBe(true);
           await screenshot(sized, `flow-travel-problem-${name}`);
           await sized.getByRole('button', { name: 'Latest', exact: true }).click();
           await problem.waitFor({ state: 'detached' });
 
           await sized.getByRole('tab', { name: /^History/ }).click();
-          await sized.getByRole('table', { name: 'Commits' }).waitFor();
+          const commits = sized.getByRole('table', { name: 'Commits' });
+          await commits.waitFor();
+          // The chart's heading is on one line, and its legend wraps between words only.
+          expect(await showsWholeOnOneLine(sized.getByRole('heading', { name: 'Changes per commit' }))).toBe(true);
+          const travelOnOneLine = await sized.locator('.chart-legend').evaluate((legend) => {
+            const text = [...legend.childNodes].find((node) => /time.travel/.test(node.textContent ?? ''))!;
+            const at = text.textContent!.search(/time.travel/);
+            const word = legend.ownerDocument.createRange();
+            word.setStart(text, at);
+            word.setEnd(text, at + 'time-travel'.length);
+            return new Set([...word.getClientRects()].map((rect) => Math.round(rect.bottom))).size === 1;
+          });
+          expect(travelOnOneLine).toBe(true);
+          // Every heading on one line, the commit's changes whole, and its user (from its log) given room to be read,
+          // whole in its tooltip.
+          for (const heading of ['Ver.', 'Committed (UTC)', 'Operation', 'Changes', 'User / engine']) {
+            expect(await showsWholeOnOneLine(commits.getByRole('columnheader', { name: heading, exact: true })), heading).toBe(true);
+          }
+          const commit = commits.getByRole('row').nth(1);
+          expect(await showsWholeOnOneLine(commit.getByRole('cell', { name: /rows · \+\d+ files$/ }))).toBe(true);
+          const { userName } = commitInfo(root, 0);
+          const user = commit.getByRole('cell', { name: userName as string, exact: true });
+          expect(await user.getAttribute('title')).toBe(userName);
+          expect((await user.boundingBox())!.width).toBeGreaterThanOrEqual(140);
           await screenshot(sized, `flow-history-${name}`);
 
           await sized.getByRole('tab', { name: /^Export/ }).click();
@@ -830,6 +871,14 @@ describe('the window at 1440x900 and at its minimum size, 1024x700, light and da
           // The whole form fits: the panel does not scroll, and the Export button is in the window.
           const fits = await sized.locator('#panel-export').evaluate((el) => el.scrollHeight <= el.clientHeight + 1);
           expect(fits).toBe(true);
+          // A field and the buttons in its row sit level (the profile's name and Save profile), or, where the row is
+          // too narrow, the buttons wrap below it.
+          const [nameBox, saveBox] = [
+            (await sized.getByLabel('Profile name', { exact: true }).boundingBox())!,
+            (await sized.getByRole('button', { name: 'Save profile', exact: true }).boundingBox())!,
+          ];
+          if (saveBox.y >= nameBox.y + nameBox.height) expect(size.width).toBeLessThan(1440);
+          else expect(Math.abs(nameBox.y + nameBox.height / 2 - (saveBox.y + saveBox.height / 2))).toBeLessThanOrEqual(1);
           const exportBox = (await sized.getByRole('button', { name: 'Export', exact: true }).boundingBox())!;
           expect(exportBox.y + exportBox.height).toBeLessThanOrEqual(size.height);
           await screenshot(sized, `flow-export-${name}`);

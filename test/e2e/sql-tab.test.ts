@@ -61,6 +61,14 @@ describe('SQL tab', () => {
     await screenshot(e2e.page, 'sql-tab');
     const dark = e2e.page.getByRole('button', { name: 'Dark theme' });
     await dark.click();
+    // Every field of the tab wears the theme: the one that adds a table is drawn as the Columns filter is.
+    const look = (label: string) =>
+      e2e.page
+        .getByLabel(label, { exact: true })
+        .evaluate((field) =>
+          ['backgroundColor', 'color', 'borderColor'].map((p) => field.ownerDocument.defaultView.getComputedStyle(field)[p]),
+        );
+    expect(await look('Add a table')).toEqual(await look('Filter columns'));
     await screenshot(e2e.page, 'sql-tab-dark');
     await dark.click();
   });

@@ -9,7 +9,7 @@ import { DataGrid } from '../grid/DataGrid.js';
 import { SLOW_READ_MS, useReadProgress } from '../read-progress.js';
 import { useLimitedRead } from '../use-limited-read.js';
 import { ReadProgressLine } from './ReadProgressLine.js';
-import { Alert } from './Alert.js';
+import { ReadProblem } from './ReadProblem.js';
 import { RowLimitField } from './RowLimitField.js';
 import { ChangeViewHeader, type ChangeViewProps } from './RowsExport.js';
 import { Stat } from './Stat.js';
@@ -61,7 +61,7 @@ export function ChangeFeedView({ path, from, to, onClose, onExport }: ChangeView
         </button>
       </form>
       {slow.shown && <ReadProgressLine what="Change feed" progress={slow.progress} onCancel={read.cancel} />}
-      <Alert message={read.error} />
+      <ReadProblem message={read.error} />
       {read.value ? (
         <FeedBody result={read.value} from={from} to={to} gridKey={read.reads} />
       ) : (

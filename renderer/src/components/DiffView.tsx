@@ -11,7 +11,7 @@ import { formatCount } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
 import { SLOW_READ_MS, useReadProgress } from '../read-progress.js';
 import { useLimitedRead } from '../use-limited-read.js';
-import { Alert } from './Alert.js';
+import { ReadProblem } from './ReadProblem.js';
 import { ReadProgressLine } from './ReadProgressLine.js';
 import { RowLimitField } from './RowLimitField.js';
 import { ChangeViewHeader, type ChangeViewProps } from './RowsExport.js';
@@ -170,7 +170,7 @@ export function DiffView({ path, from, to, columns, onClose, onExport }: Props) 
         </button>
       </form>
       {slow.shown && <ReadProgressLine what="Diff" progress={slow.progress} onCancel={read.cancel} />}
-      <Alert message={pairing.problem ?? read.error} id={pairing.problem !== null ? 'pair-by-problem' : undefined} />
+      <ReadProblem message={pairing.problem ?? read.error} id={pairing.problem !== null ? 'pair-by-problem' : undefined} />
       {read.value ? (
         <DiffBody {...read.value} from={from} to={to} gridKey={read.reads} />
       ) : (

@@ -93,9 +93,10 @@ export function HistoryPanel({ path, columns, commits, error, currentVersion, fe
       <section className="card chart-card" aria-labelledby="chart-title">
         <header className="card-header">
           <h3 id="chart-title">Changes per commit</h3>
+          {/* "time‑travel" has a hyphen no line breaks at (U+2011): a narrow window wraps the legend between words. */}
           <span className="chart-legend small muted">
             <span className="swatch up" aria-hidden="true" /> written <span className="swatch down" aria-hidden="true" /> removed · from
-            commit metrics; click a bar to time-travel
+            commit metrics; click a bar to time‑travel
           </span>
           <span className="spacer" />
           <div className="segmented" role="group" aria-label="Chart measure">

@@ -11,7 +11,7 @@ import { counted, formatCount } from '../format.js';
 import { DataGrid } from '../grid/DataGrid.js';
 import type { SortState } from '../grid/sorting.js';
 import { limitProblemOf, useLimitedRead } from '../use-limited-read.js';
-import { Alert } from './Alert.js';
+import { ReadProblem } from './ReadProblem.js';
 import { RowLimitField } from './RowLimitField.js';
 
 /** An answer with the request it answers, so the panel can tell when the choice has moved away from it. */
@@ -165,7 +165,7 @@ export function PreviewPanel({ source, order, blocked, wantedVersion, snapshotRo
           )}
         </div>
       </form>
-      <Alert message={read.error} />
+      <ReadProblem message={read.error} />
       {stale && (
         <div className="stale-bar" role="status">
           <span>{stale}</span>

@@ -7,7 +7,7 @@ import { api } from '../api-client.js';
 import { formatCount } from '../format.js';
 import { useReadProgress } from '../read-progress.js';
 import { useSnapshotRead } from '../snapshot-read.js';
-import { Alert } from './Alert.js';
+import { ReadProblem } from './ReadProblem.js';
 import { ReadProgressLine } from './ReadProgressLine.js';
 import { Stat } from './Stat.js';
 
@@ -81,7 +81,7 @@ export function ProfilePanel({ path, version, visible }: Props) {
         </span>
       </div>
       {scan.shown && <ReadProgressLine what="Exact scan" progress={scan.progress} onCancel={profile.cancel} />}
-      <Alert message={profile.error} />
+      <ReadProblem message={profile.error} />
       {!profile.value ? (
         <p className="muted">{profile.busy ? 'Reading the statistics…' : ''}</p>
       ) : (

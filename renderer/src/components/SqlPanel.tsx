@@ -213,6 +213,7 @@ export function SqlPanel({ path, version, fields, onExportRows }: Props) {
           </span>
         ))}
         <input
+          type="text"
           aria-label="Add a table"
           placeholder="orders=/data/orders"
           value={adding}

@@ -2,7 +2,8 @@
 // a real object store (fake-gcs-server) and read by `deltaport serve` through a proxy that counts what the worker
 // asks of the store, is cancelled through the HTTP API while its first data file is held at the proxy. The read
 // answers CANCELLED (the worker's answer: its scan gave up the held read) while the store still stalls; the held
-// read, let through after, leads to no other request. No timing: every step waits for an answer.
+// read, let through after, leads to no other request; a preview ordered over the whole snapshot is stopped the same
+// way. No timing: every step waits for an answer.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { TableProfile } from '../../../shared/table-info.js';
@@ -65,6 +66,33 @@ describe('cancelling a read through deltaport serve', () => {
     // The worker goes on serving, and what it serves asks for no more data: the cancelled scan is over.
     expect(await app.call('cancelRead', { readId: 'exact' })).toEqual({ ok: true, value: { cancelled: false } });
     expect((await app.call<TableProfile>('profile', { table, readId: 'stats' })).ok).toBe(true);
+    expect(proxy.requests.filter(isDataFile)).toEqual(askedAtAnswer);
+  }, 120_000);
+
+  it('stops a preview ordered over the whole snapshot in the worker: no data file is asked for after the cancel', async (ctx: TestContext) => {
+    if (skipped) ctx.skip(skipped);
+    const dataFiles = (await liveFiles(tablePath(TABLE))).length;
+    proxy.shut();
+    const before = proxy.requests.length;
+    // The first rows by cases over the whole snapshot: a read of every data file.
+    const source = { tablePath: `gs://${BUCKET}/${TABLE}` };
+    const preview = app.call('preview', { source, limit: 10, orderBy: [{ column: 'cases', descending: true }], readId: 'grid' });
+    await proxy.firstHeld();
+    expect(await app.call('cancelRead', { readId: 'grid' })).toEqual({ ok: true, value: { cancelled: true } });
+    expect(await preview).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    proxy.open();
+
+    const askedAtAnswer = proxy.requests.filter(isDataFile);
+    const filesAsked = new Set(
+      proxy.requests
+        .slice(before)
+        .filter(isDataFile)
+        .map((r) => path.posix.basename(r.split('?')[0])),
+    );
+    expect(filesAsked.size).toBeGreaterThan(0);
+    expect(filesAsked.size).toBeLessThan(dataFiles);
+    // A read of the log only, after: the cancelled preview asks for nothing more.
+    expect((await app.call<TableProfile>('profile', { table: { path: source.tablePath } })).ok).toBe(true);
     expect(proxy.requests.filter(isDataFile)).toEqual(askedAtAnswer);
   }, 120_000);
 
