@@ -12,6 +12,9 @@ import { duckdbType } from './duckdb-types.js';
 /** A session's landing table (a temporary table: it lives and dies with the connection). */
 export const LANDING_TABLE = '_deltaport_rows';
 const LANDING = `temp.main.${quoteName(LANDING_TABLE)}`;
+/** A session's view of a transaction's range of the snapshot's own files (duckdb-own-files.ts), a temporary view with
+ * helper tables named from it. */
+export const OWN_FILES_VIEW = '_deltaport_files';
 /** The landing rows' ordinal in a merge. */
 const PICK = '_deltaport_pick';
 /** What Show plan prints for the scan of a transaction's files. */
