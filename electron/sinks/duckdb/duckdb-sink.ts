@@ -21,18 +21,13 @@ import { landingTableSql, OWN_FILES_VIEW, parquetScan, transactionSql } from './
 
 type DuckdbSinkSpec = Extract<SinkSpec, { kind: 'duckdb' }>;
 
-/** The Parquet bytes at which a transaction ends: few statements and commits (each costs DuckDB a fixed amount of
- * work; a transaction per 5,000-row batch took twice the CPU), yet each INSERT short, so that little is lost to a
- * kill or a cancel: 16 MiB saved only about 6% of the CPU of 4 MiB on COVID-19_NYT. */
+/** The Parquet bytes at which a transaction ends (its parts', or its range of the snapshot's own files'): few
+ * statements and commits (each costs DuckDB a fixed amount of work; a transaction per 5,000-row batch took twice the
+ * CPU), yet each INSERT short, so that little is lost to a kill or a cancel: 16 MiB saved only about 6% of the CPU of
+ * 4 MiB on COVID-19_NYT. */
 const TRANSACTION_BYTES = 4 << 20;
-/** The same for a range of the snapshot's own files, whose bytes are compressed: DuckDB reads a range's files on all
- * its threads, and a cancel interrupts the INSERT at once. */
-const FILE_TRANSACTION_BYTES = 64 << 20;
 
-export function createDuckdbSink(
-  spec: DuckdbSinkSpec,
-  { transactionBytes = TRANSACTION_BYTES, fileTransactionBytes = FILE_TRANSACTION_BYTES } = {},
-): BatchSink {
+export function createDuckdbSink(spec: DuckdbSinkSpec, { transactionBytes = TRANSACTION_BYTES } = {}): BatchSink {
   let instance: Promise<DuckDBInstance> | null = null;
   const parts = new ParquetParts(`${spec.path}.deltaport-parts`);
   /** The snapshot's own files, once the sink has taken them. */
@@ -59,7 +54,7 @@ export function createDuckdbSink(
       const position = await sink.open(ctx);
       const offered = spec.mode === 'sql' ? null : ((await ctx.ownFiles?.()) ?? null);
       if (offered) {
-        writes = await ownFileWrites(sink, offered, async () => (await database()).connect(), fileTransactionBytes);
+        writes = await ownFileWrites(sink, offered, async () => (await database()).connect(), transactionBytes);
         if (writes) ownFiles = offered;
       }
       return position;
