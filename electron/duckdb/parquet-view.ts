@@ -8,6 +8,7 @@
 // column mapping by field id. A column the files do not hold (added to the table after they were written) reads as
 // nulls, as in the reader. The SQL engine views a whole snapshot; the DuckDB sink views a range of its files at a time
 // (export/snapshot-rows.ts offers them, a transaction's rows are whole files).
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { decimalParts, isDecimal, type DeltaType } from '../../shared/delta-schema.js';
@@ -35,9 +36,20 @@ export function parquetFiles(source: DeltaSource): string[] | null {
   return files.every((f) => !isCloudLocation(f) && path.isAbsolute(f)) ? files : null;
 }
 
-/** The source's files as a DuckDB sink takes them (own-files.ts), when DuckDB reads them as the reader does. */
-export function ownFiles(source: DeltaSource): OwnFiles | null {
-  if (!parquetFiles(source)) return null;
+/** The source's files as a DuckDB sink takes them (own-files.ts), when DuckDB reads them as the reader does and every
+ * one is there (the reader says which version lost which file). */
+export async function ownFiles(source: DeltaSource): Promise<OwnFiles | null> {
+  const paths = parquetFiles(source);
+  if (!paths) return null;
+  const there = await Promise.all(
+    paths.map((file) =>
+      access(file).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  if (!there.every(Boolean)) return null;
   const files = (source.filter?.snapshot ?? source.snapshot).files;
   return {
     bytes: files.map((f) => f.add.size),

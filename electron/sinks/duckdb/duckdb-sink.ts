@@ -8,6 +8,7 @@
 // process that holds it.
 import { rm } from 'node:fs/promises';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { DeltaportError } from '../../../shared/errors.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { databaseFileSink } from '../database-file-sink.js';
 import type { OwnFiles } from '../../duckdb/own-files.js';
@@ -54,7 +55,9 @@ export function createDuckdbSink(spec: DuckdbSinkSpec, { transactionBytes = TRAN
       const position = await sink.open(ctx);
       const offered = spec.mode === 'sql' ? null : ((await ctx.ownFiles?.()) ?? null);
       if (offered) {
-        writes = await ownFileWrites(sink, offered, async () => (await database()).connect(), transactionBytes);
+        writes = await ownFileWrites(sink, offered, async () => (await database()).connect(), transactionBytes).catch((err: unknown) => {
+          throw new DeltaportError('SINK_WRITE', `cannot read the table's data files: ${duckdbMessage(err)}`);
+        });
         if (writes) ownFiles = offered;
       }
       return position;
