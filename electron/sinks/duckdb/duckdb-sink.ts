@@ -22,13 +22,19 @@ import { landingTableSql, OWN_FILES_VIEW, parquetScan, transactionSql } from './
 
 type DuckdbSinkSpec = Extract<SinkSpec, { kind: 'duckdb' }>;
 
-/** The Parquet bytes at which a transaction ends (its parts', or its range of the snapshot's own files'): few
- * statements and commits (each costs DuckDB a fixed amount of work; a transaction per 5,000-row batch took twice the
- * CPU), yet each INSERT short, so that little is lost to a kill or a cancel: 16 MiB saved only about 6% of the CPU of
- * 4 MiB on COVID-19_NYT. */
+/** The Parquet bytes at which a transaction ends: few statements and commits (each costs DuckDB a fixed amount of
+ * work; a transaction per 5,000-row batch took twice the CPU), yet each INSERT short, so that little is lost to a
+ * kill or a cancel: 16 MiB saved only about 6% of the CPU of 4 MiB on COVID-19_NYT. */
 const TRANSACTION_BYTES = 4 << 20;
+/** The same for a range of the snapshot's own files (compressed bytes, from an eighth of it for the first: see
+ * duckdb-own-files.ts): DuckDB reads a range's files on all its threads, a file to a thread, and one file to a
+ * transaction took 1.5 times the CPU of the whole table in one on the benchmark's wide table. */
+const FILE_TRANSACTION_BYTES = 32 << 20;
 
-export function createDuckdbSink(spec: DuckdbSinkSpec, { transactionBytes = TRANSACTION_BYTES } = {}): BatchSink {
+export function createDuckdbSink(
+  spec: DuckdbSinkSpec,
+  { transactionBytes = TRANSACTION_BYTES, fileTransactionBytes = FILE_TRANSACTION_BYTES } = {},
+): BatchSink {
   let instance: Promise<DuckDBInstance> | null = null;
   const parts = new ParquetParts(`${spec.path}.deltaport-parts`);
   /** The snapshot's own files, once the sink has taken them. */
@@ -55,9 +61,11 @@ export function createDuckdbSink(spec: DuckdbSinkSpec, { transactionBytes = TRAN
       const position = await sink.open(ctx);
       const offered = spec.mode === 'sql' ? null : ((await ctx.ownFiles?.()) ?? null);
       if (offered) {
-        writes = await ownFileWrites(sink, offered, async () => (await database()).connect(), transactionBytes).catch((err: unknown) => {
-          throw new DeltaportError('SINK_WRITE', `cannot read the table's data files: ${duckdbMessage(err)}`);
-        });
+        writes = await ownFileWrites(sink, offered, async () => (await database()).connect(), fileTransactionBytes).catch(
+          (err: unknown) => {
+            throw new DeltaportError('SINK_WRITE', `cannot read the table's data files: ${duckdbMessage(err)}`);
+          },
+        );
         if (writes) ownFiles = offered;
       }
       return position;

@@ -58,7 +58,12 @@ export async function loadKillExport(kind: KillSinkKind): Promise<(spec: SinkSpe
       const { createDuckdbSink } = await import('../../../electron/sinks/duckdb/duckdb-sink.js');
       const table = process.env[KILL_TABLE];
       if (!table) throw new Error(`${KILL_TABLE} is not set: writeKillTable writes the table first`);
-      return (spec, afterStep) => driveOwnFiles(createDuckdbSink(narrow(spec, 'duckdb'), { transactionBytes: 2 << 10 }), table, afterStep);
+      return (spec, afterStep) =>
+        driveOwnFiles(
+          createDuckdbSink(narrow(spec, 'duckdb'), { transactionBytes: 2 << 10, fileTransactionBytes: 2 << 10 }),
+          table,
+          afterStep,
+        );
     }
     default:
       throw new Error(`no kill sink of kind ${String(kind)}`);
