@@ -59,7 +59,12 @@ export async function ownFiles(source: DeltaSource): Promise<OwnFiles | null> {
       for (const file of files) rows.push(liveRowsOf(file) ?? (await countedRows(connection, file)));
       return rows;
     },
-    view: async (connection, view, range, ordered) => void (await createParquetView(connection, view, source, { files: range, ordered })),
+    view: async (connection, view, range, ordered) => {
+      // Timestamps without a zone in the files (INT96, or not adjusted to UTC) and partition values become a
+      // timestamp's instant in the session's zone: UTC, as the reader reads them (the SQL engine's sessions are too).
+      await connection.run("SET TimeZone = 'UTC'");
+      await createParquetView(connection, view, source, { files: range, ordered });
+    },
   };
 }
 
