@@ -27,8 +27,9 @@ type DuckdbSinkSpec = Extract<SinkSpec, { kind: 'duckdb' }>;
  * kill or a cancel: 16 MiB saved only about 6% of the CPU of 4 MiB on COVID-19_NYT. */
 const TRANSACTION_BYTES = 4 << 20;
 /** The same for a range of the snapshot's own files (compressed bytes, from an eighth of it for the first: see
- * duckdb-own-files.ts): DuckDB reads a range's files on all its threads, a file to a thread, and one file to a
- * transaction took 1.5 times the CPU of the whole table in one on the benchmark's wide table. */
+ * duckdb-own-files.ts): DuckDB reads a range's files on all its threads, a file to a thread, so ranges of several
+ * files keep them busy (a file to a transaction took about 1.5 times the CPU of one range for the whole table, in
+ * single runs on the benchmark's wide table of 4.7 MB files). */
 const FILE_TRANSACTION_BYTES = 32 << 20;
 
 export function createDuckdbSink(
