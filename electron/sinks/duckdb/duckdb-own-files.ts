@@ -1,11 +1,12 @@
 // A DuckDB export that reads the snapshot's own data files (duckdb/own-files.ts) instead of taking the reader's
 // batches: each transaction inserts the rows of a range of whole files, read by DuckDB's Parquet reader through the
 // view parquet-view.ts makes (no row passes through JavaScript). A range ends once its files reach the transaction's
-// bytes (less for the first few, as for batches: batching.ts transactionBytesAt, so that DuckDB's work and the first
-// progress start sooner), and where files with deletion vectors meet files without (an upsert reads a range's rows in the reader's
-// order, which the view gives for files of one kind). Each transaction is committed with the stream's position after
-// its last file, so an exactly-once job's ledger means what it means for batches: these rows are in, and a resume
-// starts with the next file.
+// bytes, and where files with deletion vectors meet files without (an upsert reads a range's rows in the reader's
+// order, which the view gives for files of one kind). The first few ranges are smaller, so that DuckDB's work and the
+// first progress start sooner: an eighth, a quarter, a half of the bytes, as for batches (batching.ts
+// transactionBytesAt), and at most 1, 2, 4, … files (a table's files may be far smaller than that). Each transaction
+// is committed with the stream's position after its last file, so an exactly-once job's ledger means what it means for
+// batches: these rows are in, and a resume starts with the next file.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FileRange, OwnFiles } from '../../duckdb/own-files.js';
 import { transactionBytesAt, type StreamProgress } from '../batching.js';
@@ -58,7 +59,8 @@ async function* transactions(
     const budget = transactionBytesAt(transactionBytes, index);
     let to = from + 1;
     let bytes = files.bytes[from];
-    while (to < rows.length && bytes < budget && files.deletionVectors[to] === files.deletionVectors[from]) {
+    const most = from + 2 ** index;
+    while (to < rows.length && to < most && bytes < budget && files.deletionVectors[to] === files.deletionVectors[from]) {
       bytes += files.bytes[to++];
     }
     const count = sum(rows.slice(from, to));

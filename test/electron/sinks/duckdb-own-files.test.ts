@@ -18,6 +18,7 @@ import type { ExportSource } from '../../../shared/change-source.js';
 import { DeltaportError } from '../../../shared/errors.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { deltaCensus, duckdbFileCensus } from '../../support/delta-census.js';
+import { wholeFileRows } from '../../support/delta-oracle.js';
 import { duck, sqlText } from '../../support/duckdb.js';
 import { TABLE_KEYS } from '../../support/table-keys.js';
 import { localReads, openLocal } from '../../support/task-tables.js';
@@ -212,23 +213,6 @@ async function widenedTable(dir: string): Promise<string> {
   ];
   writeFileSync(path.join(root, '_delta_log', '00000000000000000000.json'), actions.map((a) => JSON.stringify(a)).join('\n') + '\n');
   return root;
-}
-
-/** Each count of whole files' rows from the first on, by the log's numRecords (the tests' own read of the log). */
-async function wholeFileRows(location: string): Promise<number[]> {
-  const script = `import json, sys, glob
-rows = []
-for log in sorted(glob.glob(sys.argv[1] + '/_delta_log/*.json')):
-    for line in open(log):
-        a = json.loads(line)
-        if 'add' in a: rows.append((a['add']['path'], json.loads(a['add']['stats'])['numRecords']))
-total, sums = 0, [0]
-for _, n in sorted(rows):
-    total += n
-    sums.append(total)
-print(json.dumps(sums))`;
-  const { stdout } = await run('python3', ['-c', script, location]);
-  return JSON.parse(stdout) as number[];
 }
 
 describe('progress, cancel and failure through the files', () => {
