@@ -60,7 +60,7 @@ export function createDuckdbSink(
   const reading: BatchSink = {
     async open(ctx) {
       const position = await sink.open(ctx);
-      const offered = spec.mode === 'sql' ? null : ((await ctx.ownFiles?.()) ?? null);
+      const offered = (await ctx.ownFiles?.()) ?? null;
       if (offered) {
         writes = await ownFileWrites(sink, offered, async () => (await database()).connect(), fileTransactionBytes).catch(
           (err: unknown) => {

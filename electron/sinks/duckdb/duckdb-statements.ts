@@ -17,8 +17,10 @@ const LANDING = `temp.main.${quoteName(LANDING_TABLE)}`;
 export const OWN_FILES_VIEW = '_deltaport_files';
 /** The landing rows' ordinal in a merge. */
 const PICK = '_deltaport_pick';
-/** What Show plan prints for the scan of a transaction's files. */
+/** What Show plan prints for the scan of a transaction's files: its Parquet parts, or its range of the snapshot's own
+ * files (duckdb-own-files.ts). */
 const PLAN_SCAN = "read_parquet([-- the transaction's files --])";
+const PLAN_OWN_SCAN = "read_parquet([-- the table's own data files, a range of them per transaction --])";
 
 export function landingTableSql(fields: StructField[]): string {
   const columns = fields.map((f) => `${quoteName(f.name)} ${duckdbType(f.type)}`);
@@ -47,9 +49,9 @@ function mergeSql(table: string, fields: StructField[], keys: string[]): string 
   return `INSERT INTO ${quoteName(table)} (${columns}) SELECT ${columns} FROM ${picked} WHERE ${PICK} = 1${onConflict(fields, keys)}`;
 }
 
-/** What Show plan says each transaction runs. */
-export function writeStatement(table: string, fields: StructField[], keys: string[] | null): string {
-  return transactionSql(table, fields, keys, PLAN_SCAN)
+/** What Show plan says each transaction runs; `ownFiles`: the rows are read from the snapshot's own files. */
+export function writeStatement(table: string, fields: StructField[], keys: string[] | null, ownFiles: boolean): string {
+  return transactionSql(table, fields, keys, ownFiles ? PLAN_OWN_SCAN : PLAN_SCAN)
     .filter((sql) => sql !== CLEAR_LANDING_SQL)
     .join('; ');
 }

@@ -149,11 +149,17 @@ describe('Show plan for DuckDB', () => {
       sink: 'duckdb',
       target: 'simple',
       ddl: ['CREATE TABLE "simple" ("id" BIGINT)'],
-      // Each transaction's rows, written to temporary Parquet files, read by DuckDB itself.
-      statement: `INSERT INTO "simple" ("id") SELECT "id" FROM read_parquet([-- the transaction's files --])`,
+      // Each transaction's range of the table's own files, read by DuckDB itself.
+      statement: `INSERT INTO "simple" ("id") SELECT "id" FROM read_parquet([-- the table's own data files, a range of them per transaction --])`,
       targetExists: false,
       incompatibility: null,
     });
+    // With a filter the reader's rows go in: each transaction's, written to temporary Parquet files, read by DuckDB.
+    const filtered = await planTask(tables, {
+      source: { tablePath: simple, filter: 'id > 5' },
+      sink: duckdbSpec(file, { table: 'simple' }),
+    });
+    expect(filtered.statement).toBe(`INSERT INTO "simple" ("id") SELECT "id" FROM read_parquet([-- the transaction's files --])`);
     expect(existsSync(file)).toBe(false);
     await pyDuck(file, ['CREATE TABLE simple (id INTEGER PRIMARY KEY)']);
     const upsert = await planTask(tables, {
@@ -170,7 +176,7 @@ describe('Show plan for DuckDB', () => {
     });
     expect(merge).toMatchObject({ ddl: [], targetExists: true, incompatibility: null });
     expect(merge.statement).toBe(
-      'INSERT INTO temp.main."_deltaport_rows" ("id") SELECT "id" FROM read_parquet([-- the transaction\'s files --]); ' +
+      'INSERT INTO temp.main."_deltaport_rows" ("id") SELECT "id" FROM read_parquet([-- the table\'s own data files, a range of them per transaction --]); ' +
         'INSERT INTO "simple" ("id") SELECT "id" FROM (SELECT *, row_number() OVER (PARTITION BY "id" ORDER BY rowid DESC) AS _deltaport_pick FROM temp.main."_deltaport_rows") WHERE _deltaport_pick = 1 ON CONFLICT ("id") DO NOTHING',
     );
     // The plan runs as said: the export lands there.
