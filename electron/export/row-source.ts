@@ -6,6 +6,7 @@ import type { StructField } from '../../shared/delta-schema.js';
 import type { SinkSpec } from '../../shared/sink-spec.js';
 import type { FilterSkipping } from '../../shared/table-info.js';
 import type { ScanBatch, ScanPosition } from '../delta/scan/scan-types.js';
+import type { OwnFiles } from '../duckdb/own-files.js';
 import type { SinkOpenContext } from '../sinks/sink.js';
 
 export interface RowSource {
@@ -23,4 +24,8 @@ export interface RowSource {
   /** What the rows refuse for this sink that only reading them can tell (a snapshot's NULL upsert keys), asked
    * after the sink spec is checked and before the sink is made; null when nothing. */
   sinkProblem?(sink: SinkSpec, signal?: AbortSignal): Promise<string | null>;
+  /** A snapshot's own data files, where DuckDB reads them exactly as the reader reads the rows: a sink that can read
+   * them itself does, instead of taking the batches (duckdb/own-files.ts). Null where it cannot; asked only by such
+   * a sink, so that no other export loads DuckDB. */
+  ownFiles?(): Promise<OwnFiles | null>;
 }

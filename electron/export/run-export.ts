@@ -9,6 +9,8 @@ import { isExactlyOnce, isSqlSink, type SinkSpec } from '../../shared/sink-spec.
 import type { FilterSkipping } from '../../shared/table-info.js';
 import { checkSink } from '../sinks/checked-sink.js';
 import { createSink } from '../sinks/create-sink.js';
+import type { BatchSink, WrittenRows } from '../sinks/sink.js';
+import type { ScanBatch } from '../delta/scan/scan-types.js';
 import type { StorageResolver } from '../storage/storage.js';
 import type { RowSource } from './row-source.js';
 
@@ -60,15 +62,23 @@ export async function runExport(source: RowSource, sinkSpec: SinkSpec, options: 
   };
   const sink = await createSink(spec, options.storage);
   try {
-    const resumeFrom = await sink.open({ fields: source.fields, schema: source.schema, snapshot: source.snapshot, signal });
+    const ownFiles = source.ownFiles?.bind(source);
+    const resumeFrom = await sink.open({
+      fields: source.fields,
+      schema: source.schema,
+      snapshot: source.snapshot,
+      signal,
+      ...(ownFiles ? { ownFiles } : {}),
+    });
     const before = sink.counts?.().before ?? 0;
     if (before > 0) progress.resumedFromRow = before;
-    for await (const batch of source.batches(resumeFrom ?? undefined, signal)) {
+    // A sink that took the source's own files reads them itself; any other takes the batches.
+    const steps = sink.readsOwnFiles?.() ?? writeBatches(sink, source.batches(resumeFrom ?? undefined, signal), signal);
+    for await (const step of steps) {
       throwIfCancelled(signal);
-      await sink.write(batch);
-      progress.rows += batch.batch.numRows;
-      progress.files = batch.filesDone;
-      progress.bytes = batch.bytesDone;
+      progress.rows += step.rows;
+      progress.files = step.filesDone;
+      progress.bytes = step.bytesDone;
       progress.committedRows = committedRows(sink);
       onProgress?.({ ...progress });
     }
@@ -94,6 +104,15 @@ export async function runExport(source: RowSource, sinkSpec: SinkSpec, options: 
   const seconds = (performance.now() - started) / 1000;
   const resumedAfterRows = counts && counts.before > 0 ? counts.before : undefined;
   return { ...exportOutcome(rows, seconds, resumedAfterRows), ...(source.skipping ? { skipping: source.skipping } : {}) };
+}
+
+/** The batches into the sink, a step each. */
+async function* writeBatches(sink: BatchSink, batches: AsyncIterable<ScanBatch>, signal: AbortSignal): AsyncGenerator<WrittenRows> {
+  for await (const batch of batches) {
+    throwIfCancelled(signal);
+    await sink.write(batch);
+    yield { rows: batch.batch.numRows, filesDone: batch.filesDone, bytesDone: batch.bytesDone };
+  }
 }
 
 /** A SQL sink's rows in the target from this job, earlier runs of an exactly-once job included. */

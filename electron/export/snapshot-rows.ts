@@ -1,5 +1,6 @@
 // A snapshot's rows (an opened source: delta/source.ts) as an export's row source: its scan, resumable from any
-// position, with the files it reads as the progress and its NULL upsert keys as a refusal.
+// position, with the files it reads as the progress and its NULL upsert keys as a refusal. It offers its own data files
+// to a sink that reads them itself (the DuckDB sink), unless the reader's filter keeps only some of their rows.
 import type { DeltaSource } from '../delta/source.js';
 import type { SinkOpenContext } from '../sinks/sink.js';
 import { nullKeyProblem } from './null-keys.js';
@@ -18,6 +19,7 @@ export function snapshotRows(source: DeltaSource): RowSource {
     ...(skipping ? { skipping } : {}),
     batches: (resumeFrom, signal) => source.batches({ signal, resumeFrom }),
     sinkProblem: (sink, signal) => nullKeyProblem(source, sink, signal),
+    ownFiles: async () => (source.filter ? null : (await import('../duckdb/parquet-view.js')).ownFiles(source)),
   };
 }
 

@@ -30,6 +30,7 @@ export function databaseFileSink(path: string, sink: BatchSink, file: DatabaseFi
       }
     },
     counts: () => sink.counts!(),
+    readsOwnFiles: () => sink.readsOwnFiles?.() ?? null,
     async abort() {
       await sink.abort();
       await file.release();

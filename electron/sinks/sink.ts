@@ -3,6 +3,7 @@
 import type { Schema } from 'apache-arrow';
 import type { StructField } from '../../shared/delta-schema.js';
 import type { ScanBatch, ScanPosition } from '../delta/scan/scan-types.js';
+import type { OwnFiles } from '../duckdb/own-files.js';
 
 export interface SinkOpenContext {
   /** Delta fields of the exported columns, in batch column order: the source of truth for target types. */
@@ -12,6 +13,16 @@ export interface SinkOpenContext {
   /** The snapshot being exported; an exactly-once job key is made of these, the columns and the target. */
   snapshot: { tableId: string; tableRoot: string; version: number };
   signal: AbortSignal;
+  /** The snapshot's own data files, where the row source offers them (export/row-source.ts): a sink that reads them
+   * itself asks for them as it opens. */
+  ownFiles?: () => Promise<OwnFiles | null>;
+}
+
+/** How far an export has come: rows written since the last step, and the source's files and bytes done. */
+export interface WrittenRows {
+  rows: number;
+  filesDone: number;
+  bytesDone: number;
 }
 
 export interface BatchSink {
@@ -28,4 +39,7 @@ export interface BatchSink {
   /** A SQL sink's count of what landed: rows this run committed, and rows an earlier run of the same exactly-once
    * job had committed before this one went on from there. */
   counts?(): { committed: number; before: number };
+  /** Where the sink took the offered files when it opened (SinkOpenContext.ownFiles): writes them, a step per
+   * transaction, and takes no batches. Null where it takes the batches. */
+  readsOwnFiles?(): AsyncIterable<WrittenRows> | null;
 }

@@ -8,6 +8,7 @@ import { binaryCopyFits } from './copy-binary.js';
 import { quoteName } from '../../shared/sql-quote.js';
 import { quoteIn, quoteListIn } from './sql-identifiers.js';
 import { writeStatement } from './duckdb/duckdb-statements.js';
+import type { SinkOpenContext } from './sink.js';
 import { mysqlRowsSql } from './mysql/mysql-statements.js';
 import { copySql, sameColumns, sqliteInsertSql, swapSql, upsertMergeSql, upsertTempSql, UPSERT_TEMP } from './sql-statements.js';
 import { createTableSql, incompatibility, type Dialect, type ExistingColumn } from './sql-types.js';
@@ -18,7 +19,12 @@ export interface TableDescription {
   uniqueKeys: string[][];
 }
 
-export async function planSqlExport(fields: StructField[], spec: SqlSinkSpec): Promise<ExportPlan> {
+/** `ownFiles`: the offer of a snapshot's own data files (export/row-source.ts), which the DuckDB sink takes. */
+export async function planSqlExport(
+  fields: StructField[],
+  spec: SqlSinkSpec,
+  { ownFiles }: Pick<SinkOpenContext, 'ownFiles'> = {},
+): Promise<ExportPlan> {
   checkSpec(spec, fields);
   if (spec.kind === 'mysql') {
     const { existing, localInfile } = await (await import('./mysql/mysql-connection.js')).describeMysqlTarget(spec.connection, spec.table);
@@ -30,7 +36,8 @@ export async function planSqlExport(fields: StructField[], spec: SqlSinkSpec): P
       : spec.kind === 'duckdb'
         ? await (await import('./duckdb/duckdb-connection.js')).describeDuckdbFile(spec.path, spec.table)
         : await (await import('./pg-connection.js')).describePgTarget(spec.connection, spec.table);
-  return buildPlan(spec, fields, existing, spec.kind);
+  const readsFiles = spec.kind === 'duckdb' && ((await ownFiles?.()) ?? null) !== null;
+  return buildPlan(spec, fields, existing, spec.kind, { ownFiles: readsFiles });
 }
 
 /** Throws VALIDATION with every problem of the spec against the exported columns. */
@@ -47,7 +54,7 @@ export function buildPlan(
   fields: StructField[],
   existing: TableDescription | null,
   dialect: Dialect,
-  { localInfile = true }: { localInfile?: boolean } = {},
+  { localInfile = true, ownFiles = false }: { localInfile?: boolean; ownFiles?: boolean } = {},
 ): ExportPlan {
   const table = spec.table;
   const keys = spec.mode === 'upsert' ? spec.keyColumns! : null;
@@ -81,7 +88,7 @@ export function buildPlan(
         dialect === 'postgres'
           ? copySql(stage, fields, binary)
           : dialect === 'duckdb'
-            ? writeStatement(stage, fields, null)
+            ? writeStatement(stage, fields, null, ownFiles)
             : sqliteInsertSql(stage, fields, null, true);
       return plan;
     }
@@ -96,7 +103,7 @@ export function buildPlan(
       }
       plan.statement =
         dialect === 'duckdb'
-          ? writeStatement(table, fields, keys)
+          ? writeStatement(table, fields, keys, ownFiles)
           : dialect === 'sqlite'
             ? sqliteInsertSql(table, fields, keys, existing === null || sameColumns(existing.columns, fields))
             : keys

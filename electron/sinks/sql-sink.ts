@@ -142,12 +142,24 @@ export interface SqlSinkOptions<Rows> {
   explain: (err: unknown) => string;
 }
 
-export function createSqlSink(spec: SqlSinkSpec, options: Omit<SqlSinkOptions<RecordBatch[]>, 'encode'>): BatchSink;
-export function createSqlSink<Rows>(spec: SqlSinkSpec, options: SqlSinkOptions<Rows>): BatchSink;
+/** A SQL sink, which also takes transactions whose rows its session reads itself (the DuckDB sink's ranges of a
+ * snapshot's own files) in place of batches. */
+export interface SqlBatchSink<Rows> extends BatchSink {
+  counts(): { committed: number; before: number };
+  /** After open: how far an earlier run of this exactly-once job committed the stream (null where it committed rows
+   * beyond that too, which only batches can leave out), and whether it finished. */
+  resumed(): { progress: StreamProgress | null; done: boolean };
+  /** Queues one transaction of `count` rows of the stream, after which the stream stands at `progress`; resolves once
+   * there is room for the next, as write does. */
+  writeTransaction(rows: Rows, count: number, progress: StreamProgress): Promise<void>;
+}
+
+export function createSqlSink(spec: SqlSinkSpec, options: Omit<SqlSinkOptions<RecordBatch[]>, 'encode'>): SqlBatchSink<RecordBatch[]>;
+export function createSqlSink<Rows>(spec: SqlSinkSpec, options: SqlSinkOptions<Rows>): SqlBatchSink<Rows>;
 export function createSqlSink<Rows>(
   spec: SqlSinkSpec,
   options: SqlSinkOptions<Rows> | Omit<SqlSinkOptions<RecordBatch[]>, 'encode'>,
-): BatchSink {
+): SqlBatchSink<Rows> | SqlBatchSink<RecordBatch[]> {
   if ('encode' in options) return new SqlSink(spec, options);
   return new SqlSink<RecordBatch[]>(spec, { ...options, encode: batchesAsTheyAre });
 }
@@ -203,7 +215,7 @@ interface Lane<Rows> {
   ahead: RowRange | null;
 }
 
-class SqlSink<Rows> implements BatchSink {
+class SqlSink<Rows> implements SqlBatchSink<Rows> {
   private lanes: Lane<Rows>[] = [];
   private target: WriteTarget | null = null;
   private batcher!: Batcher;
@@ -363,6 +375,21 @@ class SqlSink<Rows> implements BatchSink {
     return resumed.position;
   }
 
+  resumed(): { progress: StreamProgress | null; done: boolean } {
+    return { progress: this.skipping.length > 0 ? null : this.committedRows!.through.progress, done: this.done };
+  }
+
+  writeTransaction(rows: Rows, count: number, progress: StreamProgress): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.done) return Promise.resolve();
+    const range = { from: this.nextRow, to: this.nextRow + count };
+    this.nextRow += count;
+    this.completed++;
+    if (count === 0) this.committedRows!.committed(range, progress);
+    else this.queue({ rows, range, sent: count, progress });
+    return this.room();
+  }
+
   write(batch: ScanBatch): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.done) return Promise.resolve();
@@ -514,7 +541,7 @@ class SqlSink<Rows> implements BatchSink {
       });
   }
 
-  /** Queues the open transaction's commit on the lane with the fewest queued. */
+  /** Completes the open transaction: queues its commit, or records it committed where an earlier run committed it. */
   private complete(): void {
     const open = this.filling!;
     this.filling = null;
@@ -526,7 +553,11 @@ class SqlSink<Rows> implements BatchSink {
       this.committedRows!.committed(range, open.progress);
       return;
     }
-    const txn: Transaction<Rows> = { rows: open.rows.finish(), range, sent: open.sent, progress: open.progress };
+    this.queue({ rows: open.rows.finish(), range, sent: open.sent, progress: open.progress });
+  }
+
+  /** Queues a complete transaction's commit on the lane with the fewest queued. */
+  private queue(txn: Transaction<Rows>): void {
     const lane = this.lanes.reduce((a, b) => (b.queued < a.queued ? b : a));
     lane.queued++;
     const committed = lane.chain.then(() => this.commit(lane, txn));

@@ -1,7 +1,7 @@
 // SQL over Delta snapshots: DuckDB runs the query, over tables our reader defines. Each table the query names (an
 // opened table, or one at a version: `t@12`) is the snapshot our reader sees (deletion vectors, column mapping, type
 // widening and every other rule of electron/delta/), only the columns the query mentions: a view over the snapshot's
-// own Parquet files where DuckDB reads them as the reader does (parquet-scan.ts), else the reader's rows copied into
+// own Parquet files where DuckDB reads them as the reader does (duckdb/parquet-view.ts), else the reader's rows copied into
 // DuckDB (arrow-to-duckdb.ts). DuckDB can read nothing else: no files but those snapshots' data files, no network, no
 // extensions, no settings changes from SQL (external access off, configuration locked), its memory bounded and
 // spilling into a folder the caller owns.
@@ -18,7 +18,7 @@ import type { DeltaTable } from '../delta/table.js';
 import { memoized } from '../delta/memo-cache.js';
 export { DEFAULT_MEMORY_LIMIT } from './limits.js';
 import { appendBatch, createTableSql } from '../duckdb/arrow-to-duckdb.js';
-import { createParquetView, parquetFiles } from './parquet-scan.js';
+import { createParquetView, parquetFiles } from '../duckdb/parquet-view.js';
 import { chunkToBatch, resultSchema } from './duckdb-to-arrow.js';
 import { queryShape, type QueryShape } from './query-shape.js';
 import { quoteName, quoteText } from '../../shared/sql-quote.js';
@@ -75,7 +75,7 @@ export interface SqlSnapshot {
   /** The query's conditions the scan applied (query-shape.ts), and the files they let it skip. */
   filter?: string;
   skipping?: FilterSkipping;
-  /** How DuckDB read it: its own Parquet scan over the snapshot's files (parquet-scan.ts), or the reader's rows copied
+  /** How DuckDB read it: its own Parquet scan over the snapshot's files (duckdb/parquet-view.ts), or the reader's rows copied
    * in (arrow-to-duckdb.ts). */
   readBy: 'parquet' | 'feed';
 }
@@ -97,7 +97,7 @@ export class SqlEngine {
   private readonly views = new Map<string, string>();
   /** Recent queries' shapes by their text: a query run again is not parsed again. */
   private readonly shapes = new Map<string, Promise<QueryShape>>();
-  /** The data files DuckDB may read: those of the snapshots queries have read through parquet-scan.ts. */
+  /** The data files DuckDB may read: those of the snapshots queries have read through duckdb/parquet-view.ts. */
   private readonly allowed = new Set<string>();
   /** Whether DuckDB's file access is limited to `allowed` and its configuration locked. Until then it has run
    * nothing but the parse of a query (query-shape.ts, the query given as a value): the list is set once the first
@@ -311,7 +311,7 @@ async function run(connection: DuckDBConnection, sql: string, signal?: AbortSign
   }
 }
 
-/** A snapshot the query names, opened: `files` when DuckDB reads it from its own data files (parquet-scan.ts). */
+/** A snapshot the query names, opened: `files` when DuckDB reads it from its own data files (duckdb/parquet-view.ts). */
 interface Planned {
   ref: TableRef;
   /** The snapshot with all its columns. */

@@ -143,3 +143,13 @@ export async function liveRowCount(root: string, files?: Json[]): Promise<number
   }
   return total;
 }
+
+/** The rows of the live files taken whole from the first on, in the reader's order (by path): 0, then the first
+ * file's, then the first two's, and so on (liveRowCount of each). What a reader of whole files has read so far. */
+export async function wholeFileRows(root: string, version?: number): Promise<number[]> {
+  const files = (await liveFiles(root, version)).map((add) => ({ add, file: dataFile(root, add) }));
+  files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const sums = [0];
+  for (const { add } of files) sums.push(sums.at(-1)! + (await liveRowCount(root, [add])));
+  return sums;
+}

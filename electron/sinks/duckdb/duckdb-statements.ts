@@ -12,10 +12,15 @@ import { duckdbType } from './duckdb-types.js';
 /** A session's landing table (a temporary table: it lives and dies with the connection). */
 export const LANDING_TABLE = '_deltaport_rows';
 const LANDING = `temp.main.${quoteName(LANDING_TABLE)}`;
+/** A session's view of a transaction's range of the snapshot's own files (duckdb-own-files.ts), a temporary view with
+ * helper tables named from it. */
+export const OWN_FILES_VIEW = '_deltaport_files';
 /** The landing rows' ordinal in a merge. */
 const PICK = '_deltaport_pick';
-/** What Show plan prints for the scan of a transaction's files. */
+/** What Show plan prints for the scan of a transaction's files: its Parquet parts, or its range of the snapshot's own
+ * files (duckdb-own-files.ts). */
 const PLAN_SCAN = "read_parquet([-- the transaction's files --])";
+const PLAN_OWN_SCAN = "read_parquet([-- the table's own data files, a range of them per transaction --])";
 
 export function landingTableSql(fields: StructField[]): string {
   const columns = fields.map((f) => `${quoteName(f.name)} ${duckdbType(f.type)}`);
@@ -44,9 +49,9 @@ function mergeSql(table: string, fields: StructField[], keys: string[]): string 
   return `INSERT INTO ${quoteName(table)} (${columns}) SELECT ${columns} FROM ${picked} WHERE ${PICK} = 1${onConflict(fields, keys)}`;
 }
 
-/** What Show plan says each transaction runs. */
-export function writeStatement(table: string, fields: StructField[], keys: string[] | null): string {
-  return transactionSql(table, fields, keys, PLAN_SCAN)
+/** What Show plan says each transaction runs; `ownFiles`: the rows are read from the snapshot's own files. */
+export function writeStatement(table: string, fields: StructField[], keys: string[] | null, ownFiles: boolean): string {
+  return transactionSql(table, fields, keys, ownFiles ? PLAN_OWN_SCAN : PLAN_SCAN)
     .filter((sql) => sql !== CLEAR_LANDING_SQL)
     .join('; ');
 }

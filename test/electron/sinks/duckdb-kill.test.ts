@@ -1,6 +1,8 @@
 // Exports into DuckDB files killed with SIGKILL at 50 random points (kill-runs.ts), each run again with exactly-once:
 // the killed export leaves whole transactions only (DuckDB replays its write-ahead log up to the last commit), and the
-// rerun ends with every row exactly once. The files are read by the tests' own DuckDB.
+// rerun ends with every row exactly once. Both ways into DuckDB: the reader's batches written to Parquet parts, and
+// DuckDB reading a Delta table's own files itself (a whole file a transaction, so the ledger's committed rows are a
+// number of whole files and a rerun starts with the next file). The files are read by the tests' own DuckDB.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,7 +11,7 @@ import { PROGRESS_TABLE } from '../../../electron/sinks/exactly-once.js';
 import { duck, sqlText } from '../../support/duckdb.js';
 import { scratchFolders } from '../delta/log-files.js';
 import { killRuns, type KillCensus } from './kill-runs.js';
-import { KILL_BATCH_ROWS, KILL_ROWS } from './kill-sinks.js';
+import { KILL_BATCH_ROWS, KILL_ROWS, writeKillTable, type KillSinkKind } from './kill-sinks.js';
 import { duckdbSpec } from './sink-harness.js';
 
 const scratch = scratchFolders('duckdb-kill');
@@ -39,22 +41,32 @@ async function census(spec: SinkSpec): Promise<KillCensus> {
 }
 
 describe('exports into DuckDB killed with SIGKILL', () => {
-  it('50 runs: whole transactions only after each kill, every row exactly once after the rerun', { timeout: 600_000 }, async () => {
-    const started = performance.now();
-    const lines = await killRuns(
-      {
-        kind: 'duckdb',
-        spec: (name) => duckdbSpec(path.join(dir, `${name}.duckdb`), { table: name, batchSize: KILL_BATCH_ROWS, exactlyOnce: true }),
-        // DuckDB's lock of the file goes with the killed process.
-        settled: async () => undefined,
-        census,
-      },
-      50,
-      20261207,
-    );
-    console.log(`${lines.join('\n')}\n50 runs in ${Math.round((performance.now() - started) / 1000)} s`);
-    expect(
-      lines.filter((l) => /killed after \d+ ms, [1-9]\d* rows left/.test(l) && !l.endsWith(` ${KILL_ROWS} rows left`)).length,
-    ).toBeGreaterThan(10);
-  });
+  const cases: [string, KillSinkKind, number][] = [
+    ['the reader’s batches', 'duckdb', 20261207],
+    ['the Delta table’s own files', 'duckdb-files', 20261208],
+  ];
+  it.each(cases)(
+    '50 runs of %s: whole transactions only after each kill, every row exactly once after the rerun',
+    { timeout: 600_000 },
+    async (_, kind, seed) => {
+      if (kind === 'duckdb-files') await writeKillTable(dir);
+      const started = performance.now();
+      const lines = await killRuns(
+        {
+          kind,
+          spec: (name) =>
+            duckdbSpec(path.join(dir, `${kind}-${name}.duckdb`), { table: name, batchSize: KILL_BATCH_ROWS, exactlyOnce: true }),
+          // DuckDB's lock of the file goes with the killed process.
+          settled: async () => undefined,
+          census,
+        },
+        50,
+        seed,
+      );
+      console.log(`${lines.join('\n')}\n50 runs in ${Math.round((performance.now() - started) / 1000)} s`);
+      expect(
+        lines.filter((l) => /killed after \d+ ms, [1-9]\d* rows left/.test(l) && !l.endsWith(` ${KILL_ROWS} rows left`)).length,
+      ).toBeGreaterThan(10);
+    },
+  );
 });

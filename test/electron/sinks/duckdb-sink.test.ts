@@ -68,7 +68,10 @@ describe('a DuckDB export killed mid-way', () => {
   it('leaves its temporary Parquet files behind, which the next export into the file removes', { timeout: 300_000 }, async () => {
     const source = tablePath('COVID-19_NYT');
     const file = path.join(scratch.make(), 'killed.duckdb');
-    const request = { source: { tablePath: source }, sink: duckdbSpec(file, { table: 'covid', exactlyOnce: true }) };
+    // A filter that keeps every row: the reader filters, so the sink takes its batches (through Parquet parts)
+    // rather than the table's own files, which it would read without any.
+    const every = { tablePath: source, filter: 'cases IS NULL OR cases >= 0' };
+    const request = { source: every, sink: duckdbSpec(file, { table: 'covid', exactlyOnce: true }) };
     expect(await killMidway(request, 100_000)).toBeGreaterThanOrEqual(100_000);
     // The folder lives from the export's start to its end: the killed run never removed it.
     expect(existsSync(`${file}.deltaport-parts`)).toBe(true);
@@ -146,11 +149,17 @@ describe('Show plan for DuckDB', () => {
       sink: 'duckdb',
       target: 'simple',
       ddl: ['CREATE TABLE "simple" ("id" BIGINT)'],
-      // Each transaction's rows, written to temporary Parquet files, read by DuckDB itself.
-      statement: `INSERT INTO "simple" ("id") SELECT "id" FROM read_parquet([-- the transaction's files --])`,
+      // Each transaction's range of the table's own files, read by DuckDB itself.
+      statement: `INSERT INTO "simple" ("id") SELECT "id" FROM read_parquet([-- the table's own data files, a range of them per transaction --])`,
       targetExists: false,
       incompatibility: null,
     });
+    // With a filter the reader's rows go in: each transaction's, written to temporary Parquet files, read by DuckDB.
+    const filtered = await planTask(tables, {
+      source: { tablePath: simple, filter: 'id > 5' },
+      sink: duckdbSpec(file, { table: 'simple' }),
+    });
+    expect(filtered.statement).toBe(`INSERT INTO "simple" ("id") SELECT "id" FROM read_parquet([-- the transaction's files --])`);
     expect(existsSync(file)).toBe(false);
     await pyDuck(file, ['CREATE TABLE simple (id INTEGER PRIMARY KEY)']);
     const upsert = await planTask(tables, {
@@ -167,7 +176,7 @@ describe('Show plan for DuckDB', () => {
     });
     expect(merge).toMatchObject({ ddl: [], targetExists: true, incompatibility: null });
     expect(merge.statement).toBe(
-      'INSERT INTO temp.main."_deltaport_rows" ("id") SELECT "id" FROM read_parquet([-- the transaction\'s files --]); ' +
+      'INSERT INTO temp.main."_deltaport_rows" ("id") SELECT "id" FROM read_parquet([-- the table\'s own data files, a range of them per transaction --]); ' +
         'INSERT INTO "simple" ("id") SELECT "id" FROM (SELECT *, row_number() OVER (PARTITION BY "id" ORDER BY rowid DESC) AS _deltaport_pick FROM temp.main."_deltaport_rows") WHERE _deltaport_pick = 1 ON CONFLICT ("id") DO NOTHING',
     );
     // The plan runs as said: the export lands there.

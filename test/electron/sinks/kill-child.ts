@@ -4,16 +4,14 @@
 // run's process while it checks the last one, and place its kill within the export itself.
 import { createInterface } from 'node:readline';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
-import { killRows, loadKillSink, type KillSinkKind } from './kill-sinks.js';
-import { drive } from './sink-harness.js';
+import { loadKillExport, type KillSinkKind } from './kill-sinks.js';
 
-const make = await loadKillSink(process.env.DELTAPORT_KILL_SINK as KillSinkKind);
-const stream = killRows();
+const exportRows = await loadKillExport(process.env.DELTAPORT_KILL_SINK as KillSinkKind);
 process.stdout.write('ready\n');
 const lines = createInterface({ input: process.stdin });
 for await (const line of lines) {
   // "writing" once the sink is open and has its first batch: the test spreads its kill over the writing from there.
-  await drive(make(JSON.parse(line) as SinkSpec), stream, { afterBatch: (i) => void (i === 0 && process.stdout.write('writing\n')) });
+  await exportRows(JSON.parse(line) as SinkSpec, (i) => void (i === 0 && process.stdout.write('writing\n')));
   process.stdout.write('done\n');
   break;
 }

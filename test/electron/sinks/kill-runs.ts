@@ -12,8 +12,7 @@ import { expect } from 'vitest';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { RUN_SOURCES } from '../../support/source-workers.js';
 import { random } from './fault-runs.js';
-import { KILL_BATCH_ROWS, KILL_ROWS, killRows, loadKillSink, type KillSinkKind } from './kill-sinks.js';
-import { drive } from './sink-harness.js';
+import { KILL_BATCH_ROWS, KILL_ROWS, killRows, loadKillExport, type KillSinkKind } from './kill-sinks.js';
 
 /** What a target holds after a run: its rows, their distinct ids, the highest id, and the rows its exactly-once ledger
  * says were committed (0 where the target or the ledger does not exist yet). */
@@ -83,7 +82,7 @@ async function runChild(child: ReadyChild, spec: SinkSpec, killAfterMs: number):
 /** `runs` killed exports and their resumptions; returns one line per run (the kill's delay, the rows it left). */
 export async function killRuns(target: KillTarget, runs: number, seed: number): Promise<string[]> {
   const stream = killRows();
-  const sink = await loadKillSink(target.kind);
+  const exportRows = await loadKillExport(target.kind);
   const batches = stream.batches.length;
   const everyRow: KillCensus = { n: KILL_ROWS, distinct: KILL_ROWS, maxId: KILL_ROWS - 1, ledgerRows: KILL_ROWS };
 
@@ -119,7 +118,7 @@ export async function killRuns(target: KillTarget, runs: number, seed: number): 
       expect(left, line).toEqual({ n: left.n, distinct: left.n, maxId: left.n - 1, ledgerRows: left.n });
       expect(left.n % KILL_BATCH_ROWS, line).toBe(0);
       // Run again, it writes only the batches after the last commit, and every row is there once.
-      const written = await drive(sink(spec), stream);
+      const written = await exportRows(spec);
       expect(written, line).toBe(left.n === KILL_ROWS ? 0 : batches - left.n / KILL_BATCH_ROWS);
       expect(await target.census(spec), line).toEqual(everyRow);
     }

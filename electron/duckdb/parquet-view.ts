@@ -5,11 +5,16 @@
 // vector removes (by row position in the file), the physical name of each column (column mapping) and the type each
 // column has now (older files' narrower types are cast). What DuckDB might read otherwise is left to the feed
 // (arrow-to-duckdb.ts): tables in the cloud, nested columns and variants (the feed writes them as our JSON text),
-// column mapping by field id, and any view DuckDB cannot bind (a column no file holds yet).
+// column mapping by field id. A column the files do not hold (added to the table after they were written) reads as
+// nulls, as in the reader. The SQL engine views a whole snapshot; the DuckDB sink views a range of its files at a time
+// (export/snapshot-rows.ts offers them, a transaction's rows are whole files).
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { decimalParts, isDecimal, type DeltaType } from '../../shared/delta-schema.js';
 import type { DeltaSource } from '../delta/source.js';
+import type { LiveFile } from '../delta/snapshot.js';
+import type { OwnFiles } from './own-files.js';
 import { columnMappingMode, physicalName } from '../delta/column-mapping.js';
 import { numRecordsOf } from '../delta/log/checkpoint-reader.js';
 import { loadDeletionVector } from '../delta/scan/deletion-vectors.js';
@@ -31,16 +36,69 @@ export function parquetFiles(source: DeltaSource): string[] | null {
   return files.every((f) => !isCloudLocation(f) && path.isAbsolute(f)) ? files : null;
 }
 
+/** The source's files as a DuckDB sink takes them (own-files.ts), when DuckDB reads them as the reader does and every
+ * one is there (the reader says which version lost which file). */
+export async function ownFiles(source: DeltaSource): Promise<OwnFiles | null> {
+  const paths = parquetFiles(source);
+  if (!paths) return null;
+  const there = await Promise.all(
+    paths.map((file) =>
+      access(file).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  if (!there.every(Boolean)) return null;
+  const files = (source.filter?.snapshot ?? source.snapshot).files;
+  return {
+    bytes: files.map((f) => f.add.size),
+    deletionVectors: files.map((f) => Boolean(f.add.deletionVector)),
+    rows: async (connection) => {
+      const rows: number[] = [];
+      for (const file of files) rows.push(liveRowsOf(file) ?? (await countedRows(connection, file)));
+      return rows;
+    },
+    view: async (connection, view, range, ordered) => {
+      // Timestamps without a zone in the files (INT96, or not adjusted to UTC) and partition values become a
+      // timestamp's instant in the session's zone: UTC, as the reader reads them (the SQL engine's sessions are too).
+      await connection.run("SET TimeZone = 'UTC'");
+      await createParquetView(connection, view, source, { files: range, ordered });
+    },
+  };
+}
+
+/** A file's rows counted by DuckDB (from its footer), less those its deletion vector removes. */
+async function countedRows(connection: DuckDBConnection, file: LiveFile): Promise<number> {
+  const reader = await connection.runAndReadAll(`SELECT count(*)::DOUBLE FROM read_parquet(${quoteText(file.absolutePath)})`);
+  return Number(reader.getRows()[0][0]) - (file.add.deletionVector?.cardinality ?? 0);
+}
+
+/** Which of the snapshot's files a view reads, and how. */
+export interface ViewOptions {
+  /** The files from index `from` up to `to` of the snapshot's (all of them when absent). */
+  files?: { from: number; to: number };
+  /** The rows in the reader's order: each file's in the file's order, the files in theirs, provided the files all
+   * have deletion vectors or all have none (the two kinds are read apart). */
+  ordered?: boolean;
+}
+
 /** Makes `view` read the source's rows from its files (parquetFiles), its helper tables named from `view`, and
  * returns the snapshot's rows that the view reads. */
-export async function createParquetView(connection: DuckDBConnection, view: string, source: DeltaSource): Promise<number> {
+export async function createParquetView(
+  connection: DuckDBConnection,
+  view: string,
+  source: DeltaSource,
+  options: ViewOptions = {},
+): Promise<number> {
   const snapshot = source.filter?.snapshot ?? source.snapshot;
+  const chosen = options.files ? snapshot.files.slice(options.files.from, options.files.to) : snapshot.files;
   const mode = columnMappingMode(snapshot.metadata);
   const partitions = new Set(snapshot.partitionColumns);
   const partitionFields = source.fields.filter((f) => partitions.has(f.name));
   const types = new Map(source.fields.map((f, c) => [f, duckType(source.schema.fields[c])]));
-  const withDv = snapshot.files.filter((f) => f.add.deletionVector);
-  const branches = [snapshot.files.filter((f) => !f.add.deletionVector), withDv].filter((b) => b.length > 0);
+  const withDv = chosen.filter((f) => f.add.deletionVector);
+  const branches = [chosen.filter((f) => !f.add.deletionVector), withDv].filter((b) => b.length > 0);
 
   // Each file's partition values, by its branch and its index in that branch's file list.
   const filesTable = quoteName(`${view} files`);
@@ -71,40 +129,57 @@ export async function createParquetView(connection: DuckDBConnection, view: stri
     }
   }
 
-  const selects = branches.map((files, b) => {
+  const selects: string[] = [];
+  for (const [b, files] of branches.entries()) {
+    const list = files.map((f) => quoteText(f.absolutePath)).join(', ');
+    const dv = files === withDv;
+    const numbered = dv || options.ordered === true;
+    const scan = `read_parquet([${list}], union_by_name = true${numbered ? ', file_row_number = true' : ''})`;
+    const held = await columnsOf(connection, scan);
     const columns = source.fields.map((f) => {
       const type = types.get(f)!;
       if (partitions.has(f.name)) return `f.p${partitionFields.indexOf(f)} AS ${quoteName(f.name)}`;
-      if (f.type === 'void') return `NULL::${type} AS ${quoteName(f.name)}`;
-      return `CAST(d.${quoteName(physicalName(f, mode))} AS ${type}) AS ${quoteName(f.name)}`;
+      const name = physicalName(f, mode);
+      if (f.type === 'void' || !held.has(name.toLowerCase())) return `NULL::${type} AS ${quoteName(f.name)}`;
+      return `CAST(d.${quoteName(name)} AS ${type}) AS ${quoteName(f.name)}`;
     });
-    const list = files.map((f) => quoteText(f.absolutePath)).join(', ');
-    const dv = files === withDv;
-    let sql = `SELECT ${columns.join(', ')} FROM read_parquet([${list}], union_by_name = true${dv ? ', file_row_number = true' : ''}) d`;
+    let sql = `SELECT ${columns.join(', ')} FROM ${scan} d`;
     if (partitionFields.length > 0) sql += ` JOIN ${filesTable} f ON f.branch = ${b} AND f.file = d.file_index`;
     if (dv) sql += ` ANTI JOIN ${deletedTable} x ON x.file = d.file_index AND x.row = d.file_row_number`;
-    return sql;
-  });
+    if (options.ordered) sql += ' ORDER BY d.file_index, d.file_row_number';
+    selects.push(branches.length > 1 ? `(${sql})` : sql);
+  }
   // A snapshot without files still has its columns.
   if (selects.length === 0) {
     const empty = source.fields.map((f) => `NULL::${types.get(f)!} AS ${quoteName(f.name)}`);
     selects.push(`SELECT ${empty.join(', ')} WHERE false`);
   }
   await connection.run(`CREATE OR REPLACE TEMP VIEW ${quoteName(view)} AS ${selects.join(' UNION ALL ')}`);
-  return liveRows(source, connection, view);
+  return liveRows(chosen, connection, view);
+}
+
+/** The column names the files of a scan hold between them, in lower case: DuckDB matches names regardless of case. */
+async function columnsOf(connection: DuckDBConnection, scan: string): Promise<Set<string>> {
+  const reader = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${scan}`);
+  return new Set(reader.getRows().map((row) => String(row[0]).toLowerCase()));
+}
+
+/** The rows a file holds once its deletion vector is applied, by the log's numRecords; null where the log has none. */
+export function liveRowsOf(file: LiveFile): number | null {
+  const records = numRecordsOf(file.add.stats);
+  return records === null ? null : records - (file.add.deletionVector?.cardinality ?? 0);
 }
 
 /** The rows the view reads: the log's numRecords less the deleted rows, or DuckDB's count where the log has none. */
-async function liveRows(source: DeltaSource, connection: DuckDBConnection, view: string): Promise<number> {
-  const snapshot = source.filter?.snapshot ?? source.snapshot;
+async function liveRows(files: LiveFile[], connection: DuckDBConnection, view: string): Promise<number> {
   let rows = 0;
-  for (const file of snapshot.files) {
-    const records = numRecordsOf(file.add.stats);
-    if (records === null) {
+  for (const file of files) {
+    const live = liveRowsOf(file);
+    if (live === null) {
       const reader = await connection.runAndReadAll(`SELECT count(*)::DOUBLE FROM ${quoteName(view)}`);
       return Number(reader.getRows()[0][0]);
     }
-    rows += records - (file.add.deletionVector?.cardinality ?? 0);
+    rows += live;
   }
   return rows;
 }
