@@ -8,9 +8,10 @@
 // 25th commit also deletes the rows older than the last SCALE_RETAIN versions (deltars-long-log.py's RETAIN), so that
 // it keeps about that many live files: delta-rs's commit costs time in proportion to the live files (13 ms at 2,000,
 // 45 ms at 10,000 on this machine), and without that delete the log would take the better part of a day to write
-// (about 96,000 files by its end); with it, 65 minutes here (30 commits a second, niced, on a busy machine). What a long log adds to an open
-// (the listing of 101,000 log files, a checkpoint among 1,000, time travel half way back) is all there; the cost
-// of many live files is the 10,000-commit log's, beside it. `--only scale-log` runs this case alone.
+// (about 96,000 files by its end); with it, 65 minutes here (30 commits a second, niced, on a busy machine). What a
+// long log adds to an open (the listing of 101,000 log files, a checkpoint among 1,000, time travel half way back) is
+// all there; the cost of many live files is the 10,000-commit log's, beside it. `--only scale-log` runs this case
+// alone.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { SEED, writeWideTable } from './bench-tables.js';
