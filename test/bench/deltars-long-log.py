@@ -84,7 +84,9 @@ def write(path, commits, interval, retain):
     if DeltaTable.is_deltatable(path):
         table = DeltaTable(path)
         # A kill between a commit and its checkpoint leaves the checkpoint unwritten: write it now.
-        if (table.version() + 1) % interval == 0:
+        last = table.version()
+        checkpointed = os.path.exists(os.path.join(log, checkpoint_name(last)))
+        if (last + 1) % interval == 0 and not checkpointed:
             table.create_checkpoint()
     else:
         write_deltalake(
