@@ -66,9 +66,10 @@ export async function runCli(args: string[]): Promise<ChildRun> {
 }
 
 /** Runs one of the benchmark's Python scripts (in test/bench/), which reports its own usage: a JSON line on stdout
- * with ChildUsage's fields. */
-export async function runPython(script: string, args: string[]): Promise<ChildRun> {
-  const reply = await launch('python3', [path.join(PYTHON_SCRIPTS, script), ...args]);
+ * with ChildUsage's fields; with `niceness`, at that lower priority (nice(1)), for work that is not measured. */
+export async function runPython(script: string, args: string[], { niceness }: { niceness?: number } = {}): Promise<ChildRun> {
+  const argv = [path.join(PYTHON_SCRIPTS, script), ...args];
+  const reply = await (niceness === undefined ? launch('python3', argv) : launch('nice', ['-n', String(niceness), 'python3', ...argv]));
   if (reply.code !== 0) throw new Error(`${script}: ${lastLine(reply.stderr, reply.code)}`);
   return childRun(reply, JSON.parse(reply.stdout) as ChildUsage);
 }

@@ -187,8 +187,8 @@ function footerAndFirstGroup(file: string): number {
   return footer + metadata.row_groups[0].columns.reduce((sum, c) => sum + Number(c.meta_data?.total_compressed_size ?? 0), 0);
 }
 
-/** _last_checkpoint, the checkpoint's files and the commits after it. */
-function readsFromLastCheckpoint(root: string): number {
+/** _last_checkpoint, the checkpoint's files and the commits after it: the files an open of the latest version reads. */
+export function readsFromLastCheckpoint(root: string): number {
   const log = path.join(root, '_delta_log');
   const { version, parts } = JSON.parse(readFileSync(path.join(log, '_last_checkpoint'), 'utf8')) as { version: number; parts?: number };
   const later = readdirSync(log).filter((n) => /^\d{20}\.json$/.test(n) && Number(n.slice(0, 20)) > version).length;

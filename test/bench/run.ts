@@ -3,7 +3,8 @@
 // never asserted: the run exits 0 even when a target is missed or a piece (PostgreSQL, say) is unavailable.
 // `--only sql` writes only the wide table and prints only the SQL rows (sql-queries.ts); `--only postgres` only the
 // PostgreSQL rows over 1 and 2 connections beside psql and DuckDB (postgres-connections.ts). `--scale` (not with
-// --quick) adds the scale cases (scale-cases.ts), `--write-scale-log` lets them write delta-rs's 100,000-commit log.
+// --quick) adds the scale cases (scale-cases.ts), `--write-scale-log` lets them write delta-rs's 100,000-commit log;
+// `--only scale-log` (not with --quick) measures that log alone.
 // Hidden overrides for development: --rows N --files N --commits N --keep (leave the temporary folder).
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -27,7 +28,7 @@ import { runCli, runPython, type ChildRun } from './child-run.js';
 import { exportLag, openLag } from './event-loop-lag.js';
 import { sqliteRows } from './landed-rows.js';
 import { queryCases } from './filter-sort-diff.js';
-import { scaleCases } from './scale-cases.js';
+import { scaleCases, scaleLogCase } from './scale-cases.js';
 import { psqlCopyLimits, sqliteInsertLimit } from './limits.js';
 import { longLogPeerCase } from './long-log-peer.js';
 import { mariadbExport } from './mariadb-export.js';
@@ -38,6 +39,7 @@ import { serverCpu } from './server-cpu.js';
 import { sqlCases } from './sql-queries.js';
 import {
   jsonReport,
+  longLogTable,
   markdownTable,
   sqlTable,
   PEER_NAMES,
@@ -78,9 +80,10 @@ const { values: args } = parseArgs({
     'write-scale-log': { type: 'boolean', default: false },
   },
 });
-if (args.only !== undefined && args.only !== 'sql' && args.only !== 'postgres')
-  throw new Error(`--only takes 'sql' or 'postgres', got '${args.only}'`);
+if (args.only !== undefined && args.only !== 'sql' && args.only !== 'postgres' && args.only !== 'scale-log')
+  throw new Error(`--only takes 'sql', 'postgres' or 'scale-log', got '${args.only}'`);
 if (args.scale && args.quick) throw new Error('--scale is for the full benchmark: it writes and exports a 50M-row table');
+if (args.only === 'scale-log' && args.quick) throw new Error('--only scale-log is for the full benchmark: it opens a 100,000-commit log');
 
 const size = {
   rows: Number(args.rows ?? (args.quick ? 2_000_000 : 10_000_000)),
@@ -159,6 +162,12 @@ async function sqlRows(wide: WideTable) {
 }
 
 async function main(): Promise<void> {
+  if (args.only === 'scale-log') {
+    const figures = await scaleLogCase(args['write-scale-log'], log);
+    console.log(longLogTable(figures));
+    if (args.json) await fs.writeFile(args.json, JSON.stringify(figures, null, 2) + '\n');
+    return;
+  }
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'deltaport-bench-'));
   let server: PgServer | null = null;
   try {
