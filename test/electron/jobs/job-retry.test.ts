@@ -279,10 +279,11 @@ describe('Retry of a stopped export into a SQL table', () => {
         expect(done.state, done.error?.message).toBe('succeeded');
         const committed = stopped.progress.committedRows ?? 0;
         expect(committed, `stopped at ${point}`).toBeGreaterThan(0);
-        // A COMMIT sent before the connection went may have landed unanswered (its session held up by the lock):
-        // the ledger then holds one transaction more than the stopped run knew of.
-        if (kind === 'postgres') expect(done.result?.resumedAfterRows).toBeGreaterThanOrEqual(committed);
-        else expect(done.result?.resumedAfterRows).toBe(committed);
+        // A COMMIT sent before the connection went may have landed unanswered (its session held up by the lock), and
+        // a DuckDB COMMIT is never interrupted, so one still running when the job runner ends the cancelled thread
+        // lands unreported: the ledger then holds one transaction more than the stopped run knew of.
+        if (kind === 'sqlite') expect(done.result?.resumedAfterRows).toBe(committed);
+        else expect(done.result?.resumedAfterRows).toBeGreaterThanOrEqual(committed);
         expect(done.result!.resumedAfterRows! + done.result!.rows).toBe(ROWS);
 
         const actual =
