@@ -71,7 +71,7 @@ export async function ownFiles(source: DeltaSource): Promise<OwnFiles | null> {
 /** A file's rows counted by DuckDB (from its footer), less those its deletion vector removes. */
 async function countedRows(connection: DuckDBConnection, file: LiveFile): Promise<number> {
   const reader = await connection.runAndReadAll(`SELECT count(*)::DOUBLE FROM read_parquet(${quoteText(file.absolutePath)})`);
-  return Number(reader.getRows()[0][0]) - (file.add.deletionVector?.cardinality ?? 0);
+  return liveOf(file, Number(reader.getRows()[0][0]));
 }
 
 /** Which of the snapshot's files a view reads, and how. */
@@ -167,7 +167,12 @@ async function columnsOf(connection: DuckDBConnection, scan: string): Promise<Se
 /** The rows a file holds once its deletion vector is applied, by the log's numRecords; null where the log has none. */
 export function liveRowsOf(file: LiveFile): number | null {
   const records = numRecordsOf(file.add.stats);
-  return records === null ? null : records - (file.add.deletionVector?.cardinality ?? 0);
+  return records === null ? null : liveOf(file, records);
+}
+
+/** The file's `records` less the rows its deletion vector removes. */
+function liveOf(file: LiveFile, records: number): number {
+  return records - (file.add.deletionVector?.cardinality ?? 0);
 }
 
 /** The rows the view reads: the log's numRecords less the deleted rows, or DuckDB's count where the log has none. */

@@ -157,7 +157,8 @@ export async function planTask(tables: TableCache, request: ExportRequest): Prom
   const rows = await openRows(request.source, { openTable: tables.open });
   if (!isSqlSink(request.sink)) return filePlan(request.sink);
   if (request.sink.kind === 'sqlite' || request.sink.kind === 'duckdb') requireOutputFile(request.sink.path);
-  const plan = await planSqlExport(rows.fields, request.sink, rows.ownFiles ? { ownFiles: () => rows.ownFiles!() } : {});
+  const ownFiles = rows.ownFiles?.bind(rows);
+  const plan = await planSqlExport(rows.fields, request.sink, ownFiles ? { ownFiles } : {});
   return { ...plan, incompatibility: (await rows.sinkProblem?.(request.sink)) ?? plan.incompatibility };
 }
 

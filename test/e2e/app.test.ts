@@ -882,6 +882,15 @@ describe('the window at 1440x900 and at its minimum size, 1024x700, light and da
           const exportBox = (await sized.getByRole('button', { name: 'Export', exact: true }).boundingBox())!;
           expect(exportBox.y + exportBox.height).toBeLessThanOrEqual(size.height);
           await screenshot(sized, `flow-export-${name}`);
+          // A database's fields: the Use SSL checkbox sits level with the Password field beside it.
+          await sized.getByLabel('Sink', { exact: true }).selectOption('postgres');
+          const [passwordBox, sslBox] = [
+            (await sized.getByLabel('Password', { exact: true }).boundingBox())!,
+            (await sized.getByRole('checkbox', { name: 'Use SSL' }).boundingBox())!,
+          ];
+          expect(Math.abs(passwordBox.y + passwordBox.height / 2 - (sslBox.y + sslBox.height / 2))).toBeLessThanOrEqual(1);
+          await screenshot(sized, `flow-export-postgres-${name}`);
+          await sized.getByLabel('Sink', { exact: true }).selectOption('sqlite');
 
           // Open, the Jobs dock shows the newest job alone; this window's session has none, the earlier ones wait
           // behind "Show earlier"; grown, it still takes no more than a quarter of the window.
