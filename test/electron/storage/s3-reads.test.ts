@@ -1,0 +1,147 @@
+// S3Storage's reads of bytes (read, readRange) against moto: the bytes are the object's, byte for byte; a wrong secret
+// is refused in one line naming the key; and, through a loopback proxy that stalls or cuts the first connection for
+// real mid-body (past the headers, where the SDK's own retries end), the read is sent again and gives the whole range,
+// and a range cut on every connection fails rather than coming back short. A loopback server stands in for AWS's
+// answer to a request signed for the wrong region, which moto never gives.
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { S3Storage } from '../../../electron/storage/s3-storage.js';
+import { StorageError } from '../../../electron/storage/storage.js';
+import { startFaultProxy, type Fault, type FaultProxy } from '../../support/fault-proxy.js';
+import { serverOptions, type S3Store } from '../../support/object-stores.js';
+import { SERVERS, serverForSuite } from '../../support/object-stores-suite.js';
+
+const BUCKET = 'reads';
+// Characters a key may hold that a URL path must escape, some of which encodeURIComponent leaves as they are.
+const KEY = "folder/with space/it's (1)*!.bin";
+const LOCATION = `s3://${BUCKET}/${KEY}`;
+// Large enough to come in many socket reads, so that a fault strikes mid-body.
+const OBJECT = randomBytes(3 << 20);
+
+const suite = serverForSuite(SERVERS[0], async (store) => {
+  await store.createBucket(BUCKET);
+  await store.putObject(BUCKET, KEY, OBJECT);
+});
+
+let proxy: FaultProxy | null = null;
+afterEach(async () => {
+  await proxy?.close();
+  proxy = null;
+});
+
+function storage(options: Record<string, string> = serverOptions(suite.store as S3Store).options): S3Storage {
+  return new S3Storage({ kind: 's3', bucket: BUCKET, account: null, key: '' }, options);
+}
+
+/** The storage reached through a proxy whose n-th connection (from 0) meets `faultFor(n)`. */
+async function throughProxy(faultFor: (connection: number) => Fault | null): Promise<S3Storage> {
+  const { options } = serverOptions(suite.store as S3Store);
+  proxy = await startFaultProxy(options.endpoint, faultFor);
+  return storage({ ...options, endpoint: proxy.url.replace(/\/$/, ''), timeout_ms: '500' });
+}
+
+describe('S3 reads of bytes', () => {
+  it('reads ranges and the whole object byte for byte as they were put', async (ctx) => {
+    suite.skipIfUnavailable(ctx);
+    // The object as the server itself gives it back, through aws4fetch rather than the code under test.
+    const stored = await suite.store.getObject(BUCKET, KEY);
+    expect(Buffer.from(stored!).equals(OBJECT)).toBe(true);
+    const s3 = storage();
+    for (const [offset, length] of [
+      [0, 1],
+      [0, 8],
+      [OBJECT.length - 8, 8],
+      [OBJECT.length - 1, 1],
+      [12_345, 1 << 20],
+      [0, OBJECT.length],
+    ]) {
+      const bytes = await s3.readRange(LOCATION, offset, length);
+      expect(bytes.length).toBe(length);
+      expect(Buffer.from(bytes).equals(OBJECT.subarray(offset, offset + length))).toBe(true);
+    }
+    expect(Buffer.from(await s3.read(LOCATION)).equals(OBJECT)).toBe(true);
+  });
+
+  it('refuses a range past the end as a short object, and a missing key as no such object', async (ctx) => {
+    suite.skipIfUnavailable(ctx);
+    const s3 = storage();
+    const short = await s3.readRange(LOCATION, OBJECT.length - 4, 8).catch((err: unknown) => err);
+    expect((short as StorageError).reason).toBe('truncated');
+    const missing = await s3.read(`s3://${BUCKET}/no/such/key`).catch((err: unknown) => err);
+    expect(missing).toBeInstanceOf(StorageError);
+    expect((missing as StorageError).reason).toBe('not-found');
+    expect((missing as StorageError).message).toBe(`cannot read s3://${BUCKET}/no/such/key: no such object`);
+  });
+
+  it('refuses a wrong secret in one line naming the access key', async (ctx) => {
+    suite.skipIfUnavailable(ctx);
+    const { options, refused } = serverOptions(suite.store as S3Store, true);
+    const err = await storage(options)
+      .readRange(LOCATION, 0, 8)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StorageError);
+    expect((err as StorageError).reason).toBe('denied');
+    expect((err as StorageError).message).toBe(`cannot read ${LOCATION}: access denied for ${refused}`);
+  });
+
+  it('tries a GET again after the server stalls mid-body past timeout_ms, and gives the whole range', async (ctx) => {
+    suite.skipIfUnavailable(ctx);
+    const s3 = await throughProxy((n) => (n === 0 ? { action: 'stall', atByte: 100_000 } : null));
+    const bytes = await s3.readRange(LOCATION, 1000, 2 << 20);
+    expect(Buffer.from(bytes).equals(OBJECT.subarray(1000, 1000 + (2 << 20)))).toBe(true);
+    expect(proxy!.faults).toBe(1);
+    expect(proxy!.connections).toBeGreaterThanOrEqual(2);
+  });
+
+  it('tries a GET again after the response is cut mid-body, and gives the whole object', async (ctx) => {
+    suite.skipIfUnavailable(ctx);
+    const s3 = await throughProxy((n) => (n === 0 ? { action: 'cut', atByte: 200_000 } : null));
+    expect(Buffer.from(await s3.read(LOCATION)).equals(OBJECT)).toBe(true);
+    expect(proxy!.faults).toBe(1);
+  });
+
+  it('fails in one line, never with short bytes, when every response is cut', async (ctx) => {
+    suite.skipIfUnavailable(ctx);
+    const s3 = await throughProxy(() => ({ action: 'cut', atByte: 200_000 }));
+    const err = await s3.readRange(LOCATION, 0, 2 << 20).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StorageError);
+    expect((err as StorageError).reason).toBe('unreachable');
+    expect((err as StorageError).message).not.toContain('\n');
+    expect((err as StorageError).message.startsWith(`cannot read ${LOCATION}: the storage service cannot be reached`)).toBe(true);
+    // Every attempt was a connection of its own, each cut.
+    expect(proxy!.faults).toBeGreaterThanOrEqual(4);
+  });
+
+  it("follows a GET sent to the wrong region to the bucket's own, signed for it", async () => {
+    // moto serves every region; AWS answers a request signed for another region than the bucket's with 301 and the
+    // bucket's region in x-amz-bucket-region. A loopback server answers so, and serves the bytes to a request signed
+    // for that region (the region is the credential scope's third part).
+    const regions: string[] = [];
+    const server = http.createServer((req, res) => {
+      const region = /Credential=[^/]+\/\d+\/([^/]+)\//.exec(req.headers.authorization ?? '')?.[1] ?? '';
+      regions.push(region);
+      if (region !== 'eu-west-1') {
+        res.writeHead(301, { 'x-amz-bucket-region': 'eu-west-1', 'content-type': 'application/xml' });
+        return void res.end('<Error><Code>PermanentRedirect</Code><Message>Use the bucket region</Message></Error>');
+      }
+      res.writeHead(206, { 'content-length': '4' });
+      res.end(Buffer.from('abcd'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const s3 = storage({
+        endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        region: 'us-east-1',
+        path_style: 'true',
+        access_key_id: 'AKIAREDIRECT',
+        secret_access_key: 'secret',
+      });
+      expect(Buffer.from(await s3.readRange(LOCATION, 0, 4)).toString()).toBe('abcd');
+      expect(regions).toEqual(['us-east-1', 'eu-west-1']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
