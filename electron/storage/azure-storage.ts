@@ -10,11 +10,12 @@ import {
   type RequestPolicyFactory,
   type StoragePipelineOptions,
 } from '@azure/storage-blob';
+import { buffer } from 'node:stream/consumers';
 import { storeUrl, type StoreLocation } from '../../shared/store-location.js';
 import { BucketKeys } from './bucket-keys.js';
 import { countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
-import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, statusReason, storeCall } from './store-failure.js';
+import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, statusReason, storeCall, wholeBody } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
 import { FOLDER_PAGE_SIZE, StorageError } from './storage.js';
 import type { FolderPage, ListedObject, ObjectMeta, Storage, StorageFailure } from './storage.js';
@@ -161,15 +162,11 @@ export class AzureStorage implements Storage {
 
   private download(location: string, offset: number, length?: number): Promise<Uint8Array> {
     return this.call('read', location, async () => {
-      const bytes = await this.container
-        .getBlobClient(this.keys.key(location))
-        .downloadToBuffer(offset, length, { maxRetryRequestsPerBlock: ATTEMPTS })
-        .catch((err: unknown) => {
-          // The SDK fills a buffer of the length asked for and says so in words when the blob ends first.
-          const short = /Data read: (\d+), data need: (\d+)/.exec((err as Error)?.message ?? '');
-          if (short) return received(location, new Uint8Array(Number(short[1])), Number(short[2]));
-          throw err;
-        });
+      const blob = this.container.getBlobClient(this.keys.key(location));
+      const bytes = await wholeBody(
+        () => blob.download(offset, length, { maxRetryRequests: ATTEMPTS }),
+        async (response) => buffer(response.readableStreamBody!),
+      );
       return received(location, bytes, length);
     });
   }

@@ -11,7 +11,7 @@ import { storeUrl, type StoreLocation } from '../../shared/store-location.js';
 import { BucketKeys } from './bucket-keys.js';
 import { countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
-import { ATTEMPTS, DEFAULT_TIMEOUT_MS, isNetworkFailure, received, statusReason, storeCall } from './store-failure.js';
+import { ATTEMPTS, DEFAULT_TIMEOUT_MS, isNetworkFailure, received, statusReason, storeCall, wholeBody } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
 import { FOLDER_PAGE_SIZE, type FolderPage, type ListedObject, type ObjectMeta, type Storage } from './storage.js';
 
@@ -123,36 +123,44 @@ export class GcsStorage implements Storage {
     return files.length > 0;
   }
 
-  /** The object's bytes, or those from `start` to `end` (inclusive), by one GET; throttling, server errors and
-   * dropped connections are tried again with backoff, as the client's own calls are. */
+  /** The object's bytes, or those from `start` to `end` (inclusive), by one GET. */
   private async download(location: string, start?: number, end?: number): Promise<Uint8Array> {
     const url = `${this.client.baseUrl}/b/${encodeURIComponent(this.bucket.name)}/o/${encodeURIComponent(this.keys.key(location))}?alt=media`;
     return this.call('read', location, async () => {
       const headers = new Headers(this.signed ? await this.client.authClient.getRequestHeaders(url) : undefined);
       if (start !== undefined) headers.set('range', `bytes=${start}-${end}`);
-      for (let attempt = 1; ; attempt++) {
-        const last = attempt === ATTEMPTS;
-        let response: Response;
-        try {
-          response = await fetch(url, { headers, signal: AbortSignal.timeout(this.timeoutMs) });
-        } catch (err) {
-          if (last || !isNetworkFailure(err)) throw err;
-          await backoff(attempt);
-          continue;
-        }
-        if (!last && (response.status === 429 || response.status >= 500)) {
-          await response.body?.cancel();
-          await backoff(attempt);
-          continue;
-        }
-        if (!response.ok) {
-          const said = (await response.text()).split('\n')[0].slice(0, 200);
-          throw Object.assign(new Error(said || `HTTP ${response.status}`), { code: response.status });
-        }
-        const bytes = new Uint8Array(await response.arrayBuffer());
-        return received(location, bytes, end === undefined || start === undefined ? undefined : end - start + 1);
-      }
+      const bytes = await wholeBody(
+        () => this.answer(url, headers),
+        async (response) => new Uint8Array(await response.arrayBuffer()),
+      );
+      return received(location, bytes, end === undefined || start === undefined ? undefined : end - start + 1);
     });
+  }
+
+  /** A GET's answer, its body still to read; throttling, server errors and dropped connections are tried again with
+   * backoff, as the client's own calls are. */
+  private async answer(url: string, headers: Headers): Promise<Response> {
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt === ATTEMPTS;
+      let response: Response;
+      try {
+        response = await fetch(url, { headers, signal: AbortSignal.timeout(this.timeoutMs) });
+      } catch (err) {
+        if (last || !isNetworkFailure(err)) throw err;
+        await backoff(attempt);
+        continue;
+      }
+      if (!last && (response.status === 429 || response.status >= 500)) {
+        await response.body?.cancel();
+        await backoff(attempt);
+        continue;
+      }
+      if (!response.ok) {
+        const said = (await response.text()).split('\n')[0].slice(0, 200);
+        throw Object.assign(new Error(said || `HTTP ${response.status}`), { code: response.status });
+      }
+      return response;
+    }
   }
 
   private async bucketExists(): Promise<boolean> {

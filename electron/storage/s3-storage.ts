@@ -9,7 +9,7 @@ import { storeUrl, type StoreLocation } from '../../shared/store-location.js';
 import { BucketKeys } from './bucket-keys.js';
 import { countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
-import { ATTEMPTS, DEFAULT_TIMEOUT_MS, isNetworkFailure, received, statusReason, storeCall } from './store-failure.js';
+import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, statusReason, storeCall, wholeBody } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
 import { FOLDER_PAGE_SIZE, type FolderPage, type ListedObject, type ObjectMeta, type Storage, type StorageFailure } from './storage.js';
 
@@ -158,18 +158,13 @@ export class S3Storage implements Storage {
     return (page.KeyCount ?? 0) > 0;
   }
 
-  /** The SDK retries a request until its response's headers arrive, not a body that is cut or stalls after them: such
-   * a read is sent again here, whole, up to ATTEMPTS in all (a read never comes back short: see received()). */
   private async get(location: string, range?: string, length?: number): Promise<Uint8Array> {
     return this.call('read', location, async () => {
-      for (let attempt = 1; ; attempt++) {
-        const response = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.keys.key(location), Range: range }));
-        try {
-          return received(location, await response.Body!.transformToByteArray(), length);
-        } catch (err) {
-          if (attempt >= ATTEMPTS || !isNetworkFailure(err)) throw err;
-        }
-      }
+      const bytes = await wholeBody(
+        () => this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.keys.key(location), Range: range })),
+        (response) => response.Body!.transformToByteArray(),
+      );
+      return received(location, bytes, length);
     });
   }
 

@@ -74,6 +74,20 @@ export function received(location: string, bytes: Uint8Array, length: number | u
   return bytes;
 }
 
+/** One read's bytes, sent again whole when its body is cut or stalls after the response's headers: every client
+ * retries a request only until its headers arrive. `send` is one request (its client's own retries included), `body`
+ * reads that response's bytes; ATTEMPTS bodies in all. */
+export async function wholeBody<R>(send: () => Promise<R>, body: (response: R) => Promise<Uint8Array>): Promise<Uint8Array> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await send();
+    try {
+      return await body(response);
+    } catch (err) {
+      if (attempt >= ATTEMPTS || !isNetworkFailure(err)) throw err;
+    }
+  }
+}
+
 /** Runs one client call: a failure other than our own leaves as the StorageError made of what `classify` finds. */
 export async function storeCall<T>(
   what: string,

@@ -4,14 +4,17 @@
 // server's own Last-Modified. Also the faults a store brings for real: refused credentials, a missing bucket, an
 // object deleted mid-read, a server that stalls (a fault proxy in front of moto), and the CLI against the S3 server.
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DeltaportError } from '../../../shared/errors.js';
+import { parseStoreLocation } from '../../../shared/store-location.js';
 import { previewRows } from '../../../electron/delta/preview-rows.js';
 import { openSource } from '../../../electron/delta/source.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { fetchCounts } from '../../../electron/storage/fetch-counter.js';
+import { openStore } from '../../../electron/storage/open-store.js';
 import { StorageError } from '../../../electron/storage/storage.js';
 import { displayTextReader } from '../../../electron/values/text-formats.js';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
@@ -281,6 +284,25 @@ for (const server of SERVERS) {
       expect(err.message).toMatch(new RegExp(`^cannot list ${escape(stalled)}/simple_table: the storage service cannot be reached`));
       expect(proxy.connections).toBeGreaterThan(0);
     }, 120_000);
+
+    it('reads an object again, whole, when its response is cut mid-body (past the headers, where clients stop retrying)', async (ctx) => {
+      suite.skipIfUnavailable(ctx);
+      // Large enough to come in many socket reads, so that the cut strikes mid-body.
+      const object = randomBytes(3 << 20);
+      await suite.store.createBucket('cut');
+      await suite.store.putObject('cut', 'part.bin', object);
+      const { options } = serverOptions(suite.store);
+      const cutting = await startFaultProxy(options.endpoint, (n) => (n === 0 ? { action: 'cut', atByte: 200_000 } : null));
+      try {
+        const location = `${bucketUrl(suite.store, 'cut')}/part.bin`;
+        const storage = openStore(parseStoreLocation(location)!, { ...options, endpoint: cutting.url.replace(/\/$/, '') });
+        const bytes = await storage.readRange(location, 1000, 2 << 20);
+        expect(Buffer.from(bytes).equals(object.subarray(1000, 1000 + (2 << 20)))).toBe(true);
+        expect(cutting.faults).toBe(1);
+      } finally {
+        await cutting.close();
+      }
+    });
 
     if (server.name.startsWith('S3')) cliAgainstS3(suite);
     if (server.name.startsWith('Azure')) {
