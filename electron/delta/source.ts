@@ -33,6 +33,11 @@ export interface DeltaSource {
   batches(opts?: { signal?: AbortSignal; limit?: number; resumeFrom?: ScanPosition }): AsyncGenerator<ScanBatch>;
 }
 
+/** The snapshot whose files the source reads: its filter's (the files the filter could not skip), or the whole. */
+export function scannedSnapshot(source: DeltaSource): Snapshot {
+  return source.filter?.snapshot ?? source.snapshot;
+}
+
 /** `engine`: where the table's files are read from (engine/engine-context.ts); the registered one when absent. */
 export function forTable(tablePath: string, engine: EngineContext): DeltaSourceBuilder {
   return new DeltaSourceBuilder(tablePath, engine);

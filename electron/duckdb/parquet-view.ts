@@ -12,7 +12,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { decimalParts, isDecimal, type DeltaType } from '../../shared/delta-schema.js';
-import type { DeltaSource } from '../delta/source.js';
+import { scannedSnapshot, type DeltaSource } from '../delta/source.js';
 import type { LiveFile } from '../delta/snapshot.js';
 import type { OwnFiles } from './own-files.js';
 import { columnMappingMode, physicalName } from '../delta/column-mapping.js';
@@ -22,12 +22,12 @@ import { parsePartitionValue } from '../delta/scan/partition-values.js';
 import { decimalText } from '../delta/scan/variant.js';
 import type { Scalar } from '../delta/engine/arrow-data.js';
 import { isCloudLocation } from '../storage/storage.js';
-import { duckType } from '../duckdb/arrow-to-duckdb.js';
+import { duckType } from './arrow-to-duckdb.js';
 import { quoteName, quoteText } from '../../shared/sql-quote.js';
 
 /** The data files a source's rows come from, when DuckDB reads them as the reader does; else null. */
 export function parquetFiles(source: DeltaSource): string[] | null {
-  const snapshot = source.filter?.snapshot ?? source.snapshot;
+  const snapshot = scannedSnapshot(source);
   if (columnMappingMode(snapshot.metadata) === 'id') return null;
   const partitions = new Set(snapshot.partitionColumns);
   const plain = source.fields.every((f) => partitions.has(f.name) || (typeof f.type === 'string' && f.type !== 'variant'));
@@ -50,7 +50,7 @@ export async function ownFiles(source: DeltaSource): Promise<OwnFiles | null> {
     ),
   );
   if (!there.every(Boolean)) return null;
-  const files = (source.filter?.snapshot ?? source.snapshot).files;
+  const files = scannedSnapshot(source).files;
   return {
     bytes: files.map((f) => f.add.size),
     deletionVectors: files.map((f) => Boolean(f.add.deletionVector)),
@@ -83,15 +83,14 @@ export interface ViewOptions {
   ordered?: boolean;
 }
 
-/** Makes `view` read the source's rows from its files (parquetFiles), its helper tables named from `view`, and
- * returns the snapshot's rows that the view reads. */
+/** Makes `view` read the source's rows from its files (parquetFiles), its helper tables named from `view`. */
 export async function createParquetView(
   connection: DuckDBConnection,
   view: string,
   source: DeltaSource,
   options: ViewOptions = {},
-): Promise<number> {
-  const snapshot = source.filter?.snapshot ?? source.snapshot;
+): Promise<void> {
+  const snapshot = scannedSnapshot(source);
   const chosen = options.files ? snapshot.files.slice(options.files.from, options.files.to) : snapshot.files;
   const mode = columnMappingMode(snapshot.metadata);
   const partitions = new Set(snapshot.partitionColumns);
@@ -155,7 +154,6 @@ export async function createParquetView(
     selects.push(`SELECT ${empty.join(', ')} WHERE false`);
   }
   await connection.run(`CREATE OR REPLACE TEMP VIEW ${quoteName(view)} AS ${selects.join(' UNION ALL ')}`);
-  return liveRows(chosen, connection, view);
 }
 
 /** The column names the files of a scan hold between them, in lower case: DuckDB matches names regardless of case. */
@@ -165,7 +163,7 @@ async function columnsOf(connection: DuckDBConnection, scan: string): Promise<Se
 }
 
 /** The rows a file holds once its deletion vector is applied, by the log's numRecords; null where the log has none. */
-export function liveRowsOf(file: LiveFile): number | null {
+function liveRowsOf(file: LiveFile): number | null {
   const records = numRecordsOf(file.add.stats);
   return records === null ? null : liveOf(file, records);
 }
@@ -175,10 +173,11 @@ function liveOf(file: LiveFile, records: number): number {
   return records - (file.add.deletionVector?.cardinality ?? 0);
 }
 
-/** The rows the view reads: the log's numRecords less the deleted rows, or DuckDB's count where the log has none. */
-async function liveRows(files: LiveFile[], connection: DuckDBConnection, view: string): Promise<number> {
+/** The rows a view of the whole source (createParquetView) reads: the log's numRecords less the deleted rows, or
+ * DuckDB's count of the view where the log has none. */
+export async function viewRows(connection: DuckDBConnection, view: string, source: DeltaSource): Promise<number> {
   let rows = 0;
-  for (const file of files) {
+  for (const file of scannedSnapshot(source).files) {
     const live = liveRowsOf(file);
     if (live === null) {
       const reader = await connection.runAndReadAll(`SELECT count(*)::DOUBLE FROM ${quoteName(view)}`);

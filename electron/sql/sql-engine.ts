@@ -18,7 +18,7 @@ import type { DeltaTable } from '../delta/table.js';
 import { memoized } from '../delta/memo-cache.js';
 export { DEFAULT_MEMORY_LIMIT } from './limits.js';
 import { appendBatch, createTableSql } from '../duckdb/arrow-to-duckdb.js';
-import { createParquetView, parquetFiles } from '../duckdb/parquet-view.js';
+import { createParquetView, parquetFiles, viewRows } from '../duckdb/parquet-view.js';
 import { chunkToBatch, resultSchema } from './duckdb-to-arrow.js';
 import { queryShape, type QueryShape } from './query-shape.js';
 import { quoteName, quoteText } from '../../shared/sql-quote.js';
@@ -271,7 +271,8 @@ export class SqlEngine {
  * which the feed then reads. */
 async function parquetView(connection: DuckDBConnection, name: string, source: DeltaSource): Promise<number | null> {
   try {
-    return await createParquetView(connection, name, source);
+    await createParquetView(connection, name, source);
+    return await viewRows(connection, name, source);
   } catch (err) {
     if (err instanceof DeltaportError) throw err;
     return null;
