@@ -11,6 +11,7 @@ import { browseCatalog } from '../catalog/browse-catalog.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { CATALOG_OPTIONS, catalogOptionProblems, kindName, openCatalog, type CatalogOptions } from '../catalog/catalog-options.js';
 import type { AppState } from '../state/app-state.js';
+import { savedSecrets } from '../state/connection-table.js';
 
 export const CATALOG_OPTION_INFO: CatalogOptionInfo[] = Object.entries(CATALOG_OPTIONS).map(([name, o]) => ({
   name,
@@ -30,16 +31,8 @@ export function catalogConnectionProblems(kind: CatalogKind, options: CatalogOpt
 
 /** Saves a checked connection: secrets left out keep their saved value, secrets given as '' are dropped. */
 export function saveCatalogConnection(state: AppState, input: CatalogConnectionInput): CatalogConnection {
-  const options: CatalogOptions = {};
-  const secrets: CatalogOptions = {};
-  for (const [name, value] of Object.entries(state.catalogConnections.secrets(input.name))) {
-    if (CATALOG_OPTIONS[name]?.kinds.includes(input.kind)) secrets[name] = value;
-  }
-  for (const [name, value] of Object.entries(input.options)) {
-    if (!CATALOG_OPTIONS[name]?.secret) options[name] = value;
-    else if (value === '') delete secrets[name];
-    else secrets[name] = value;
-  }
+  const saved = state.catalogConnections.secrets(input.name);
+  const { options, secrets } = savedSecrets(input.options, saved, CATALOG_OPTIONS, input.kind);
   return state.catalogConnections.save({ name: input.name, kind: input.kind, options, secrets });
 }
 

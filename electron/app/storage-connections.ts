@@ -8,8 +8,9 @@ import { DeltaportError } from '../../shared/errors.js';
 import { engineFrom, type EngineContext, type EngineSettings } from '../delta/engine/engine-context.js';
 import { DeltaTable } from '../delta/table.js';
 import type { AppState } from '../state/app-state.js';
+import { savedSecrets } from '../state/connection-table.js';
 import type { Storage } from '../storage/storage.js';
-import { STORE_OPTIONS, storeOptionProblems, withStoreOptions, type StoreOptions } from '../storage/store-options.js';
+import { STORE_OPTIONS, storeOptionProblems, withStoreOptions } from '../storage/store-options.js';
 import { catalogAwareOpener } from '../catalog/catalog-tables.js';
 import { saveCatalogConnection } from './catalog-connections.js';
 import { connectionPrefix } from './storage-connection-rules.js';
@@ -68,16 +69,7 @@ function saveStorageConnection(state: AppState, input: StorageConnectionInput): 
   const { prefix, kind } = connectionPrefix(input.prefix);
   const taken = state.storageConnections.list().find((c) => c.prefix === prefix && c.name !== input.name);
   if (taken) throw new DeltaportError('VALIDATION', `the storage connection "${taken.name}" already applies to ${prefix}`);
-  const options: StoreOptions = {};
-  const secrets: StoreOptions = {};
-  for (const [name, value] of Object.entries(state.storageConnections.secrets(input.name))) {
-    if (STORE_OPTIONS[name]?.kinds.includes(kind)) secrets[name] = value;
-  }
-  for (const [name, value] of Object.entries(input.options)) {
-    if (!STORE_OPTIONS[name]?.secret) options[name] = value;
-    else if (value === '') delete secrets[name];
-    else secrets[name] = value;
-  }
+  const { options, secrets } = savedSecrets(input.options, state.storageConnections.secrets(input.name), STORE_OPTIONS, kind);
   return state.storageConnections.save({ name: input.name, prefix, options, secrets });
 }
 

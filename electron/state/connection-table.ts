@@ -20,6 +20,27 @@ export interface SavedOptions {
   secretsNotSaved: boolean;
 }
 
+/** What a connection of `kind` is saved with, from the options the user gave and the secrets saved before: secrets
+ * left out keep their saved value (where their option still applies to `kind`), secrets given as '' are dropped. */
+export function savedSecrets<Kind extends string>(
+  given: Record<string, string>,
+  saved: Record<string, string>,
+  info: Record<string, { kinds: readonly Kind[]; secret?: true }>,
+  kind: Kind,
+): Pick<ConnectionRecord, 'options' | 'secrets'> {
+  const options: Record<string, string> = {};
+  const secrets: Record<string, string> = {};
+  for (const [name, value] of Object.entries(saved)) {
+    if (info[name]?.kinds.includes(kind)) secrets[name] = value;
+  }
+  for (const [name, value] of Object.entries(given)) {
+    if (!info[name]?.secret) options[name] = value;
+    else if (value === '') delete secrets[name];
+    else secrets[name] = value;
+  }
+  return { options, secrets };
+}
+
 /** How a kind of connection sits in its table. */
 export interface ConnectionTableSpec<Rec extends ConnectionRecord, Saved, Own extends string> {
   table: string;
