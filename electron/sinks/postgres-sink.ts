@@ -187,25 +187,23 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
         [pid, Math.floor(timeoutMs / 2)],
       );
     },
-    async claim(job, _owner, { index, peers }) {
+    async claim(job, _owner, { index, ours }) {
       const [k1, k2] = advisoryKeys(job);
       const writers = writersLock(job);
-      /** The first session holding the lock (an advisory lock of two int4 keys is objsubid 2, of one int8 1). */
-      const holder = async ([classid, objid, subid]: [number, number, number], others: number[]) =>
-        (
-          await query(
-            `SELECT a.pid, a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-              WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = $2 AND l.objsubid = $3
-                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.pid <> ALL($4::int[])
-              LIMIT 1`,
-            [classid, objid, subid, [...others, backend ?? 0]],
-          )
-        )[0] ?? null;
+      /** The other sessions holding the lock (an advisory lock of two int4 keys is objsubid 2, of one int8 1). */
+      const holders = async ([classid, objid, subid]: [number, number, number]) =>
+        await query(
+          `SELECT a.pid, a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+            WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = $2 AND l.objsubid = $3
+              AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.pid <> $4`,
+          [classid, objid, subid, backend ?? 0],
+        );
+      const anotherRun = (rows: Record<string, unknown>[]) => rows.find((row) => !ours(Number(row.pid)));
       if (index === 0) {
         // The job's claim, held by the first lane for the whole job; no other run may still have a lane writing.
         const [mine] = await query('SELECT pg_try_advisory_lock($1, $2) AS ok', [k1, k2]);
-        if (!mine.ok) throw busy(await holder([k1, k2, 2], []));
-        const lane = await holder(writers.lock, peers);
+        if (!mine.ok) throw busy((await holders([k1, k2, 2]))[0] ?? null);
+        const lane = anotherRun(await holders(writers.lock));
         if (lane) {
           await query('SELECT pg_advisory_unlock($1, $2)', [k1, k2]);
           throw busy(lane);
@@ -214,9 +212,9 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
       }
       // A later lane writes only beside its own run's first lane, and keeps another run from claiming the job.
       await query('SELECT pg_advisory_lock_shared($1::bigint)', [writers.key]);
-      const claimant = await holder([k1, k2, 2], []);
-      if (claimant === null) throw new DeltaportError('SINK_CONNECTION', "the export's first connection is being made again");
-      if (!peers.includes(Number(claimant.pid))) throw busy(claimant);
+      const [claimant] = await holders([k1, k2, 2]);
+      if (claimant === undefined) throw new DeltaportError('SINK_CONNECTION', "the export's first connection is being made again");
+      if (!ours(Number(claimant.pid))) throw busy(claimant);
     },
     async mergeStages(stages) {
       if (!target?.spec.keyColumns) throw new Error('only an upsert merges staging tables');

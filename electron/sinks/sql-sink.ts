@@ -94,11 +94,12 @@ export interface SqlSession<Rows = RecordBatch[]> {
   interrupt?(): void;
 }
 
-/** Which lane a session is, and the server processes of the run's other sessions (ended or not), which may hold
- * what the job holds. */
+/** Which lane a session is, and whether a server process is one of the run's sessions (now or before, ended or not),
+ * which may hold what the job holds. Ask it after reading who holds a lock: another lane may have been connected
+ * again while the claim waited on the server, and its new session is the run's too. */
 export interface LaneClaim {
   index: number;
-  peers: number[];
+  ours(backend: number): boolean;
 }
 
 /** A transaction's rows as they are encoded, batch by batch. */
@@ -247,6 +248,8 @@ class SqlSink<Rows> implements SqlBatchSink<Rows> {
   private completed = 0;
   /** Serializes encoding, so that batches join transactions in their order. */
   private encoding: Promise<void> = Promise.resolve();
+  /** The server processes of every session the run has had. */
+  private readonly backends = new Set<number>();
   /** The commits of the complete transactions. */
   private readonly uncommitted = new Set<Promise<void>>();
   private failure: unknown = null;
@@ -682,13 +685,13 @@ class SqlSink<Rows> implements SqlBatchSink<Rows> {
     if (lane.session && (!check || (await lane.session.ping()))) return lane.session;
     await this.dropSession(lane);
     const session = await this.options.connect(this.owner);
-    // The lane's from now on, so that the other lanes count its backend as their run's while it claims.
     lane.session = session;
+    // The run's from now on, so that the other lanes count its backend as their run's while it claims.
+    if (session.backend !== null) this.backends.add(session.backend);
     try {
       if (lane.lostBackend !== null) await session.endBackend(lane.lostBackend);
       lane.lostBackend = null;
-      const peers = this.lanes.filter((l) => l !== lane).flatMap((l) => [l.session?.backend ?? null, l.lostBackend]);
-      await session.claim(this.job, this.owner, { index: lane.index, peers: peers.filter((pid): pid is number => pid !== null) });
+      await session.claim(this.job, this.owner, { index: lane.index, ours: (backend) => this.backends.has(backend) });
       if (lane.index === 0) this.claimed = true;
       if (this.target) await session.prepare(this.laneTarget(lane));
     } catch (err) {
