@@ -220,8 +220,10 @@ function pgSession(link: PgLink, timeoutMs: number, format: CopyFormat): SqlSess
       if (!target?.spec.keyColumns) throw new Error('only an upsert merges staging tables');
       await query(upsertStagesMergeSql(target.table, target.fields, target.spec.keyColumns, stages));
     },
-    // The advisory lock ends with the session.
-    release: async () => undefined,
+    // Not left to the session's end, which the server may see later than the next run's claim.
+    async release() {
+      await query('SELECT pg_advisory_unlock_all()');
+    },
     ping: async () => !link.broken && (await exchanges.alive(query)),
     async close() {
       if (link.broken) dropLink(link);

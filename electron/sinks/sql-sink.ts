@@ -79,7 +79,7 @@ export interface SqlSession<Rows = RecordBatch[]> {
   /** Makes this session the job's one writer (the first lane), or one of its writers beside the first lane, whose
    * claim it checks (a later lane); throws SINK_BUSY when another run of the job holds it. */
   claim(job: string, owner: RunOwner, lane: LaneClaim): Promise<void>;
-  /** Gives the claim up at the end of the job (what the session does not end by itself). */
+  /** Gives the claim up at the end of the job, the run's other server processes gone by then. */
   release(job: string, owner: RunOwner): Promise<void>;
   /** Where the dialect stages upserts (options.stageUpserts): merges these staging tables into the target. */
   mergeStages?(stages: string[]): Promise<void>;
@@ -429,8 +429,10 @@ class SqlSink<Rows> implements SqlBatchSink<Rows> {
       const swap = this.spec.mode === 'overwrite' ? swapSql(this.options.dialect, this.spec.table, this.target!.table) : [];
       if (this.spec.mode === 'overwrite' || this.spec.exactlyOnce || this.staged) await this.finish(swap);
     }
+    // The later lanes end first: the claim is given up once nothing else of the run holds what the job holds.
+    await Promise.all(this.lanes.slice(1).map((lane) => lane.session?.close()));
     await this.releaseClaim();
-    await Promise.all(this.lanes.map((lane) => lane.session?.close()));
+    await this.lanes[0].session?.close();
     for (const lane of this.lanes) lane.session = null;
   }
 
@@ -475,12 +477,26 @@ class SqlSink<Rows> implements SqlBatchSink<Rows> {
     }
   }
 
+  /** Gives the job's claim up, once every other server process the run has had is gone (ended here if it still
+   * runs): the server ends a lost or killed session only when it notices, and until then it holds what the job
+   * holds, so that a rerun right after this one (a resume after a cancel) would be refused as running beside it. */
   private async releaseClaim(): Promise<void> {
     if (!this.claimed) return;
     this.claimed = false;
     const first = this.lanes[0];
-    first.session ??= await this.options.connect(this.owner);
-    await first.session.release(this.job, this.owner);
+    try {
+      // On a working connection: the lane's may have been lost after its last transaction.
+      let session = first.session;
+      if (!session || !(await session.ping())) {
+        await this.dropSession(first);
+        session = first.session = await this.options.connect(this.owner);
+      }
+      for (const backend of this.backends) if (backend !== session.backend) await session.endBackend(backend);
+      await session.release(this.job, this.owner);
+    } catch (err) {
+      // A lost connection, the job's rows being where they belong: what is left, the server ends once it notices.
+      if (!isTransient(err)) throw err;
+    }
   }
 
   /** Remembers the first failure; transactions waiting for others to commit give up. */
