@@ -3,7 +3,9 @@
 // in JavaScript (apache-arrow's reader), and here each buffer is copied once, straight into the Data that holds it.
 // Types come from the file's schema, read once when it is opened; a type not listed in ffiReadable is read through
 // IPC instead (parquet-file.ts). Structs are those of WebAssembly's 32-bit memory: pointers are 4 bytes, int64
-// fields 8-byte aligned.
+// fields 8-byte aligned. A reader that is done with each batch before it decodes the next (the scan thread, which
+// serializes each batch for transfer at once) gives a ColumnScratch, and the columns are copied into its buffers
+// instead of new ones.
 import * as arrow from 'apache-arrow';
 import { DeltaportError } from '../../../shared/errors.js';
 
@@ -37,14 +39,57 @@ export function ffiReadable(type: arrow.DataType): boolean {
   }
 }
 
+/**
+ * Buffers that one decoded batch's columns are copied into, and the next batch's over them. New ArrayBuffers for every
+ * decoded piece (32k rows, 3 MB of the benchmark's wide table, 196 MB per 2M rows) drove the scan thread's full
+ * (mark-compact) garbage collections: 20-22 per export of that table, 2 with the buffers reused (docs/benchmark.md).
+ * The buffers are taken in the order the columns are copied, so each one keeps serving the same column.
+ */
+export class ColumnScratch {
+  private readonly buffers: ArrayBuffer[] = [];
+  private taken = 0;
+
+  /** Starts a batch: every buffer may be written again. */
+  reuse(): void {
+    this.taken = 0;
+  }
+
+  /** `bytes` bytes, from the start of a buffer of their own until reuse(). */
+  take(bytes: number): Uint8Array<ArrayBuffer> {
+    let buffer = this.buffers[this.taken];
+    if (!buffer || buffer.byteLength < bytes) {
+      // A quarter more than asked, so that a column whose pieces vary a little in size (strings) does not grow every time.
+      buffer = new ArrayBuffer(bytes + (bytes >> 2));
+      this.buffers[this.taken] = buffer;
+    }
+    this.taken++;
+    return new Uint8Array(buffer, 0, bytes);
+  }
+}
+
+/** Where a batch's buffers are copied to (new ArrayBuffers, or a scratch's): a view from the start of its buffer, over
+ * which the wider typed arrays are made. */
+type Copier = (memory: ArrayBuffer, ptr: number, bytes: number) => Uint8Array<ArrayBuffer>;
+
+const newBuffers: Copier = (memory, ptr, bytes) => new Uint8Array(memory.slice(ptr, ptr + bytes));
+
 /** The columns of a decoded batch (a struct ArrowArray at `arrayPtr`, its ArrowSchema at `schemaPtr`), by name, each
- * of the type `types` gives for its name. */
+ * of the type `types` gives for its name; copied into `scratch` when given, valid until its next batch. */
 export function decodedColumns(
   memory: ArrayBuffer,
   arrayPtr: number,
   schemaPtr: number,
   types: Map<string, arrow.DataType>,
+  scratch?: ColumnScratch,
 ): { length: number; columns: Map<string, arrow.Data> } {
+  scratch?.reuse();
+  const copy: Copier = scratch
+    ? (from, ptr, bytes) => {
+        const to = scratch.take(bytes);
+        to.set(new Uint8Array(from, ptr, bytes));
+        return to;
+      }
+    : newBuffers;
   const view = new DataView(memory);
   const array = arrayAt(view, arrayPtr);
   const names = Number(view.getBigInt64(schemaPtr + 24, true));
@@ -53,7 +98,7 @@ export function decodedColumns(
     const name = cString(memory, view.getUint32(view.getUint32(view.getUint32(schemaPtr + 32, true) + 4 * i, true) + 4, true));
     const type = types.get(name);
     if (!type) throw new DeltaportError('INTERNAL', `the decoder returned a column '${name}' that was not asked for`);
-    columns.set(name, dataAt(memory, view, array.child(i), type));
+    columns.set(name, dataAt(memory, view, copy, array.child(i), type));
   }
   return { length: array.length, columns };
 }
@@ -78,12 +123,12 @@ function arrayAt(view: DataView, ptr: number): ArrayStruct {
   };
 }
 
-function dataAt(memory: ArrayBuffer, view: DataView, ptr: number, type: arrow.DataType): arrow.Data {
+function dataAt(memory: ArrayBuffer, view: DataView, copy: Copier, ptr: number, type: arrow.DataType): arrow.Data {
   const a = arrayAt(view, ptr);
   const { length, offset } = a;
   if (type.typeId === T.Null) return new arrow.Data(type, 0, length, length);
   // Buffer 0 is the validity bitmap, absent (a null pointer) where no row is null; a null count of -1 is unknown.
-  const validity = a.nullCount !== 0 && a.buffer(0) !== 0 ? bits(memory, a.buffer(0), offset, length) : undefined;
+  const validity = a.nullCount !== 0 && a.buffer(0) !== 0 ? bits(memory, copy, a.buffer(0), offset, length) : undefined;
   const make = (buffers: { values?: arrow.Data['values']; offsets?: Int32Array | BigInt64Array }, children: arrow.Data[] = []) =>
     new arrow.Data(
       type,
@@ -100,38 +145,39 @@ function dataAt(memory: ArrayBuffer, view: DataView, ptr: number, type: arrow.Da
   // Offsets keep their values: what they point into is copied from its start.
   const offsets = (wide: boolean) =>
     wide
-      ? new BigInt64Array(copy(memory, a.buffer(1) + 8 * offset, 8 * (length + 1)))
-      : new Int32Array(copy(memory, a.buffer(1) + 4 * offset, 4 * (length + 1)));
+      ? new BigInt64Array(copy(memory, a.buffer(1) + 8 * offset, 8 * (length + 1)).buffer, 0, length + 1)
+      : new Int32Array(copy(memory, a.buffer(1) + 4 * offset, 4 * (length + 1)).buffer, 0, length + 1);
   const nested = (): void => {
     // arrow-rs exports a slice of a nested column with its children whole; the decoder's columns are never slices.
     if (offset !== 0) throw new DeltaportError('INTERNAL', `the decoder returned ${String(type)} at offset ${offset}`);
   };
   switch (type.typeId) {
     case T.Bool:
-      return make({ values: bits(memory, a.buffer(1), offset, length) });
+      return make({ values: bits(memory, copy, a.buffer(1), offset, length) });
     case T.Utf8:
     case T.Binary:
     case T.LargeUtf8:
     case T.LargeBinary: {
       const ends = offsets(type.typeId === T.LargeUtf8 || type.typeId === T.LargeBinary);
-      return make({ offsets: ends, values: new Uint8Array(copy(memory, a.buffer(2), Number(ends[length]))) });
+      return make({ offsets: ends, values: copy(memory, a.buffer(2), Number(ends[length])) });
     }
     case T.List:
     case T.LargeList:
     case T.Map:
       nested();
-      return make({ offsets: offsets(type.typeId === T.LargeList) }, [dataAt(memory, view, a.child(0), type.children[0].type)]);
+      return make({ offsets: offsets(type.typeId === T.LargeList) }, [dataAt(memory, view, copy, a.child(0), type.children[0].type)]);
     case T.Struct:
       nested();
       return make(
         {},
-        type.children.map((c, i) => dataAt(memory, view, a.child(i), c.type)),
+        type.children.map((c, i) => dataAt(memory, view, copy, a.child(i), c.type)),
       );
     default: {
       // Fixed width: Int, Float, Decimal, Date, Time, Timestamp, Duration, FixedSizeBinary.
-      const Values = type.ArrayType as new (buffer: ArrayBuffer) => arrow.Data['values'];
+      const Values = type.ArrayType as new (buffer: ArrayBuffer, byteOffset: number, length: number) => arrow.Data['values'];
+      const elements = stride(type) * length;
       const width = (Values as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT * stride(type);
-      return make({ values: new Values(copy(memory, a.buffer(1) + width * offset, width * length)) });
+      return make({ values: new Values(copy(memory, a.buffer(1) + width * offset, width * length).buffer, 0, elements) });
     }
   }
 }
@@ -143,16 +189,12 @@ function stride(type: arrow.DataType): number {
   return 1;
 }
 
-function copy(memory: ArrayBuffer, ptr: number, bytes: number): ArrayBuffer {
-  return memory.slice(ptr, ptr + bytes);
-}
-
 /** `length` bits from bit `offset` of the bitmap at `ptr`, as a bitmap of their own from bit 0 (a boolean column's
  * values or validity at an offset, as arrow-rs exports a slice of one). */
-function bits(memory: ArrayBuffer, ptr: number, offset: number, length: number): Uint8Array {
+function bits(memory: ArrayBuffer, copy: Copier, ptr: number, offset: number, length: number): Uint8Array {
   const bytes = (length + 7) >> 3;
   const shift = offset & 7;
-  if (shift === 0) return new Uint8Array(copy(memory, ptr + (offset >> 3), bytes));
+  if (shift === 0) return copy(memory, ptr + (offset >> 3), bytes);
   const source = new Uint8Array(memory, ptr + (offset >> 3), (shift + length + 7) >> 3);
   const out = new Uint8Array(bytes);
   for (let i = 0; i < bytes; i++) out[i] = (source[i] >> shift) | ((source[i + 1] ?? 0) << (8 - shift));

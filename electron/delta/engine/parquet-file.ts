@@ -10,7 +10,7 @@ import type * as ParquetWasm from 'parquet-wasm/node';
 import { cancelledError, DeltaportError } from '../../../shared/errors.js';
 import { rangeBuffer } from '../../storage/ranged-file.js';
 import { isCloudLocation, StorageError, type Storage, type StorageFailure } from '../../storage/storage.js';
-import { decodedColumns, ffiReadable } from './arrow-ffi.js';
+import { decodedColumns, ffiReadable, type ColumnScratch } from './arrow-ffi.js';
 import { int96Columns, withExactInt96, type DecodedInt96, type Int96Columns } from './int96-columns.js';
 import { guarded, isTrap, privateInstance, untilTrap, wasmInstance, type WasmInstance } from './parquet-wasm-instance.js';
 
@@ -35,14 +35,18 @@ export interface ParquetHandle {
   /** The same rows as read(), one table per decoded batch. parquet-wasm still decodes all the rows a call asks for of
    * a row group before the first batch comes (its stream collects each row group), but each batch then crosses into
    * JavaScript on its own: read() encodes the whole result as one IPC stream inside WebAssembly memory, which only
-   * ever grows, so a large read sets its size for the rest of the process. */
-  stream(request: ReadRequest & { batchSize: number }): AsyncGenerator<Table>;
+   * ever grows, so a large read sets its size for the rest of the process. With `scratch`, a batch's columns are in the
+   * scratch's buffers where they cross through the C data interface, and the next batch overwrites them: the caller
+   * is done with each batch, every view into it included, before it asks for the next. */
+  stream(request: StreamRequest): AsyncGenerator<Table>;
   /** Whether every column chunk of the row group has an offset index (where each page starts, and its first row).
    * parquet-wasm loads it, and a read of some of the group's rows then fetches and decodes only the pages that hold
    * them; without it, every such read fetches the whole column chunks. */
   pagesIndexed(group: number): Promise<boolean>;
   close(): void;
 }
+
+export type StreamRequest = ReadRequest & { batchSize: number; scratch?: ColumnScratch };
 
 /** What the file is to the reader, for messages: "cannot read data file X: ...". */
 export type ParquetRole = 'data file' | 'checkpoint file' | 'Parquet file';
@@ -123,7 +127,7 @@ export async function openParquet(
         }
       }
     },
-    async *stream(request: ReadRequest & { batchSize: number }): AsyncGenerator<Table> {
+    async *stream({ scratch, ...request }: StreamRequest): AsyncGenerator<Table> {
       const exact = exactInt96(int96, rowGroupRows, request);
       const cross = crossing(request.columns);
       let delivered = 0;
@@ -151,7 +155,7 @@ export async function openParquet(
             try {
               const next = await untilTrap(instance, () => reader.read());
               done = next.done;
-              if (!next.done) table = guarded(instance, () => cross(instance, next.value));
+              if (!next.done) table = guarded(instance, () => cross(instance, next.value, scratch));
               if (table && exact) table = await exact(table);
             } catch (err) {
               done = true;
@@ -184,7 +188,7 @@ export async function openParquet(
   };
 }
 
-type Crossing = (instance: WasmInstance, batch: ParquetWasm.RecordBatch) => Table;
+type Crossing = (instance: WasmInstance, batch: ParquetWasm.RecordBatch, scratch?: ColumnScratch) => Table;
 
 /** How a stream's decoded batches of the given columns (absent: all) cross into JavaScript: through the C data
  * interface (arrow-ffi.ts) where it reads their types, else as an IPC stream. */
@@ -192,11 +196,11 @@ function batchCrossing(schema: Schema): (columns: string[] | undefined) => Cross
   const fields = new Map(schema.fields.map((f) => [f.name, f]));
   const types = new Map(schema.fields.filter((f) => ffiReadable(f.type)).map((f) => [f.name, f.type]));
   const ipc: Crossing = (_, batch) => tableFromIPC(batch.intoIPCStream());
-  const ffi: Crossing = (instance, batch) => {
+  const ffi: Crossing = (instance, batch, scratch) => {
     const exported = batch.intoFFI();
     try {
       const memory = instance.api.wasmMemory().buffer as ArrayBuffer;
-      const { length, columns } = decodedColumns(memory, exported.arrayAddr(), exported.schemaAddr(), types);
+      const { length, columns } = decodedColumns(memory, exported.arrayAddr(), exported.schemaAddr(), types, scratch);
       const read = [...columns.keys()].map((name) => fields.get(name)!);
       const data = arrow.makeData({ type: new arrow.Struct(read), length, nullCount: 0, children: [...columns.values()] });
       return new arrow.Table([new arrow.RecordBatch(new arrow.Schema(read, schema.metadata), data)]);

@@ -5,6 +5,7 @@
 import type * as arrow from 'apache-arrow';
 import { concatColumn } from '../engine/concat-batches.js';
 import { normalizeColumn } from './normalize.js';
+import type { ColumnScratch } from '../engine/arrow-ffi.js';
 import type { ParquetHandle, ReadRequest } from '../engine/parquet-file.js';
 import type { FilePlan, GroupRows, ScanPlan } from './scan-plan.js';
 
@@ -42,6 +43,7 @@ export async function* decodeGroup(plan: ScanPlan, file: FilePlan, group: GroupR
           file.handle,
           { columns: file.columns, rowGroups: [group.group], offset: group.from - group.start, limit },
           plan.batchSize,
+          plan.scratch,
         );
   let start = group.from;
   for await (const piece of pieces) {
@@ -56,10 +58,15 @@ export async function* decodeGroup(plan: ScanPlan, file: FilePlan, group: GroupR
  * ~45 MB of peak RSS: WebAssembly memory, which never shrinks, sized for a row group's IPC copy, and allocations of
  * that size, which glibc's malloc then serves from a heap it cannot give back. A limited read (a preview) is one
  * piece. */
-async function* decodedPieces(handle: ParquetHandle, request: ReadRequest, batchSize: number): AsyncGenerator<Piece> {
+async function* decodedPieces(
+  handle: ParquetHandle,
+  request: ReadRequest,
+  batchSize: number,
+  scratch: ColumnScratch | null,
+): AsyncGenerator<Piece> {
   const tables =
     request.limit === undefined
-      ? streamedGroup(handle, request, Math.ceil(DECODE_ROWS / batchSize) * batchSize)
+      ? streamedGroup(handle, request, Math.ceil(DECODE_ROWS / batchSize) * batchSize, scratch)
       : [await handle.read(request)];
   for await (const table of tables) {
     for (const data of table.batches) yield { length: data.numRows, data };
@@ -71,17 +78,23 @@ async function* decodedPieces(handle: ParquetHandle, request: ReadRequest, batch
  * (rounded up to whole batches) where its pages are indexed: WebAssembly memory then holds one read's pages and rows,
  * not the group's (an export of 1M-row groups: 175 MB of it, 40 MB in reads). Without an index, each read would
  * fetch the whole group's column chunks again, so the group is read whole. */
-async function* streamedGroup(handle: ParquetHandle, request: ReadRequest, batchRows: number): AsyncGenerator<arrow.Table> {
+async function* streamedGroup(
+  handle: ParquetHandle,
+  request: ReadRequest,
+  batchRows: number,
+  scratch: ColumnScratch | null,
+): AsyncGenerator<arrow.Table> {
   const [group] = request.rowGroups!;
   const from = request.offset ?? 0;
   const rows = handle.rowGroupRows[group] - from;
   const readRows = Math.ceil(READ_ROWS / batchRows) * batchRows;
   if (rows <= readRows || !(await handle.pagesIndexed(group))) {
-    yield* handle.stream({ ...request, batchSize: batchRows });
+    yield* handle.stream({ ...request, batchSize: batchRows, scratch: scratch ?? undefined });
     return;
   }
   for (let at = 0; at < rows; at += readRows) {
-    yield* handle.stream({ ...request, offset: from + at, limit: Math.min(readRows, rows - at), batchSize: batchRows });
+    const limit = Math.min(readRows, rows - at);
+    yield* handle.stream({ ...request, offset: from + at, limit, batchSize: batchRows, scratch: scratch ?? undefined });
   }
 }
 

@@ -7,6 +7,8 @@ import * as arrow from 'apache-arrow';
 import type { StructField } from '../../../shared/delta-schema.js';
 import type { Expr } from '../../../shared/expression/index.js';
 import { constantData } from '../engine/arrow-data.js';
+import { ColumnScratch } from '../engine/arrow-ffi.js';
+import { canConcat } from '../engine/concat-batches.js';
 import type { EngineContext } from '../engine/engine-context.js';
 import { selectFields, toArrowField, toArrowType } from './arrow-types.js';
 import { columnMappingMode, findFileField, physicalName, type ColumnMappingMode } from '../column-mapping.js';
@@ -31,6 +33,10 @@ export interface ScanPlan {
   signal?: AbortSignal;
   rowGroupFilter?: Expr;
   engine: EngineContext;
+  /** With ScanOptions.reuseBuffers, and flat columns (canConcat, so that the consumer can copy a batch it keeps), the
+   * buffers each decoded piece is copied into out of WebAssembly, the next piece's over them (arrow-ffi.ts); else
+   * null, and each piece has new ones. */
+  scratch: ColumnScratch | null;
 }
 
 export function planScan(snapshot: Snapshot, options: ScanOptions, batchSize: number): ScanPlan {
@@ -46,6 +52,7 @@ export function planScan(snapshot: Snapshot, options: ScanOptions, batchSize: nu
     signal: options.signal,
     rowGroupFilter: options.rowGroupFilter,
     engine: options.engine,
+    scratch: options.reuseBuffers && canConcat(schema) ? new ColumnScratch() : null,
   };
 }
 

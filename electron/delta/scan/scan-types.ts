@@ -37,6 +37,10 @@ export interface ScanOptions {
   rowGroupFilter?: Expr;
   /** Where the files are read from (engine/engine-context.ts): the table's own engine, as a rule. */
   engine: EngineContext;
+  /** The consumer is done with each batch, every view into it included, before it asks for the next, and copies any
+   * it keeps (the scan thread, which serializes each batch for transfer at once): the decoded rows are then copied
+   * out of WebAssembly into the same buffers for every piece (ScanPlan.scratch) instead of new ones. */
+  reuseBuffers?: boolean;
 }
 
 /** A scan's cancel: scan() and parallelScan() throw the same, so a consumer cannot tell which it is reading. */

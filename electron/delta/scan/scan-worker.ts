@@ -1,7 +1,9 @@
 // Entry of a scan thread: decodes and normalizes the snapshot's batches (scan.ts) off the consumer's thread and posts
 // them as Arrow IPC streams in transferred buffers. Runs of small batches (deletion vectors cut a file into many)
 // travel joined in one record batch. The thread runs at most `readAhead` messages ahead of the consumer, which
-// grants one more per message it takes, so memory stays bounded however slow the sink is.
+// grants one more per message it takes, so memory stays bounded however slow the sink is. Each batch is serialized
+// before the next is asked for, and a batch held back is copied, so the scan reuses its buffers (reuseBuffers): new
+// ones per decoded piece drove most of the thread's full garbage collections.
 import { parentPort, workerData } from 'node:worker_threads';
 import { Table, tableToIPC, type RecordBatch } from 'apache-arrow';
 import { toErrorValue } from '../../../shared/errors.js';
@@ -32,14 +34,15 @@ let heldRows = 0;
 
 async function run(): Promise<void> {
   const groupRows = job.options.batchSize ?? SMALL_BATCH_ROWS;
-  for await (const { batch, end, bytesDone, filesDone } of scan(job.snapshot, { ...job.options, engine })) {
+  for await (const { batch, end, bytesDone, filesDone } of scan(job.snapshot, { ...job.options, engine, reuseBuffers: true })) {
     const part = { rows: batch.numRows, end, bytesDone, filesDone };
     if (batch.numRows >= SMALL_BATCH_ROWS) {
       await flush();
       await post([batch], [part]);
       continue;
     }
-    held.push(batch);
+    // Its rows are in buffers that the scan's next piece overwrites.
+    held.push(concatBatches([batch]) ?? batch);
     heldParts.push(part);
     heldRows += batch.numRows;
     if (heldRows >= groupRows) await flush();
