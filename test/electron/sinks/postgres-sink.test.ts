@@ -22,6 +22,18 @@ async function census(table: string): Promise<{ n: number; distinct: number; lo:
   return r as { n: number; distinct: number; lo: number | null; hi: number | null };
 }
 
+/** Whether an export's statement comes to wait on a lock within `tries` looks 5 ms apart. */
+async function untilWaitingOnLock(tries = 400): Promise<boolean> {
+  for (let i = 0; i < tries; i++) {
+    const blocked = await rows(
+      `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'deltaport%' AND wait_event_type = 'Lock'`,
+    );
+    if (blocked.length > 0) return true;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return false;
+}
+
 describe('postgres sink: modes', () => {
   it('append creates the table from the Delta schema and lands every row once', async () => {
     await drive(
@@ -315,21 +327,56 @@ describe('postgres sink: failures and retries', () => {
     const big = streamOf(numberedTable(200_000, 100), NUMBERED_FIELDS, 200_000).batches[0];
     // The write returns once its transaction is queued; the COPY goes on behind it.
     await sink.write({ ...big, end: { fileIndex: 0, rowsInFile: 200_100 } });
-    let waiting = false;
-    for (let i = 0; i < 400 && !waiting; i++) {
-      const blocked = await rows(
-        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'deltaport%' AND query LIKE '%COPY%' AND wait_event_type = 'Lock'`,
-      );
-      waiting = blocked.length > 0;
-      if (!waiting) await new Promise((r) => setTimeout(r, 5));
-    }
-    expect(waiting).toBe(true);
+    expect(await untilWaitingOnLock()).toBe(true);
     controller.abort();
     expect((await failure(sink.close())).code).toBe('CANCELLED');
     await sink.abort();
     await locker.query('COMMIT');
     await locker.end();
     expect(await census('cancelled')).toEqual({ n: 0, distinct: 0, lo: null, hi: null });
+  });
+
+  it('a rerun right after a cancel is not refused as running beside it while the server has yet to end the cancelled connection', async () => {
+    // The cancelled run's COPY waits on a lock, where its server process cannot notice the connection the cancel
+    // killed: left alone, it would hold the job's claim until the lock is given up.
+    const spec = pgSpec({ url: db.url }, { table: 'rerun', batchSize: 1000, exactlyOnce: true });
+    const stream = streamOf(numberedTable(5000), NUMBERED_FIELDS, 1000);
+    const locker = new pg.Client({ connectionString: db.url });
+    await locker.connect();
+    try {
+      const stop = new AbortController();
+      const cancelled = await failure(
+        drive(createPostgresSink(spec, { transactionBytes: 1 }), stream, {
+          signal: stop.signal,
+          afterBatch: async (i) => {
+            if (i === 0) {
+              await locker.query('BEGIN');
+              await locker.query('LOCK TABLE rerun IN ACCESS EXCLUSIVE MODE');
+            }
+            if (i === 1) {
+              expect(await untilWaitingOnLock()).toBe(true);
+              stop.abort();
+            }
+          },
+        }),
+      );
+      expect(cancelled.code).toBe('CANCELLED');
+      // Nothing of the cancelled run waits any more: the cancel ended its server processes.
+      expect(await untilWaitingOnLock(1)).toBe(false);
+      const rerun = drive(createPostgresSink(spec, { transactionBytes: 1 }), stream);
+      let settled = false;
+      void rerun.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      // Claimed, the rerun comes to wait on the lock itself (or has failed).
+      while (!settled && !(await untilWaitingOnLock(1)));
+      await locker.query('COMMIT');
+      await rerun;
+    } finally {
+      await locker.end();
+    }
+    expect(await census('rerun')).toEqual({ n: 5000, distinct: 5000, lo: 0, hi: 4999 });
   });
 });
 
