@@ -62,7 +62,7 @@ async function* decodedPieces(
   handle: ParquetHandle,
   request: ReadRequest,
   batchSize: number,
-  scratch: ColumnScratch | null,
+  scratch: ColumnScratch | undefined,
 ): AsyncGenerator<Piece> {
   const tables =
     request.limit === undefined
@@ -82,19 +82,19 @@ async function* streamedGroup(
   handle: ParquetHandle,
   request: ReadRequest,
   batchRows: number,
-  scratch: ColumnScratch | null,
+  scratch: ColumnScratch | undefined,
 ): AsyncGenerator<arrow.Table> {
   const [group] = request.rowGroups!;
   const from = request.offset ?? 0;
   const rows = handle.rowGroupRows[group] - from;
   const readRows = Math.ceil(READ_ROWS / batchRows) * batchRows;
   if (rows <= readRows || !(await handle.pagesIndexed(group))) {
-    yield* handle.stream({ ...request, batchSize: batchRows, scratch: scratch ?? undefined });
+    yield* handle.stream({ ...request, batchSize: batchRows, scratch });
     return;
   }
   for (let at = 0; at < rows; at += readRows) {
     const limit = Math.min(readRows, rows - at);
-    yield* handle.stream({ ...request, offset: from + at, limit, batchSize: batchRows, scratch: scratch ?? undefined });
+    yield* handle.stream({ ...request, offset: from + at, limit, batchSize: batchRows, scratch });
   }
 }
 

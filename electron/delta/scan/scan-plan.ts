@@ -35,8 +35,8 @@ export interface ScanPlan {
   engine: EngineContext;
   /** With ScanOptions.reuseBuffers, and flat columns (canConcat, so that the consumer can copy a batch it keeps), the
    * buffers each decoded piece is copied into out of WebAssembly, the next piece's over them (arrow-ffi.ts); else
-   * null, and each piece has new ones. */
-  scratch: ColumnScratch | null;
+   * none, and each piece has new ones. */
+  scratch: ColumnScratch | undefined;
 }
 
 export function planScan(snapshot: Snapshot, options: ScanOptions, batchSize: number): ScanPlan {
@@ -52,7 +52,7 @@ export function planScan(snapshot: Snapshot, options: ScanOptions, batchSize: nu
     signal: options.signal,
     rowGroupFilter: options.rowGroupFilter,
     engine: options.engine,
-    scratch: options.reuseBuffers && canConcat(schema) ? new ColumnScratch() : null,
+    scratch: options.reuseBuffers && canConcat(schema) ? new ColumnScratch() : undefined,
   };
 }
 
