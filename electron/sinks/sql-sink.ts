@@ -666,6 +666,8 @@ class SqlSink<Rows> implements SqlBatchSink<Rows> {
         lane.unsettled = null;
         if (landed) return;
       }
+      // A cancel while the lane was connecting found no transaction of it to stop: it starts none after the cancel.
+      if (this.aborted) throw cancelled();
       lane.inTransaction = true;
       try {
         await run(session);

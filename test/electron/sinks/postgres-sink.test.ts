@@ -336,6 +336,34 @@ describe('postgres sink: failures and retries', () => {
     expect(await census('cancelled')).toEqual({ n: 0, distinct: 0, lo: null, hi: null });
   });
 
+  it('a cancel while a connection is still being made: that connection starts no transaction after it', async () => {
+    const controller = new AbortController();
+    const sink = createPostgresSink(pgSpec({ url: db.url }, { table: 'cancel_connecting', batchSize: 1000, connections: 2 }), {
+      transactionBytes: 1,
+    });
+    const stream = streamOf(numberedTable(2000), NUMBERED_FIELDS, 1000);
+    await sink.open({ fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: controller.signal });
+    const locker = new pg.Client({ connectionString: db.url });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE cancel_connecting IN ACCESS EXCLUSIVE MODE');
+      // The first transaction waits on the lock; the second goes to the second connection, which is being made when
+      // the cancel comes (a write returns once its transaction is queued).
+      await sink.write(stream.batches[0]);
+      await sink.write(stream.batches[1]);
+      controller.abort();
+      expect((await failure(sink.close())).code).toBe('CANCELLED');
+      // Before the mend, the second connection's COPY came to wait on the lock after the cancel, and this never returned.
+      await sink.abort();
+      expect(await untilWaitingOnLock(1)).toBe(false);
+    } finally {
+      await locker.query('COMMIT');
+      await locker.end();
+    }
+    expect(await census('cancel_connecting')).toEqual({ n: 0, distinct: 0, lo: null, hi: null });
+  });
+
   it('a rerun right after a cancel is not refused as running beside it while the server has yet to end the cancelled connection', async () => {
     // The cancelled run's COPY waits on a lock, where its server process cannot notice the connection the cancel
     // killed: left alone, it would hold the job's claim until the lock is given up.
