@@ -5,6 +5,7 @@
 // process no longer runs. A lease of this very process (another export thread, perhaps one that was terminated) is
 // renewed with every transaction and taken over once it has not been for LEASE_IDLE_MS.
 import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
 import { DeltaportError } from '../../shared/errors.js';
 import { processRuns } from './process-runs.js';
 import { quoteName } from '../../shared/sql-quote.js';
@@ -87,6 +88,13 @@ export async function releaseSqliteLease(query: Query, job: string, owner: RunOw
     await query('ROLLBACK').catch(() => undefined);
     throw err;
   }
+}
+
+/** Whether a run that still runs holds a lease in the SQLite file of `db`: that run writes into the file. */
+export function liveLeaseIn(db: Database.Database): boolean {
+  if (!db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(RUNS_TABLE)) return false;
+  const leases = db.prepare(`SELECT pid, renewed_at FROM ${RUNS}`).all() as { pid: number; renewed_at: number }[];
+  return leases.some((lease) => stillHeld(Number(lease.pid), Number(lease.renewed_at)));
 }
 
 function stillHeld(pid: number, renewedAt: number): boolean {

@@ -10,7 +10,15 @@ import { parseNamedParams, toPositional } from '../../shared/sql-params.js';
 import { isNullAt } from '../delta/engine/arrow-buffers.js';
 import { sqliteReader } from './column-values.js';
 import { databaseFileSink } from './database-file-sink.js';
-import { alreadyRunning, claimSqliteLease, releaseProcessLeases, releaseSqliteLease, RENEW_LEASE_SQL, RUNS_TABLE } from './job-claim.js';
+import {
+  alreadyRunning,
+  claimSqliteLease,
+  liveLeaseIn,
+  releaseProcessLeases,
+  releaseSqliteLease,
+  RENEW_LEASE_SQL,
+  RUNS_TABLE,
+} from './job-claim.js';
 import type { BatchSink } from './sink.js';
 import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js';
 import { quoteName } from '../../shared/sql-quote.js';
@@ -32,20 +40,21 @@ export function createSqliteSink(spec: Extract<SinkSpec, { kind: 'sqlite' }>): B
     release: async () => undefined,
     removeCreated: async () => {
       await Promise.all(stopped);
-      await removeUnlessRows(spec.path);
+      await removeUnlessUsed(spec.path);
     },
   });
 }
 
-/** Removes a database file this export created, with its -wal and -shm, unless a table in it holds a row: another
- * export may have written into it meanwhile. */
-async function removeUnlessRows(path: string): Promise<void> {
+/** Removes a database file this export created, with its -wal and -shm, unless a table in it holds a row or a live
+ * run holds a lease in it: another export may have written into it meanwhile, or be writing now. */
+async function removeUnlessUsed(path: string): Promise<void> {
   if (existsSync(path)) {
     const db = openSqlite(path);
     try {
-      // The leases are not rows of an export (a lease this run could not release is left to the next run).
+      // A lease is no row of an export, but a live run's says that the run writes here.
       const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name <> ?").pluck().all(RUNS_TABLE) as string[];
       if (
+        liveLeaseIn(db) ||
         tables.some(
           (t) =>
             db

@@ -131,11 +131,12 @@ describe('export runs at the same time', () => {
       '20000',
     ];
     const runs = await Promise.all([1, 2, 3, 4].map(() => deltaport(...args)));
+    const said = runs.map((r) => `${r.code} ${(r.stdout + r.stderr).trim()}`).join(' | ');
+    // A refused run that had found no file once removed the file the winner was writing.
+    expect(existsSync(file), said).toBe(true);
     const sqlite = new Database(file, { readonly: true });
     try {
-      console.log(
-        `sqlite: ${JSON.stringify(sqlite.prepare('SELECT count(*) AS n FROM eo_four').get())} of ${covidRows}; runs: ${runs.map((r) => `${r.code} ${(r.stdout + r.stderr).trim()}`).join(' | ')}`,
-      );
+      console.log(`sqlite: ${JSON.stringify(sqlite.prepare('SELECT count(*) AS n FROM eo_four').get())} of ${covidRows}; runs: ${said}`);
       expectWinnerAndRefusals(runs);
       expect(sqlite.prepare('SELECT count(*) AS n FROM eo_four').get()).toEqual({ n: covidRows });
       // The lease rows are gone with their runs.

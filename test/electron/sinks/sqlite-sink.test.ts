@@ -158,6 +158,36 @@ describe('sqlite sink: refusals and failures', () => {
     expect(readAll(file, 'SELECT count(*) AS n, max(id) AS hi FROM target')).toEqual([{ n: 2000n, hi: 1999n }]);
   });
 
+  it('of two runs of one job that both found no file, the one refused leaves the file to the other', async () => {
+    const file = freshFile();
+    const stream = streamOf(numberedTable(3000), NUMBERED_FIELDS, 1000);
+    const ctx = { fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: new AbortController().signal };
+    const sinks = [createSqliteSink(sqliteSpec(file)), createSqliteSink(sqliteSpec(file))];
+    // Both look for the file before either creates it; one takes the job, the other is refused.
+    const opened = await Promise.allSettled(sinks.map((sink) => sink.open(ctx)));
+    const refused = opened.findIndex((o) => o.status === 'rejected');
+    expect(opened[refused]).toMatchObject({ status: 'rejected', reason: { code: 'SINK_BUSY' } });
+    // Given up before the other has committed a row: the file it found missing is the other's now.
+    await sinks[refused].abort();
+    const winner = sinks[1 - refused];
+    for (const batch of stream.batches) await winner.write(batch);
+    await winner.close();
+    expect(readAll(file, 'SELECT count(*) AS n, count(DISTINCT id) AS d FROM target')).toEqual([{ n: 3000n, d: 3000n }]);
+  });
+
+  it('an export that created the file and stops before a commit leaves it to another export writing into it', async () => {
+    const file = freshFile();
+    const stream = streamOf(numberedTable(3000), NUMBERED_FIELDS, 1000);
+    const ctx = { fields: stream.fields, schema: stream.schema, snapshot: snapshotOf(), signal: new AbortController().signal };
+    // Two jobs (two target tables) into one new file: both find it missing, both write into it.
+    const [first, second] = ['first', 'second'].map((table) => createSqliteSink(sqliteSpec(file, { table })));
+    await Promise.all([first.open(ctx), second.open(ctx)]);
+    await first.abort();
+    for (const batch of stream.batches) await second.write(batch);
+    await second.close();
+    expect(readAll(file, 'SELECT count(*) AS n FROM second')).toEqual([{ n: 3000n }]);
+  });
+
   it('a locked database (SQLITE_BUSY) is retried until the lock is released', async () => {
     const file = freshFile();
     await drive(createSqliteSink(sqliteSpec(file)), streamOf(numberedTable(10), NUMBERED_FIELDS, 10));
