@@ -30,7 +30,16 @@ export interface DeltaSource {
   readonly batchSize: number;
   /** The spec's filter as checked and planned, with what it lets the read skip; null without a filter. */
   readonly filter: FilterPlan | null;
-  batches(opts?: { signal?: AbortSignal; limit?: number; resumeFrom?: ScanPosition }): AsyncGenerator<ScanBatch>;
+  batches(opts?: BatchesOptions): AsyncGenerator<ScanBatch>;
+}
+
+export interface BatchesOptions {
+  signal?: AbortSignal;
+  limit?: number;
+  resumeFrom?: ScanPosition;
+  /** ScanOptions.reuseBuffers, taken by a read without a filter only: the filter's joiner holds slices of the scan's
+   * batches across its pulls (filter/filtered-scan.ts). */
+  reuseBuffers?: boolean;
 }
 
 /** The snapshot whose files the source reads: its filter's (the files the filter could not skip), or the whole. */
@@ -115,7 +124,7 @@ class OpenedSource implements DeltaSource {
     this.schema = outputSchema(snapshot, columns);
   }
 
-  async *batches(opts: { signal?: AbortSignal; limit?: number; resumeFrom?: ScanPosition } = {}): AsyncGenerator<ScanBatch> {
+  async *batches(opts: BatchesOptions = {}): AsyncGenerator<ScanBatch> {
     try {
       yield* this.scanBatches(opts);
     } catch (err) {
@@ -126,10 +135,10 @@ class OpenedSource implements DeltaSource {
     }
   }
 
-  private async *scanBatches(opts: { signal?: AbortSignal; limit?: number; resumeFrom?: ScanPosition }): AsyncGenerator<ScanBatch> {
+  private async *scanBatches({ reuseBuffers, ...opts }: BatchesOptions): AsyncGenerator<ScanBatch> {
     const options = { ...opts, columns: this.columns, batchSize: this.batchSize, engine: this.table.engine };
     if (!this.filter) {
-      yield* read(this.snapshot, options);
+      yield* read(this.snapshot, { ...options, reuseBuffers });
       return;
     }
     // The limit counts kept rows, so the scan below reads until enough have passed the filter.

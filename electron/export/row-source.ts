@@ -19,8 +19,10 @@ export interface RowSource {
   bytesTotal: number;
   /** With a filter: the files it let the read skip (filesTotal counts only the others). */
   skipping?: FilterSkipping;
-  /** The rows from the start, or after `resumeFrom` (an exactly-once job's last committed position). */
-  batches(resumeFrom: ScanPosition | undefined, signal: AbortSignal): AsyncIterable<ScanBatch>;
+  /** The rows from the start, or after `resumeFrom` (an exactly-once job's last committed position). `reuseBuffers`:
+   * the consumer takes batches whose buffers the scan reuses (ScanOptions.reuseBuffers, BatchSink.takesReusedBuffers);
+   * a source that cannot tell that safe ignores it. */
+  batches(resumeFrom: ScanPosition | undefined, signal: AbortSignal, reuseBuffers?: boolean): AsyncIterable<ScanBatch>;
   /** What the rows refuse for this sink that only reading them can tell (a snapshot's NULL upsert keys), asked
    * after the sink spec is checked and before the sink is made; null when nothing. */
   sinkProblem?(sink: SinkSpec, signal?: AbortSignal): Promise<string | null>;

@@ -73,7 +73,8 @@ export async function runExport(source: RowSource, sinkSpec: SinkSpec, options: 
     const before = sink.counts?.().before ?? 0;
     if (before > 0) progress.resumedFromRow = before;
     // A sink that took the source's own files reads them itself; any other takes the batches.
-    const steps = sink.readsOwnFiles?.() ?? writeBatches(sink, source.batches(resumeFrom ?? undefined, signal), signal);
+    const steps =
+      sink.readsOwnFiles?.() ?? writeBatches(sink, source.batches(resumeFrom ?? undefined, signal, sink.takesReusedBuffers), signal);
     for await (const step of steps) {
       throwIfCancelled(signal);
       progress.rows += step.rows;
@@ -106,7 +107,7 @@ export async function runExport(source: RowSource, sinkSpec: SinkSpec, options: 
   return { ...exportOutcome(rows, seconds, resumedAfterRows), ...(source.skipping ? { skipping: source.skipping } : {}) };
 }
 
-/** The batches into the sink, a step each. */
+/** The batches into the sink, a step each; each written before the next is asked for. */
 async function* writeBatches(sink: BatchSink, batches: AsyncIterable<ScanBatch>, signal: AbortSignal): AsyncGenerator<WrittenRows> {
   for await (const batch of batches) {
     throwIfCancelled(signal);

@@ -17,7 +17,7 @@ export function snapshotRows(source: DeltaSource): RowSource {
     filesTotal: snapshot.files.length,
     bytesTotal: snapshot.files.reduce((sum, f) => sum + f.add.size, 0),
     ...(skipping ? { skipping } : {}),
-    batches: (resumeFrom, signal) => source.batches({ signal, resumeFrom }),
+    batches: (resumeFrom, signal, reuseBuffers) => source.batches({ signal, resumeFrom, reuseBuffers }),
     sinkProblem: (sink, signal) => nullKeyProblem(source, sink, signal),
     ownFiles: async () => (source.filter ? null : (await import('../duckdb/parquet-view.js')).ownFiles(source)),
   };

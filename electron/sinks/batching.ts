@@ -3,6 +3,7 @@
 // position plus a count of rows beyond it: a batch may end inside one of the scan's batches, and the scan can only
 // resume at a batch's end, so a resumed sink skips those rows itself.
 import type { RecordBatch } from 'apache-arrow';
+import { heldCopy } from '../delta/engine/concat-batches.js';
 import type { ScanBatch, ScanPosition } from '../delta/scan/scan-types.js';
 
 /** How far the committed rows reach: `position` (null = the start) and `rowsAfter` rows past it. */
@@ -22,6 +23,8 @@ interface Chunk {
   batch: RecordBatch;
   /** Set when this chunk is the last part of a scan batch: the scan position after it. */
   end: ScanPosition | null;
+  /** Whether its rows are in buffers of their own (copied by hold), not in the scan's. */
+  copied: boolean;
 }
 
 /** How many transactions of a run start smaller (see transactionBytesAt). */
@@ -43,6 +46,9 @@ export class Batcher {
   /** Rows at the start of the resumed stream that an earlier run already committed. */
   private skip: number;
 
+  /** Whether the batch added last is the last in buffers the scan decodes its next rows over (ScanBatch.lastInBuffers). */
+  private buffersReused = false;
+
   constructor(
     private readonly batchSize: number,
     resumed: StreamProgress,
@@ -56,6 +62,7 @@ export class Batcher {
   }
 
   add(scanBatch: ScanBatch): void {
+    this.buffersReused = scanBatch.lastInBuffers === true;
     let batch = scanBatch.batch;
     if (this.skip > 0) {
       const skipped = Math.min(this.skip, batch.numRows);
@@ -67,13 +74,26 @@ export class Batcher {
         return;
       }
     }
-    this.pending.push({ batch, end: scanBatch.end });
+    this.pending.push({ batch, end: scanBatch.end, copied: false });
     this.pendingRows += batch.numRows;
   }
 
   /** The next full batch, or null while fewer than batchSize rows wait. */
   takeFull(): Batch | null {
     return this.pendingRows >= this.batchSize ? this.take(this.batchSize) : null;
+  }
+
+  /** Called once the full batches are taken, before the write that added the last batch resolves: where the scan
+   * decodes its next rows over that batch's buffers (ScanBatch.lastInBuffers), the rows that wait are copied out of
+   * them, which would otherwise be overwritten before they are encoded. Only then: the batches of one decoded piece
+   * share its buffers, and copying every remainder cost more than new buffers for each piece (docs/benchmark.md). */
+  hold(): void {
+    if (!this.buffersReused) return;
+    for (const chunk of this.pending) {
+      if (chunk.copied) continue;
+      chunk.batch = heldCopy(chunk.batch);
+      chunk.copied = true;
+    }
   }
 
   /** Whatever waits, as one batch (for the flush interval and the end of the stream), or null. */

@@ -67,6 +67,9 @@ export function createPostgresSink(
     encode: (target) => transactionRows(target, format, slabs),
     // Mode 'sql' runs a statement per row: nothing gained by larger transactions.
     transactionBytes: spec.mode === 'sql' ? undefined : transactionBytes,
+    // COPY data is encoded into the transaction's slabs as each batch comes; mode 'sql' binds the values from the
+    // batches themselves, kept until the commit (and a retry).
+    encodeCopies: spec.mode !== 'sql',
     release: (rows) => {
       if ('slabs' in rows) slabs.give(rows.slabs);
     },

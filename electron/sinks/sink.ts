@@ -32,6 +32,11 @@ export interface BatchSink {
    * exactly-once) and resolves once few enough are uncommitted; a failure of a queued transaction rejects a later
    * write or close, and abort rolls back whatever is queued or in flight. */
   write(batch: ScanBatch): Promise<void>;
+  /** Whether the sink keeps views of a batch's buffers only as far as ScanOptions.reuseBuffers allows: once the write
+   * of a batch marked ScanBatch.lastInBuffers resolves, it has copied whatever rows it still holds. The export then
+   * lets the scan decode each piece into the buffers of the piece before. Absent or false where a sink may keep a
+   * batch, until a commit say. */
+  readonly takesReusedBuffers?: boolean;
   /** Completes the export (the queued transactions, final commit, rename into place). */
   close(): Promise<void>;
   /** Undoes what is not committed and removes partial output; safe to call after any failure. */

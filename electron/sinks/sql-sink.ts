@@ -126,6 +126,11 @@ export interface SqlSinkOptions<Rows> {
    * interval elapses or the stream ends (for a database whose every statement costs a fixed amount of work); else
    * every batch is a transaction of its own. */
   transactionBytes?: number;
+  /** Whether `encode` copies every row of the batches it is given into the transaction's own data (a COPY stream)
+   * before it resolves: the sink then takes reused buffers (BatchSink.takesReusedBuffers), the rows it holds back
+   * across writes copied before the scan decodes over them (Batcher.hold). Not where a transaction keeps the batches
+   * until its commit. */
+  encodeCopies?: boolean;
   /** Called with a transaction's rows once they are committed, never to be sent again (a retry resends them). */
   release?: (rows: Rows) => void;
   /** Transactions that may still be uncommitted when a write resolves, besides one per lane but the first; 0 (the
@@ -255,10 +260,14 @@ class SqlSink<Rows> implements SqlBatchSink<Rows> {
   private failure: unknown = null;
   private timer: NodeJS.Timeout | null = null;
 
+  readonly takesReusedBuffers: boolean;
+
   constructor(
     private readonly spec: SqlSinkSpec,
     private readonly options: SqlSinkOptions<Rows>,
-  ) {}
+  ) {
+    this.takesReusedBuffers = options.encodeCopies ?? false;
+  }
 
   counts(): { committed: number; before: number } {
     return { committed: this.rowsCommitted, before: this.rowsBefore };
@@ -399,6 +408,9 @@ class SqlSink<Rows> implements SqlBatchSink<Rows> {
     this.batcher.add(batch);
     let next: Batch | null;
     while ((next = this.batcher.takeFull())) this.encode(next, false);
+    // A flush by the batch interval may have taken rows still in the scan's buffers: the write below waits for their
+    // encoding too, so they are encoded before the scan decodes over them.
+    this.batcher.hold();
     this.armTimer();
     // The batches wait for no more than their encoding, so that the scan never runs far ahead of it.
     return this.encoding.then(() => this.room());

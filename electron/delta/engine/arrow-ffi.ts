@@ -3,9 +3,9 @@
 // in JavaScript (apache-arrow's reader), and here each buffer is copied once, straight into the Data that holds it.
 // Types come from the file's schema, read once when it is opened; a type not listed in ffiReadable is read through
 // IPC instead (parquet-file.ts). Structs are those of WebAssembly's 32-bit memory: pointers are 4 bytes, int64
-// fields 8-byte aligned. A reader that is done with each batch before it decodes the next (the scan thread, which
-// serializes each batch for transfer at once) gives a ColumnScratch, and the columns are copied into its buffers
-// instead of new ones.
+// fields 8-byte aligned. A reader whose consumer keeps no view of a piece's batches once it asks for the next piece
+// (ScanOptions.reuseBuffers: the scan thread, an export into a sink that copies what it holds) gives a ColumnScratch,
+// and the columns are copied into its buffers instead of new ones.
 import * as arrow from 'apache-arrow';
 import { DeltaportError } from '../../../shared/errors.js';
 

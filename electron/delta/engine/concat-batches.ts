@@ -37,6 +37,13 @@ export function concatBatches(batches: RecordBatch[]): RecordBatch | null {
   return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length, nullCount: 0, children }));
 }
 
+/** The batch's rows in buffers of their own, for a batch held past the point where the scan decodes its next rows
+ * into the same buffers (ScanOptions.reuseBuffers); as it is where its columns cannot be copied, which no scan then
+ * reuses buffers for (scan-plan.ts). */
+export function heldCopy(batch: RecordBatch): RecordBatch {
+  return concatBatches([batch]) ?? batch;
+}
+
 /** Rows [from, from + length) of a column chunk. */
 export interface ColumnRun {
   data: Data;

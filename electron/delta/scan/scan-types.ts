@@ -21,6 +21,9 @@ export interface ScanBatch {
   bytesDone: number;
   /** Files fully read so far. */
   filesDone: number;
+  /** With ScanOptions.reuseBuffers: the last batch of a decoded piece, whose rows (and those of the piece's batches
+   * before it) the scan decodes the next piece over once the batch after it is asked for. */
+  lastInBuffers?: boolean;
 }
 
 export interface ScanOptions {
@@ -37,9 +40,10 @@ export interface ScanOptions {
   rowGroupFilter?: Expr;
   /** Where the files are read from (engine/engine-context.ts): the table's own engine, as a rule. */
   engine: EngineContext;
-  /** The consumer is done with each batch, every view into it included, before it asks for the next, and copies any
-   * it keeps (the scan thread, which serializes each batch for transfer at once): the decoded rows are then copied
-   * out of WebAssembly into the same buffers for every piece (ScanPlan.scratch) instead of new ones. */
+  /** The consumer keeps no view of a batch's buffers once it asks for the batch after one marked lastInBuffers, and
+   * copies any rows it holds longer (the scan thread, which serializes each batch for transfer at once; an export into
+   * a sink that says so, BatchSink.takesReusedBuffers): the decoded rows are then copied out of WebAssembly into the
+   * same buffers for every piece (ScanPlan.scratch) instead of new ones. */
   reuseBuffers?: boolean;
 }
 

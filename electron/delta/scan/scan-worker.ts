@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Table, tableToIPC, type RecordBatch } from 'apache-arrow';
 import { toErrorValue } from '../../../shared/errors.js';
 import { engineFrom } from '../engine/engine-context.js';
-import { concatBatches } from '../engine/concat-batches.js';
+import { concatBatches, heldCopy } from '../engine/concat-batches.js';
 import type { BatchPart, ScanJob, ScanToConsumer } from './scan-messages.js';
 import { scan } from './scan.js';
 
@@ -42,7 +42,7 @@ async function run(): Promise<void> {
       continue;
     }
     // Its rows are in buffers that the scan's next piece overwrites.
-    held.push(concatBatches([batch]) ?? batch);
+    held.push(heldCopy(batch));
     heldParts.push(part);
     heldRows += batch.numRows;
     if (heldRows >= groupRows) await flush();

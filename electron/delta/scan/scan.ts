@@ -83,7 +83,8 @@ async function* scanFile(
       }
       checkCancelled(plan.signal);
       for await (const rows of decodeGroup(plan, file, group, progress.remaining)) {
-        yield* emitKept(plan, file, rows, progress, cursor);
+        const batches = emitKept(plan, file, rows, progress, cursor);
+        yield* plan.scratch ? lastMarked(batches) : batches;
         if (progress.remaining <= 0) return;
       }
     }
@@ -91,6 +92,17 @@ async function* scanFile(
     file.handle.close();
     ahead?.done(file);
   }
+}
+
+/** A piece's batches, its last one marked (ScanBatch.lastInBuffers): it is known to be the last once the piece has no
+ * more, so each batch goes out once the one after it is made. */
+function* lastMarked(batches: Iterable<ScanBatch>): Generator<ScanBatch> {
+  let held: ScanBatch | null = null;
+  for (const batch of batches) {
+    if (held) yield held;
+    held = batch;
+  }
+  if (held) yield { ...held, lastInBuffers: true };
 }
 
 function invalid(message: string): DeltaportError {
