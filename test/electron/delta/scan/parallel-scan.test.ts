@@ -3,7 +3,7 @@
 import { cpSync, rmSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import path from 'node:path';
-import { Bool, Float64, Int64, Table, Utf8, vectorFromArray, type RecordBatch } from 'apache-arrow';
+import type { RecordBatch } from 'apache-arrow';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parallelScan } from '../../../../electron/delta/scan/parallel-scan.js';
 import { scan } from '../../../../electron/delta/scan/scan.js';
@@ -12,7 +12,7 @@ import type { Snapshot } from '../../../../electron/delta/snapshot.js';
 import { DeltaTable } from '../../../../electron/delta/table.js';
 import { cancelledError, DeltaportError } from '../../../../shared/errors.js';
 import { liveColumnValues } from '../../../support/delta-oracle-rows.js';
-import { DeltaTableWriter } from '../../../support/delta-writer/table-writer.js';
+import { PIECES_COLUMNS, writePiecesTable } from '../../../support/delta-writer/pieces-table.js';
 import { tablePath } from '../../../support/tables.js';
 import { scratchFolders } from '../log-files.js';
 import { localReads } from '../../../support/task-tables.js';
@@ -93,55 +93,15 @@ describe('parallelScan on real tables', () => {
     // reuses them), and each is a batch under 256 rows, held back until 2048 rows are joined. The consumer holds every
     // batch until the end, as a sink holds a transaction's, and reads them only then.
     const root = path.join(scratch.make(), 'held');
-    const writer = await DeltaTableWriter.create(root, {
-      schema: {
-        type: 'struct',
-        fields: [
-          { name: 'id', type: 'long', nullable: false, metadata: {} },
-          { name: 'name', type: 'string', nullable: true, metadata: {} },
-          { name: 'amount', type: 'double', nullable: true, metadata: {} },
-          { name: 'flag', type: 'boolean', nullable: true, metadata: {} },
-        ],
-      },
-      deletionVectors: true,
-      rowGroupRows: 150,
-      dictionary: false,
-    });
-    // Plain (not dictionary) strings: the columns the thread copies out of WebAssembly itself (arrow-ffi.ts).
-    const column = <T>(first: number, rows: number, value: (id: number) => T) => Array.from({ length: rows }, (_, i) => value(first + i));
-    const part = (first: number, rows: number) => ({
-      data: new Table({
-        id: vectorFromArray(column(first, rows, BigInt), new Int64()),
-        name: vectorFromArray(
-          column(first, rows, (id) => (id % 11 === 0 ? null : `name-${id}-${'x'.repeat(id % 37)}`)),
-          new Utf8(),
-        ),
-        amount: vectorFromArray(
-          column(first, rows, (id) => (id % 13 === 0 ? null : id / 8)),
-          new Float64(),
-        ),
-        flag: vectorFromArray(
-          column(first, rows, (id) => (id % 5 === 0 ? null : id % 3 === 0)),
-          new Bool(),
-        ),
-      }),
-    });
-    await writer.append([part(0, 4000), part(4000, 4000), part(8000, 4000)]);
-    const second = writer.files()[1].path;
-    await writer.deleteRows(
-      second,
-      Array.from({ length: 572 }, (_, k) => 7 * k),
-      { predicate: 'id >= 4000 AND id < 8000 AND (id - 4000) % 7 = 0' },
-    );
+    await writePiecesTable(root, [4000, 4000, 4000]);
     const kept: RecordBatch[] = [];
     for await (const { batch } of parallelScan(await snapshotOf(root), { engine: localReads, batchSize: 2048 })) kept.push(batch);
     expect(kept.some((b) => b.numRows < 256)).toBe(true);
     // Rows in id order: the scan reads the files in the snapshot's order, DuckDB in the log's.
-    const columns = ['id', 'name', 'amount', 'flag'];
     const byId = (values: unknown[][]) =>
       values[0].map((_, r) => values.map((v) => v[r])).sort((a, b) => Number((a[0] as bigint) - (b[0] as bigint)));
-    const scanned = byId(columns.map((c) => kept.flatMap((b) => [...b.getChild(c)!])));
-    expect(scanned).toEqual(byId(await Promise.all(columns.map((c) => liveColumnValues(root, c)))));
+    const scanned = byId(PIECES_COLUMNS.map((c) => kept.flatMap((b) => [...b.getChild(c)!])));
+    expect(scanned).toEqual(byId(await Promise.all(PIECES_COLUMNS.map((c) => liveColumnValues(root, c)))));
   });
 
   it('resumes from a position and stops at a limit as the in-thread scan does', async () => {
