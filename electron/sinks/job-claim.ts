@@ -46,6 +46,8 @@ type Query = (sql: string, params?: unknown[]) => Promise<Record<string, unknown
 /** The leases of the runs writing into a SQLite file now. */
 export const RUNS_TABLE = '_deltaport_runs';
 const RUNS = quoteName(RUNS_TABLE);
+/** Whether the file has the lease table (n > 0): a file no run has claimed has none. */
+const RUNS_EXIST_SQL = `SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = '${RUNS_TABLE}'`;
 /** How long a lease of this process may go without a transaction before it counts as left behind. */
 const LEASE_IDLE_MS = 60_000;
 
@@ -77,7 +79,7 @@ export async function claimSqliteLease(query: Query, job: string, owner: RunOwne
 export async function releaseSqliteLease(query: Query, job: string, owner: RunOwner): Promise<void> {
   await query('BEGIN IMMEDIATE');
   try {
-    const [exists] = await query(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = '_deltaport_runs'`);
+    const [exists] = await query(RUNS_EXIST_SQL);
     if (Number(exists.n) > 0) {
       await query(`DELETE FROM ${RUNS} WHERE job_key = ? AND run_id = ?`, [job, owner.id]);
       const [left] = await query(`SELECT count(*) AS n FROM ${RUNS}`);
@@ -92,7 +94,7 @@ export async function releaseSqliteLease(query: Query, job: string, owner: RunOw
 
 /** Whether a run that still runs holds a lease in the SQLite file of `db`: that run writes into the file. */
 export function liveLeaseIn(db: Database.Database): boolean {
-  if (!db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(RUNS_TABLE)) return false;
+  if (Number((db.prepare(RUNS_EXIST_SQL).get() as { n: number }).n) === 0) return false;
   const leases = db.prepare(`SELECT pid, renewed_at FROM ${RUNS}`).all() as { pid: number; renewed_at: number }[];
   return leases.some((lease) => stillHeld(Number(lease.pid), Number(lease.renewed_at)));
 }
@@ -104,6 +106,6 @@ function stillHeld(pid: number, renewedAt: number): boolean {
 /** Removes the leases this process holds in a SQLite target, for when none of its export threads still writes
  * there (one that was terminated could not give its lease up). */
 export async function releaseProcessLeases(query: Query): Promise<void> {
-  const [exists] = await query(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = '_deltaport_runs'`);
+  const [exists] = await query(RUNS_EXIST_SQL);
   if (Number(exists.n) > 0) await query(`DELETE FROM ${RUNS} WHERE pid = ?`, [process.pid]);
 }

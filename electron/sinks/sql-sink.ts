@@ -260,13 +260,13 @@ class SqlSink<Rows> implements SqlBatchSink<Rows> {
   private failure: unknown = null;
   private timer: NodeJS.Timeout | null = null;
 
-  readonly takesReusedBuffers: boolean;
-
   constructor(
     private readonly spec: SqlSinkSpec,
     private readonly options: SqlSinkOptions<Rows>,
-  ) {
-    this.takesReusedBuffers = options.encodeCopies ?? false;
+  ) {}
+
+  get takesReusedBuffers(): boolean {
+    return this.options.encodeCopies ?? false;
   }
 
   counts(): { committed: number; before: number } {
