@@ -10,6 +10,9 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Two cores: suites that start servers or browsers must not pile up.
     maxWorkers: 2,
+    // What tests print (fault and kill harnesses' run lists, Spark's progress) is shown for a failed test only: a
+    // passing run's log stays the list of files and the count, which CI reads for what ran.
+    silent: 'passed-only',
     reporters: ['default', ['json', { outputFile: 'test-output/vitest-results.json' }]],
   },
 });

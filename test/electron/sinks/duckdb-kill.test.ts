@@ -63,7 +63,7 @@ describe('exports into DuckDB killed with SIGKILL', () => {
         50,
         seed,
       );
-      console.log(`${lines.join('\n')}\n50 runs in ${Math.round((performance.now() - started) / 1000)} s`);
+      console.log(`${lines.join('\n')}\nthe 50 killed runs took ${Math.round((performance.now() - started) / 1000)} s`);
       expect(
         lines.filter((l) => /killed after \d+ ms, [1-9]\d* rows left/.test(l) && !l.endsWith(` ${KILL_ROWS} rows left`)).length,
       ).toBeGreaterThan(10);

@@ -47,7 +47,7 @@ describe('exports into MariaDB killed with SIGKILL', () => {
       50,
       20261206,
     );
-    console.log(`${lines.join('\n')}\n50 runs in ${Math.round((performance.now() - started) / 1000)} s`);
+    console.log(`${lines.join('\n')}\nthe 50 killed runs took ${Math.round((performance.now() - started) / 1000)} s`);
     // The kills fell within the exports: most runs were killed with some rows committed and some not.
     expect(
       lines.filter((l) => /killed after \d+ ms, [1-9]\d* rows left/.test(l) && !l.endsWith(` ${KILL_ROWS} rows left`)).length,
