@@ -29,6 +29,7 @@ export function databaseFileSink(path: string, sink: BatchSink, file: DatabaseFi
       return sink.open(ctx).catch(refusedIfBusy);
     },
     write: (batch) => sink.write(batch).catch(refusedIfBusy),
+    takesReusedBuffers: sink.takesReusedBuffers,
     async close() {
       try {
         await sink.close().catch(refusedIfBusy);

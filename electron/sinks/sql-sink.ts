@@ -265,8 +265,12 @@ class SqlSink<Rows> implements SqlBatchSink<Rows> {
     private readonly options: SqlSinkOptions<Rows>,
   ) {}
 
+  /** The batches a write took are done with once it resolves either where their rows were copied as they were
+   * encoded, or where it resolves only after they are committed: every batch a transaction of its own (no byte
+   * budget keeps one open across writes), none left uncommitted, on one connection (SQLite). */
   get takesReusedBuffers(): boolean {
-    return this.options.encodeCopies ?? false;
+    const { encodeCopies, transactionBytes, maxUncommitted = 0, lanes = 1 } = this.options;
+    return encodeCopies === true || (transactionBytes === undefined && maxUncommitted === 0 && lanes === 1);
   }
 
   counts(): { committed: number; before: number } {

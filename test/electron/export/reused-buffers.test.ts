@@ -1,10 +1,12 @@
-// An export into a sink that is done with each batch when its write resolves (PostgreSQL's COPY modes) lets the scan
-// decode every piece into the buffers of the piece before (ScanOptions.reuseBuffers): every row must still land as
-// the table holds it, the rows the sink holds back across a write included, and a sink that keeps batches until its
-// commit (mode 'sql') must get batches of their own.
+// An export into a sink that is done with each batch when its write resolves (PostgreSQL's COPY modes, SQLite whose
+// writes resolve after their commits) lets the scan decode every piece into the buffers of the piece before
+// (ScanOptions.reuseBuffers): every row must still land as the table holds it, the rows the sink holds back across a
+// write included, and a sink that keeps batches until its commit (PostgreSQL's mode 'sql') must get batches of their
+// own.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
 import { liveColumnValues } from '../../support/delta-oracle-rows.js';
@@ -39,16 +41,21 @@ async function landed(table: string): Promise<unknown[][]> {
   return rows.map((r) => PIECES_COLUMNS.map((c) => r[c]));
 }
 
+/** A SQLite file's rows in id order, as pg gives them (the id as text, the flag as a boolean). */
+function landedInSqlite(file: string, table: string): unknown[][] {
+  const sqlite = new Database(file, { readonly: true });
+  try {
+    const rows = sqlite.prepare(`SELECT id, name, amount, flag FROM "${table}" ORDER BY id`).all() as Record<string, unknown>[];
+    return rows.map((r) => [String(r.id), r.name, r.amount, r.flag === null ? null : r.flag === 1]);
+  } finally {
+    sqlite.close();
+  }
+}
+
+const EXECUTION = { batchSize: 1000, batchIntervalMs: 0, maxRetries: 0 };
+
 function pg(table: string, mode: 'overwrite' | 'sql', sql?: string): SinkSpec {
-  return {
-    kind: 'postgres',
-    connection: { url: db.url },
-    table,
-    mode,
-    ...(sql ? { sql } : {}),
-    execution: { batchSize: 1000, batchIntervalMs: 0, maxRetries: 0 },
-    exactlyOnce: false,
-  };
+  return { kind: 'postgres', connection: { url: db.url }, table, mode, ...(sql ? { sql } : {}), execution: EXECUTION, exactlyOnce: false };
 }
 
 describe('an export whose scan reuses its buffers', () => {
@@ -63,6 +70,16 @@ describe('an export whose scan reuses its buffers', () => {
     });
     expect(result.rows).toBe(expected.length);
     expect(await landed(table)).toEqual(expected);
+  });
+
+  it.each([2048, 64])('lands every row of a SQLite export, those held across pieces included (%i-row batches)', async (rows) => {
+    const file = path.join(out, `copied-${rows}.sqlite`);
+    const result = await exportRequest({
+      source: { tablePath: root, options: { parquetBatchSize: rows } },
+      sink: { kind: 'sqlite', path: file, table: 'copied', mode: 'append', execution: EXECUTION, exactlyOnce: false },
+    });
+    expect(result.rows).toBe(expected.length);
+    expect(landedInSqlite(file, 'copied')).toEqual(expected);
   });
 
   it('gives a sink that keeps its batches until the commit batches of their own', async () => {
