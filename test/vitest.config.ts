@@ -10,9 +10,10 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Two cores: suites that start servers or browsers must not pile up.
     maxWorkers: 2,
-    // What tests print (fault and kill harnesses' run lists, Spark's progress) is shown for a failed test only: a
-    // passing run's log stays the list of files and the count, which CI reads for what ran.
+    // What tests print (fault and kill harnesses' run lists, the reason for a skip) is shown for a failed test only:
+    // a passing run's log stays the list of files and the count, which CI reads for what ran. The reasons for skips
+    // go to .ci/run's summary through skip-notes-reporter.ts.
     silent: 'passed-only',
-    reporters: ['default', ['json', { outputFile: 'test-output/vitest-results.json' }]],
+    reporters: ['default', ['json', { outputFile: 'test-output/vitest-results.json' }], './test/support/skip-notes-reporter.ts'],
   },
 });

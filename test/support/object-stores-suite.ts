@@ -34,11 +34,7 @@ export function serverForSuite(server: (typeof SERVERS)[number], setUp: (store: 
   let skipped: string | null = null;
   beforeAll(async () => {
     const started = await server.start();
-    if (isSkipped(started)) {
-      skipped = started.skipped;
-      // The default reporter shows skipped tests only as a count: the reason is also printed, once.
-      return void console.warn(`${server.name} skipped: ${skipped}`);
-    }
+    if (isSkipped(started)) return void (skipped = started.skipped);
     store = started;
     await setUp(store);
   });

@@ -25,7 +25,7 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-uc-app-'));
 
 beforeAll(async () => {
   const started = await startUnityCatalog();
-  if (isSkipped(started)) return void console.warn((skipped = started.skipped));
+  if (isSkipped(started)) return void (skipped = started.skipped);
   server = started;
   fs.cpSync(tablePath('simple_table'), path.join(scratch, 'orders'), { recursive: true });
   await server.createTable('main.sales.orders', pathToFileURL(path.join(scratch, 'orders')).href);

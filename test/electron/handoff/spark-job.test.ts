@@ -23,8 +23,6 @@ import { openLocal } from '../../support/task-tables.js';
 import { quoteArg, runProcess, runSparkJobs, sparkMissing, SPARK_TIMEOUT_MS, SUBMIT_SETTINGS } from './spark-run.js';
 
 const missing = sparkMissing();
-// The default reporter lists no test of a skipped file: the reason goes to the log as well as into the title.
-if (missing) console.warn(`Spark jobs skipped: ${missing}`);
 
 const ALL_TYPES = 'delta-1.2.1-only-struct-stats';
 const WITH_DV = 'table-with-dv-small';

@@ -15,8 +15,6 @@ import { openLocal } from '../../support/task-tables.js';
 import { runSparkJobs, sparkMissing, SPARK_TIMEOUT_MS, type JobResult } from './spark-run.js';
 
 const missing = sparkMissing();
-// The default reporter lists no test of a skipped file: the reason goes to the log as well as into the title.
-if (missing) console.warn(`Spark jobs into MySQL skipped: ${missing}`);
 
 const db = useMysqlDatabase('spark_mysql');
 
