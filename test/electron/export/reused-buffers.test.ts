@@ -64,7 +64,7 @@ function pg(table: string, mode: 'overwrite' | 'sql', sql?: string): SinkSpec {
   return { kind: 'postgres', connection: { url: db.url }, table, mode, ...(sql ? { sql } : {}), execution: EXECUTION, exactlyOnce: false };
 }
 
-/** An exactly-once append of the table into `kind`, `extra` over the defaults above. */
+/** An exactly-once append into `kind`, with `execution` over EXECUTION. */
 function appendInto(kind: 'postgres' | 'sqlite', table: string, execution: Partial<typeof EXECUTION> = {}): SinkSpec {
   const common = { table, mode: 'append' as const, execution: { ...EXECUTION, ...execution }, exactlyOnce: true };
   return kind === 'postgres'
