@@ -269,8 +269,13 @@ class SqlSink<Rows> implements SqlBatchSink<Rows> {
    * encoded, or where it resolves only after they are committed: every batch a transaction of its own (no byte
    * budget keeps one open across writes), none left uncommitted, on one connection (SQLite). */
   get takesReusedBuffers(): boolean {
-    const { encodeCopies, transactionBytes, maxUncommitted = 0, lanes = 1 } = this.options;
-    return encodeCopies === true || (transactionBytes === undefined && maxUncommitted === 0 && lanes === 1);
+    return this.options.encodeCopies === true || (this.options.transactionBytes === undefined && this.uncommittedAllowed === 0);
+  }
+
+  /** Transactions that may still be uncommitted when a write resolves (room): one per lane but the first, and the
+   * dialect's maxUncommitted. */
+  private get uncommittedAllowed(): number {
+    return (this.options.lanes ?? 1) - 1 + (this.options.maxUncommitted ?? 0);
   }
 
   counts(): { committed: number; before: number } {
@@ -422,8 +427,7 @@ class SqlSink<Rows> implements SqlBatchSink<Rows> {
 
   /** Once no more transactions than allowed are uncommitted. */
   private async room(): Promise<void> {
-    const allowed = this.lanes.length - 1 + (this.options.maxUncommitted ?? 0);
-    while (!this.failure && this.uncommitted.size > allowed) {
+    while (!this.failure && this.uncommitted.size > this.uncommittedAllowed) {
       await Promise.race(this.uncommitted).catch(() => undefined);
       // A turn after the commit, so that the next transaction goes out before the scan continues.
       await nextTurn();
