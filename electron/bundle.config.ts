@@ -11,6 +11,7 @@ import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { SEMI_SPACE_MB } from './threads/young-generation.js';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const outDir = path.join(dist, 'electron');
@@ -34,21 +35,22 @@ function removeOldChunks(): Plugin {
 }
 
 /** The CLI's first line where this machine's `env` splits its argument (`-S`: GNU coreutils 8.30 and later, macOS, the
- * BSDs): Node with glibc's MALLOC_ARENA_MAX=1. glibc gives each thread that allocates while another holds the lock an
- * arena of its own (up to 8 per core), and V8's helper threads kept ~30 MB of them resident for a whole export; with
- * the one arena the benchmark's 2M-row exports peaked 23-29 MiB lower at the same wall and CPU time. BusyBox's `env`
- * (Alpine) has no -S and would refuse the line, so there it stays plain; other C libraries ignore the variable, and
- * npm's Windows shims read it from the line. The build runs where the CLI will (npm install's prepare). */
-const ONE_ARENA_SHEBANG = '#!/usr/bin/env -S MALLOC_ARENA_MAX=1 node';
+ * BSDs): Node with glibc's MALLOC_ARENA_MAX=1 and an export's young generation (young-generation.ts, which says why).
+ * glibc gives each thread that allocates while another holds the lock an arena of its own (up to 8 per core), and
+ * V8's helper threads kept ~30 MB of them resident for a whole export; with the one arena the benchmark's 2M-row
+ * exports peaked 23-29 MiB lower at the same wall and CPU time. BusyBox's `env` (Alpine) has no -S and would refuse
+ * the line, so there it stays plain; other C libraries ignore the variable, and npm's Windows shims read it from the
+ * line. The build runs where the CLI will (npm install's prepare). */
+const EXPORT_SHEBANG = `#!/usr/bin/env -S MALLOC_ARENA_MAX=1 node --max-semi-space-size=${SEMI_SPACE_MB}`;
 
-/** Makes the bundled CLI executable, with ONE_ARENA_SHEBANG as its first line where `env -S` works here. */
+/** Makes the bundled CLI executable, with EXPORT_SHEBANG as its first line where `env -S` works here. */
 function cliExecutable(): Plugin {
   return {
     name: 'deltaport-cli-executable',
     writeBundle() {
       const bin = path.join(outDir, 'cli/bin.js');
       if (spawnSync('/usr/bin/env', ['-S', 'true']).status === 0) {
-        writeFileSync(bin, readFileSync(bin, 'utf8').replace(/^#!.*/, ONE_ARENA_SHEBANG));
+        writeFileSync(bin, readFileSync(bin, 'utf8').replace(/^#!.*/, EXPORT_SHEBANG));
       }
       chmodSync(bin, 0o755);
     },

@@ -5,7 +5,7 @@ import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import type { EngineSettings } from '../delta/engine/engine-context.js';
 import { startWorker } from '../threads/start-worker.js';
-import { capsYoungGeneration, YOUNG_GENERATION_MB } from '../threads/young-generation.js';
+import { YOUNG_GENERATION_MB } from '../threads/young-generation.js';
 import type { RawProgress } from './progress.js';
 import type { FromWorker, ToWorker, WorkerStart, WorkerTask } from './worker-protocol.js';
 
@@ -92,9 +92,8 @@ export function startTask<T>(
   onProgress?: (progress: RawProgress) => void,
   cancelGraceMs = CANCEL_GRACE_MS,
 ): TaskHandle<T> {
-  // A thread's young generation is sized when it starts (young-generation.ts says which exports get the cap and why).
-  const capped = task.kind === 'export' && capsYoungGeneration(task.request.sink.kind);
-  const worker = new TaskWorker(engine, capped ? { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } : undefined);
+  // A thread's young generation is sized when it starts (young-generation.ts says why an export's is capped).
+  const worker = new TaskWorker(engine, task.kind === 'export' ? { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } : undefined);
   const { id, result } = worker.run<T>(task, onProgress);
   let cancelTimer: NodeJS.Timeout | undefined;
   let forced = false;

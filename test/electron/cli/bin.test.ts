@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tablePath } from '../../support/tables.js';
 import { startServe } from '../../support/serve.js';
 import { RUN_SOURCES } from '../../support/source-workers.js';
+import { SEMI_SPACE_MB } from '../../../electron/threads/young-generation.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const empty = mkdtempSync(path.join(tmpdir(), 'deltaport-bin-'));
@@ -83,12 +84,14 @@ describe('deltaport as a process', () => {
     expect(run).toEqual({ code: 2, stdout: '', stderr: 'deltaport: --limit needs a value\n' });
   });
 
-  it('the built executable runs Node with one malloc arena where env can split its first line', async () => {
+  it("the built executable runs Node with one malloc arena and an export's young generation where env can split its first line", async () => {
     const splits = spawnSync('/usr/bin/env', ['-S', 'true']).status === 0;
     const app = await startServe();
     try {
       expect(path.basename(readlinkSync(`/proc/${app.pid}/exe`))).toBe('node');
       expect(readFileSync(`/proc/${app.pid}/environ`, 'utf8').split('\0').includes('MALLOC_ARENA_MAX=1')).toBe(splits);
+      const nodeArguments = readFileSync(`/proc/${app.pid}/cmdline`, 'utf8').split('\0');
+      expect(nodeArguments.includes(`--max-semi-space-size=${SEMI_SPACE_MB}`)).toBe(splits);
     } finally {
       await app.stop();
     }
