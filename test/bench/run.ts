@@ -2,7 +2,8 @@
 // machine's limits and Deltaport on the same rows, and prints a Markdown table (see report.ts). Figures are printed,
 // never asserted: the run exits 0 even when a target is missed or a piece (PostgreSQL, say) is unavailable.
 // `--only sql` writes only the wide table and prints only the SQL rows (sql-queries.ts); `--only postgres` only the
-// PostgreSQL rows over 1 and 2 connections beside psql and DuckDB (postgres-connections.ts). `--scale` (not with
+// PostgreSQL rows over 1 and 2 connections beside psql and DuckDB (postgres-connections.ts); `--only sqlite` only the
+// SQLite export beside its two peers, round by round (sqlite-peers.ts). `--scale` (not with
 // --quick) adds the scale cases (scale-cases.ts), `--write-scale-log` lets them write delta-rs's 100,000-commit log;
 // `--only scale-log` (not with --quick) measures that log alone.
 // Hidden overrides for development: --rows N --files N --commits N --keep (leave the temporary folder).
@@ -35,6 +36,7 @@ import { mariadbExport } from './mariadb-export.js';
 import { objectStoreCase } from './object-store.js';
 import { PARTITIONED_FILES, writePartitionedTable } from './partitioned-table.js';
 import { postgresConnectionRows } from './postgres-connections.js';
+import { sqlitePeerRows } from './sqlite-peers.js';
 import { serverCpu } from './server-cpu.js';
 import { sqlCases } from './sql-queries.js';
 import {
@@ -80,8 +82,8 @@ const { values: args } = parseArgs({
     'write-scale-log': { type: 'boolean', default: false },
   },
 });
-if (args.only !== undefined && args.only !== 'sql' && args.only !== 'postgres' && args.only !== 'scale-log')
-  throw new Error(`--only takes 'sql', 'postgres' or 'scale-log', got '${args.only}'`);
+if (args.only !== undefined && !['sql', 'postgres', 'sqlite', 'scale-log'].includes(args.only))
+  throw new Error(`--only takes 'sql', 'postgres', 'sqlite' or 'scale-log', got '${args.only}'`);
 if (args.scale && args.quick) throw new Error('--scale is for the full benchmark: it writes and exports a 50M-row table');
 if (args.only === 'scale-log' && args.quick) throw new Error('--only scale-log is for the full benchmark: it opens a 100,000-commit log');
 
@@ -184,6 +186,10 @@ async function main(): Promise<void> {
       const source = { rows: wide.writtenRows, chunkRows: Math.ceil(wide.writtenRows / size.files), seed: SEED };
       const meter = await serverCpu(url);
       console.log(await postgresConnectionRows(dir, url, wide, source, meter, args.quick ? 3 : 5, log));
+      return;
+    }
+    if (args.only === 'sqlite') {
+      console.log(await sqlitePeerRows(dir, wide, args.quick ? 3 : 5, log));
       return;
     }
     const longLog = await writeLongLog(dir, size.commits, CHECKPOINT_INTERVAL);
