@@ -38,15 +38,17 @@ export async function postgresConnectionRows(
     `\\copy connections_limit TO '${binary}' WITH (FORMAT binary)`,
   ]);
   await client.query('DROP TABLE connections_limit');
-  // Each load into a new table, counted and dropped at once: 2M fresh rows would set autovacuum going for the next turn.
-  const load = async (table: string, run: () => Promise<ChildRun>) => {
+  // Each turn loads into a new table, counted and dropped at once: 2M fresh rows would set autovacuum going for the
+  // next turn.
+  const load = async (turn: string, run: (table: string) => Promise<ChildRun>) => {
+    const table = `connections_${turn}`;
     let serverSeconds: number | null = null;
     let result: ChildRun;
     if (typeof meter === 'function') {
       const stop = await meter();
-      result = await run();
+      result = await run(table);
       serverSeconds = await stop();
-    } else result = await run();
+    } else result = await run(table);
     const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`);
     await client.query(`DROP TABLE ${table}`);
     return { run: result, landed: Number(rows[0].n), serverSeconds };
@@ -55,27 +57,25 @@ export async function postgresConnectionRows(
     name: `Deltaport --connections ${connections}`,
     rows: wide.liveRows,
     load: (turn) =>
-      load(`connections_${turn}`, () =>
-        runCli(['export', wide.root, '--sink', databaseUrl, '--target', `connections_${turn}`, '--connections', String(connections)]),
-      ),
+      load(turn, (table) => runCli(['export', wide.root, '--sink', databaseUrl, '--target', table, '--connections', String(connections)])),
   });
   const tools: Tool[] = [
     {
       name: '`psql \\copy` BINARY',
+      // psql's file holds every row written, deleted or not.
       rows: source.rows,
       load: (turn) =>
-        load(`connections_${turn}`, async () => {
-          await client.query(`CREATE TABLE connections_${turn} (${PG_COLUMNS})`);
+        load(turn, async (table) => {
+          await client.query(`CREATE TABLE ${table} (${PG_COLUMNS})`);
           const started = performance.now();
-          await psql(['-c', `\\copy connections_${turn} FROM '${binary}' WITH (FORMAT binary)`]);
+          await psql(['-c', `\\copy ${table} FROM '${binary}' WITH (FORMAT binary)`]);
           return { ms: performance.now() - started, maxRssMb: null, cpuSeconds: null, stdout: '' };
         }),
     },
     {
       name: 'DuckDB `delta_scan` + postgres ext',
       rows: wide.liveRows,
-      load: (turn) =>
-        load(`connections_${turn}`, () => runPython('duckdb-export.py', [wide.root, 'postgres', databaseUrl, `connections_${turn}`])),
+      load: (turn) => load(turn, (table) => runPython('duckdb-export.py', [wide.root, 'postgres', databaseUrl, table])),
     },
     deltaport(1),
     deltaport(2),
