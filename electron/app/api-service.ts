@@ -4,7 +4,6 @@
 // shared worker thread (which keeps the tables it read, parsed), exports to a thread each. A 10,000-commit log
 // replayed here would stall the window or the HTTP host for as long.
 import { stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ChangeRows, DeltaportApi, DiffResult, ExportRequest, PreviewResult, Result } from '../../shared/api.js';
 import { isChangeSource } from '../../shared/change-source.js';
@@ -45,9 +44,9 @@ export interface ApiServiceDeps {
   dialogs?: NativeDialogs;
   /** Told after a table opened and was added to the recent tables (the desktop app's Open Recent menu). */
   onTableOpened?: (tablePath: string) => void;
-  /** Where SQL queries spill what does not fit in memory (the host's data folder); a folder of the system's
-   * temporary one when absent. */
-  sqlTempDirectory?: string;
+  /** Where SQL queries spill what does not fit in memory: a folder of the host's data folder, which outlives the
+   * process (a folder of the system's temporary one would be left behind by every process that ran a query). */
+  sqlTempDirectory: string;
 }
 
 async function attempt<T>(work: () => T | Promise<T>): Promise<Result<T>> {
@@ -85,7 +84,7 @@ export function createApiService(deps: ApiServiceDeps): DeltaportApi {
         new SqlSession(
           {
             memoryLimit: DEFAULT_MEMORY_LIMIT,
-            tempDirectory: deps.sqlTempDirectory ?? path.join(tmpdir(), `deltaport-sql-${process.pid}`),
+            tempDirectory: deps.sqlTempDirectory,
           },
           deps.connections.openTable,
         ),

@@ -62,7 +62,13 @@ export async function openLag(
   const state = AppState.open(path.join(stateDir, 'bench-state.db'), { encryptor: null });
   const jobs = new JobRunner({ store: memoryStore([]), engine: localEngine });
   const connections = new StorageConnections(state);
-  const api = createApiService({ state, jobs, connections, sampleTable: () => Promise.reject(new Error('no sample in the benchmark')) });
+  const api = createApiService({
+    state,
+    jobs,
+    connections,
+    sampleTable: () => Promise.reject(new Error('no sample in the benchmark')),
+    sqlTempDirectory: path.join(stateDir, 'sql-temp'),
+  });
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   try {

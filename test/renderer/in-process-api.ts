@@ -25,7 +25,10 @@ const roundTrip = <T>(value: T): T => (value === undefined ? value : (JSON.parse
 export function installInProcessApi(): InProcessApi {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-component-'));
   const state = AppState.open(path.join(dataDir, 'state.db'), { encryptor: null });
-  const { api: service, jobs } = appService(state, { sampleTable: async () => path.join(dataDir, 'sample') });
+  const { api: service, jobs } = appService(state, {
+    sampleTable: async () => path.join(dataDir, 'sample'),
+    sqlTempDirectory: path.join(dataDir, 'sql-temp'),
+  });
   const calls = Object.fromEntries(
     API_METHODS.map((method) => [method, async (arg?: unknown) => roundTrip(await dispatchCall(service, method, roundTrip(arg ?? null)))]),
   ) as unknown as DeltaportApi;

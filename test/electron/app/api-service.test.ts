@@ -30,7 +30,7 @@ let urlWithoutPassword: string;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-api-'));
   state = AppState.open(path.join(dir, 'state.db'), { encryptor: xorEncryptor });
-  ({ api, jobs } = appService(state, { sampleTable: async () => path.join(dir, 'sample') }));
+  ({ api, jobs } = appService(state, { sampleTable: async () => path.join(dir, 'sample'), sqlTempDirectory: path.join(dir, 'sql-temp') }));
   dbUrl = await createDatabase(inject('pgUrl'), 'api_service');
   const parsed = new URL(dbUrl);
   password = decodeURIComponent(parsed.password);
@@ -105,7 +105,10 @@ describe('API service', () => {
     state.close();
     expect(fs.readFileSync(path.join(dir, 'state.db')).includes(Buffer.from(password))).toBe(false);
     state = AppState.open(path.join(dir, 'state.db'), { encryptor: xorEncryptor });
-    ({ api, jobs } = appService(state, { sampleTable: async () => path.join(dir, 'sample') }));
+    ({ api, jobs } = appService(state, {
+      sampleTable: async () => path.join(dir, 'sample'),
+      sqlTempDirectory: path.join(dir, 'sql-temp'),
+    }));
     expect(resultValue(await api.listProfiles()).map((p) => p.name)).toEqual(['local pg']);
   });
 
@@ -187,7 +190,14 @@ describe('API service', () => {
     fs.cpSync(tablePath('simple_table'), copy, { recursive: true });
     const opened: string[] = [];
     const connections = new StorageConnections(state);
-    const service = createApiService({ state, jobs, connections, sampleTable: async () => copy, onTableOpened: (p) => opened.push(p) });
+    const service = createApiService({
+      state,
+      jobs,
+      connections,
+      sampleTable: async () => copy,
+      onTableOpened: (p) => opened.push(p),
+      sqlTempDirectory: path.join(dir, 'sql-temp'),
+    });
     const info = resultValue(await service.openTable({ path: copy }));
     expect(opened).toEqual([info.path]);
 
@@ -237,7 +247,10 @@ describe('API service', () => {
       expect(failed.progress.committedRows).toBe(0);
       await client.query('DROP TRIGGER refuse ON people_retry');
 
-      const { api: laterApi, jobs: later } = appService(state, { sampleTable: async () => path.join(dir, 'sample') });
+      const { api: laterApi, jobs: later } = appService(state, {
+        sampleTable: async () => path.join(dir, 'sample'),
+        sqlTempDirectory: path.join(dir, 'sql-temp'),
+      });
       const answer = resultValue(await laterApi.retryJob({ id: job.id }));
       if (!('started' in answer)) throw new Error(`Retry asked: ${answer.ask.reason}`);
       const done = await later.wait(answer.started.id);

@@ -46,7 +46,10 @@ function running(ctx: TestContext): UnityCatalogServer {
 function app(encrypted: boolean): { api: DeltaportApi; jobs: JobRunner; state: AppState; folder: string } {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-catalog-connections-'));
   const state = AppState.open(path.join(folder, STATE_FILE_NAME), { encryptor: encrypted ? xorEncryptor : null });
-  const { api, jobs } = appService(state, { sampleTable: async () => path.join(folder, 'sample') });
+  const { api, jobs } = appService(state, {
+    sampleTable: async () => path.join(folder, 'sample'),
+    sqlTempDirectory: path.join(folder, 'sql-temp'),
+  });
   return { api, jobs, state, folder };
 }
 

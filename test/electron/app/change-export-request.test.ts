@@ -43,7 +43,7 @@ beforeAll(async () => {
   dbUrl = await createDatabase(inject('pgUrl'), 'change_export');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-change-export-'));
   state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
-  ({ api, jobs } = appService(state, { sampleTable: async () => path.join(dir, 'sample') }));
+  ({ api, jobs } = appService(state, { sampleTable: async () => path.join(dir, 'sample'), sqlTempDirectory: path.join(dir, 'sql-temp') }));
 });
 
 afterAll(async () => {

@@ -113,7 +113,7 @@ describe('a local folder', () => {
 
   it('answers a missing folder as empty, and refuses a relative location in one line, through the API', async () => {
     const state = AppState.open(path.join(root, 'state.db'), { encryptor: null });
-    const { api, jobs } = appService(state, { sampleTable: async () => root });
+    const { api, jobs } = appService(state, { sampleTable: async () => root, sqlTempDirectory: path.join(root, 'sql-temp') });
     try {
       expect(await dispatchCall(api, 'browse', { location: path.join(root, 'nothing-here') })).toEqual({
         ok: true,
@@ -176,7 +176,7 @@ for (const server of SERVERS) {
       suite.skipIfUnavailable(ctx);
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-browse-state-'));
       const state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
-      const { api, jobs } = appService(state, { sampleTable: async () => dir });
+      const { api, jobs } = appService(state, { sampleTable: async () => dir, sqlTempDirectory: path.join(dir, 'sql-temp') });
       try {
         const saved = await dispatchCall(api, 'saveStorageConnection', {
           name: 'lake',

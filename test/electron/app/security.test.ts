@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   allowNavigation,
   allowPermission,
@@ -102,6 +102,7 @@ describe('window options', () => {
 
 describe('static files', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-static-'));
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('maps paths inside the root, with / as index.html', () => {
     expect(resolveStaticFile(root, '/')).toBe(path.join(root, 'index.html'));

@@ -35,7 +35,7 @@ let api: DeltaportApi;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-sql-export-'));
   state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
-  ({ api, jobs } = appService(state, { sampleTable: async () => path.join(dir, 'sample') }));
+  ({ api, jobs } = appService(state, { sampleTable: async () => path.join(dir, 'sample'), sqlTempDirectory: path.join(dir, 'sql-temp') }));
 });
 
 afterAll(async () => {

@@ -44,7 +44,10 @@ let skipReason: string | null = null;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deltaport-connections-api-'));
   state = AppState.open(path.join(dir, 'state.db'), { encryptor: xorEncryptor });
-  ({ api, jobs, connections } = appService(state, { sampleTable: async () => path.join(dir, 'sample') }));
+  ({ api, jobs, connections } = appService(state, {
+    sampleTable: async () => path.join(dir, 'sample'),
+    sqlTempDirectory: path.join(dir, 'sql-temp'),
+  }));
   const started = await startS3WithTable('lake', 'simple_table');
   if ('skipped' in started) skipReason = started.skipped;
   else s3 = started.s3;

@@ -179,7 +179,10 @@ describe.skipIf(spawnSync('python3', ['--version']).status !== 0)('generated scr
 describe('API: exportSparkJob', () => {
   it('returns the script, saves it where asked, and refuses a relative save path', async () => {
     const state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
-    const { api, jobs } = appService(state, { sampleTable: async () => path.join(dir, 'sample') });
+    const { api, jobs } = appService(state, {
+      sampleTable: async () => path.join(dir, 'sample'),
+      sqlTempDirectory: path.join(dir, 'sql-temp'),
+    });
     const savePath = path.join(dir, 'saved-job.py');
     const request = { source: { tablePath: table, versionAsOf: 1 }, sink: { kind: 'jsonl' as const, path: `${dir}/a.jsonl` } };
     const [checked] = validateCall('exportSparkJob', { ...request, savePath });

@@ -30,7 +30,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(root, 'assets', 'app-123.js'), 'console.log(1)');
   fs.writeFileSync(path.join(dir, 'secret.txt'), 'outside the root');
   state = AppState.open(path.join(dir, 'state.db'), { encryptor: null });
-  const app = appService(state, { sampleTable: async () => path.join(dir, 'no-sample') });
+  const app = appService(state, { sampleTable: async () => path.join(dir, 'no-sample'), sqlTempDirectory: path.join(dir, 'sql-temp') });
   jobs = app.jobs;
   const api = app.api;
   host = await startHttpHost({ api, events: { onJobEvent: (l) => jobs.onJobEvent(l) }, staticRoot: root });

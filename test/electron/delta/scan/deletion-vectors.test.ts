@@ -1,8 +1,8 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { DeletionVectorDescriptor } from '../../../../electron/delta/log/actions.js';
 import {
   deletionVectorFile,
@@ -14,6 +14,9 @@ import {
 } from '../../../../electron/delta/scan/deletion-vectors.js';
 import { tablePath } from '../../../support/tables.js';
 import { LocalStorage } from '../../../../electron/storage/local-storage.js';
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'deltaport-dv-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const local = new LocalStorage();
 
@@ -46,7 +49,7 @@ describe('deletion vectors', () => {
   });
 
   it('fails on a checksum mismatch, a wrong cardinality and a missing file', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'dv-'));
+    const dir = mkdtempSync(path.join(scratch, 'dv-'));
     const name = deletionVectorFileName('61d16c75-6994-46b7-a15b-8b538852e50e');
     const bytes = readFileSync(path.join(tablePath('table-with-dv-small'), name));
     bytes[bytes.length - 6] ^= 1; // a bit of the bitmap body
@@ -58,7 +61,7 @@ describe('deletion vectors', () => {
   });
 
   it('writes files and descriptors that read back: u with a prefix, p as a file URI, i inline', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'dv-'));
+    const root = mkdtempSync(path.join(scratch, 'dv-'));
     const uuid = '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
     const sets = [
       [1, 2, 3],
