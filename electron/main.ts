@@ -18,8 +18,10 @@ import { SQL_TEMP_FOLDER } from './sql/limits.js';
 import { AppState, STATE_FILE_NAME } from './state/app-state.js';
 import { resolveDataDir } from './state/data-dir.js';
 import { platformEncryptor } from './state/secrets.js';
+import { setEngineFlags } from './threads/engine-flags.js';
 import { createMainWindow, hardenAllWebContents, hardenSession, registerAppScheme, serveRenderer } from './window.js';
 
+setEngineFlags();
 registerAppScheme();
 hardenAllWebContents(app);
 

@@ -3,10 +3,10 @@
 // electron/bundle.config.ts, which also chooses its first line: see cliExecutable there). It imports only what must
 // run before the rest of the CLI is compiled, then loads the rest dynamically.
 import { enableCompileCache } from '../state/compile-cache.js';
-import { keepWasmBaselineFor } from './short-process.js';
+import { setEngineFlags } from '../threads/engine-flags.js';
 
 enableCompileCache();
-keepWasmBaselineFor(process.argv[2]);
+setEngineFlags();
 
 // `deltaport preview ... | head` closes the pipe early: that is the reader being done, not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {

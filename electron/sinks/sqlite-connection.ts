@@ -39,6 +39,22 @@ function openForReading(path: string): Database.Database {
   }
 }
 
+/** Statements prepared once on `db` and run again by their text. better-sqlite3 frees a statement's compiled program
+ * only when V8 collects its object, and those objects are small: an export that prepared BEGIN, COMMIT, the lease's
+ * renewal and its rows' copy anew for each of its transactions held thousands of them between collections, and its
+ * memory rose all the way through (docs/benchmark.md, "the SQLite export's statements"). */
+export function statementCache(db: Database.Database): (sql: string) => Database.Statement {
+  const statements = new Map<string, Database.Statement>();
+  return (sql) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+}
+
 export function describeSqliteTable(db: Database.Database, table: string): TableDescription | null {
   const columns = db.prepare('SELECT name, type, "notnull" AS not_null, dflt_value, pk FROM pragma_table_info(?)').all(table) as {
     name: string;

@@ -45,6 +45,7 @@ export class ImageInserter {
   /** `target.table` exists (the sink created or checked it). */
   constructor(
     private readonly db: Database.Database,
+    private readonly prepared: (sql: string) => Database.Statement,
     private readonly target: WriteTarget,
   ) {
     const { fields, spec } = target;
@@ -64,15 +65,16 @@ export class ImageInserter {
     const image = this.images.build(chunks, this.target.fields, this.columns);
     this.fd ??= openSync(this.file, 'w+');
     writeSync(this.fd, image, 0, image.length, 0);
-    this.db.prepare(`ATTACH ? AS ${quoteName(SQLITE_IMAGE_SCHEMA)}`).run(this.file);
+    this.prepared(`ATTACH ? AS ${quoteName(SQLITE_IMAGE_SCHEMA)}`).run(this.file);
     this.attached = true;
-    this.db.prepare(this.sql).run();
+    // Prepared while the first image was attached; SQLite compiles it again for each image it reads.
+    this.prepared(this.sql).run();
   }
 
   /** Outside a transaction: the attached image, if any, is let go. */
   detach(): void {
     if (!this.attached || !this.db.open) return;
-    this.db.exec(`DETACH ${quoteName(SQLITE_IMAGE_SCHEMA)}`);
+    this.prepared(`DETACH ${quoteName(SQLITE_IMAGE_SCHEMA)}`).run();
     this.attached = false;
   }
 

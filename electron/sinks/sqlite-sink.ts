@@ -24,7 +24,7 @@ import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js'
 import { quoteName } from '../../shared/sql-quote.js';
 import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
 import { ImageInserter, removeLeftImages } from './sqlite-image-inserter.js';
-import { BUSY_TIMEOUT_MS, describeSqliteTable, openSqlite, sqliteMessage } from './sqlite-connection.js';
+import { BUSY_TIMEOUT_MS, describeSqliteTable, openSqlite, sqliteMessage, statementCache } from './sqlite-connection.js';
 
 export function createSqliteSink(spec: Extract<SinkSpec, { kind: 'sqlite' }>): BatchSink {
   /** The ends of the sessions' checkpoint threads (each removes the WAL as the last connection out). */
@@ -96,8 +96,9 @@ function sqliteSession(path: string, stopped: Promise<void>[] = []): SqlSession 
     throw new Error('the SQLite session was not prepared');
   };
   let inserter: ImageInserter | null = null;
+  const prepared = statementCache(db);
   const query = async (sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> => {
-    const statement = db.prepare(sql);
+    const statement = prepared(sql);
     if (statement.reader) return statement.all(params) as Record<string, unknown>[];
     statement.run(params);
     return [];
@@ -110,7 +111,7 @@ function sqliteSession(path: string, stopped: Promise<void>[] = []): SqlSession 
       inserter?.detach();
       await query('BEGIN');
       // A lease that is no longer this run's (taken over as left behind) means another run writes now: stop.
-      if (lease && db.prepare(RENEW_LEASE_SQL).run(Date.now(), ...lease).changes !== 1) throw alreadyRunning(null);
+      if (lease && prepared(RENEW_LEASE_SQL).run(Date.now(), ...lease).changes !== 1) throw alreadyRunning(null);
     },
     async commit() {
       await query('COMMIT');
@@ -132,7 +133,7 @@ function sqliteSession(path: string, stopped: Promise<void>[] = []): SqlSession 
     async prepare(target) {
       // A set-up retried on the same session prepares it again.
       inserter?.remove();
-      const images = target.spec.mode === 'sql' ? null : new ImageInserter(db, target);
+      const images = target.spec.mode === 'sql' ? null : new ImageInserter(db, prepared, target);
       inserter = images;
       writeRows = images ? (chunks) => images.write(chunks) : statementWriter(db, target);
       checkpointer ??= startCheckpointer(db, BUSY_TIMEOUT_MS);

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { testConnection } from '../../../electron/sinks/connection-test.js';
 import { createSqliteSink } from '../../../electron/sinks/sqlite-sink.js';
 import { planSqlExport } from '../../../electron/sinks/sql-plan.js';
@@ -58,6 +58,29 @@ describe('sqlite sink: modes', () => {
     await drive(createSqliteSink(sqliteSpec(file, { batchSize: 100 })), streamOf(numberedTable(20_000), NUMBERED_FIELDS, 2048));
     expect(existsSync(`${file}-wal`)).toBe(false);
     expect(readAll(file, 'SELECT count(*) AS n FROM target')).toEqual([{ n: 20_000n }]);
+  });
+
+  it('prepares each statement once per export, not again for every transaction', async () => {
+    // better-sqlite3 frees a statement only when V8 collects its object: one per transaction held the memory of
+    // thousands until a full collection.
+    const prepare = vi.spyOn(Database.prototype, 'prepare');
+    const preparedFor = async (rows: number, mode: 'append' | 'upsert', exactlyOnce: boolean) => {
+      prepare.mockClear();
+      const spec = sqliteSpec(freshFile(), { batchSize: 100, mode, keyColumns: mode === 'upsert' ? ['id'] : undefined, exactlyOnce });
+      await drive(createSqliteSink(spec), streamOf(numberedTable(rows), NUMBERED_FIELDS, 2048));
+      return prepare.mock.calls.length;
+    };
+    try {
+      for (const [mode, exactlyOnce] of [
+        ['append', false],
+        ['upsert', true],
+      ] as const) {
+        // 3 transactions against 40.
+        expect(await preparedFor(4_000, mode, exactlyOnce)).toBe(await preparedFor(300, mode, exactlyOnce));
+      }
+    } finally {
+      prepare.mockRestore();
+    }
   });
 });
 
