@@ -11,6 +11,8 @@ import type { TableDescription } from './sql-plan.js';
 
 export const BUSY_TIMEOUT_MS = 5_000;
 const NEW_FILE_PAGE_SIZE = 16_384;
+/** The page cache, in KiB, of a connection that appends to a table's last pages only (see sizePageCache). */
+const EDGE_CACHE_KIB = 2_048;
 
 /** `readOnly`: only to read an existing file (plan, connection test), which it neither creates nor changes. */
 export function openSqlite(path: string, options: { readOnly?: boolean } = {}): Database.Database {
@@ -53,6 +55,17 @@ export function statementCache(db: Database.Database): (sql: string) => Database
     }
     return statement;
   };
+}
+
+/** Sizes the connection's page cache for writing into `table`. Rows copied into a table with no index but its rowid
+ * land on the last pages of its b-tree (an upsert on the rowid also finds its rows in key order): a small cache holds
+ * them, where SQLite's default (16 MB a connection here) filled up with pages written once and never read again. An
+ * index takes its entries in its own order, all over it: there the default keeps its pages from being read again
+ * (a 2M-row append into a table indexed on a random text column took 1.14x the time with 2 MB). `defaultKib` is the
+ * connection's cache as opened. */
+export function sizePageCache(db: Database.Database, table: string, defaultKib: number): void {
+  const indexed = db.prepare('SELECT EXISTS (SELECT 1 FROM pragma_index_list(?))').pluck().get(table) === 1;
+  db.pragma(`cache_size = ${indexed ? defaultKib : -EDGE_CACHE_KIB}`);
 }
 
 export function describeSqliteTable(db: Database.Database, table: string): TableDescription | null {

@@ -24,7 +24,7 @@ import { createSqlSink, type SqlSession, type WriteTarget } from './sql-sink.js'
 import { quoteName } from '../../shared/sql-quote.js';
 import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
 import { ImageInserter, removeLeftImages } from './sqlite-image-inserter.js';
-import { BUSY_TIMEOUT_MS, describeSqliteTable, openSqlite, sqliteMessage, statementCache } from './sqlite-connection.js';
+import { BUSY_TIMEOUT_MS, describeSqliteTable, openSqlite, sizePageCache, sqliteMessage, statementCache } from './sqlite-connection.js';
 
 export function createSqliteSink(spec: Extract<SinkSpec, { kind: 'sqlite' }>): BatchSink {
   /** The ends of the sessions' checkpoint threads (each removes the WAL as the last connection out). */
@@ -97,6 +97,7 @@ function sqliteSession(path: string, stopped: Promise<void>[] = []): SqlSession 
   };
   let inserter: ImageInserter | null = null;
   const prepared = statementCache(db);
+  const openedCache = db.pragma('cache_size', { simple: true }) as number;
   const query = async (sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> => {
     const statement = prepared(sql);
     if (statement.reader) return statement.all(params) as Record<string, unknown>[];
@@ -134,6 +135,7 @@ function sqliteSession(path: string, stopped: Promise<void>[] = []): SqlSession 
       // A set-up retried on the same session prepares it again.
       inserter?.remove();
       const images = target.spec.mode === 'sql' ? null : new ImageInserter(db, prepared, target);
+      if (images) sizePageCache(db, target.table, openedCache);
       inserter = images;
       writeRows = images ? (chunks) => images.write(chunks) : statementWriter(db, target);
       checkpointer ??= startCheckpointer(db, BUSY_TIMEOUT_MS);

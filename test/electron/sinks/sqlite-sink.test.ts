@@ -82,6 +82,42 @@ describe('sqlite sink: modes', () => {
       prepare.mockRestore();
     }
   });
+
+  it('copies rows into a table with no index but its rowid through a small page cache, into an indexed one through SQLite’s default', async () => {
+    // What SQLite's page cache holds while each transaction's rows are copied in, read on the writing connection.
+    const probe = new Database(':memory:');
+    const builtDefault = probe.pragma('cache_size', { simple: true });
+    const statementProto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Database.Statement;
+    probe.close();
+    const cacheAtCopy = async (file: string, options: Parameters<typeof sqliteSpec>[1]) => {
+      const caches = new Set<unknown>();
+      const run = statementProto.run;
+      const spy = vi.spyOn(statementProto, 'run').mockImplementation(function (this: Database.Statement, ...params: unknown[]) {
+        if (this.source.startsWith('INSERT INTO main."target"')) caches.add(this.database.pragma('cache_size', { simple: true }));
+        return run.apply(this, params);
+      });
+      try {
+        await drive(
+          createSqliteSink(sqliteSpec(file, { batchSize: 500, ...options })),
+          streamOf(numberedTable(2_000), NUMBERED_FIELDS, 2048),
+        );
+      } finally {
+        spy.mockRestore();
+      }
+      return [...caches];
+    };
+    const indexed = freshFile();
+    const db = new Database(indexed);
+    db.exec('CREATE TABLE target (id INTEGER, label TEXT); CREATE INDEX target_label ON target (label)');
+    db.close();
+    expect(builtDefault).toBe(-16_000);
+    expect(await cacheAtCopy(freshFile(), {})).toEqual([-2048]);
+    // An INTEGER primary key is the rowid.
+    expect(await cacheAtCopy(freshFile(), { mode: 'upsert', keyColumns: ['id'] })).toEqual([-2048]);
+    expect(await cacheAtCopy(freshFile(), { mode: 'upsert', keyColumns: ['label'] })).toEqual([builtDefault]);
+    expect(await cacheAtCopy(indexed, {})).toEqual([builtDefault]);
+    expect(readAll(indexed, 'SELECT count(*) AS n FROM target')).toEqual([{ n: 2_000n }]);
+  });
 });
 
 describe('sqlite sink: overwrite, upsert, sql', () => {
