@@ -95,6 +95,9 @@ async function readColumns(
       columns,
       rowStart,
       rowEnd,
+      // A scan reads a large row group in parts (scan-decode.ts): each part's read then fetches and decodes only the
+      // pages that hold its rows, not every part the whole column chunk.
+      useOffsetIndex: true,
       compressors,
       // hyparquet hands over the exact nanoseconds since the epoch as a bigint (day - 2440588) * 86400e9 + nanos.
       parsers: { timestampFromNanoseconds: (ns: bigint) => floorDiv(ns, 1000n) },

@@ -5,7 +5,7 @@
 // again (parquet-wasm-instance.ts).
 import * as arrow from 'apache-arrow';
 import { tableFromIPC, type Schema, type Table } from 'apache-arrow';
-import type { FileMetaData } from 'hyparquet';
+import type { ColumnChunk, FileMetaData } from 'hyparquet';
 import type * as ParquetWasm from 'parquet-wasm/node';
 import { cancelledError, DeltaportError } from '../../../shared/errors.js';
 import { rangeBuffer } from '../../storage/ranged-file.js';
@@ -39,10 +39,11 @@ export interface ParquetHandle {
    * scratch's buffers where they cross through the C data interface, and the next batch overwrites them: the caller
    * is done with each batch, every view into it included, before it asks for the next. */
   stream(request: StreamRequest): AsyncGenerator<Table>;
-  /** Whether every column chunk of the row group has an offset index (where each page starts, and its first row).
-   * parquet-wasm loads it, and a read of some of the group's rows then fetches and decodes only the pages that hold
-   * them; without it, every such read fetches the whole column chunks. */
-  pagesIndexed(group: number): Promise<boolean>;
+  /** Where the pages of the row group's largest column chunk among `columns` (absent: all) start, in rows from the
+   * group's first, as its offset index says; null unless every column chunk of the group has an offset index.
+   * parquet-wasm loads these indexes, and a read of some of the group's rows then fetches and decodes only the pages
+   * that hold them; without them, every such read fetches the whole column chunks. */
+  pageStarts(group: number, columns?: string[]): Promise<number[] | null>;
   close(): void;
 }
 
@@ -172,13 +173,27 @@ export async function openParquet(
         }
       }
     },
-    async pagesIndexed(group: number): Promise<boolean> {
+    async pageStarts(group: number, columns?: string[]): Promise<number[] | null> {
       footer ??= import('hyparquet').then(({ parquetMetadataAsync }) => parquetMetadataAsync(rangeBuffer(storage, path, size)));
       try {
-        return (await footer).row_groups[group].columns.every((c) => c.offset_index_offset !== undefined);
+        const chunks = (await footer).row_groups[group].columns;
+        if (!chunks.every((c) => c.offset_index_offset !== undefined && c.offset_index_length !== undefined)) return null;
+        const read = chunks.filter((c) => !columns || columns.some((name) => isColumnOf(c.meta_data!.path_in_schema, name)));
+        // The largest chunk's pages: a read that cuts another column's page decodes that page twice, and this one's
+        // cost the most to decode again.
+        const largest = read.reduce<ColumnChunk | null>(
+          (most, c) => (most && most.meta_data!.total_uncompressed_size >= c.meta_data!.total_uncompressed_size ? most : c),
+          null,
+        );
+        if (!largest) return null;
+        const bytes = await storage.readRange(path, Number(largest.offset_index_offset), largest.offset_index_length!);
+        const { readOffsetIndex } = await import('hyparquet');
+        const index = readOffsetIndex({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 });
+        return index.page_locations.map((page) => Number(page.first_row_index));
       } catch {
-        // parquet-wasm read this footer: what hyparquet cannot read of it, the file's reads report if it matters.
-        return false;
+        // Neither the footer nor an offset index that hyparquet cannot read stops a read: parquet-wasm's own reads of
+        // the file report what matters, and the group is read whole.
+        return null;
       }
     },
     close(): void {
@@ -186,6 +201,12 @@ export async function openParquet(
       if (!opened.instance.broken) opened.file.free();
     },
   };
+}
+
+/** Whether a column chunk's path in the schema is the column `name` (a top-level name or a dotted path) or inside it. */
+function isColumnOf(path: string[], name: string): boolean {
+  const dotted = path.join('.');
+  return dotted === name || dotted.startsWith(`${name}.`);
 }
 
 type Crossing = (instance: WasmInstance, batch: ParquetWasm.RecordBatch, scratch?: ColumnScratch) => Table;

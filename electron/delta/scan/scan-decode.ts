@@ -11,7 +11,7 @@ import type { FilePlan, GroupRows, ScanPlan } from './scan-plan.js';
 
 /** Rows decoded per piece of an export's read; see decodedPieces. */
 const DECODE_ROWS = 1 << 15;
-/** Rows of a row group asked of parquet-wasm at once; see streamedGroup. */
+/** Rows of a row group asked of parquet-wasm at once, at most where its pages allow; see streamedGroup. */
 const READ_ROWS = 1 << 17;
 
 /** Rows [start, start + length) of a file (physical row numbers) in the output's columns. */
@@ -53,11 +53,11 @@ export async function* decodeGroup(plan: ScanPlan, file: FilePlan, group: GroupR
 }
 
 /** The rows of a read as pieces of decoded columns. A read to the end of a row group (an export) comes in pieces of
- * a whole number of batches near DECODE_ROWS (so that, without deletions, a piece's end cuts no batch short), each
- * crossing from WebAssembly on its own. Whole row groups at once cost the export of the 10M-row benchmark table
- * ~45 MB of peak RSS: WebAssembly memory, which never shrinks, sized for a row group's IPC copy, and allocations of
- * that size, which glibc's malloc then serves from a heap it cannot give back. A limited read (a preview) is one
- * piece. */
+ * a whole number of batches near DECODE_ROWS (so that, without deletions, a piece's end cuts no batch short but where
+ * one of parquet-wasm's reads of the group ends: streamedGroup), each crossing from WebAssembly on its own. Whole row
+ * groups at once cost the export of the 10M-row benchmark table ~45 MB of peak RSS: WebAssembly memory, which never
+ * shrinks, sized for a row group's IPC copy, and allocations of that size, which glibc's malloc then serves from a
+ * heap it cannot give back. A limited read (a preview) is one piece. */
 async function* decodedPieces(
   handle: ParquetHandle,
   request: ReadRequest,
@@ -74,10 +74,11 @@ async function* decodedPieces(
 }
 
 /** The rest of one row group from `request.offset`, in batches of `batchRows`. parquet-wasm decodes all of a call's
- * rows of a row group before it yields the first batch, so a large group is asked for in reads of READ_ROWS rows
- * (rounded up to whole batches) where its pages are indexed: WebAssembly memory then holds one read's pages and rows,
- * not the group's (an export of 1M-row groups: 175 MB of it, 40 MB in reads). Without an index, each read would
- * fetch the whole group's column chunks again, so the group is read whole. */
+ * rows of a row group before it yields the first batch, and its WebAssembly memory keeps the size of the largest call
+ * for the rest of the process (a whole 100k-row group of the benchmark's table: 23 MB of it, 1M-row groups 175 MB).
+ * So where the group's pages are indexed, it is asked for in reads of at most READ_ROWS rows, cut where pages start
+ * (readEnds): a cut inside a page would have two reads decode that page. Without an index, each read would fetch the
+ * whole group's column chunks again, so the group is read whole. */
 async function* streamedGroup(
   handle: ParquetHandle,
   request: ReadRequest,
@@ -85,17 +86,36 @@ async function* streamedGroup(
   scratch: ColumnScratch | undefined,
 ): AsyncGenerator<arrow.Table> {
   const [group] = request.rowGroups!;
-  const from = request.offset ?? 0;
-  const rows = handle.rowGroupRows[group] - from;
-  const readRows = Math.ceil(READ_ROWS / batchRows) * batchRows;
-  if (rows <= readRows || !(await handle.pagesIndexed(group))) {
+  let at = request.offset ?? 0;
+  const end = handle.rowGroupRows[group];
+  const pages = end - at > READ_ROWS ? await handle.pageStarts(group, request.columns) : null;
+  if (!pages) {
     yield* handle.stream({ ...request, batchSize: batchRows, scratch });
     return;
   }
-  for (let at = 0; at < rows; at += readRows) {
-    const limit = Math.min(readRows, rows - at);
-    yield* handle.stream({ ...request, offset: from + at, limit, batchSize: batchRows, scratch });
+  for (const to of readEnds(pages, at, end, READ_ROWS)) {
+    yield* handle.stream({ ...request, offset: at, limit: to - at, batchSize: batchRows, scratch });
+    at = to;
   }
+}
+
+/** Where the reads of rows [from, end) of a row group end, given where its pages start: each at the last page start
+ * at most `most` rows past the read's first row, or at the next one where a page alone holds more; the last at `end`.
+ * The page starts are those of the group's largest column: another column's pages may still be cut, and their rows
+ * decoded twice. */
+export function readEnds(pageStarts: number[], from: number, end: number, most: number): number[] {
+  const ends: number[] = [];
+  let at = from;
+  let k = 0;
+  while (end - at > most) {
+    while (k < pageStarts.length && pageStarts[k] <= at) k++;
+    if (k === pageStarts.length) break;
+    while (k + 1 < pageStarts.length && pageStarts[k + 1] <= at + most) k++;
+    at = pageStarts[k];
+    ends.push(at);
+  }
+  ends.push(end);
+  return ends;
 }
 
 function outputRows(plan: ScanPlan, file: FilePlan, piece: Piece, start: number): DecodedRows {

@@ -4,7 +4,8 @@
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as arrow from 'apache-arrow';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { wasmInstance } from '../../../../electron/delta/engine/parquet-wasm-instance.js';
 import { scan } from '../../../../electron/delta/scan/scan.js';
 import type { ScanOptions } from '../../../../electron/delta/scan/scan-types.js';
 import { DeltaTable } from '../../../../electron/delta/table.js';
@@ -106,6 +107,22 @@ describe('INT96 timestamps', () => {
       expect(rows).toEqual(expected[file].map((v, i) => [i, v]));
     });
   }
+
+  it('int96-paged.parquet: a 140,000-row group read in parts through its page index, whole and resumed anywhere', async () => {
+    const root = tableOf('int96-paged.parquet');
+    const cycle = expected['int96-paged.parquet'];
+    const want = Array.from({ length: 140_000 }, (_, i): [number, string | null] => [i, cycle[i % cycle.length]]);
+    const reads = vi.spyOn(wasmInstance().api.ParquetFile.prototype, 'stream');
+    try {
+      expect(await read(root)).toEqual(want);
+      expect(reads.mock.calls.length).toBeGreaterThan(1);
+    } finally {
+      reads.mockRestore();
+    }
+    for (const from of [1, 70_001, 131_071, 139_999]) {
+      expect(await read(root, { resumeFrom: { fileIndex: 0, rowsInFile: from } }), `from ${from}`).toEqual(want.slice(from));
+    }
+  });
 
   it('reads the rows a limit, a resumed scan and row groups select', async () => {
     const root = tableOf('int96-groups-zstd.parquet');

@@ -7,7 +7,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { makeVector, tableFromArrays } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { keptCount, keptRuns, NO_DELETIONS, physicalRowOfKept } from '../../../../electron/delta/scan/kept-rows.js';
-import { decodeGroup, type DecodedRows } from '../../../../electron/delta/scan/scan-decode.js';
+import { decodeGroup, readEnds, type DecodedRows } from '../../../../electron/delta/scan/scan-decode.js';
 import { emitKept } from '../../../../electron/delta/scan/scan-emit.js';
 import { groupsFrom, planFile, planScan } from '../../../../electron/delta/scan/scan-plan.js';
 import { SliceJoiner } from '../../../../electron/delta/scan/slice-joiner.js';
@@ -70,6 +70,20 @@ async function decodedRows(plan: ReturnType<typeof planScan>, file: Awaited<Retu
   for (const group of groupsFrom(file, 0)) for await (const rows of decodeGroup(plan, file, group, Infinity)) out.push(rows);
   return out;
 }
+
+describe('read ends', () => {
+  it('cuts reads of a row group at page starts, as many pages a read as fit in its most rows, a larger page alone', () => {
+    const pages = [0, 20_000, 40_000, 60_000, 80_000];
+    expect(readEnds(pages, 0, 100_000, 32_768)).toEqual([20_000, 40_000, 60_000, 80_000, 100_000]);
+    expect(readEnds(pages, 0, 100_000, 45_000)).toEqual([40_000, 80_000, 100_000]);
+    // From inside a page (a resume), and a group that fits one read.
+    expect(readEnds(pages, 25_000, 100_000, 45_000)).toEqual([60_000, 100_000]);
+    expect(readEnds(pages, 70_000, 100_000, 45_000)).toEqual([100_000]);
+    // A page of more rows than a read's most is read alone, the last one too.
+    expect(readEnds([0, 50_000, 60_000], 0, 100_000, 32_768)).toEqual([50_000, 60_000, 100_000]);
+    expect(readEnds([0], 0, 100_000, 32_768)).toEqual([100_000]);
+  });
+});
 
 describe('planning, decoding and emitting one file', () => {
   it('table-with-dv-small: its deletion vector drops rows 0 and 9 (DELETE ... value IN (0, 9)); the rest comes in batches with positions', async () => {

@@ -1,16 +1,16 @@
 // Scans of small tables written here (Parquet through parquet-wasm's writer, log state as a Snapshot value), so each
 // case controls exactly what the files hold: row groups, deleted rows, older narrower types, physical names, ids.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as arrow from 'apache-arrow';
 import * as wasm from 'parquet-wasm/node';
-import { afterAll, describe, expect, it } from 'vitest';
+import { parquetMetadata, readOffsetIndex } from 'hyparquet';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { StructField } from '../../../../shared/delta-schema.js';
 import type { AddFile, DeletionVectorDescriptor } from '../../../../electron/delta/log/actions.js';
 import { inlineDescriptor } from '../../../../electron/delta/scan/deletion-vectors.js';
 import { outputSchema } from '../../../../electron/delta/scan/arrow-types.js';
-import { openParquet } from '../../../../electron/delta/engine/parquet-file.js';
-import { LocalStorage } from '../../../../electron/storage/local-storage.js';
+import { wasmInstance } from '../../../../electron/delta/engine/parquet-wasm-instance.js';
 import { scan } from '../../../../electron/delta/scan/scan.js';
 import type { ScanBatch, ScanOptions } from '../../../../electron/delta/scan/scan-types.js';
 import type { Snapshot } from '../../../../electron/delta/snapshot.js';
@@ -25,6 +25,7 @@ interface FileSpec {
   name: string;
   table: arrow.Table;
   rowGroupRows?: number;
+  dictionary?: boolean;
   partitionValues?: Record<string, string | null>;
   deletionVector?: DeletionVectorDescriptor;
 }
@@ -36,7 +37,7 @@ function snapshotOf(
 ): Snapshot {
   const root = scratch.make();
   const live = files.map((f) => {
-    const bytes = encodeParquet(f.table, { rowGroupRows: f.rowGroupRows });
+    const bytes = encodeParquet(f.table, { rowGroupRows: f.rowGroupRows, dictionary: f.dictionary });
     writeFileSync(path.join(root, f.name), bytes);
     const add: AddFile = {
       path: f.name,
@@ -132,34 +133,55 @@ describe('scan', () => {
     expect(column(await all(snapshot, { limit: 6 }), 'id')).toEqual(kept.slice(0, 6));
   });
 
-  it('reads a row group larger than one parquet-wasm read in several: the same rows, deletions and resume positions', async () => {
-    const rows = 300_000; // past two reads of 131072 rows
-    const deleted = [0, 131_071, 131_072, 131_073, 200_000, 262_143, 262_144, rows - 1];
+  it("reads a large row group in several reads cut where its largest column's pages start: the same rows, deletions and resumes", async () => {
+    const rows = 300_000;
+    const label = (i: number) => `row ${i}`;
+    const table = arrow.tableFromArrays({ id: ints(rows), label: Array.from(ints(rows), label) });
+    const written = { name: 'a.parquet', table, rowGroupRows: rows, dictionary: false };
+    // The pages, as hyparquet reads the file's offset indexes.
+    const bytes = readFileSync(snapshotOf([], [written]).files[0].absolutePath);
+    const [idPages, labelPages] = parquetMetadata(new Uint8Array(bytes).buffer).row_groups[0].columns.map((chunk) => {
+      const view = new DataView(bytes.buffer, bytes.byteOffset + Number(chunk.offset_index_offset), chunk.offset_index_length);
+      return readOffsetIndex({ view, offset: 0 }).page_locations.map((p) => Number(p.first_row_index));
+    });
+    // The writer's pages of the two columns start at different rows (every 20,000 and every 20,480).
+    expect(labelPages).not.toEqual(idPages);
+    const inner = labelPages.filter((p) => !idPages.includes(p));
+    const deleted = [0, inner[3] - 1, inner[3], inner[3] + 1, idPages[5], rows - 1];
     const snapshot = snapshotOf(
       [field('id', 'integer'), field('label', 'string')],
-      [
-        {
-          name: 'a.parquet',
-          table: arrow.tableFromArrays({ id: ints(rows), label: Array.from(ints(rows), (i) => `r${i % 7}`) }),
-          rowGroupRows: rows,
-          deletionVector: inlineDescriptor(deleted),
-        },
-      ],
+      [{ ...written, deletionVector: inlineDescriptor(deleted) }],
     );
-    const handle = await openParquet(new LocalStorage(), snapshot.files[0].absolutePath);
-    // The writer indexes its pages, so the group is read in parts.
-    expect([handle.rowGroupRows, await handle.pagesIndexed(0)]).toEqual([[rows], true]);
-    handle.close();
+    const reads = vi.spyOn(wasmInstance().api.ParquetFile.prototype, 'stream');
+    const readRows = () => reads.mock.calls.map(([options]) => [options!.offset!, options!.offset! + options!.limit!]);
     const gone = new Set(deleted);
     const kept = Array.from(ints(rows)).filter((i) => !gone.has(i));
-    const batches = await all(snapshot);
-    expect(column(batches, 'id')).toEqual(kept);
-    expect(column(batches, 'label').slice(-2)).toEqual([`r${kept.at(-2)! % 7}`, `r${kept.at(-1)! % 7}`]);
-    expect(Math.max(...batches.map((b) => b.batch.numRows))).toBe(2048);
-    expect(batches.at(-1)!.end).toEqual({ fileIndex: 0, rowsInFile: kept.length });
-    for (const resumeAt of [131_069, 131_070, 200_000, 262_140, kept.length - 1]) {
-      const rest = await all(snapshot, { resumeFrom: { fileIndex: 0, rowsInFile: resumeAt } });
-      expect(column(rest, 'id'), `resume at ${resumeAt}`).toEqual(kept.slice(resumeAt));
+    try {
+      const batches = await all(snapshot);
+      expect(column(batches, 'id')).toEqual(kept);
+      expect(column(batches, 'label').slice(-2)).toEqual([label(kept.at(-2)!), label(kept.at(-1)!)]);
+      expect(Math.max(...batches.map((b) => b.batch.numRows))).toBe(2048);
+      expect(batches.at(-1)!.end).toEqual({ fileIndex: 0, rowsInFile: kept.length });
+      // Reads in order over the group from its first kept row, each after that from a page start of the labels (the
+      // larger column), none longer than 131,072 rows.
+      const read = readRows();
+      expect(read.length).toBeGreaterThan(rows / 131_072);
+      expect(read.map(([from]) => from)).toEqual([1, ...read.slice(0, -1).map(([, to]) => to)]);
+      expect(read.at(-1)![1]).toBe(rows);
+      expect(read.slice(1).every(([from]) => labelPages.includes(from))).toBe(true);
+      expect(read.every(([from, to]) => to - from <= 131_072)).toBe(true);
+      for (const resumeAt of [inner[3] - 3, inner[3] - 2, 200_000, kept.length - 1]) {
+        const rest = await all(snapshot, { resumeFrom: { fileIndex: 0, rowsInFile: resumeAt } });
+        expect(column(rest, 'id'), `resume at ${resumeAt}`).toEqual(kept.slice(resumeAt));
+      }
+      // Reading the ids alone cuts at their own pages.
+      reads.mockClear();
+      expect(column(await all(snapshot, { columns: ['id'] }), 'id')).toEqual(kept);
+      const idReads = readRows();
+      expect(idReads.length).toBeGreaterThan(1);
+      expect(idReads.slice(1).every(([from]) => idPages.includes(from))).toBe(true);
+    } finally {
+      reads.mockRestore();
     }
   });
 
