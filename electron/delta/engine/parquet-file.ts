@@ -26,6 +26,8 @@ export interface ReadRequest {
 
 export interface ParquetHandle {
   readonly path: string;
+  /** Its size in bytes, as opened. */
+  readonly size: number;
   readonly numRows: number;
   /** Rows per row group, in file order. */
   readonly rowGroupRows: number[];
@@ -63,13 +65,20 @@ interface Opened {
   file: ParquetWasm.ParquetFile;
 }
 
-/** `signal`: a scan's cancel, checked between the file's reads (stat, then the footer), so a scan cancelled while the
- * store was slow to answer one reads nothing more of the file. */
+export interface OpenOptions {
+  /** A scan's cancel, checked between the stat, where there is one, and the footer's read, so a scan cancelled while
+   * the store was slow to answer the stat reads nothing more of the file. */
+  signal?: AbortSignal;
+  /** The file's size as the table's log records it (an add action's), which spares the store's stat: in a bucket a
+   * round trip per file that nothing else overlaps. */
+  size?: number;
+}
+
 export async function openParquet(
   storage: Storage,
   path: string,
   role: ParquetRole = 'data file',
-  signal?: AbortSignal,
+  { signal, size: logSize }: OpenOptions = {},
 ): Promise<ParquetHandle> {
   const fail = async (err: unknown, request?: ReadRequest): Promise<never> => {
     throw await parquetError(storage, path, role, err, size, request);
@@ -80,9 +89,11 @@ export async function openParquet(
   let int96: Int96Columns | null;
   let size = 0;
   try {
-    // Stat first names what stops a read (missing, not permitted, a folder): parquet-wasm reads through a Blob,
-    // which reports each of these as a generic error, or not at all.
-    size = (await storage.stat(path)).size;
+    // The stat names what stops a read (missing, not permitted, a folder): parquet-wasm reads through a Blob, which
+    // reports each of these as a generic error, or not at all. With the log's size it is asked only once the footer's
+    // read fails, and a file whose size is not the log's (rewritten behind it) is read at its own.
+    let statted = !(logSize && logSize > 0);
+    size = statted ? (await storage.stat(path)).size : logSize!;
     if (signal?.aborted) throw cancelledError('scan');
     for (let attempt = 0; ; attempt++) {
       try {
@@ -95,6 +106,16 @@ export async function openParquet(
         });
         break;
       } catch (err) {
+        if (!statted) {
+          statted = true;
+          const actual = (await storage.stat(path)).size;
+          if (actual !== size) {
+            size = actual;
+            // Read anew as the first time: a trap at the wrong size was not this file's.
+            attempt = -1;
+            continue;
+          }
+        }
         if (!(isTrap(err) && attempt < TRAP_RETRIES)) throw err;
       }
     }
@@ -112,6 +133,7 @@ export async function openParquet(
   };
   return {
     path,
+    size,
     numRows: rowGroupRows.reduce((a, b) => a + b, 0),
     rowGroupRows,
     schema,

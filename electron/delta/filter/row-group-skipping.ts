@@ -6,7 +6,7 @@
 // used (hyparquet gives them as doubles).
 import { rangeBuffer } from '../../storage/ranged-file.js';
 import type { Storage } from '../../storage/storage.js';
-import { parquetMetadataAsync, type ColumnChunk, type FileMetaData } from 'hyparquet';
+import { parquetMetadataAsync, type ColumnChunk } from 'hyparquet';
 import { isDecimal, isStruct, type StructField } from '../../../shared/delta-schema.js';
 import type { DeltaValue } from '../../../shared/delta-values.js';
 import type { Expr } from '../../../shared/expression/index.js';
@@ -22,9 +22,15 @@ const PARSERS = {
   timestampFromNanoseconds: (nanos: bigint) => nanos / 1000n,
 };
 
-/** Indexes of the row groups of `file` that the filter rules out. */
-export async function skippedRowGroups(storage: Storage, file: LiveFile, expr: Expr, table: TableColumns): Promise<Set<number>> {
-  const meta = await footer(storage, file.absolutePath);
+/** Indexes of the row groups of `file` (`size` bytes, as opened) that the filter rules out. */
+export async function skippedRowGroups(
+  storage: Storage,
+  file: LiveFile,
+  size: number,
+  expr: Expr,
+  table: TableColumns,
+): Promise<Set<number>> {
+  const meta = await parquetMetadataAsync(rangeBuffer(storage, file.absolutePath, size), { parsers: PARSERS });
   const partitionRanges = fileRanges(file, null, table);
   const skipped = new Set<number>();
   meta.row_groups.forEach((group, index) => {
@@ -39,11 +45,6 @@ export async function skippedRowGroups(storage: Storage, file: LiveFile, expr: E
     if (!possible(expr, true, ranges)) skipped.add(index);
   });
   return skipped;
-}
-
-async function footer(storage: Storage, path: string): Promise<FileMetaData> {
-  const { size } = await storage.stat(path);
-  return parquetMetadataAsync(rangeBuffer(storage, path, size), { parsers: PARSERS });
 }
 
 function fieldsAt(fields: StructField[], path: string[]): StructField[] | null {

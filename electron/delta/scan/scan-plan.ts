@@ -82,11 +82,11 @@ export async function planFile(snapshot: Snapshot, plan: ScanPlan, fileIndex: nu
   const constants = partitionConstants(plan, file);
   const storage = plan.engine.storage(file.absolutePath);
   checkCancelled(plan.signal);
-  const handle = await openParquet(storage, file.absolutePath, 'data file', plan.signal);
+  const handle = await openParquet(storage, file.absolutePath, 'data file', { signal: plan.signal, size: file.add.size });
   try {
     checkCancelled(plan.signal);
     const skippedGroups = plan.rowGroupFilter
-      ? await skippedRowGroups(storage, file, plan.rowGroupFilter, {
+      ? await skippedRowGroups(storage, file, handle.size, plan.rowGroupFilter, {
           fields: snapshot.schema.fields,
           partitionColumns: plan.partitions,
           mode: plan.mode,

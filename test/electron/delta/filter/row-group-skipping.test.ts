@@ -1,6 +1,7 @@
 // Row-group skipping on a table written here (the shared tables hold one row group per file): one sorted file of
 // ten row groups, with a deletion vector. Which groups the Parquet statistics rule out is checked against DuckDB's
 // parquet_metadata(); the rows against DuckDB's read of the file less the rows this test deleted.
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import * as arrow from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +87,7 @@ describe('row-group skipping', () => {
       const skipped = await skippedRowGroups(
         local,
         { add: { path: '', partitionValues: {}, size: 0, modificationTime: 0, dataChange: true }, absolutePath: file },
+        statSync(file).size,
         compiled.expr,
         {
           fields: SCHEMA.fields,
