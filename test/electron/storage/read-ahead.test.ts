@@ -1,21 +1,30 @@
 // Reading ahead from an object store: what it holds stays within its bound, the bytes it serves are the store's, and
-// a scan of a table in a bucket fetches each next data file whole while it decodes the one before, giving the rows
-// DuckDB reads from the same files. The store is real Delta tables copied into memory at an s3:// root (the reader
-// takes any location there for an object store's), whose reads the test can hold back and count.
+// a scan of a table in a bucket fetches the next data files whole while it decodes the one before (several small ones
+// at once, as far as its limits go), giving the rows DuckDB reads from the same files. A data file is opened at the
+// size the log records, without asking the store, and one rewritten behind the log is read at its own. The store is
+// real Delta tables copied into memory at an s3:// root (the reader takes any location there for an object store's),
+// whose reads the test can hold back, count and redirect.
 import { describe, expect, it } from 'vitest';
+import { compileFilter } from '../../../shared/expression/index.js';
 import type { EngineContext } from '../../../electron/delta/engine/engine-context.js';
+import { fileReadAhead } from '../../../electron/delta/scan/file-read-ahead.js';
+import type { FilePlan } from '../../../electron/delta/scan/scan-plan.js';
 import { scan } from '../../../electron/delta/scan/scan.js';
 import { DeltaTable } from '../../../electron/delta/table.js';
 import { ReadAhead } from '../../../electron/storage/read-ahead.js';
-import { StorageError } from '../../../electron/storage/storage.js';
+import { StorageError, type ObjectMeta } from '../../../electron/storage/storage.js';
 import { dataFile, liveFiles } from '../../support/delta-oracle.js';
 import { duck, sqlText } from '../../support/duckdb.js';
 import { MemoryStorage } from '../../support/memory-storage.js';
 import { tablePath } from '../../support/tables.js';
 
-/** A store in memory whose ranged reads are recorded and, while `held` is set, wait until it is released. */
+/** A store in memory whose ranged reads and stats are recorded, whose reads wait while `held` is set until it is
+ * released, and whose objects can be made to hold another's bytes (rewritten behind the log). */
 class CountingStore extends MemoryStorage {
   readonly ranges: { location: string; offset: number; length: number }[] = [];
+  readonly stats: string[] = [];
+  /** Objects rewritten with the bytes of the object each maps to. */
+  readonly rewritten = new Map<string, string>();
   private gate: Promise<void> | null = null;
   private open: () => void = () => {};
 
@@ -31,16 +40,21 @@ class CountingStore extends MemoryStorage {
   override async readRange(location: string, offset: number, length: number): Promise<Uint8Array> {
     this.ranges.push({ location, offset, length });
     if (this.gate) await this.gate;
-    return super.readRange(location, offset, length);
+    return super.readRange(this.rewritten.get(location) ?? location, offset, length);
+  }
+
+  override async stat(location: string): Promise<ObjectMeta> {
+    this.stats.push(location);
+    return super.stat(this.rewritten.get(location) ?? location);
   }
 }
 
 const root = 's3://bucket/simple_table';
 const original = tablePath('simple_table');
 
-function store(): CountingStore {
+function store(table = original, at = root): CountingStore {
   const s = new CountingStore();
-  s.copyFolder(original, root);
+  s.copyFolder(table, at);
   return s;
 }
 
@@ -83,6 +97,52 @@ describe('a read-ahead', () => {
     expect(s.ranges.at(-1)).toEqual({ location: other, offset: 0, length: 10 });
   });
 
+  it('of a scan fetches the files after the next while they fit its depth, at most `files` of them, the next always', async () => {
+    const manyRoot = 's3://bucket/cdf-table-non-partitioned';
+    const s = store(tablePath('cdf-table-non-partitioned'), manyRoot);
+    const engine: EngineContext = { storage: () => s, settings: () => null };
+    const snapshot = await (await DeltaTable.open(manyRoot, engine)).snapshot();
+    const sizes = snapshot.files.map((f) => f.add.size);
+    const [smallest, largest] = [Math.min(...sizes), Math.max(...sizes)];
+    // Three files always fit a depth of three of the largest, four never do.
+    expect(snapshot.files.length).toBeGreaterThan(6);
+    expect(4 * smallest).toBeGreaterThan(3 * largest);
+    // What the read-ahead reads of a file's plan: which it is, and that all its columns are read.
+    const plan = (fileIndex: number) =>
+      ({ fileIndex, file: snapshot.files[fileIndex], columns: ['all'], handle: { schema: { fields: [{}] } } }) as unknown as FilePlan;
+    const fetched = () =>
+      s.ranges
+        .filter((r) => r.offset === 0 && sizes.includes(r.length))
+        .map((r) => snapshot.files.findIndex((f) => f.absolutePath === r.location));
+    const walk = (limits: { depthBytes: number; files: number }, upTo: number) => {
+      s.ranges.length = 0;
+      const ahead = fileReadAhead(snapshot, engine, Infinity, { boundBytes: 1 << 20, ...limits })!;
+      const steps: number[][] = [];
+      for (let i = 0; i <= upTo; i++) {
+        ahead.planned(plan(i));
+        steps.push(fetched());
+        ahead.done(plan(i));
+      }
+      return steps;
+    };
+    s.hold();
+    // Planning file 0 fetches files 1-3; with file 1 still held while it is decoded, file 4 does not fit, and fits
+    // once file 1 is done.
+    expect(walk({ depthBytes: 3 * largest, files: 8 }, 2)).toEqual([
+      [1, 2, 3],
+      [1, 2, 3],
+      [1, 2, 3, 4],
+    ]);
+    // Any depth: no more than `files` ahead of the file being planned.
+    expect(walk({ depthBytes: 1 << 20, files: 4 }, 1)).toEqual([
+      [1, 2, 3, 4],
+      [1, 2, 3, 4, 5],
+    ]);
+    // No depth: the next file still.
+    expect(walk({ depthBytes: 1, files: 8 }, 1)).toEqual([[1], [1, 2]]);
+    s.release();
+  });
+
   it('leaves a failed fetch to the read itself, which reports the failure', async () => {
     const s = store();
     const missing = `${root}/part-gone.parquet`;
@@ -121,6 +181,39 @@ describe('a scan of a table in an object store', () => {
     expect(whole.map((r) => r.location).sort()).toEqual(rest);
     for (const location of rest) expect(dataReads.filter((r) => r.location === location)).toHaveLength(1);
     expect(dataReads.filter((r) => r.location === first).length).toBeGreaterThan(1);
+  });
+
+  it('opens its data files at the sizes the log records, asking the store for none, with a filter as without', async () => {
+    const s = store();
+    const live = await liveFiles(original);
+    expect((await ids(s)).length).toBeGreaterThan(0);
+    const snapshot = await (await DeltaTable.open(root, engineOf(s))).snapshot();
+    const filter = compileFilter('id > 2', snapshot.schema);
+    if (!filter.ok) throw new Error(filter.message);
+    let rows = 0;
+    for await (const { batch } of scan(snapshot, { engine: engineOf(s), rowGroupFilter: filter.expr })) rows += batch.numRows;
+    expect(rows).toBeGreaterThan(0);
+    const data = new Set(live.map((add) => `${root}/${add.path as string}`));
+    expect(s.stats.filter((location) => data.has(location))).toEqual([]);
+  });
+
+  it('reads a data file rewritten behind the log, longer or shorter, at its own size: the rows DuckDB reads from its bytes', async () => {
+    const s = store();
+    const live = (await liveFiles(original)).sort((a, b) => String(a.path).localeCompare(String(b.path)));
+    const small = live.find((add) => add.size === Math.min(...live.map((a) => a.size as number)))!;
+    const large = live.find((add) => add.size === Math.max(...live.map((a) => a.size as number)))!;
+    expect(small.size).not.toBe(large.size);
+    const at = (add: (typeof live)[number]) => `${root}/${add.path as string}`;
+    // The small file now holds the large one's bytes, and the large one the small one's.
+    s.rewritten.set(at(small), at(large));
+    s.rewritten.set(at(large), at(small));
+    const files = live.map((add) => sqlText(dataFile(original, add === small ? large : add === large ? small : add)));
+    const expected = (await duck<{ id: bigint }>(`SELECT id FROM read_parquet([${files.join(', ')}]) ORDER BY id`)).map((r) =>
+      Number(r.id),
+    );
+    expect(await ids(s)).toEqual(expected);
+    // Each was asked its size once its footer could not be read at the log's.
+    expect(s.stats.filter((location) => location === at(small) || location === at(large)).sort()).toEqual([at(small), at(large)].sort());
   });
 
   it('reads nothing ahead for a limited read (a preview stops early)', async () => {
