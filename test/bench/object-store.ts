@@ -26,6 +26,9 @@ export interface ObjectStoreFigures {
    * few ranged reads: footer, then column chunks). */
   openReadsFloor: Figure;
   exportRowsPerSec: Figure;
+  /** A table of many small files (SMALL_FILES_TABLE) exported to Parquet from the bucket, and from disk. */
+  smallFilesRowsPerSec: Figure;
+  smallFilesDiskRowsPerSec: Figure;
   /** The wide table's data files fetched by a plain loop of ranged GETs (RANGE_BYTES each, one at a time, signed by
    * aws4fetch), median of CEILING_RUNS, ms: what the server itself takes to serve the bytes an export reads. */
   rangedGetMs: Figure;
@@ -41,12 +44,18 @@ const CEILING_RUNS = 3;
 
 export interface ObjectStoreRun {
   figures: ObjectStoreFigures;
-  /** The table's URL and the CLI flags that reach the server, for the export the caller times. */
-  exportArgs: { table: string; flags: string[] } | null;
+  /** The tables' URLs (the wide table's, the small files') and the CLI flags that reach the server, for the exports
+   * the caller times. */
+  exportArgs: { table: string; smallFilesTable: string; flags: string[] } | null;
   stop(): Promise<void>;
 }
 
-export async function objectStoreCase(wideRoot: string, longLogRoot: string, commits: number): Promise<ObjectStoreRun> {
+export async function objectStoreCase(
+  wideRoot: string,
+  longLogRoot: string,
+  smallFilesRoot: string,
+  commits: number,
+): Promise<ObjectStoreRun> {
   const none = (error: string): ObjectStoreFigures => {
     const e = { error };
     return {
@@ -57,6 +66,8 @@ export async function objectStoreCase(wideRoot: string, longLogRoot: string, com
       openReads: e,
       openReadsFloor: e,
       exportRowsPerSec: e,
+      smallFilesRowsPerSec: e,
+      smallFilesDiskRowsPerSec: e,
       rangedGetMs: e,
       browseMs: e,
     };
@@ -67,6 +78,7 @@ export async function objectStoreCase(wideRoot: string, longLogRoot: string, com
   await s3.createBucket(BUCKET);
   await putFolder(s3, 'wide', wideRoot);
   await putFolder(s3, 'long', longLogRoot);
+  await putFolder(s3, 'small', smallFilesRoot);
   const options = {
     endpoint: s3.endpoint,
     region: s3.region,
@@ -111,10 +123,16 @@ export async function objectStoreCase(wideRoot: string, longLogRoot: string, com
       openReads: { value: afterOpen.reads - afterPreview.reads },
       openReadsFloor: { value: readsFromLastCheckpoint(longLogRoot) },
       exportRowsPerSec: { error: 'not run' },
+      smallFilesRowsPerSec: { error: 'not run' },
+      smallFilesDiskRowsPerSec: { error: 'not run' },
       rangedGetMs,
       browseMs: { value: browseMs },
     },
-    exportArgs: { table: `s3://${BUCKET}/wide`, flags: Object.entries(options).flatMap(([k, v]) => ['--storage-option', `${k}=${v}`]) },
+    exportArgs: {
+      table: `s3://${BUCKET}/wide`,
+      smallFilesTable: `s3://${BUCKET}/small`,
+      flags: Object.entries(options).flatMap(([k, v]) => ['--storage-option', `${k}=${v}`]),
+    },
     stop: () => s3.stop(),
   };
 }

@@ -349,6 +349,14 @@ export function markdownTable(figures: Figures): string {
       target: '',
     },
     {
+      measure: 'S3: export of 200 small files to Parquet (limit: the same export from disk)',
+      figure: figures.objectStore.smallFilesRowsPerSec,
+      unit: 'rows/s',
+      limit: figures.objectStore.smallFilesDiskRowsPerSec,
+      target: '>= 0.9x',
+      meets: atLeast(0.9),
+    },
+    {
       measure: 'catalog table open (Unity Catalog, S3): calls to the catalog',
       figure: figures.catalogOpen.catalogCalls,
       unit: 'calls',

@@ -68,6 +68,8 @@ const PREVIEW_ROWS = 100;
 const COVID_TABLE = path.resolve(import.meta.dirname, '../../../../shared/delta-tables/COVID-19_NYT');
 /** A single process start is at the mercy of whatever else the machine does in that half second. */
 const COLD_RUNS = 5;
+/** The object-store case's table of many small files (about 235 KB each), the same in both modes. */
+const SMALL_FILES_TABLE = { rows: 1_000_000, files: 200 };
 
 const { values: args } = parseArgs({
   options: {
@@ -408,18 +410,32 @@ async function main(): Promise<void> {
 
     const longLogPeer = await longLogPeerCase(size.commits, log);
 
-    const cloud = await objectStoreCase(wide.root, longLog.root, size.commits);
+    // A streaming writer's table: many small files, each decoded faster than a GET's first byte comes.
+    const smallFiles = await writeWideTable(path.join(dir, 'small-files'), SMALL_FILES_TABLE.rows, SMALL_FILES_TABLE.files);
+    const cloud = await objectStoreCase(wide.root, longLog.root, smallFiles.root, size.commits);
     try {
+      /** Exports `table` to Parquet through the CLI; rows/s over the whole process. */
+      const parquetExport = async (what: string, table: string, flags: string[], rows: number) => {
+        const target = path.join(dir, `${what.replaceAll(' ', '-')}.parquet`);
+        const run = await runCli(['export', table, ...flags, '--sink', `parquet:${target}`]);
+        const file = await openParquet(new LocalStorage(), target);
+        file.close();
+        await fs.rm(target);
+        expectRows(`the ${what}`, file.numRows, rows);
+        return rows / (run.ms / 1000);
+      };
       const exportArgs = cloud.exportArgs;
       if (exportArgs) {
-        cloud.figures.exportRowsPerSec = await measure('export from S3 to Parquet, rows/s', async () => {
-          const target = path.join(dir, 'from-s3.parquet');
-          const run = await runCli(['export', exportArgs.table, ...exportArgs.flags, '--sink', `parquet:${target}`]);
-          const file = await openParquet(new LocalStorage(), target);
-          file.close();
-          expectRows('the export from S3', file.numRows, wide.liveRows);
-          return wide.liveRows / (run.ms / 1000);
-        });
+        cloud.figures.exportRowsPerSec = await measure('export from S3 to Parquet, rows/s', () =>
+          parquetExport('export from S3', exportArgs.table, exportArgs.flags, wide.liveRows),
+        );
+        cloud.figures.smallFilesDiskRowsPerSec = await measure(`export of ${SMALL_FILES_TABLE.files} small files to Parquet, rows/s`, () =>
+          parquetExport('small files export', smallFiles.root, [], smallFiles.liveRows),
+        );
+        cloud.figures.smallFilesRowsPerSec = await measure(
+          `export of ${SMALL_FILES_TABLE.files} small files from S3 to Parquet, rows/s`,
+          () => parquetExport('small files export from S3', exportArgs.smallFilesTable, exportArgs.flags, smallFiles.liveRows),
+        );
       }
     } finally {
       await cloud.stop();
