@@ -31,6 +31,20 @@ export function rangeBlob(storage: Storage, location: string, size: number): Blo
   return new RangeSlice(storage, location, 0, size) as unknown as Blob;
 }
 
+/** `storage` with its ranged reads, those of its blobs included, made by `readRange`; its other calls are its own. */
+export function withRangeReads(storage: Storage, readRange: Storage['readRange']): Storage {
+  const reader: Storage = {
+    list: (folder, startAfter) => storage.list(folder, startAfter),
+    listFolder: (folder, options) => storage.listFolder(folder, options),
+    read: (location) => storage.read(location),
+    readRange,
+    stat: (location) => storage.stat(location),
+    blob: async (location, size) => rangeBlob(reader, location, size),
+    hasFolder: (folder) => storage.hasFolder(folder),
+  };
+  return reader;
+}
+
 /** hyparquet's AsyncBuffer over a stored file of `size` bytes. */
 export function rangeBuffer(
   storage: Storage,

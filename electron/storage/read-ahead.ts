@@ -2,8 +2,8 @@
 // the decoder works on the bytes it has: a scan reading files one after another waits on each request otherwise, and
 // an object store's first byte takes milliseconds where a disk's takes microseconds. What it holds is bounded: a
 // fetch that would take it past its bound is not started, and the reader then asks the store as it would without it.
-import { rangeBlob } from './ranged-file.js';
-import type { FolderPage, ListedObject, ObjectMeta, Storage } from './storage.js';
+import { withRangeReads } from './ranged-file.js';
+import type { Storage } from './storage.js';
 
 interface Held {
   start: number;
@@ -50,17 +50,9 @@ export class ReadAhead {
       const bytes = await entry?.bytes;
       return bytes ? bytes.subarray(offset - entry!.start, offset - entry!.start + length) : null;
     };
-    const reader: Storage = {
-      list: (folder: string, startAfter?: string): Promise<ListedObject[]> => storage.list(folder, startAfter),
-      listFolder: (folder: string, options?: { prefix?: string; page?: string }): Promise<FolderPage> =>
-        storage.listFolder(folder, options),
-      read: (location: string): Promise<Uint8Array> => storage.read(location),
-      readRange: async (location: string, offset: number, length: number): Promise<Uint8Array> =>
-        (await covered(location, offset, length)) ?? storage.readRange(location, offset, length),
-      stat: (location: string): Promise<ObjectMeta> => storage.stat(location),
-      blob: async (location: string, size: number): Promise<Blob> => rangeBlob(reader, location, size),
-      hasFolder: (folder: string): Promise<boolean> => storage.hasFolder(folder),
-    };
-    return reader;
+    return withRangeReads(
+      storage,
+      async (location, offset, length) => (await covered(location, offset, length)) ?? storage.readRange(location, offset, length),
+    );
   }
 }

@@ -52,7 +52,7 @@ export interface Storage {
   stat(location: string): Promise<ObjectMeta>;
   /** A disk only: the modification times (epoch ms) of many files, in the order given; a store's listing gives them. */
   modifiedTimes?(locations: string[]): Promise<number[]>;
-  /** The file as a Blob for parquet-wasm, whose reads become ranged reads; `size` from stat(). */
+  /** The file as a Blob for parquet-wasm, whose reads become ranged reads; `size` from stat() or the table's log. */
   blob(location: string, size: number): Promise<Blob>;
   /** A disk's folder changes its modification time when a file is added or removed: a stamp of that, and the time
    * itself, tell a caller whether to list again. Stores have no such thing. */

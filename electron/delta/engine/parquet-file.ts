@@ -8,7 +8,7 @@ import { tableFromIPC, type Schema, type Table } from 'apache-arrow';
 import type { ColumnChunk, FileMetaData } from 'hyparquet';
 import type * as ParquetWasm from 'parquet-wasm/node';
 import { cancelledError, DeltaportError } from '../../../shared/errors.js';
-import { rangeBuffer } from '../../storage/ranged-file.js';
+import { rangeBuffer, withRangeReads } from '../../storage/ranged-file.js';
 import { isCloudLocation, StorageError, type Storage, type StorageFailure } from '../../storage/storage.js';
 import { decodedColumns, ffiReadable, type ColumnScratch } from './arrow-ffi.js';
 import { int96Columns, withExactInt96, type DecodedInt96, type Int96Columns } from './int96-columns.js';
@@ -75,11 +75,16 @@ export interface OpenOptions {
 }
 
 export async function openParquet(
-  storage: Storage,
+  store: Storage,
   path: string,
   role: ParquetRole = 'data file',
   { signal, size: logSize }: OpenOptions = {},
 ): Promise<ParquetHandle> {
+  // Once the scan is cancelled, nothing more is asked of the store: parquet-wasm goes on with a footer whose read the
+  // cancel gave up, and would ask for its next bytes.
+  const storage = signal
+    ? withRangeReads(store, (...range) => (signal.aborted ? Promise.reject(cancelledError('scan')) : store.readRange(...range)))
+    : store;
   const fail = async (err: unknown, request?: ReadRequest): Promise<never> => {
     throw await parquetError(storage, path, role, err, size, request);
   };
@@ -106,6 +111,7 @@ export async function openParquet(
         });
         break;
       } catch (err) {
+        if (signal?.aborted) throw cancelledError('scan');
         if (!statted) {
           statted = true;
           const actual = (await storage.stat(path)).size;

@@ -22,7 +22,7 @@ export interface AheadLimits {
   files: number;
 }
 
-export const AHEAD_LIMITS: AheadLimits = { boundBytes: 32 << 20, depthBytes: 8 << 20, files: 8 };
+const AHEAD_LIMITS: AheadLimits = { boundBytes: 32 << 20, depthBytes: 8 << 20, files: 8 };
 
 export interface FileReadAhead {
   /** The scan's engine, whose storage serves the ranges fetched ahead. */

@@ -2,8 +2,9 @@
 // plan the file (scan-plan.ts: its deleted rows, partition constants, the row groups the filter rules out, the
 // columns to read), decode it (scan-decode.ts: a row group at a time, only the chosen columns, normalized), and emit
 // the rows it keeps (scan-emit.ts: batches of at most batchSize rows, with positions and progress). Files are read
-// one at a time, row group by row group, a decoded piece at a time; from an object store, the next file is fetched
+// one at a time, row group by row group, a decoded piece at a time; from an object store, the next files are fetched
 // while one is decoded (file-read-ahead.ts).
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DeltaportError } from '../../../shared/errors.js';
 import { keptCount, physicalRowOfKept } from './kept-rows.js';
 import { fileReadAhead, type FileReadAhead } from './file-read-ahead.js';
@@ -54,6 +55,9 @@ async function* scanBatches(snapshot: Snapshot, options: ScanOptions): AsyncGene
     filesDone: start.fileIndex,
   };
   for (let i = start.fileIndex; i < snapshot.files.length && progress.remaining > 0; i++) {
+    // A turn of the event loop per file: a local file's reads end without one (they are synchronous), and a cancel
+    // waiting in the queue would wait for the whole scan.
+    await nextTurn();
     checkCancelled(plan.signal);
     yield* scanFile(snapshot, plan, progress, i, i === start.fileIndex ? start.rowsInFile : 0, ahead);
     progress.bytesDone += snapshot.files[i].add.size;
