@@ -26,7 +26,7 @@ export interface ObjectStoreFigures {
    * few ranged reads: footer, then column chunks). */
   openReadsFloor: Figure;
   exportRowsPerSec: Figure;
-  /** A table of many small files (SMALL_FILES_TABLE) exported to Parquet from the bucket, and from disk. */
+  /** A table of many small files (run.ts's SMALL_FILES_TABLE) exported to Parquet from the bucket, and from disk. */
   smallFilesRowsPerSec: Figure;
   smallFilesDiskRowsPerSec: Figure;
   /** The wide table's data files fetched by a plain loop of ranged GETs (RANGE_BYTES each, one at a time, signed by

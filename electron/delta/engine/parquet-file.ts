@@ -66,8 +66,8 @@ interface Opened {
 }
 
 export interface OpenOptions {
-  /** A scan's cancel, checked between the stat, where there is one, and the footer's read, so a scan cancelled while
-   * the store was slow to answer the stat reads nothing more of the file. */
+  /** A scan's cancel: once it aborts, nothing more of the file is asked of the store (a read under way ends on its own
+   * time), so a scan cancelled while the store was slow to answer reads nothing more of the file. */
   signal?: AbortSignal;
   /** The file's size as the table's log records it (an add action's), which spares the store's stat: in a bucket a
    * round trip per file that nothing else overlaps. */
