@@ -8,8 +8,6 @@
 // footer read here.
 import * as arrow from 'apache-arrow';
 import type { AsyncBuffer, FileMetaData, SchemaTree } from 'hyparquet';
-import { rangeBuffer } from '../../storage/ranged-file.js';
-import type { Storage } from '../../storage/storage.js';
 import { buildData } from './arrow-data.js';
 
 /** A step from a column towards an INT96 leaf: a struct field's name, a list's element, or a map's value. */
@@ -30,12 +28,16 @@ export interface DecodedInt96 {
   columns: Map<string, unknown[]>;
 }
 
-export async function int96Columns(storage: Storage, path: string, size: number, schema: arrow.Schema): Promise<Int96Columns | null> {
+/** The INT96 columns of `file`, whose Arrow schema (parquet-wasm's) is `schema` and whose footer `footer` reads. */
+export async function int96Columns(
+  schema: arrow.Schema,
+  file: AsyncBuffer,
+  footer: () => Promise<FileMetaData>,
+): Promise<Int96Columns | null> {
   if (!schema.fields.some((f) => hasNanos(f.type))) return null;
   // Loaded here, not at start: most tables never need it, and a cold `deltaport preview` should not pay for it.
-  const { parquetMetadataAsync, parquetSchema } = await import('hyparquet');
-  const file = rangeBuffer(storage, path, size);
-  const metadata = await parquetMetadataAsync(file);
+  const { parquetSchema } = await import('hyparquet');
+  const metadata = await footer();
   const paths = int96Paths(parquetSchema(metadata));
   if (paths.length === 0) return null;
   return { paths, read: (columns, ranges) => readColumns(file, metadata, paths, columns, ranges) };

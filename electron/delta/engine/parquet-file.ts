@@ -7,8 +7,8 @@ import * as arrow from 'apache-arrow';
 import { tableFromIPC, type Schema, type Table } from 'apache-arrow';
 import type { ColumnChunk, FileMetaData } from 'hyparquet';
 import type * as ParquetWasm from 'parquet-wasm/node';
-import { cancelledError, DeltaportError } from '../../../shared/errors.js';
-import { rangeBuffer, withRangeReads } from '../../storage/ranged-file.js';
+import { DeltaportError } from '../../../shared/errors.js';
+import { rangeBuffer } from '../../storage/ranged-file.js';
 import { isCloudLocation, StorageError, type Storage, type StorageFailure } from '../../storage/storage.js';
 import { decodedColumns, ffiReadable, type ColumnScratch } from './arrow-ffi.js';
 import { int96Columns, withExactInt96, type DecodedInt96, type Int96Columns } from './int96-columns.js';
@@ -26,8 +26,6 @@ export interface ReadRequest {
 
 export interface ParquetHandle {
   readonly path: string;
-  /** Its size in bytes, as opened. */
-  readonly size: number;
   readonly numRows: number;
   /** Rows per row group, in file order. */
   readonly rowGroupRows: number[];
@@ -46,6 +44,9 @@ export interface ParquetHandle {
    * parquet-wasm loads these indexes, and a read of some of the group's rows then fetches and decodes only the pages
    * that hold them; without them, every such read fetches the whole column chunks. */
   pageStarts(group: number, columns?: string[]): Promise<number[] | null>;
+  /** The footer as hyparquet reads it, statistics in the units of shared/delta-values.ts, read once per handle: what
+   * parquet-wasm does not tell (the row groups' statistics, the page indexes, the INT96 columns) comes from it. */
+  footer(): Promise<FileMetaData>;
   close(): void;
 }
 
@@ -55,6 +56,13 @@ export type StreamRequest = ReadRequest & { batchSize: number; scratch?: ColumnS
 export type ParquetRole = 'data file' | 'checkpoint file' | 'Parquet file';
 
 const LARGE_BATCH = 1 << 20;
+/** hyparquet's parsers of the footer's statistics, to the units of shared/delta-values.ts (row-group skipping's). */
+const STATISTICS_PARSERS = {
+  dateFromDays: (days: number) => days,
+  timestampFromMilliseconds: (ms: bigint) => ms * 1000n,
+  timestampFromMicroseconds: (micros: bigint) => micros,
+  timestampFromNanoseconds: (nanos: bigint) => nanos / 1000n,
+};
 /** A trap fails every call waiting on the shared instance, also those for sound files read at the same time. So a
  * call that saw a trap tries once more, on an instance of this file's own (a stream from the rows it delivered):
  * only a bad file traps there, and its trap breaks nobody else's read. */
@@ -66,25 +74,17 @@ interface Opened {
 }
 
 export interface OpenOptions {
-  /** A scan's cancel: once it aborts, nothing more of the file is asked of the store (a read under way ends on its own
-   * time), so a scan cancelled while the store was slow to answer reads nothing more of the file. */
-  signal?: AbortSignal;
   /** The file's size as the table's log records it (an add action's), which spares the store's stat: in a bucket a
    * round trip per file that nothing else overlaps. */
   size?: number;
 }
 
 export async function openParquet(
-  store: Storage,
+  storage: Storage,
   path: string,
   role: ParquetRole = 'data file',
-  { signal, size: logSize }: OpenOptions = {},
+  { size: logSize }: OpenOptions = {},
 ): Promise<ParquetHandle> {
-  // Once the scan is cancelled, nothing more is asked of the store: parquet-wasm goes on with a footer whose read the
-  // cancel gave up, and would ask for its next bytes.
-  const storage = signal
-    ? withRangeReads(store, (...range) => (signal.aborted ? Promise.reject(cancelledError('scan')) : store.readRange(...range)))
-    : store;
   const fail = async (err: unknown, request?: ReadRequest): Promise<never> => {
     throw await parquetError(storage, path, role, err, size, request);
   };
@@ -93,13 +93,17 @@ export async function openParquet(
   let schema: Schema;
   let int96: Int96Columns | null;
   let size = 0;
+  let read: Promise<FileMetaData> | null = null;
+  const footer = (): Promise<FileMetaData> =>
+    (read ??= import('hyparquet').then(({ parquetMetadataAsync }) =>
+      parquetMetadataAsync(rangeBuffer(storage, path, size), { parsers: STATISTICS_PARSERS }),
+    ));
   try {
     // The stat names what stops a read (missing, not permitted, a folder): parquet-wasm reads through a Blob, which
     // reports each of these as a generic error, or not at all. With the log's size it is asked only once the footer's
     // read fails, and a file whose size is not the log's (rewritten behind it) is read at its own.
     let statted = !(logSize && logSize > 0);
     size = statted ? (await storage.stat(path)).size : logSize!;
-    if (signal?.aborted) throw cancelledError('scan');
     for (let attempt = 0; ; attempt++) {
       try {
         opened = await openOn(attempt === 0 ? wasmInstance() : privateInstance(), storage, path, size);
@@ -111,7 +115,6 @@ export async function openParquet(
         });
         break;
       } catch (err) {
-        if (signal?.aborted) throw cancelledError('scan');
         if (!statted) {
           statted = true;
           const actual = (await storage.stat(path)).size;
@@ -125,13 +128,11 @@ export async function openParquet(
         if (!(isTrap(err) && attempt < TRAP_RETRIES)) throw err;
       }
     }
-    int96 = await int96Columns(storage, path, size, schema);
+    int96 = await int96Columns(schema, rangeBuffer(storage, path, size), footer);
   } catch (err) {
     return fail(err);
   }
   const crossing = batchCrossing(schema);
-  // parquet-wasm tells nothing of the page indexes it loads: the footer is read again, once, by hyparquet.
-  let footer: Promise<FileMetaData> | null = null;
   // A handle whose instance trapped (its own file's trap or another's) reopens its file on an instance of its own.
   const current = async (): Promise<Opened> => {
     if (opened.instance.broken) opened = await openOn(privateInstance(), storage, path, size);
@@ -139,7 +140,6 @@ export async function openParquet(
   };
   return {
     path,
-    size,
     numRows: rowGroupRows.reduce((a, b) => a + b, 0),
     rowGroupRows,
     schema,
@@ -201,10 +201,10 @@ export async function openParquet(
         }
       }
     },
+    footer,
     async pageStarts(group: number, columns?: string[]): Promise<number[] | null> {
-      footer ??= import('hyparquet').then(({ parquetMetadataAsync }) => parquetMetadataAsync(rangeBuffer(storage, path, size)));
       try {
-        const chunks = (await footer).row_groups[group].columns;
+        const chunks = (await footer()).row_groups[group].columns;
         if (!chunks.every((c) => c.offset_index_offset !== undefined && c.offset_index_length !== undefined)) return null;
         const read = chunks.filter((c) => !columns || columns.some((name) => isColumnOf(c.meta_data!.path_in_schema, name)));
         // The largest chunk's pages: a read that cuts another column's page decodes that page twice, and this one's
@@ -215,6 +215,7 @@ export async function openParquet(
         );
         if (!largest) return null;
         const bytes = await storage.readRange(path, Number(largest.offset_index_offset), largest.offset_index_length!);
+        // Loaded by footer() already.
         const { readOffsetIndex } = await import('hyparquet');
         const index = readOffsetIndex({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 });
         return index.page_locations.map((page) => Number(page.first_row_index));

@@ -1,12 +1,10 @@
 // Row groups of a data file that cannot hold a row the filter keeps, from the Parquet footer's column statistics
-// (parquet-wasm 0.8 does not expose them; hyparquet reads the footer alone). The same decision as for files
-// (file-skipping.ts), with each row group's min, max and null count; partition columns keep the file's value.
-// Strings use only the exact-order min_value/max_value (the legacy min/max compared bytes as signed) and, as in
-// the log, their max only as a prefix; a float's max is not used (NaN is not in the statistics); decimals are not
-// used (hyparquet gives them as doubles).
-import { rangeBuffer } from '../../storage/ranged-file.js';
-import type { Storage } from '../../storage/storage.js';
-import { parquetMetadataAsync, type ColumnChunk } from 'hyparquet';
+// (parquet-wasm 0.8 does not expose them; hyparquet reads the footer, ParquetHandle.footer, with the statistics in
+// the units of shared/delta-values.ts). The same decision as for files (file-skipping.ts), with each row group's min,
+// max and null count; partition columns keep the file's value. Strings use only the exact-order min_value/max_value
+// (the legacy min/max compared bytes as signed) and, as in the log, their max only as a prefix; a float's max is not
+// used (NaN is not in the statistics); decimals are not used (hyparquet gives them as doubles).
+import type { ColumnChunk, FileMetaData } from 'hyparquet';
 import { isDecimal, isStruct, type StructField } from '../../../shared/delta-schema.js';
 import type { DeltaValue } from '../../../shared/delta-values.js';
 import type { Expr } from '../../../shared/expression/index.js';
@@ -14,26 +12,11 @@ import { physicalName } from '../column-mapping.js';
 import type { LiveFile } from '../snapshot.js';
 import { fileRanges, hasBounds, possible, type ColumnRange, type TableColumns } from './file-skipping.js';
 
-// Statistics in the units of shared/delta-values.ts.
-const PARSERS = {
-  dateFromDays: (days: number) => days,
-  timestampFromMilliseconds: (ms: bigint) => ms * 1000n,
-  timestampFromMicroseconds: (micros: bigint) => micros,
-  timestampFromNanoseconds: (nanos: bigint) => nanos / 1000n,
-};
-
-/** Indexes of the row groups of `file` (`size` bytes, as opened) that the filter rules out. */
-export async function skippedRowGroups(
-  storage: Storage,
-  file: LiveFile,
-  size: number,
-  expr: Expr,
-  table: TableColumns,
-): Promise<Set<number>> {
-  const meta = await parquetMetadataAsync(rangeBuffer(storage, file.absolutePath, size), { parsers: PARSERS });
+/** Indexes of the row groups of `file`, whose footer is `footer`, that the filter rules out. */
+export function skippedRowGroups(footer: FileMetaData, file: LiveFile, expr: Expr, table: TableColumns): Set<number> {
   const partitionRanges = fileRanges(file, null, table);
   const skipped = new Set<number>();
-  meta.row_groups.forEach((group, index) => {
+  footer.row_groups.forEach((group, index) => {
     const chunks = new Map(group.columns.map((c) => [c.meta_data?.path_in_schema.join('\u0000'), c]));
     const ranges = (path: string[]): ColumnRange | null => {
       if (path.length === 1 && table.partitionColumns.has(path[0])) return partitionRanges(path);

@@ -17,7 +17,7 @@ import { skippedRowGroups } from '../filter/row-group-skipping.js';
 import { NO_DELETIONS } from './kept-rows.js';
 import { openParquet, type ParquetHandle } from '../engine/parquet-file.js';
 import { parsePartitionValue } from './partition-values.js';
-import { checkCancelled, type ScanOptions } from './scan-types.js';
+import { checkCancelled, refusingOnceCancelled, type ScanOptions } from './scan-types.js';
 import type { LiveFile, Snapshot } from '../snapshot.js';
 
 /** What every file of the scan shares. */
@@ -32,6 +32,7 @@ export interface ScanPlan {
   batchSize: number;
   signal?: AbortSignal;
   rowGroupFilter?: Expr;
+  /** The scan's engine: once the scan is cancelled, its stores refuse every call. */
   engine: EngineContext;
   /** With ScanOptions.reuseBuffers, and flat columns (canConcat, so that the consumer can copy a batch it keeps), the
    * buffers each decoded piece is copied into out of WebAssembly, the next piece's over them (arrow-ffi.ts); else
@@ -51,7 +52,7 @@ export function planScan(snapshot: Snapshot, options: ScanOptions, batchSize: nu
     batchSize,
     signal: options.signal,
     rowGroupFilter: options.rowGroupFilter,
-    engine: options.engine,
+    engine: refusingOnceCancelled(options.engine, options.signal),
     scratch: options.reuseBuffers && canConcat(schema) ? new ColumnScratch() : undefined,
   };
 }
@@ -82,11 +83,11 @@ export async function planFile(snapshot: Snapshot, plan: ScanPlan, fileIndex: nu
   const constants = partitionConstants(plan, file);
   const storage = plan.engine.storage(file.absolutePath);
   checkCancelled(plan.signal);
-  const handle = await openParquet(storage, file.absolutePath, 'data file', { signal: plan.signal, size: file.add.size });
+  const handle = await openParquet(storage, file.absolutePath, 'data file', { size: file.add.size });
   try {
     checkCancelled(plan.signal);
     const skippedGroups = plan.rowGroupFilter
-      ? await skippedRowGroups(storage, file, handle.size, plan.rowGroupFilter, {
+      ? skippedRowGroups(await handle.footer(), file, plan.rowGroupFilter, {
           fields: snapshot.schema.fields,
           partitionColumns: plan.partitions,
           mode: plan.mode,

@@ -3,6 +3,7 @@
 import type { RecordBatch } from 'apache-arrow';
 import { cancelledError } from '../../../shared/errors.js';
 import type { Expr } from '../../../shared/expression/index.js';
+import { withRangeReads } from '../../storage/ranged-file.js';
 import type { EngineContext } from '../engine/engine-context.js';
 
 export interface ScanPosition {
@@ -50,6 +51,22 @@ export interface ScanOptions {
 /** A scan's cancel: scan() and parallelScan() throw the same, so a consumer cannot tell which it is reading. */
 export function checkCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw cancelledError('scan');
+}
+
+/** The scan's engine, whose stores refuse every call once the scan is cancelled: a read under way ends on its own
+ * time, but nothing after it reaches the store (a decoder given up on mid-footer would go on asking for its next bytes,
+ * a read-ahead would start its next fetch). */
+export function refusingOnceCancelled(engine: EngineContext, signal: AbortSignal | undefined): EngineContext {
+  if (!signal) return engine;
+  const unlessAborted = <T>(call: () => Promise<T>): Promise<T> => (signal.aborted ? Promise.reject(cancelledError('scan')) : call());
+  return {
+    storage: (location) => {
+      const store = engine.storage(location);
+      const reader = withRangeReads(store, (...range) => unlessAborted(() => store.readRange(...range)));
+      return { ...reader, read: (l) => unlessAborted(() => store.read(l)), stat: (l) => unlessAborted(() => store.stat(l)) };
+    },
+    settings: () => engine.settings(),
+  };
 }
 
 /** The work's value, or the scan's cancel as soon as the signal aborts, whichever comes first: a read a stalled store

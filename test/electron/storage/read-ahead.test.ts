@@ -18,11 +18,13 @@ import { duck, sqlText } from '../../support/duckdb.js';
 import { MemoryStorage } from '../../support/memory-storage.js';
 import { tablePath } from '../../support/tables.js';
 
-/** A store in memory whose ranged reads and stats are recorded, whose reads wait while `held` is set until it is
- * released, and whose objects can be made to hold another's bytes (rewritten behind the log). */
+/** A store in memory whose ranged reads and stats are recorded (and `starting` called as each starts), whose reads wait
+ * while `held` is set until it is released, and whose objects can be made to hold another's bytes (rewritten behind
+ * the log). */
 class CountingStore extends MemoryStorage {
   readonly ranges: { location: string; offset: number; length: number }[] = [];
   readonly stats: string[] = [];
+  starting: () => void = () => {};
   /** Objects rewritten with the bytes of the object each maps to. */
   readonly rewritten = new Map<string, string>();
   private gate: Promise<void> | null = null;
@@ -39,12 +41,14 @@ class CountingStore extends MemoryStorage {
 
   override async readRange(location: string, offset: number, length: number): Promise<Uint8Array> {
     this.ranges.push({ location, offset, length });
+    this.starting();
     if (this.gate) await this.gate;
     return super.readRange(this.rewritten.get(location) ?? location, offset, length);
   }
 
   override async stat(location: string): Promise<ObjectMeta> {
     this.stats.push(location);
+    this.starting();
     return super.stat(this.rewritten.get(location) ?? location);
   }
 }
@@ -214,6 +218,31 @@ describe('a scan of a table in an object store', () => {
     expect(await ids(s)).toEqual(expected);
     // Each was asked its size once its footer could not be read at the log's.
     expect(s.stats.filter((location) => location === at(small) || location === at(large)).sort()).toEqual([at(small), at(large)].sort());
+  });
+
+  it('asks the store nothing more once cancelled, wherever the cancel comes: no footer, no stat, no file ahead', async () => {
+    const snapshot = await (await DeltaTable.open(root, engineOf(store()))).snapshot();
+    const filter = compileFilter('id > 2', snapshot.schema);
+    if (!filter.ok) throw new Error(filter.message);
+    const callsOf = (s: CountingStore) => s.ranges.length + s.stats.length;
+    const whole = store();
+    for await (const _ of scan(snapshot, { engine: engineOf(whole), rowGroupFilter: filter.expr }));
+    expect(callsOf(whole)).toBeGreaterThan(snapshot.files.length);
+    // Cancelled as the scan's k-th call to the store starts, for every k: that call ends, and no other begins.
+    for (let k = 1; k <= callsOf(whole); k++) {
+      const s = store();
+      const controller = new AbortController();
+      s.starting = () => {
+        if (callsOf(s) === k) controller.abort();
+      };
+      const run = (async () => {
+        for await (const _ of scan(snapshot, { engine: engineOf(s), rowGroupFilter: filter.expr, signal: controller.signal }));
+      })();
+      await expect(run, `cancelled at call ${k}`).rejects.toMatchObject({ code: 'CANCELLED' });
+      // The scan's own work after the cancel (the call under way, its file closed) ends within a few turns.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(callsOf(s), `cancelled at call ${k}`).toBe(k);
+    }
   });
 
   it('reads nothing ahead for a limited read (a preview stops early)', async () => {

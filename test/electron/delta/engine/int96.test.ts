@@ -5,6 +5,8 @@ import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from '
 import path from 'node:path';
 import * as arrow from 'apache-arrow';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { StructType } from '../../../../shared/delta-schema.js';
+import { compileFilter } from '../../../../shared/expression/index.js';
 import { wasmInstance } from '../../../../electron/delta/engine/parquet-wasm-instance.js';
 import { scan } from '../../../../electron/delta/scan/scan.js';
 import type { ScanOptions } from '../../../../electron/delta/scan/scan-types.js';
@@ -21,6 +23,20 @@ const expected = JSON.parse(readFileSync(path.join(FIXTURES, 'expected.json'), '
 type Nested = Record<'l' | 'm' | 'ls' | 'ml', unknown>;
 const nestedExpected = (expected as unknown as Record<string, Nested[]>)['int96-nested.parquet'];
 const scratch = scratchFolders('int96');
+
+/** Footers hyparquet has parsed: each of a file's three uses (INT96 columns, row-group statistics, page indexes) must
+ * share one. */
+const footers = vi.hoisted(() => ({ parsed: 0 }));
+vi.mock('hyparquet', async (original) => {
+  const hyparquet = await original<typeof import('hyparquet')>();
+  return {
+    ...hyparquet,
+    parquetMetadataAsync: (...args: Parameters<typeof hyparquet.parquetMetadataAsync>) => {
+      footers.parsed++;
+      return hyparquet.parquetMetadataAsync(...args);
+    },
+  };
+});
 afterAll(() => scratch.removeAll());
 
 const field = (name: string, type: unknown) => ({ name, type, nullable: true, metadata: {} });
@@ -122,6 +138,13 @@ describe('INT96 timestamps', () => {
     for (const from of [1, 70_001, 131_071, 139_999]) {
       expect(await read(root, { resumeFrom: { fileIndex: 0, rowsInFile: from } }), `from ${from}`).toEqual(want.slice(from));
     }
+    // With a filter too, hyparquet parses the file's footer once for all it is asked (the INT96 columns, the row
+    // groups' statistics, the pages' starts).
+    const filter = compileFilter('id >= 0', { type: 'struct', fields: TOP_LEVEL } as StructType);
+    if (!filter.ok) throw new Error(filter.message);
+    footers.parsed = 0;
+    expect(await read(root, { rowGroupFilter: filter.expr })).toEqual(want);
+    expect(footers.parsed).toBe(1);
   });
 
   it('reads the rows a limit, a resumed scan and row groups select', async () => {
