@@ -49,6 +49,7 @@ async function* scanBatches(snapshot: Snapshot, options: ScanOptions): AsyncGene
   const planned = planScan(snapshot, options, batchSize);
   const ahead = fileReadAhead(snapshot, planned.engine, limit);
   const plan = ahead ? { ...planned, engine: ahead.engine } : planned;
+  ahead?.starting(start.fileIndex, planned.fields.length === snapshot.schema.fields.length);
   const progress: ScanProgress = {
     remaining: limit,
     bytesDone: snapshot.files.slice(0, start.fileIndex).reduce((n, f) => n + f.add.size, 0),

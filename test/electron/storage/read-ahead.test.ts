@@ -101,7 +101,7 @@ describe('a read-ahead', () => {
     expect(s.ranges.at(-1)).toEqual({ location: other, offset: 0, length: 10 });
   });
 
-  it('of a scan fetches the files after the next while they fit its depth, at most `files` of them, the next always', async () => {
+  it('of a scan fetches the files after the next while they fit its depth, at most `files` of them, the next always, the first at the start', async () => {
     const manyRoot = 's3://bucket/cdf-table-non-partitioned';
     const s = store(tablePath('cdf-table-non-partitioned'), manyRoot);
     const engine: EngineContext = { storage: () => s, settings: () => null };
@@ -144,6 +144,14 @@ describe('a read-ahead', () => {
     ]);
     // No depth: the next file still.
     expect(walk({ depthBytes: 1, files: 8 }, 1)).toEqual([[1], [1, 2]]);
+    // A scan starting at file 2 that reads every column fetches it before planning it, with those after it that fit;
+    // one that reads some columns does not.
+    s.ranges.length = 0;
+    const ahead = fileReadAhead(snapshot, engine, Infinity, { boundBytes: 1 << 20, depthBytes: 3 * largest, files: 8 })!;
+    ahead.starting(2, false);
+    expect(fetched()).toEqual([]);
+    ahead.starting(2, true);
+    expect(fetched()).toEqual([2, 3, 4]);
     s.release();
   });
 
@@ -167,7 +175,7 @@ describe('a scan of a table in an object store', () => {
     return out.sort((a, b) => a - b);
   }
 
-  it('fetches each next data file whole, once, and reads the rows DuckDB reads', async () => {
+  it('fetches each data file whole, once, the first before its footer is read, and reads the rows DuckDB reads', async () => {
     const s = store();
     const live = await liveFiles(original);
     const files = live.map((add) => sqlText(dataFile(original, add)));
@@ -179,12 +187,9 @@ describe('a scan of a table in an object store', () => {
     const sizes = new Map(live.map((add) => [`${root}/${add.path as string}`, add.size as number]));
     const dataReads = s.ranges.filter((r) => sizes.has(r.location));
     const whole = dataReads.filter((r) => r.offset === 0 && r.length === sizes.get(r.location));
-    // Every file but the scan's first (in the snapshot's order, by path) came in one GET of all its bytes, and no
-    // other read of it reached the store.
-    const [first, ...rest] = [...sizes.keys()].sort();
-    expect(whole.map((r) => r.location).sort()).toEqual(rest);
-    for (const location of rest) expect(dataReads.filter((r) => r.location === location)).toHaveLength(1);
-    expect(dataReads.filter((r) => r.location === first).length).toBeGreaterThan(1);
+    // Every file came in one GET of all its bytes, and no other read of it reached the store.
+    expect(whole.map((r) => r.location).sort()).toEqual([...sizes.keys()].sort());
+    expect(dataReads).toHaveLength(sizes.size);
   });
 
   it('opens its data files at the sizes the log records, asking the store for none, with a filter as without', async () => {
@@ -225,23 +230,26 @@ describe('a scan of a table in an object store', () => {
     const filter = compileFilter('id > 2', snapshot.schema);
     if (!filter.ok) throw new Error(filter.message);
     const callsOf = (s: CountingStore) => s.ranges.length + s.stats.length;
-    const whole = store();
-    for await (const _ of scan(snapshot, { engine: engineOf(whole), rowGroupFilter: filter.expr }));
-    expect(callsOf(whole)).toBeGreaterThan(snapshot.files.length);
-    // Cancelled as the scan's k-th call to the store starts, for every k: that call ends, and no other begins.
-    for (let k = 1; k <= callsOf(whole); k++) {
-      const s = store();
-      const controller = new AbortController();
-      s.starting = () => {
-        if (callsOf(s) === k) controller.abort();
-      };
-      const run = (async () => {
-        for await (const _ of scan(snapshot, { engine: engineOf(s), rowGroupFilter: filter.expr, signal: controller.signal }));
-      })();
-      await expect(run, `cancelled at call ${k}`).rejects.toMatchObject({ code: 'CANCELLED' });
-      // The scan's own work after the cancel (the call under way, its file closed) ends within a few turns.
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(callsOf(s), `cancelled at call ${k}`).toBe(k);
+    // Read ahead (whole files), and not (a limit: footers and columns read as they are decoded).
+    for (const limit of [undefined, 1_000_000]) {
+      const whole = store();
+      for await (const _ of scan(snapshot, { engine: engineOf(whole), rowGroupFilter: filter.expr, limit }));
+      expect(callsOf(whole)).toBeGreaterThanOrEqual(snapshot.files.length * (limit ? 2 : 1));
+      // Cancelled as the scan's k-th call to the store starts, for every k: that call ends, and no other begins.
+      for (let k = 1; k <= callsOf(whole); k++) {
+        const s = store();
+        const controller = new AbortController();
+        s.starting = () => {
+          if (callsOf(s) === k) controller.abort();
+        };
+        const run = (async () => {
+          for await (const _ of scan(snapshot, { engine: engineOf(s), rowGroupFilter: filter.expr, limit, signal: controller.signal }));
+        })();
+        await expect(run, `cancelled at call ${k}`).rejects.toMatchObject({ code: 'CANCELLED' });
+        // The scan's own work after the cancel (the call under way, its file closed) ends within a few turns.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(callsOf(s), `limit ${limit}, cancelled at call ${k}`).toBe(k);
+      }
     }
   });
 
