@@ -45,7 +45,8 @@ export interface ParquetHandle {
    * that hold them; without them, every such read fetches the whole column chunks. */
   pageStarts(group: number, columns?: string[]): Promise<number[] | null>;
   /** The footer as hyparquet reads it, statistics in the units of shared/delta-values.ts, read once per handle: what
-   * parquet-wasm does not tell (the row groups' statistics, the page indexes, the INT96 columns) comes from it. */
+   * parquet-wasm does not tell (the row groups' statistics, the page indexes, the INT96 columns) comes from it. It
+   * fails as read() does, naming the file. */
   footer(): Promise<FileMetaData>;
   close(): void;
 }
@@ -95,9 +96,9 @@ export async function openParquet(
   let size = 0;
   let read: Promise<FileMetaData> | null = null;
   const footer = (): Promise<FileMetaData> =>
-    (read ??= import('hyparquet').then(({ parquetMetadataAsync }) =>
-      parquetMetadataAsync(rangeBuffer(storage, path, size), { parsers: STATISTICS_PARSERS }),
-    ));
+    (read ??= import('hyparquet')
+      .then(({ parquetMetadataAsync }) => parquetMetadataAsync(rangeBuffer(storage, path, size), { parsers: STATISTICS_PARSERS }))
+      .catch((err: unknown) => fail(err)));
   try {
     // The stat names what stops a read (missing, not permitted, a folder): parquet-wasm reads through a Blob, which
     // reports each of these as a generic error, or not at all. With the log's size it is asked only once the footer's

@@ -6,12 +6,15 @@ import * as arrow from 'apache-arrow';
 import * as wasm from 'parquet-wasm/node';
 import { parquetMetadata, readOffsetIndex } from 'hyparquet';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { StructField } from '../../../../shared/delta-schema.js';
+import type { StructField, StructType } from '../../../../shared/delta-schema.js';
+import { compileFilter } from '../../../../shared/expression/index.js';
 import type { AddFile, DeletionVectorDescriptor } from '../../../../electron/delta/log/actions.js';
 import { inlineDescriptor } from '../../../../electron/delta/scan/deletion-vectors.js';
 import { outputSchema } from '../../../../electron/delta/scan/arrow-types.js';
 import { wasmInstance } from '../../../../electron/delta/engine/parquet-wasm-instance.js';
+import type { EngineContext } from '../../../../electron/delta/engine/engine-context.js';
 import { scan } from '../../../../electron/delta/scan/scan.js';
+import { withRangeReads } from '../../../../electron/storage/ranged-file.js';
 import type { ScanBatch, ScanOptions } from '../../../../electron/delta/scan/scan-types.js';
 import type { Snapshot } from '../../../../electron/delta/snapshot.js';
 import { encodeParquet } from '../../../support/delta-writer/parquet-writer.js';
@@ -421,6 +424,34 @@ describe('scan', () => {
       code: 'CORRUPT_DATA',
       message: expect.stringContaining(`cannot read data file ${snapshot.files[0].absolutePath}`),
     });
+  });
+
+  it("names a data file whose footer hyparquet cannot read for the filter's row-group statistics", async () => {
+    const snapshot = snapshotOf([field('id', 'integer')], [{ name: 'a.parquet', table: arrow.tableFromArrays({ id: ints(3) }) }]);
+    const file = snapshot.files[0].absolutePath;
+    const size = readFileSync(file).length;
+    // parquet-wasm reads the file's end and its column chunk; hyparquet reads a small file whole, and gets zeros.
+    const reads: [number, number][] = [];
+    const engine: EngineContext = {
+      storage: (location) => {
+        const store = localReads.storage(location);
+        return withRangeReads(store, (at, offset, length) => {
+          reads.push([offset, length]);
+          return offset === 0 && length === size ? Promise.resolve(new Uint8Array(length)) : store.readRange(at, offset, length);
+        });
+      },
+      settings: () => null,
+    };
+    const filter = compileFilter('id > 1', { type: 'struct', fields: [field('id', 'integer')] } as StructType);
+    if (!filter.ok) throw new Error(filter.message);
+    const run = (async () => {
+      for await (const _ of scan(snapshot, { engine, rowGroupFilter: filter.expr }));
+    })();
+    await expect(run).rejects.toMatchObject({
+      code: 'CORRUPT_DATA',
+      message: expect.stringMatching(`^cannot read data file ${file}: [^\\n]+$`),
+    });
+    expect(reads).toContainEqual([0, size]);
   });
 
   it('rejects a bad batch size, limit, resume position or column', async () => {
