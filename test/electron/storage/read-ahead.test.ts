@@ -1,9 +1,10 @@
 // Reading ahead from an object store: what it holds stays within its bound, the bytes it serves are the store's, and
-// a scan of a table in a bucket fetches the next data files whole while it decodes the one before (several small ones
-// at once, as far as its limits go), giving the rows DuckDB reads from the same files. A data file is opened at the
-// size the log records, without asking the store, and one rewritten behind the log is read at its own. The store is
-// real Delta tables copied into memory at an s3:// root (the reader takes any location there for an object store's),
-// whose reads the test can hold back, count and redirect.
+// a scan of a table in a bucket fetches its first data file whole at the start and the next ones while it decodes the
+// one before (several small ones at once, as far as its limits go), giving the rows DuckDB reads from the same files.
+// A data file is opened at the size the log records, without asking the store, and one rewritten behind the log is
+// read at its own; once a scan is cancelled, nothing more reaches the store. The store is real Delta tables copied
+// into memory at an s3:// root (the reader takes any location there for an object store's), whose reads the test can
+// hold back, count and redirect.
 import { describe, expect, it } from 'vitest';
 import { compileFilter } from '../../../shared/expression/index.js';
 import type { EngineContext } from '../../../electron/delta/engine/engine-context.js';
