@@ -145,13 +145,15 @@ describe('a read-ahead', () => {
     ]);
     // No depth: the next file still.
     expect(walk({ depthBytes: 1, files: 8 }, 1)).toEqual([[1], [1, 2]]);
-    // A scan starting at file 2 that reads every column fetches it before planning it, with those after it that fit;
-    // one that reads some columns does not.
+    // A scan starting at file 2 that reads every column fetches it before planning it, and only it (the files after it
+    // come once it is planned); one that reads some columns does not.
     s.ranges.length = 0;
     const ahead = fileReadAhead(snapshot, engine, Infinity, { boundBytes: 1 << 20, depthBytes: 3 * largest, files: 8 })!;
     ahead.starting(2, false);
     expect(fetched()).toEqual([]);
     ahead.starting(2, true);
+    expect(fetched()).toEqual([2]);
+    ahead.planned(plan(2));
     expect(fetched()).toEqual([2, 3, 4]);
     s.release();
   });
