@@ -3,7 +3,7 @@
 // recorded through the JobStore (app state), passwords removed.
 import { randomUUID } from 'node:crypto';
 import type { ExportOutcome, ExportRequest, JobEvent, JobInfo, RetryAnswer, RetryChoice } from '../../shared/api.js';
-import { isChangeSource, rowsLabel } from '../../shared/change-source.js';
+import { isChangeSource, isSqlSource, rowsLabel } from '../../shared/change-source.js';
 import { cancelledError, DeltaportError, toErrorValue } from '../../shared/errors.js';
 import { isSqlSink, replacingSpec, type PostgresConnection, type SinkSpec } from '../../shared/sink-spec.js';
 import { localTargetFor, sweepStalePartials } from '../sinks/atomic-file.js';
@@ -32,7 +32,8 @@ export interface JobRunnerOptions {
   /** Exports running at once; the rest wait in order. */
   concurrency?: number;
   now?: () => number;
-  /** How long a cancelled export may take to stop before its thread is terminated. */
+  /** How long a cancelled export may take to stop before its thread is terminated (never one that runs DuckDB:
+   * runsDuckDb). */
   cancelGraceMs?: number;
 }
 
@@ -204,7 +205,7 @@ export class JobRunner {
       { kind: 'export', request: job.request },
       this.options.engine(),
       onProgress,
-      this.options.cancelGraceMs,
+      runsDuckDb(job.request) ? null : this.options.cancelGraceMs,
     );
     try {
       const result = await job.handle.result;
@@ -261,6 +262,13 @@ export class JobRunner {
     const event: JobEvent = { type: 'job', job: job.info };
     for (const listener of this.listeners) listener(event);
   }
+}
+
+/** An export whose thread runs DuckDB (a query's result, a DuckDB target) is never terminated on a cancel, only asked
+ * to stop, which interrupts DuckDB: a thread terminated while DuckDB's native code works for it ends the whole process
+ * when that work returns (its binding throws into a thread that is gone). */
+function runsDuckDb({ source, sink }: ExportRequest): boolean {
+  return isSqlSource(source) || sink.kind === 'duckdb';
 }
 
 function jobTitle({ source, sink }: ExportRequest): string {

@@ -1,6 +1,6 @@
 // Runs tasks in worker threads and settles each with its value or its error. An export gets a thread of its own:
 // cancel asks it to abort, and if it has not stopped within the grace period the thread is terminated, so a cancel
-// always takes effect. Previews and plans share one long-lived thread (unref'd, restarted if it dies).
+// always takes effect (unless the task is given no grace period: see startTask). Previews and plans share one long-lived thread (unref'd, restarted if it dies).
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import type { EngineSettings } from '../delta/engine/engine-context.js';
@@ -85,12 +85,13 @@ class TaskWorker {
   }
 }
 
-/** Runs a task (an export) in a thread of its own, ended when the task settles or a cancel runs out of time. */
+/** Runs a task (an export) in a thread of its own, ended when the task settles or a cancel runs out of time; with
+ * `cancelGraceMs` null, a cancel only asks, and the thread ends when the task does. */
 export function startTask<T>(
   task: WorkerTask,
   engine: EngineSettings,
   onProgress?: (progress: RawProgress) => void,
-  cancelGraceMs = CANCEL_GRACE_MS,
+  cancelGraceMs: number | null = CANCEL_GRACE_MS,
 ): TaskHandle<T> {
   // A thread's young generation is sized when it starts (young-generation.ts says why an export's is capped).
   const worker = new TaskWorker(engine, task.kind === 'export' ? { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } : undefined);
@@ -109,6 +110,7 @@ export function startTask<T>(
     cancel() {
       if (!worker.alive || cancelTimer) return;
       worker.cancel(id);
+      if (cancelGraceMs === null) return;
       cancelTimer = setTimeout(() => {
         forced = worker.alive;
         void worker.stop(cancelledError());

@@ -211,6 +211,25 @@ describe('JobRunner', () => {
     expect(again.state).toBe('succeeded');
   });
 
+  it("stops a query result's export by DuckDB's interrupt, never by terminating its thread (which ended the process)", async () => {
+    const impatient = new JobRunner({ store: state, engine: localEngine, cancelGraceMs: 0 });
+    const cdf = tablePath('cdf-table');
+    // Ten billion pairs: minutes of DuckDB's work, so only the interrupt ends it.
+    const sql = 'SELECT sum(a.range * b.range) FROM range(100000) a, range(100000) b';
+    const file = path.join(dir, 'long-query.db');
+    // Cancelled as the query starts and while it runs: a terminated thread took the whole test process down with it.
+    for (const delay of [0, 300, 700, 1200]) {
+      const job = impatient.start({
+        source: { rows: 'sql', tablePath: cdf, sql, tables: {} },
+        sink: { ...covidToSqlite(file).sink, table: `q${delay}` } as ExportRequest['sink'],
+      });
+      await expect.poll(() => impatient.list().find((j) => j.id === job.id)?.state, { timeout: 20_000 }).toBe('running');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      impatient.cancel(job.id);
+      expect((await impatient.wait(job.id)).state).toBe('cancelled');
+    }
+  });
+
   it('removes the partial file of an export whose thread had to be terminated', async () => {
     const impatient = new JobRunner({ store: state, engine: localEngine, cancelGraceMs: 0 });
     const out = path.join(dir, 'terminated.csv');
