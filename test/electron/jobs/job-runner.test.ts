@@ -7,6 +7,7 @@ import type { ExportRequest, JobEvent, JobInfo } from '../../../shared/api.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
 import { commitInfo } from '../../support/delta-oracle.js';
+import { duck, sqlText } from '../../support/duckdb.js';
 import { tablePath } from '../../support/tables.js';
 import { expectedFilteredExport, FILTER, FILTERED_TABLE } from '../export/filtered-export-case.js';
 import { localEngine } from '../../support/task-tables.js';
@@ -14,6 +15,20 @@ import { localEngine } from '../../support/task-tables.js';
 /** Rows the table's single commit says it wrote (commitInfo.operationMetrics.numOutputRows). */
 function committedRows(table: string): number {
   return Number(commitInfo(tablePath(table), 0).operationMetrics.numOutputRows);
+}
+
+/** Rows of a table in a DuckDB file, read by the tests' own DuckDB; 0 where the table is not there. */
+async function duckdbRows(file: string, table: string): Promise<number> {
+  if (!fs.existsSync(file)) return 0;
+  await duck(`ATTACH ${sqlText(file)} AS landed (READ_ONLY)`);
+  try {
+    const [{ n }] = await duck<{ n: number }>(
+      `SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = 'landed' AND table_name = ${sqlText(table)}`,
+    );
+    return n === 0 ? 0 : Number((await duck<{ n: bigint }>(`SELECT count(*) AS n FROM landed.${table}`))[0].n);
+  } finally {
+    await duck('DETACH landed');
+  }
 }
 
 let dir: string;
@@ -227,6 +242,37 @@ describe('JobRunner', () => {
       await new Promise((resolve) => setTimeout(resolve, delay));
       impatient.cancel(job.id);
       expect((await impatient.wait(job.id)).state).toBe('cancelled');
+    }
+  });
+
+  it('stops an export into a DuckDB file by its interrupt, never by terminating its thread', async () => {
+    const impatient = new JobRunner({ store: state, engine: localEngine, cancelGraceMs: 0 });
+    // DuckDB reads COVID-19_NYT's data files itself here (the sink's own-files path): about a second of native work a
+    // terminated thread would have been thrown back into. Cancelled as it starts and at points along the way; a late
+    // cancel may come after the last commit has begun, which is never interrupted, so that export may succeed.
+    for (const delay of [0, 300, 700, 1200]) {
+      const file = path.join(dir, `cancelled-${delay}.duckdb`);
+      const job = impatient.start({
+        ...covidToSqlite(file),
+        sink: {
+          kind: 'duckdb',
+          path: file,
+          table: 'covid',
+          mode: 'append',
+          execution: { batchSize: 5000, batchIntervalMs: 0, maxRetries: 0 },
+          exactlyOnce: false,
+        },
+      });
+      await expect.poll(() => impatient.list().find((j) => j.id === job.id)?.state, { timeout: 20_000 }).toBe('running');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      impatient.cancel(job.id);
+      const done = await impatient.wait(job.id);
+      if (delay === 0) expect(done.state).toBe('cancelled');
+      // What stayed is what the record says: whole committed transactions, or the whole table.
+      const landed = await duckdbRows(file, 'covid');
+      expect(landed).toBe(done.progress.rows);
+      if (done.state === 'succeeded') expect(landed).toBe(committedRows('COVID-19_NYT'));
+      else expect([done.state, done.error?.code]).toEqual(['cancelled', 'CANCELLED']);
     }
   });
 
