@@ -1,6 +1,7 @@
 // Runs tasks in worker threads and settles each with its value or its error. An export gets a thread of its own:
 // cancel asks it to abort, and if it has not stopped within the grace period the thread is terminated, so a cancel
-// always takes effect (unless the task is given no grace period: see startTask). Previews and plans share one long-lived thread (unref'd, restarted if it dies).
+// always takes effect (unless the task is given no grace period: see startTask). Previews and plans share one
+// long-lived thread (unref'd, restarted if it dies).
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { cancelledError, DeltaportError } from '../../shared/errors.js';
 import type { EngineSettings } from '../delta/engine/engine-context.js';
