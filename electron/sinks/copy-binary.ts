@@ -22,7 +22,8 @@ import type { StructField } from '../../shared/delta-schema.js';
 import { unscaled } from '../values/decimal-text.js';
 import { jsonReader } from '../values/json-value.js';
 import { booleanReader, isNullAt, type RowReader } from '../delta/engine/arrow-buffers.js';
-import { bytesOf, CHUNK_BYTES, putBytes, type Bytes, type CopyOutput } from './copy-output.js';
+import { bytesOf, putBytes, type Bytes } from './bytes.js';
+import { CHUNK_BYTES, type CopyOutput } from './copy-output.js';
 import { valueKind, type ExistingColumn, type ValueKind } from './sql-types.js';
 
 /** Signature, flags (no OIDs) and the length of the header extension (none). */

@@ -1,27 +1,11 @@
 // The buffer both COPY encoders (text and binary) write into, the size of the chunks they hand out, and the pool
 // their slabs come back to once the rows in them are committed.
+import { putBytes, type Bytes } from './bytes.js';
 
 // Small enough that the server starts on a transaction's first rows while the rest are still being encoded (1 MiB
 // chunks left it idle until a 5,000-row transaction was fully encoded: COVID-19_NYT ran at 193k rows/s, at 64 KiB 266k).
 export const CHUNK_BYTES = 1 << 16;
 const SLAB_BYTES = 1 << 20;
-/** Runs longer than this are copied by one native call; shorter ones cost less when copied four bytes per step
- * (Buffer.copy and TypedArray.set cost ~250 ns a call whatever the length, the loop ~0.7 ns a byte). */
-const SHORT_COPY = 256;
-
-/** Bytes and a DataView of them: DataView reads and writes a word at any offset in one step, big-endian when asked,
- * where a Buffer takes a store per byte (the binary COPY encoder ran 2x faster with them). */
-export interface Bytes {
-  buf: Buffer;
-  view: DataView;
-}
-
-export function bytesOf(bytes: Uint8Array): Bytes {
-  return {
-    buf: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-    view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-  };
-}
 
 /** Slabs of transactions already committed, for the next ones. Every slab allocated is external memory, and V8
  * starts a full collection each time some tens of megabytes of it have been allocated: a 2M-row export allocated a
@@ -93,15 +77,4 @@ export class CopyOutput implements Bytes {
 
 function viewOf(buf: Buffer): DataView {
   return new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-}
-
-/** Copies source[start, end) to out at pos (room ensured) and returns where it ends. */
-export function putBytes(out: Bytes, pos: number, source: Bytes, start: number, end: number): number {
-  if (end - start > SHORT_COPY) return pos + source.buf.copy(out.buf, pos, start, end);
-  const to = out.view;
-  const from = source.view;
-  let k = start;
-  for (; k + 4 <= end; k += 4, pos += 4) to.setUint32(pos, from.getUint32(k, true), true);
-  for (; k < end; k++) to.setUint8(pos++, from.getUint8(k));
-  return pos;
 }

@@ -9,7 +9,8 @@ import { int64Reader } from '../values/int64.js';
 import { MAX_TIMESTAMP_BYTES, timestampByteWriter } from '../values/time-text.js';
 import { booleanReader, int32Offsets, isNullAt, valueBytes } from '../delta/engine/arrow-buffers.js';
 import { mayNeedCopyEscape, mysqlTextReader, pgTextReader } from './column-values.js';
-import { bytesOf, CHUNK_BYTES, CopyOutput } from './copy-output.js';
+import { bytesOf } from './bytes.js';
+import { CHUNK_BYTES, CopyOutput } from './copy-output.js';
 import { valueKind } from './sql-types.js';
 
 const TAB = 0x09;

@@ -10,6 +10,7 @@ import { DeltaportError } from '../../shared/errors.js';
 import { bitAt, int32Offsets, isNullAt, valueBytes } from '../delta/engine/arrow-buffers.js';
 import { MAX_TIMESTAMP_BYTES } from '../values/time-text.js';
 import { NAN_TEXT, sqliteReader, timestampBytes } from './column-values.js';
+import { bytesOf, putBytes } from './bytes.js';
 import { valueKind } from './sql-types.js';
 
 /** Serial types of the fixed-size values: NULL, integers of 1, 2, 3, 4, 6 and 8 bytes, a float, the integers 0 and 1. */
@@ -347,18 +348,11 @@ class BytesCells implements Cells {
 
   bodies(out: Buffer, cursor: Int32Array, first: number, nulls: Uint8Array | null): void {
     const { bytes, ends } = this.column;
-    // Four bytes at a time through DataViews (which need no alignment): a third of the time of a byte loop or of a
-    // native copy per value.
-    const from = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const to = new DataView(out.buffer, out.byteOffset, out.byteLength);
+    const from = bytesOf(bytes);
+    const to = bytesOf(out);
     for (let r = 0; r < this.rows; r++) {
       if (nulls !== null && nulls[r] === 1) continue;
-      const end = ends[r + 1];
-      let k = ends[r];
-      let pos = cursor[first + r];
-      for (; k + 4 <= end; k += 4, pos += 4) to.setInt32(pos, from.getInt32(k));
-      for (; k < end; k++) out[pos++] = bytes[k];
-      cursor[first + r] = pos;
+      cursor[first + r] = putBytes(to, cursor[first + r], from, ends[r], ends[r + 1]);
     }
   }
 }
