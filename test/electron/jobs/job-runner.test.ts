@@ -7,7 +7,7 @@ import type { ExportRequest, JobEvent, JobInfo } from '../../../shared/api.js';
 import { JobRunner } from '../../../electron/jobs/job-runner.js';
 import { AppState } from '../../../electron/state/app-state.js';
 import { commitInfo } from '../../support/delta-oracle.js';
-import { duck, sqlText } from '../../support/duckdb.js';
+import { duck, sqlName, sqlText } from '../../support/duckdb.js';
 import { tablePath } from '../../support/tables.js';
 import { expectedFilteredExport, FILTER, FILTERED_TABLE } from '../export/filtered-export-case.js';
 import { localEngine } from '../../support/task-tables.js';
@@ -25,7 +25,7 @@ async function duckdbRows(file: string, table: string): Promise<number> {
     const [{ n }] = await duck<{ n: number }>(
       `SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = 'landed' AND table_name = ${sqlText(table)}`,
     );
-    return n === 0 ? 0 : Number((await duck<{ n: bigint }>(`SELECT count(*) AS n FROM landed.${table}`))[0].n);
+    return n === 0 ? 0 : Number((await duck<{ n: bigint }>(`SELECT count(*) AS n FROM landed.${sqlName(table)}`))[0].n);
   } finally {
     await duck('DETACH landed');
   }
