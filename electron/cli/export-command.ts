@@ -6,6 +6,7 @@ import { DEFAULT_EXECUTION, isExactlyOnce, validateSinkSpec, WRITE_MODES, type S
 import { parseSinkTarget, SINK_TARGET_FORMS } from '../../shared/sink-target.js';
 import type { DeltaSourceSpec } from '../../shared/source-spec.js';
 import { openRows } from '../export/open-rows.js';
+import { scanForSink } from '../export/scan-batch-size.js';
 import type { RowSource } from '../export/row-source.js';
 import { runExport, type ExportProgress } from '../export/run-export.js';
 import { saveSparkJob, sparkJobFor } from '../handoff/emit-spark-job.js';
@@ -47,7 +48,7 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
   const emit = args.values.get('emit');
   if (emit !== undefined) return emitJob(emit, source, sink, args.values.get('out'), io, { engine, openTable });
   if (args.values.has('out')) throw new UsageError('--out applies only with --emit spark');
-  const rows = await openRows(source, { openTable });
+  const rows = await openRows(scanForSink(source, sink), { openTable });
   const result = await withProgress(io, (signal, onProgress) => runExport(rows, sink, { storage: engine.storage, signal, onProgress }));
   const resumed =
     result.resumedAfterRows !== undefined ? `; resumed after row ${result.resumedAfterRows}, which an earlier run had committed` : '';

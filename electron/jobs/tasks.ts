@@ -31,6 +31,7 @@ import { previewRows } from '../delta/preview-rows.js';
 import { partitionSummaries } from '../delta/profile/partitions.js';
 import { TableCache } from '../delta/table-cache.js';
 import { openRows } from '../export/open-rows.js';
+import { scanForSink } from '../export/scan-batch-size.js';
 import { runExport } from '../export/run-export.js';
 import { sinkSnapshot } from '../export/snapshot-rows.js';
 import { openChangeSource } from '../export/change-source.js';
@@ -92,7 +93,7 @@ export async function exportTask(
     return withSqlSource(request.source, tables.open, signal, (rows) =>
       runExport(rows, request.sink, { storage: tables.engine.storage, signal, onProgress }),
     );
-  const rows = await openRows(request.source, { measure: true, openTable: tables.open });
+  const rows = await openRows(scanForSink(request.source, request.sink), { measure: true, openTable: tables.open });
   return runExport(rows, request.sink, { storage: tables.engine.storage, signal, onProgress });
 }
 

@@ -10,7 +10,7 @@ import type { ParquetHandle, ReadRequest } from '../engine/parquet-file.js';
 import type { FilePlan, GroupRows, ScanPlan } from './scan-plan.js';
 
 /** Rows decoded per piece of an export's read; see decodedPieces. */
-const DECODE_ROWS = 1 << 15;
+export const DECODE_ROWS = 1 << 15;
 /** Rows of a row group asked of parquet-wasm at once, at most where its pages allow; see streamedGroup. */
 const READ_ROWS = 1 << 17;
 
