@@ -67,7 +67,7 @@ existing file is never replaced unless --force (or --mode overwrite) is given.
 ${TIME_TRAVEL}
   --columns a,b      only these columns, in this order
 ${WHERE}
-  --option k=v       a source option: parquetBatchSize (rows per scanned batch; default 2048, or the
+  --option k=v       a source option: parquetBatchSize (rows per scanned batch; default 2048, or a larger
                      --batch-size of an export into a database)
   --sink TARGET      where to write: sqlite:PATH, duckdb:PATH, postgres://user:password@host:port/db,
                      mysql://user:password@host:port/db (or mariadb://), parquet:PATH, csv:PATH or jsonl:PATH
