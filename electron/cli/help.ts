@@ -68,7 +68,7 @@ ${TIME_TRAVEL}
   --columns a,b      only these columns, in this order
 ${WHERE}
   --option k=v       a source option: parquetBatchSize (rows per scanned batch; default 2048, or a larger
-                     --batch-size of an export into a database)
+                     --batch-size of an export into SQLite)
   --sink TARGET      where to write: sqlite:PATH, duckdb:PATH, postgres://user:password@host:port/db,
                      mysql://user:password@host:port/db (or mariadb://), parquet:PATH, csv:PATH or jsonl:PATH
   --force            replace an existing output file (same as --mode overwrite for a file sink)

@@ -1,6 +1,6 @@
-// An export into a database scans in batches of its sink's batch size where that is larger than the scan's default,
-// unless the source sets its own (docs/exporting.md, batchSize); files, change feeds and query results keep their
-// sources as they are.
+// An export into SQLite scans in batches of its sink's batch size where that is larger than the scan's default,
+// unless the source sets its own (docs/exporting.md, batchSize); other sinks, change feeds and query results keep
+// their sources as they are.
 import { describe, expect, it } from 'vitest';
 import type { ExportSource } from '../../../shared/change-source.js';
 import type { SinkSpec } from '../../../shared/sink-spec.js';
@@ -20,7 +20,7 @@ function sqlite(batchSize: number): SinkSpec {
 }
 
 describe('scanForSink', () => {
-  it("scans an export into a database in the sink's batches, at most the rows a piece of the read decodes", () => {
+  it("scans an export into SQLite in the sink's batches, at most the rows a piece of the read decodes", () => {
     expect(scanForSink({ tablePath: TABLE }, sqlite(5000))).toEqual({ tablePath: TABLE, options: { parquetBatchSize: 5000 } });
     expect(scanForSink({ tablePath: TABLE, options: { versionAsOf: 3 } }, sqlite(3000))).toEqual({
       tablePath: TABLE,
@@ -29,7 +29,7 @@ describe('scanForSink', () => {
     expect(scanForSink({ tablePath: TABLE }, sqlite(1_000_000))).toEqual({ tablePath: TABLE, options: { parquetBatchSize: 32_768 } });
   });
 
-  it("keeps a batch size the source sets, the scan's default for smaller sink batches, and every source of a file export, a change feed or a query", () => {
+  it("keeps a batch size the source sets, the scan's default for smaller batches and other sinks, and a change feed's or a query's source", () => {
     const own = { tablePath: TABLE, options: { parquetBatchSize: 64 } };
     expect(scanForSink(own, sqlite(5000))).toBe(own);
     const plain = { tablePath: TABLE };
@@ -37,6 +37,15 @@ describe('scanForSink', () => {
     expect(scanForSink(plain, sqlite(100))).toBe(plain);
     expect(scanForSink(plain, sqlite(2048))).toBe(plain);
     expect(scanForSink(plain, { kind: 'parquet', path: '/out/events.parquet' } as SinkSpec)).toBe(plain);
+    const postgres = {
+      kind: 'postgres',
+      connection: { url: 'postgres://localhost/db' },
+      table: 'events',
+      mode: 'append',
+      execution: { batchSize: 5000, batchIntervalMs: 0, maxRetries: 3 },
+      exactlyOnce: false,
+    } as SinkSpec;
+    expect(scanForSink(plain, postgres)).toBe(plain);
     const feed: ExportSource = { rows: 'changes', tablePath: TABLE, from: 1, to: 2 };
     expect(scanForSink(feed, sqlite(5000))).toBe(feed);
     const query: ExportSource = { rows: 'sql', tablePath: TABLE, sql: 'SELECT 1', tables: {} };
