@@ -1,22 +1,21 @@
 // An export into SQLite scans in batches of its sink's batch size where that is larger than the scan's default,
 // unless the source sets its own (docs/exporting.md, batchSize); other sinks, change feeds and query results keep
 // their sources as they are.
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import type { ExportSource } from '../../../shared/change-source.js';
-import type { SinkSpec } from '../../../shared/sink-spec.js';
+import { sinkSpecSchema, type SinkSpec } from '../../../shared/sink-spec.js';
 import { scanForSink } from '../../../electron/export/scan-batch-size.js';
 
 const TABLE = '/data/events';
 
+/** A sink spec as the host takes it, every option not given at its default. */
+function sink(spec: object): SinkSpec {
+  return v.parse(sinkSpecSchema('any'), spec);
+}
+
 function sqlite(batchSize: number): SinkSpec {
-  return {
-    kind: 'sqlite',
-    path: '/out/events.db',
-    table: 'events',
-    mode: 'append',
-    execution: { batchSize, batchIntervalMs: 0, maxRetries: 3 },
-    exactlyOnce: false,
-  };
+  return sink({ kind: 'sqlite', path: '/out/events.db', table: 'events', mode: 'append', execution: { batchSize } });
 }
 
 describe('scanForSink', () => {
@@ -36,15 +35,8 @@ describe('scanForSink', () => {
     // Slices of the scan's 2048-row batches.
     expect(scanForSink(plain, sqlite(100))).toBe(plain);
     expect(scanForSink(plain, sqlite(2048))).toBe(plain);
-    expect(scanForSink(plain, { kind: 'parquet', path: '/out/events.parquet' } as SinkSpec)).toBe(plain);
-    const postgres = {
-      kind: 'postgres',
-      connection: { url: 'postgres://localhost/db' },
-      table: 'events',
-      mode: 'append',
-      execution: { batchSize: 5000, batchIntervalMs: 0, maxRetries: 3 },
-      exactlyOnce: false,
-    } as SinkSpec;
+    expect(scanForSink(plain, sink({ kind: 'parquet', path: '/out/events.parquet' }))).toBe(plain);
+    const postgres = sink({ kind: 'postgres', connection: { url: 'postgres://localhost/db' }, table: 'events', mode: 'append' });
     expect(scanForSink(plain, postgres)).toBe(plain);
     const feed: ExportSource = { rows: 'changes', tablePath: TABLE, from: 1, to: 2 };
     expect(scanForSink(feed, sqlite(5000))).toBe(feed);
