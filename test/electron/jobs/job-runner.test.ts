@@ -67,6 +67,32 @@ function covidToSqlite(file: string): ExportRequest {
   };
 }
 
+function covidToDuckdb(file: string, table: string): ExportRequest {
+  return {
+    ...covidToSqlite(file),
+    sink: {
+      kind: 'duckdb',
+      path: file,
+      table,
+      mode: 'append',
+      execution: { batchSize: 5000, batchIntervalMs: 0, maxRetries: 0 },
+      exactlyOnce: false,
+    },
+  };
+}
+
+/** When the cancel tests cancel a job: as it starts, and along the way. */
+const CANCEL_DELAYS_MS = [0, 300, 700, 1200];
+
+/** Starts the export, cancels it `delayMs` after it is running and returns how it ended. */
+async function cancelledAfter(jobs: JobRunner, request: ExportRequest, delayMs: number): Promise<JobInfo> {
+  const job = jobs.start(request);
+  await expect.poll(() => jobs.list().find((j) => j.id === job.id)?.state, { timeout: 20_000 }).toBe('running');
+  await new Promise((resolve) => setTimeout(resolve, delayMs));
+  jobs.cancel(job.id);
+  return jobs.wait(job.id);
+}
+
 /** Resolves once the job has reported progress with rows written. */
 async function untilRowsWritten(id: string): Promise<void> {
   while (!eventsOf(id).some((j) => j.progress.rows > 0)) {
@@ -119,19 +145,8 @@ describe('JobRunner', () => {
     // DuckDB locks a file for a process, not a thread: two export threads must not both open it.
     const both = new JobRunner({ store: state, engine: localEngine, concurrency: 2 });
     const file = path.join(dir, 'two-threads.duckdb');
-    const into = (table: string): ExportRequest => ({
-      ...covidToSqlite(file),
-      sink: {
-        kind: 'duckdb',
-        path: file,
-        table,
-        mode: 'append',
-        execution: { batchSize: 5000, batchIntervalMs: 0, maxRetries: 0 },
-        exactlyOnce: false,
-      },
-    });
-    const first = both.start(into('first'));
-    const second = await both.wait(both.start(into('second')).id);
+    const first = both.start(covidToDuckdb(file, 'first'));
+    const second = await both.wait(both.start(covidToDuckdb(file, 'second')).id);
     expect(second.state).toBe('failed');
     expect(second.error).toMatchObject({ code: 'SINK_BUSY', message: `the DuckDB file ${file} is in use by another export` });
     both.cancel(first.id);
@@ -233,15 +248,12 @@ describe('JobRunner', () => {
     const sql = 'SELECT sum(a.range * b.range) FROM range(100000) a, range(100000) b';
     const file = path.join(dir, 'long-query.db');
     // Cancelled as the query starts and while it runs: a terminated thread took the whole test process down with it.
-    for (const delay of [0, 300, 700, 1200]) {
-      const job = impatient.start({
+    for (const delay of CANCEL_DELAYS_MS) {
+      const request: ExportRequest = {
         source: { rows: 'sql', tablePath: cdf, sql, tables: {} },
         sink: { ...covidToSqlite(file).sink, table: `q${delay}` } as ExportRequest['sink'],
-      });
-      await expect.poll(() => impatient.list().find((j) => j.id === job.id)?.state, { timeout: 20_000 }).toBe('running');
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      impatient.cancel(job.id);
-      expect((await impatient.wait(job.id)).state).toBe('cancelled');
+      };
+      expect((await cancelledAfter(impatient, request, delay)).state).toBe('cancelled');
     }
   });
 
@@ -250,23 +262,9 @@ describe('JobRunner', () => {
     // DuckDB reads COVID-19_NYT's data files itself here (the sink's own-files path): about a second of native work a
     // terminated thread would have been thrown back into. Cancelled as it starts and at points along the way; a late
     // cancel may come after the last commit has begun, which is never interrupted, so that export may succeed.
-    for (const delay of [0, 300, 700, 1200]) {
+    for (const delay of CANCEL_DELAYS_MS) {
       const file = path.join(dir, `cancelled-${delay}.duckdb`);
-      const job = impatient.start({
-        ...covidToSqlite(file),
-        sink: {
-          kind: 'duckdb',
-          path: file,
-          table: 'covid',
-          mode: 'append',
-          execution: { batchSize: 5000, batchIntervalMs: 0, maxRetries: 0 },
-          exactlyOnce: false,
-        },
-      });
-      await expect.poll(() => impatient.list().find((j) => j.id === job.id)?.state, { timeout: 20_000 }).toBe('running');
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      impatient.cancel(job.id);
-      const done = await impatient.wait(job.id);
+      const done = await cancelledAfter(impatient, covidToDuckdb(file, 'covid'), delay);
       if (delay === 0) expect(done.state).toBe('cancelled');
       // What stayed is what the record says: whole committed transactions, or the whole table.
       const landed = await duckdbRows(file, 'covid');
