@@ -14,10 +14,12 @@ export interface Bytes {
 }
 
 export function bytesOf(bytes: Uint8Array): Bytes {
-  return {
-    buf: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-    view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-  };
+  return { buf: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), view: viewOf(bytes) };
+}
+
+/** A DataView of exactly these bytes. */
+export function viewOf(bytes: Uint8Array): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** Copies source[start, end) to out at pos (room ensured) and returns where it ends. */

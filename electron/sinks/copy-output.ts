@@ -1,6 +1,6 @@
 // The buffer both COPY encoders (text and binary) write into, the size of the chunks they hand out, and the pool
 // their slabs come back to once the rows in them are committed.
-import { putBytes, type Bytes } from './bytes.js';
+import { putBytes, viewOf, type Bytes } from './bytes.js';
 
 // Small enough that the server starts on a transaction's first rows while the rest are still being encoded (1 MiB
 // chunks left it idle until a 5,000-row transaction was fully encoded: COVID-19_NYT ran at 193k rows/s, at 64 KiB 266k).
@@ -73,8 +73,4 @@ export class CopyOutput implements Bytes {
     this.start = this.pos;
     return chunk;
   }
-}
-
-function viewOf(buf: Buffer): DataView {
-  return new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
 }
