@@ -9,6 +9,7 @@ import { storeUrl, type StoreLocation } from '../../shared/store-location.js';
 import { BucketKeys } from './bucket-keys.js';
 import { countList } from './fetch-counter.js';
 import { rangeBlob } from './ranged-file.js';
+import { DirectGets } from './s3-direct-gets.js';
 import { ATTEMPTS, DEFAULT_TIMEOUT_MS, received, statusReason, storeCall, wholeBody } from './store-failure.js';
 import type { StoreOptions } from './store-options.js';
 import { FOLDER_PAGE_SIZE, type FolderPage, type ListedObject, type ObjectMeta, type Storage, type StorageFailure } from './storage.js';
@@ -38,6 +39,7 @@ export class S3Storage implements Storage {
   private readonly client: S3Client;
   private readonly bucket: string;
   private readonly keys: BucketKeys;
+  private readonly direct: DirectGets;
 
   constructor(
     store: StoreLocation,
@@ -67,6 +69,7 @@ export class S3Storage implements Storage {
     // Public buckets: requests go unsigned.
     if (options.anonymous === 'true') config.signer = { sign: async (request) => request };
     this.client = new S3Client(config);
+    this.direct = new DirectGets(this.client, timeout);
   }
 
   async list(folder: string, startAfter?: string): Promise<ListedObject[]> {
@@ -159,11 +162,14 @@ export class S3Storage implements Storage {
   }
 
   private async get(location: string, range?: string, length?: number): Promise<Uint8Array> {
+    const key = this.keys.key(location);
     return this.call('read', location, async () => {
-      const bytes = await wholeBody(
-        () => this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.keys.key(location), Range: range })),
-        (response) => response.Body!.transformToByteArray(),
-      );
+      const bytes =
+        (await this.direct.get(key, range)) ??
+        (await wholeBody(
+          () => this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range })),
+          (response) => response.Body!.transformToByteArray(),
+        ));
       return received(location, bytes, length);
     });
   }

@@ -9,6 +9,8 @@ export interface GatedProxy {
   url: string;
   /** The path and query of every request that arrived, decoded, in order of arrival. */
   readonly requests: readonly string[];
+  /** The user agent each of those requests named ('' for none), in the same order. */
+  readonly userAgents: readonly string[];
   /** Resolves once a request that `held` matches has arrived since the gate was last shut (at once if one has). */
   firstHeld(): Promise<void>;
   /** Lets the held requests through, and every one after them. */
@@ -22,6 +24,7 @@ export interface GatedProxy {
 export async function startGatedProxy(targetUrl: string, held: (path: string) => boolean): Promise<GatedProxy> {
   const target = new URL(targetUrl);
   const requests: string[] = [];
+  const userAgents: string[] = [];
   let shut = false;
   const waiting: (() => void)[] = [];
   let heldOne: () => void = () => undefined;
@@ -49,6 +52,7 @@ export async function startGatedProxy(targetUrl: string, held: (path: string) =>
   const server = http.createServer((req, res) => {
     const path = decodeURIComponent(req.url ?? '');
     requests.push(path);
+    userAgents.push(req.headers['user-agent'] ?? '');
     if (shut && held(path)) {
       heldOne();
       waiting.push(() => forward(req, res));
@@ -58,6 +62,7 @@ export async function startGatedProxy(targetUrl: string, held: (path: string) =>
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    userAgents,
     firstHeld: () => firstHeld,
     open() {
       shut = false;

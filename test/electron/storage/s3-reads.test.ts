@@ -1,7 +1,9 @@
 // S3Storage's reads of bytes (read, readRange) against moto: the bytes are the object's, byte for byte; a wrong secret
 // is refused in one line naming the key; and, through a loopback proxy that stalls or cuts the first connection for
 // real mid-body (past the headers, where the SDK's own retries end), the read is sent again and gives the whole range,
-// and a range cut on every connection fails rather than coming back short. A loopback server stands in for AWS's
+// and a range cut on every connection fails rather than coming back short. After the client's first GET, reads go
+// straight to the address it used (s3-direct-gets.ts), signed so that moto's signature check takes them; one cut or
+// stalled goes through the client instead, and a refused one turns them off. A loopback server stands in for AWS's
 // answer to a request signed for the wrong region, which moto never gives.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -10,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { S3Storage } from '../../../electron/storage/s3-storage.js';
 import { StorageError } from '../../../electron/storage/storage.js';
 import { startFaultProxy, type Fault, type FaultProxy } from '../../support/fault-proxy.js';
+import { startGatedProxy } from '../../support/gated-http-proxy.js';
 import { serverOptions, type S3Store } from '../../support/object-stores.js';
 import { SERVERS, serverForSuite } from '../../support/object-stores-suite.js';
 
@@ -19,6 +22,8 @@ const KEY = "folder/with space/it's (1)*!.bin";
 const LOCATION = `s3://${BUCKET}/${KEY}`;
 // Large enough to come in many socket reads, so that a fault strikes mid-body.
 const OBJECT = randomBytes(3 << 20);
+/** Whether a request was sent by the AWS SDK (every one of its requests names it as the user agent). */
+const bySdk = (userAgent: string) => userAgent.includes('aws-sdk-js');
 
 const suite = serverForSuite(SERVERS[0], async (store) => {
   await store.createBucket(BUCKET);
@@ -33,6 +38,16 @@ afterEach(async () => {
 
 function storage(options: Record<string, string> = serverOptions(suite.store as S3Store).options): S3Storage {
   return new S3Storage({ kind: 's3', bucket: BUCKET, account: null, key: '' }, options);
+}
+
+/** Options that reach a loopback server standing in for a bucket, path style, with made-up keys. */
+function loopbackOptions(server: http.Server): Record<string, string> {
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    path_style: 'true',
+    access_key_id: 'AKIALOOPBACK',
+    secret_access_key: 'secret',
+  };
 }
 
 /** The storage reached through a proxy whose n-th connection (from 0) meets `faultFor(n)`. */
@@ -114,14 +129,70 @@ describe('S3 reads of bytes', () => {
     expect(proxy!.faults).toBeGreaterThanOrEqual(4);
   });
 
+  it("sends reads after the client's first straight to the address it used, signed as the server checks", async (ctx) => {
+    suite.skipIfUnavailable(ctx);
+    const { options } = serverOptions(suite.store as S3Store);
+    const recorder = await startGatedProxy(options.endpoint, () => false);
+    try {
+      const s3 = storage({ ...options, endpoint: recorder.url });
+      expect(Buffer.from(await s3.readRange(LOCATION, 0, 8)).equals(OBJECT.subarray(0, 8))).toBe(true);
+      expect(Buffer.from(await s3.readRange(LOCATION, 12_345, 1 << 20)).equals(OBJECT.subarray(12_345, 12_345 + (1 << 20)))).toBe(true);
+      expect(Buffer.from(await s3.read(LOCATION)).equals(OBJECT)).toBe(true);
+      // moto checks each request's signature (IAM auth is on): a refused direct GET would have been sent again by
+      // the SDK, and shown here as a fourth request.
+      expect(recorder.userAgents.map(bySdk)).toEqual([true, false, false]);
+      expect(new Set(recorder.requests).size).toBe(1);
+    } finally {
+      await recorder.close();
+    }
+  });
+
+  it.for<[string, Fault]>([
+    ['cut mid-body', { action: 'cut', atByte: 200_000 }],
+    ['stalled mid-body past timeout_ms', { action: 'stall', atByte: 100_000 }],
+  ])('sends a direct GET %s again through the client, and gives the whole object', async ([, fault], ctx) => {
+    suite.skipIfUnavailable(ctx);
+    // moto closes every connection after its response: connection 0 is the client's first GET, 1 the direct one.
+    const s3 = await throughProxy((n) => (n === 1 ? fault : null));
+    expect(Buffer.from(await s3.readRange(LOCATION, 0, 8)).equals(OBJECT.subarray(0, 8))).toBe(true);
+    expect(Buffer.from(await s3.read(LOCATION)).equals(OBJECT)).toBe(true);
+    expect(proxy!.faults).toBe(1);
+    expect(proxy!.connections).toBe(3);
+  });
+
+  it('stops sending direct GETs once the server refuses one', async () => {
+    // A server that serves the SDK's requests and refuses any other, as a bucket would refuse a direct GET whose
+    // address or signature went wrong.
+    const sdk: boolean[] = [];
+    const server = http.createServer((req, res) => {
+      sdk.push(bySdk(req.headers['user-agent'] ?? ''));
+      if (!bySdk(req.headers['user-agent'] ?? '')) {
+        res.writeHead(403, { 'content-type': 'application/xml' });
+        return void res.end('<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
+      }
+      res.writeHead(206, { 'content-length': '4' });
+      res.end(Buffer.from('abcd'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const s3 = storage({ ...loopbackOptions(server), region: 'eu-west-1' });
+      for (let k = 0; k < 3; k++) expect(Buffer.from(await s3.readRange(LOCATION, 0, 4)).toString()).toBe('abcd');
+      expect(sdk).toEqual([true, false, true, true]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it("follows a GET sent to the wrong region to the bucket's own, signed for it", async () => {
     // moto serves every region; AWS answers a request signed for another region than the bucket's with 301 and the
     // bucket's region in x-amz-bucket-region. A loopback server answers so, and serves the bytes to a request signed
     // for that region (the region is the credential scope's third part).
     const regions: string[] = [];
+    const sdk: boolean[] = [];
     const server = http.createServer((req, res) => {
       const region = /Credential=[^/]+\/\d+\/([^/]+)\//.exec(req.headers.authorization ?? '')?.[1] ?? '';
       regions.push(region);
+      sdk.push(bySdk(req.headers['user-agent'] ?? ''));
       if (region !== 'eu-west-1') {
         res.writeHead(301, { 'x-amz-bucket-region': 'eu-west-1', 'content-type': 'application/xml' });
         return void res.end('<Error><Code>PermanentRedirect</Code><Message>Use the bucket region</Message></Error>');
@@ -131,15 +202,13 @@ describe('S3 reads of bytes', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const s3 = storage({
-        endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        region: 'us-east-1',
-        path_style: 'true',
-        access_key_id: 'AKIAREDIRECT',
-        secret_access_key: 'secret',
-      });
+      const s3 = storage({ ...loopbackOptions(server), region: 'us-east-1' });
       expect(Buffer.from(await s3.readRange(LOCATION, 0, 4)).toString()).toBe('abcd');
       expect(regions).toEqual(['us-east-1', 'eu-west-1']);
+      // The next read goes straight to the bucket, signed for the region the redirect found.
+      expect(Buffer.from(await s3.readRange(LOCATION, 0, 4)).toString()).toBe('abcd');
+      expect(regions).toEqual(['us-east-1', 'eu-west-1', 'eu-west-1']);
+      expect(sdk).toEqual([true, true, false]);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
