@@ -40,14 +40,38 @@ function storage(options: Record<string, string> = serverOptions(suite.store as 
   return new S3Storage({ kind: 's3', bucket: BUCKET, account: null, key: '' }, options);
 }
 
-/** Options that reach a loopback server standing in for a bucket, path style, with made-up keys. */
-function loopbackOptions(server: http.Server): Record<string, string> {
-  return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    path_style: 'true',
-    access_key_id: 'AKIALOOPBACK',
-    secret_access_key: 'secret',
-  };
+interface Refusal {
+  status: number;
+  code: string;
+  headers?: Record<string, string>;
+}
+
+/** Runs `test` with options that reach a loopback server standing in for a bucket (path style, made-up keys): it
+ * refuses a request as `refusal` says (an S3 error of that status and code), or else serves the 4 bytes 'abcd'. */
+async function withLoopbackBucket(
+  refusal: (req: http.IncomingMessage) => Refusal | null,
+  test: (options: Record<string, string>) => Promise<void>,
+): Promise<void> {
+  const server = http.createServer((req, res) => {
+    const refused = refusal(req);
+    if (refused) {
+      res.writeHead(refused.status, { 'content-type': 'application/xml', ...refused.headers });
+      return void res.end(`<Error><Code>${refused.code}</Code><Message>refused</Message></Error>`);
+    }
+    res.writeHead(206, { 'content-length': '4' });
+    res.end(Buffer.from('abcd'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await test({
+      endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      path_style: 'true',
+      access_key_id: 'AKIALOOPBACK',
+      secret_access_key: 'secret',
+    });
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 }
 
 /** The storage reached through a proxy whose n-th connection (from 0) meets `faultFor(n)`. */
@@ -161,56 +185,40 @@ describe('S3 reads of bytes', () => {
   });
 
   it('stops sending direct GETs once the server refuses one', async () => {
-    // A server that serves the SDK's requests and refuses any other, as a bucket would refuse a direct GET whose
-    // address or signature went wrong.
+    // The SDK's requests are served and any other refused, as a bucket would refuse a direct GET whose address or
+    // signature went wrong.
     const sdk: boolean[] = [];
-    const server = http.createServer((req, res) => {
+    const refusal = (req: http.IncomingMessage) => {
       sdk.push(bySdk(req.headers['user-agent'] ?? ''));
-      if (!bySdk(req.headers['user-agent'] ?? '')) {
-        res.writeHead(403, { 'content-type': 'application/xml' });
-        return void res.end('<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
-      }
-      res.writeHead(206, { 'content-length': '4' });
-      res.end(Buffer.from('abcd'));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const s3 = storage({ ...loopbackOptions(server), region: 'eu-west-1' });
+      return sdk.at(-1) ? null : { status: 403, code: 'AccessDenied' };
+    };
+    await withLoopbackBucket(refusal, async (options) => {
+      const s3 = storage({ ...options, region: 'eu-west-1' });
       for (let k = 0; k < 3; k++) expect(Buffer.from(await s3.readRange(LOCATION, 0, 4)).toString()).toBe('abcd');
       expect(sdk).toEqual([true, false, true, true]);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
+    });
   });
 
   it("follows a GET sent to the wrong region to the bucket's own, signed for it", async () => {
     // moto serves every region; AWS answers a request signed for another region than the bucket's with 301 and the
-    // bucket's region in x-amz-bucket-region. A loopback server answers so, and serves the bytes to a request signed
+    // bucket's region in x-amz-bucket-region. The loopback bucket answers so, and serves the bytes to a request signed
     // for that region (the region is the credential scope's third part).
     const regions: string[] = [];
     const sdk: boolean[] = [];
-    const server = http.createServer((req, res) => {
+    const refusal = (req: http.IncomingMessage) => {
       const region = /Credential=[^/]+\/\d+\/([^/]+)\//.exec(req.headers.authorization ?? '')?.[1] ?? '';
       regions.push(region);
       sdk.push(bySdk(req.headers['user-agent'] ?? ''));
-      if (region !== 'eu-west-1') {
-        res.writeHead(301, { 'x-amz-bucket-region': 'eu-west-1', 'content-type': 'application/xml' });
-        return void res.end('<Error><Code>PermanentRedirect</Code><Message>Use the bucket region</Message></Error>');
-      }
-      res.writeHead(206, { 'content-length': '4' });
-      res.end(Buffer.from('abcd'));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const s3 = storage({ ...loopbackOptions(server), region: 'us-east-1' });
+      return region === 'eu-west-1' ? null : { status: 301, code: 'PermanentRedirect', headers: { 'x-amz-bucket-region': 'eu-west-1' } };
+    };
+    await withLoopbackBucket(refusal, async (options) => {
+      const s3 = storage({ ...options, region: 'us-east-1' });
       expect(Buffer.from(await s3.readRange(LOCATION, 0, 4)).toString()).toBe('abcd');
       expect(regions).toEqual(['us-east-1', 'eu-west-1']);
       // The next read goes straight to the bucket, signed for the region the redirect found.
       expect(Buffer.from(await s3.readRange(LOCATION, 0, 4)).toString()).toBe('abcd');
       expect(regions).toEqual(['us-east-1', 'eu-west-1', 'eu-west-1']);
       expect(sdk).toEqual([true, true, false]);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
+    });
   });
 });
