@@ -1,9 +1,10 @@
-// A bucket's objects read as plain GETs through node:http(s), signed by the S3 client's own signer, at the address
-// the client's own last successful GetObject in that bucket went to. The client spends 1.3-2.2 ms of CPU a request
-// in its middleware (docs/benchmark.md, "S3 reads sent past the client"), which a table of a few hundred small files
-// pays on every one. Every rule stays the client's: where the bucket is (endpoint rules, path or virtual-hosted
+// Ranges of a bucket's objects read as plain GETs through node:http(s), signed by the S3 client's own signer, at the
+// address the client's own last successful GetObject in that bucket went to. The client spends 1.3-2.2 ms of CPU a
+// request in its middleware (docs/benchmark.md, "S3 reads sent past the client"), which a table of a few hundred small
+// files pays on every one. Every rule stays the client's: where the bucket is (endpoint rules, path or virtual-hosted
 // style, the region a redirect found) is learned from the client's request, and a direct GET that does not come back
-// whole with the status asked for is sent again through the client, whose retries and error codes then apply.
+// whole with the status asked for is sent again through the client, whose retries and error codes then apply. Only
+// ranges: the client checks a whole object's checksum where the object carries one, and S3 gives none for a range.
 import http from 'node:http';
 import https from 'node:https';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -59,8 +60,8 @@ export class DirectGets {
     );
   }
 
-  /** The object's bytes (`range` as the Range header), or null where the client is to send the read. */
-  async get(key: string, range: string | undefined): Promise<Uint8Array | null> {
+  /** The bytes of the object's `range` (a Range header's value), or null where the client is to send the read. */
+  async get(key: string, range: string): Promise<Uint8Array | null> {
     const address = this.off ? null : this.address;
     if (!address) return null;
     const request: HttpRequestLike = {
@@ -70,13 +71,12 @@ export class DirectGets {
       port: address.port,
       path: address.prefix + keyPath(key),
       query: address.query,
-      headers: { host: address.host },
+      headers: { host: address.host, range },
     };
-    if (range) request.headers.range = range;
     if (address.payloadHash) request.headers['x-amz-content-sha256'] = address.payloadHash;
     try {
       const signed = address.region === null ? request : await this.sign(request, address.region);
-      return await this.send(signed, range ? 206 : 200);
+      return await this.send(signed);
     } catch {
       // A connection refused, reset or stalled, a body cut short: the client's own retries take the read.
       return null;
@@ -114,8 +114,8 @@ export class DirectGets {
     })) as unknown as HttpRequestLike;
   }
 
-  /** The response's body, whole, where the status is the one expected; throws on anything else. */
-  private send(request: HttpRequestLike, expected: number): Promise<Uint8Array> {
+  /** The response's body, whole, where it is the range asked for (206); throws on anything else. */
+  private send(request: HttpRequestLike): Promise<Uint8Array> {
     const search = Object.entries(request.query)
       .map(([name, value]) => `${uriEscape(name)}=${uriEscape(String(value))}`)
       .join('&');
@@ -131,7 +131,7 @@ export class DirectGets {
           headers: request.headers,
         },
         (res) => {
-          if (res.statusCode !== expected) {
+          if (res.statusCode !== 206) {
             if (WRONG_ADDRESS.has(res.statusCode ?? 0)) this.off = true;
             res.resume();
             return reject(new Error(`status ${res.statusCode}`));

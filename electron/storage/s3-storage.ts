@@ -165,7 +165,7 @@ export class S3Storage implements Storage {
     const key = this.keys.key(location);
     return this.call('read', location, async () => {
       const bytes =
-        (await this.direct.get(key, range)) ??
+        (range === undefined ? null : await this.direct.get(key, range)) ??
         (await wholeBody(
           () => this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range })),
           (response) => response.Body!.transformToByteArray(),

@@ -1,9 +1,10 @@
 // S3Storage's reads of bytes (read, readRange) against moto: the bytes are the object's, byte for byte; a wrong secret
 // is refused in one line naming the key; and, through a loopback proxy that stalls or cuts the first connection for
 // real mid-body (past the headers, where the SDK's own retries end), the read is sent again and gives the whole range,
-// and a range cut on every connection fails rather than coming back short. After the client's first GET, reads go
-// straight to the address it used (s3-direct-gets.ts), signed so that moto's signature check takes them; one cut or
-// stalled goes through the client instead, and a refused one turns them off. A loopback server stands in for AWS's
+// and a range cut on every connection fails rather than coming back short. After the client's first GET, ranged reads
+// go straight to the address it used (s3-direct-gets.ts), signed so that moto's signature check takes them, and whole
+// objects still through the client; one cut or stalled goes through the client instead, and a refused one turns them
+// off. A loopback server stands in for AWS's
 // answer to a request signed for the wrong region, which moto never gives.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -153,7 +154,7 @@ describe('S3 reads of bytes', () => {
     expect(proxy!.faults).toBeGreaterThanOrEqual(4);
   });
 
-  it("sends reads after the client's first straight to the address it used, signed as the server checks", async (ctx) => {
+  it("sends ranged reads after the client's first straight to the address it used, signed as the server checks", async (ctx) => {
     suite.skipIfUnavailable(ctx);
     const { options } = serverOptions(suite.store as S3Store);
     const recorder = await startGatedProxy(options.endpoint, () => false);
@@ -161,10 +162,12 @@ describe('S3 reads of bytes', () => {
       const s3 = storage({ ...options, endpoint: recorder.url });
       expect(Buffer.from(await s3.readRange(LOCATION, 0, 8)).equals(OBJECT.subarray(0, 8))).toBe(true);
       expect(Buffer.from(await s3.readRange(LOCATION, 12_345, 1 << 20)).equals(OBJECT.subarray(12_345, 12_345 + (1 << 20)))).toBe(true);
+      expect(Buffer.from(await s3.readRange(LOCATION, 0, OBJECT.length)).equals(OBJECT)).toBe(true);
+      // A whole object, whose checksum the client checks, is still read by the client.
       expect(Buffer.from(await s3.read(LOCATION)).equals(OBJECT)).toBe(true);
       // moto checks each request's signature (IAM auth is on): a refused direct GET would have been sent again by
-      // the SDK, and shown here as a fourth request.
-      expect(recorder.userAgents.map(bySdk)).toEqual([true, false, false]);
+      // the SDK, and shown here as one more request.
+      expect(recorder.userAgents.map(bySdk)).toEqual([true, false, false, true]);
       expect(new Set(recorder.requests).size).toBe(1);
     } finally {
       await recorder.close();
@@ -179,7 +182,7 @@ describe('S3 reads of bytes', () => {
     // moto closes every connection after its response: connection 0 is the client's first GET, 1 the direct one.
     const s3 = await throughProxy((n) => (n === 1 ? fault : null));
     expect(Buffer.from(await s3.readRange(LOCATION, 0, 8)).equals(OBJECT.subarray(0, 8))).toBe(true);
-    expect(Buffer.from(await s3.read(LOCATION)).equals(OBJECT)).toBe(true);
+    expect(Buffer.from(await s3.readRange(LOCATION, 0, OBJECT.length)).equals(OBJECT)).toBe(true);
     expect(proxy!.faults).toBe(1);
     expect(proxy!.connections).toBe(3);
   });
