@@ -33,8 +33,12 @@ interface HttpRequestLike {
   headers: Record<string, string>;
 }
 
-// Sockets stay open between GETs where the server allows it; an idle socket keeps no process alive (Node unrefs it).
-const AGENTS = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+// Per scheme, the module that sends and its agent. Sockets stay open between GETs where the server allows it; an idle
+// socket keeps no process alive (Node unrefs it).
+const TRANSPORTS = {
+  'http:': { request: http.request, agent: new http.Agent({ keepAlive: true }) },
+  'https:': { request: https.request, agent: new https.Agent({ keepAlive: true }) },
+};
 // Statuses that say the learned address or its signature is not the bucket's (a redirect, a wrong region, a refusal):
 // direct GETs stop for the storage, the client handles every read after.
 const WRONG_ADDRESS = new Set([301, 302, 307, 308, 400, 401, 403]);
@@ -119,11 +123,11 @@ export class DirectGets {
     const search = Object.entries(request.query)
       .map(([name, value]) => `${uriEscape(name)}=${uriEscape(String(value))}`)
       .join('&');
-    const client = request.protocol === 'https:' ? https : http;
+    const transport = TRANSPORTS[request.protocol === 'https:' ? 'https:' : 'http:'];
     return new Promise((resolve, reject) => {
-      const req = client.request(
+      const req = transport.request(
         {
-          agent: AGENTS[request.protocol === 'https:' ? 'https:' : 'http:'],
+          agent: transport.agent,
           method: request.method,
           hostname: request.hostname,
           port: request.port,
